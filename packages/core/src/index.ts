@@ -1,0 +1,32 @@
+export { XtrustError, isXtrustError, type XtrustErrorCode } from './errors.js';
+export { tokenize, words, distinctWords, DEFAULT_SEPARATOR, type Token, type TokenizeOptions } from './tokenizer.js';
+export { rng, type Rng } from './rng.js';
+export { matmul, matmulTransB, dot, norm, cholesky, choleskySolve, softmaxRows, type FloatArray } from './linalg.js';
+export { readJsonl, readJsonlAll, writeJsonl, JsonlWriter, type JsonlRecord } from './jsonl.js';
+export { readCsv, parseCsv, toCsv, writeCsv, type CsvRecord } from './csv.js';
+export { checkProbabilities, argmaxRow, labelIndex, type ProbabilityCheckOptions } from './probabilities.js';
+export type {
+  Classifier,
+  TokenScorer,
+  GradientProvider,
+  GradientOptions,
+  InputGradients,
+  AttentionProvider,
+  AttentionMap,
+  ModelToken,
+  FeatureWeight,
+  Explanation,
+  Explainer,
+  WordEmbedding,
+  SentenceEncoder,
+} from './contracts.js';
+export { isTokenScorer, isGradientProvider, isAttentionProvider } from './contracts.js';
+export {
+  scoreMasksTs,
+  validateNet,
+  netClasses,
+  netInputDim,
+  type MaskScoringNet,
+  type MaskInput,
+  type DenseLayer,
+} from './kernels/score-masks.js';
