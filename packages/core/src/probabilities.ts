@@ -32,8 +32,10 @@ export function checkProbabilities(
     let sum = 0;
     for (let c = 0; c < k; c++) {
       const v = output[r * k + c];
-      if (!Number.isFinite(v) || v < -1e-6 || v > 1 + 1e-6) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${source} returned ${v} at row ${r}, class ${c}; expected a probability in [0, 1]`, { source, row: r, column: c });
+      // Scores above 1 are acceptable only when the caller asked for rows to be rescaled.
+      if (!Number.isFinite(v) || v < -1e-6 || (!options.normalise && v > 1 + 1e-6)) {
+        const expected = options.normalise ? 'a finite non-negative score' : 'a probability in [0, 1]';
+        throw new XtrustError('BAD_MODEL_OUTPUT', `${source} returned ${v} at row ${r}, class ${c}; expected ${expected}`, { source, row: r, column: c });
       }
       sum += v;
     }
