@@ -30,3 +30,14 @@ export {
   type MaskInput,
   type DenseLayer,
 } from './kernels/score-masks.js';
+export { cosineMatrixTs, normalizeRows, checkCosineArgs } from './kernels/cosine.js';
+export { topKTs, checkTopKArgs, type TopKResult, type TopKOptions } from './kernels/top-k.js';
+export { ridgeBatchTs, checkRidgeProblems, weightedR2, type RidgeProblem, type RidgeFit } from './kernels/ridge.js';
+export {
+  averageLinkageTs,
+  checkDistanceMatrix,
+  makeDendrogram,
+  labelMerges,
+  type Dendrogram,
+} from './kernels/average-linkage.js';
+export { requireFloat32, requireFinite, requirePositiveInt } from './kernels/validate.js';
