@@ -1,0 +1,14 @@
+export { type RankedList, type ListOptions, type PreparedLists, prepareLists, rankedWords } from './ranked-list.js';
+export { type Syn, type SynonymMapping, type MappedPair, intervalSyn, thesaurusSyn, resolveMapping } from './synonymity.js';
+export { jaccard, weightedJaccard, type WeightedJaccardOptions } from './jaccard.js';
+export { kendall, weightedKendall } from './kendall.js';
+export { footrule, weightedFootrule, type FootruleOptions } from './footrule.js';
+export { rbo, weightedRbo, RBO_PERSISTENCES } from './rbo.js';
+export {
+  successRate,
+  standardMeasures,
+  weightedMeasures,
+  type ExplanationPair,
+  type PairMeasure,
+  type PaperMeasureName,
+} from './success-rate.js';
