@@ -1,3 +1,19 @@
 export { WordNet, wordnet, wordNetForm, type IndexEntry, type Pointer, type Synset, type LemmaFrequency, type WordNetOptions, type RelationOptions } from './wordnet.js';
 export { morphy, readExceptionLists, DETACHMENT_RULES, WORDNET_POS, type WordNetPos, type ExceptionLists } from './morphology.js';
 export { SynonymThesaurus, type Synonymity, type SynonymThesaurusOptions } from './thesaurus.js';
+export { StaticEmbedding, type CaseFolding, type StaticEmbeddingOptions } from './static-embedding.js';
+export { GloveEmbedding, parseWinkEmbeddingsJson, WINK_GLOVE_PACKAGE, type GloveOptions, type GloveLoadInfo } from './glove.js';
+export { cacheDir, writeFileAtomic } from './cache-dir.js';
+export {
+  readVectorCache,
+  writeVectorCache,
+  loadCachedTable,
+  rowNorms,
+  EMBEDDINGS_VERSION,
+  CACHE_FORMAT_VERSION,
+  type VectorTable,
+  type CacheRead,
+  type CachedLoad,
+  type CachedLoadOptions,
+} from './binary-cache.js';
+export { nearest, similarityMatrix, NeighbourIndex, EmbeddingSynonymity, type Neighbour, type NearestOptions, type EmbeddingSynonymityOptions } from './similarity.js';
