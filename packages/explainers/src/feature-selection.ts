@@ -1,0 +1,217 @@
+import { XtrustError } from '@xtrust/core';
+import { solvePsd } from './least-squares.js';
+
+/** Feature selection methods of the reference `LimeBase.feature_selection`. */
+export type FeatureSelection = 'auto' | 'none' | 'forward_selection' | 'highest_weights' | 'lasso_path';
+export const FEATURE_SELECTIONS: readonly FeatureSelection[] = ['auto', 'none', 'forward_selection', 'highest_weights', 'lasso_path'];
+
+/** `auto` as the reference resolves it: forward selection for at most 6 features, highest weights otherwise. */
+export function resolveFeatureSelection(method: FeatureSelection, numFeatures: number): Exclude<FeatureSelection, 'auto'> {
+  if (!FEATURE_SELECTIONS.includes(method)) {
+    throw new XtrustError('INVALID_ARGUMENT', `featureSelection must be one of ${FEATURE_SELECTIONS.join(', ')}, got ${String(method)}`, { argument: 'featureSelection' });
+  }
+  if (method !== 'auto') return method;
+  return numFeatures <= 6 ? 'forward_selection' : 'highest_weights';
+}
+
+/**
+ * The weighted, centred second moments of a binary design: with w the sample weights, m the weighted
+ * column means, G = Σ_r w_r (x_r − m)(x_r − m)ᵀ (d×d, full). Binary rows make it O(rows · kept²).
+ */
+export interface WeightedGram {
+  readonly d: number;
+  readonly gram: Float64Array;
+  readonly mean: Float64Array;
+  readonly sumWeights: number;
+}
+
+export function weightedGram(data: Uint8Array, rows: number, d: number, weights: Float64Array): WeightedGram {
+  const gram = new Float64Array(d * d);
+  const mean = new Float64Array(d);
+  const idx = new Int32Array(d);
+  let sw = 0;
+  for (let r = 0; r < rows; r++) {
+    const w = weights[r];
+    sw += w;
+    const base = r * d;
+    let n = 0;
+    for (let c = 0; c < d; c++) if (data[base + c] !== 0) idx[n++] = c;
+    for (let a = 0; a < n; a++) {
+      const i = idx[a];
+      mean[i] += w;
+      const gi = i * d;
+      for (let b = a; b < n; b++) gram[gi + idx[b]] += w;
+    }
+  }
+  for (let i = 0; i < d; i++) mean[i] /= sw;
+  for (let i = 0; i < d; i++) {
+    for (let j = i; j < d; j++) {
+      const v = gram[i * d + j] - sw * mean[i] * mean[j];
+      gram[i * d + j] = v;
+      gram[j * d + i] = v;
+    }
+  }
+  return { d, gram, mean, sumWeights: sw };
+}
+
+/** Weighted centred cross-moments with a target: b = Σ w (x − m)(y − ȳ), and yy = Σ w (y − ȳ)². */
+export function weightedCross(data: Uint8Array, rows: number, g: WeightedGram, weights: Float64Array, y: ArrayLike<number>): { b: Float64Array; yy: number } {
+  const d = g.d;
+  let ym = 0;
+  for (let r = 0; r < rows; r++) ym += weights[r] * y[r];
+  ym /= g.sumWeights;
+  const b = new Float64Array(d);
+  let yy = 0;
+  for (let r = 0; r < rows; r++) {
+    const wy = weights[r] * (y[r] - ym);
+    yy += wy * (y[r] - ym);
+    const base = r * d;
+    for (let c = 0; c < d; c++) if (data[base + c] !== 0) b[c] += wy;
+  }
+  // Σ w (x − m)(y − ȳ) = Σ w x (y − ȳ) since Σ w (y − ȳ) = 0.
+  return { b, yy };
+}
+
+/**
+ * The reference `LimeBase.forward_selection`: greedily add the feature whose unregularised weighted
+ * least-squares fit (with intercept) on the features chosen so far plus it has the highest weighted
+ * R², `numFeatures` times (ties: the lowest index, as the reference's strict `>`). Works on the
+ * centred Gram matrix, so each candidate costs O(s³) for s chosen features instead of a refit on all rows.
+ */
+export function forwardSelection(g: WeightedGram, b: Float64Array, yy: number, numFeatures: number): Int32Array {
+  const d = g.d;
+  const steps = Math.min(numFeatures, d);
+  const used: number[] = [];
+  const isUsed = new Uint8Array(d);
+  for (let step = 0; step < steps; step++) {
+    const s = used.length + 1;
+    const a = new Float64Array(s * s);
+    const rhs = new Float64Array(s);
+    for (let i = 0; i < s - 1; i++) {
+      for (let j = 0; j < s - 1; j++) a[i * s + j] = g.gram[used[i] * d + used[j]];
+      rhs[i] = b[used[i]];
+    }
+    let best = 0;
+    let max = -100000000;
+    for (let f = 0; f < d; f++) {
+      if (isUsed[f]) continue;
+      for (let i = 0; i < s - 1; i++) {
+        a[i * s + s - 1] = g.gram[used[i] * d + f];
+        a[(s - 1) * s + i] = g.gram[f * d + used[i]];
+      }
+      a[(s - 1) * s + s - 1] = g.gram[f * d + f];
+      rhs[s - 1] = b[f];
+      const beta = solvePsd(a, rhs, s);
+      let explained = 0;
+      for (let i = 0; i < s; i++) explained += beta[i] * rhs[i];
+      const sse = Math.max(0, yy - explained);
+      const score = yy !== 0 ? 1 - sse / yy : sse === 0 ? 1 : 0;
+      if (score > max) {
+        max = score;
+        best = f;
+      }
+    }
+    used.push(best);
+    isUsed[best] = 1;
+  }
+  return Int32Array.from(used);
+}
+
+/**
+ * The reference's `highest_weights`: the `numFeatures` features with the largest |coef| of a ridge fit
+ * (alpha 0.01) on all features, times the unperturbed row (all ones); ties keep index order.
+ */
+export function highestWeights(coef: ArrayLike<number>, numFeatures: number): Int32Array {
+  const idx = Array.from({ length: coef.length }, (_, i) => i);
+  idx.sort((a, b) => Math.abs(coef[b]) - Math.abs(coef[a]) || a - b);
+  return Int32Array.from(idx.slice(0, Math.min(numFeatures, coef.length)));
+}
+
+/**
+ * The reference's `lasso_path` selection: the LARS-lasso path (Efron, Hastie, Johnstone & Tibshirani,
+ * 2004, "Least Angle Regression", with the lasso modification; scikit-learn's `lars_path(method='lasso')`)
+ * of the weighted, centred data, walked back from its least regularised end to the last step with at
+ * most `numFeatures` non-zero coefficients; those features, in index order. Computed in Gram form:
+ * G = XᵀX and b = Xᵀy of the weighted centred data are all it needs.
+ */
+export function lassoPathSelection(g: WeightedGram, b: Float64Array, numFeatures: number): Int32Array {
+  const d = g.d;
+  const G = g.gram;
+  const beta = new Float64Array(d);
+  const inActive = new Uint8Array(d);
+  const active: number[] = [];
+  const signs: number[] = [];
+  let c0 = 0;
+  for (let j = 0; j < d; j++) c0 = Math.max(c0, Math.abs(b[j]));
+  const all = () => Int32Array.from({ length: d }, (_, i) => i);
+  if (!(c0 > 0)) return all(); // a path of one point: the reference keeps every feature
+  const tol = c0 * 1e-12;
+  const c = new Float64Array(d);
+  let chosen: Int32Array | null = null;
+  let firstStep: Int32Array | null = null;
+  let drop = false;
+  for (let iter = 0; iter < 8 * d + 16; iter++) {
+    for (let j = 0; j < d; j++) {
+      let s = b[j];
+      for (const l of active) s -= G[j * d + l] * beta[l];
+      c[j] = s;
+    }
+    let C: number;
+    if (!drop) {
+      if (active.length === d) break;
+      let jBest = -1;
+      for (let j = 0; j < d; j++) if (!inActive[j] && (jBest < 0 || Math.abs(c[j]) > Math.abs(c[jBest]))) jBest = j;
+      C = Math.abs(c[jBest]);
+      if (C <= tol) break;
+      active.push(jBest);
+      signs.push(c[jBest] >= 0 ? 1 : -1);
+      inActive[jBest] = 1;
+    } else {
+      C = 0;
+      for (const l of active) C = Math.max(C, Math.abs(c[l]));
+      if (C <= tol || active.length === 0) break;
+    }
+    drop = false;
+    // Equiangular direction: w = A_A · G_AA⁻¹ s_A, A_A = (s_Aᵀ G_AA⁻¹ s_A)^(-1/2).
+    const n = active.length;
+    const gaa = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) gaa[i * n + j] = G[active[i] * d + active[j]];
+    const x = solvePsd(gaa, Float64Array.from(signs), n);
+    let ss = 0;
+    for (let i = 0; i < n; i++) ss += signs[i] * x[i];
+    if (!(ss > 0)) break;
+    const AA = 1 / Math.sqrt(ss);
+    for (let i = 0; i < n; i++) x[i] *= AA;
+    let gamma = C / AA;
+    for (let j = 0; j < d; j++) {
+      if (inActive[j]) continue;
+      let a = 0;
+      for (let i = 0; i < n; i++) a += G[j * d + active[i]] * x[i];
+      const g1 = (C - c[j]) / (AA - a);
+      const g2 = (C + c[j]) / (AA + a);
+      if (g1 > 1e-15 && g1 < gamma) gamma = g1;
+      if (g2 > 1e-15 && g2 < gamma) gamma = g2;
+    }
+    let dropAt = -1;
+    for (let i = 0; i < n; i++) {
+      const z = -beta[active[i]] / x[i];
+      if (z > 1e-15 && z < gamma) {
+        gamma = z;
+        dropAt = i;
+      }
+    }
+    for (let i = 0; i < n; i++) beta[active[i]] += gamma * x[i];
+    if (dropAt >= 0) {
+      beta[active[dropAt]] = 0;
+      inActive[active[dropAt]] = 0;
+      active.splice(dropAt, 1);
+      signs.splice(dropAt, 1);
+      drop = true;
+    }
+    const nz: number[] = [];
+    for (let j = 0; j < d; j++) if (beta[j] !== 0) nz.push(j);
+    if (firstStep === null) firstStep = Int32Array.from(nz);
+    if (nz.length <= numFeatures) chosen = Int32Array.from(nz);
+  }
+  return chosen ?? firstStep ?? all();
+}

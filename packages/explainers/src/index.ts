@@ -1,0 +1,26 @@
+export { LimeExplainer, type LimeOptions } from './lime.js';
+export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
+export {
+  resolveFeatureSelection,
+  forwardSelection,
+  highestWeights,
+  lassoPathSelection,
+  weightedGram,
+  weightedCross,
+  FEATURE_SELECTIONS,
+  type FeatureSelection,
+  type WeightedGram,
+} from './feature-selection.js';
+export { OmissionExplainer, type OmissionOptions } from './omission.js';
+export { GradientExplainer, type GradientExplainerOptions } from './gradient.js';
+export { IntegratedGradientsExplainer, integrationRule, type IntegratedGradientsOptions, type IntegrationMethod } from './integrated-gradients.js';
+export { KernelShapExplainer, kernelShapCoalitions, solveKernelShap, type KernelShapOptions, type Coalitions } from './kernel-shap.js';
+export { ExactShapleyExplainer, type ExactShapleyOptions } from './exact-shapley.js';
+export { AttentionExplainer, attentionWordScores, type AttentionOptions } from './attention.js';
+export { makeExplanation, sortByMagnitude, topWords, type TopWordsOptions, type ExplanationParts } from './explanation.js';
+export { textFeatures, tokenMasks, PerturbedTexts, type TextFeatures } from './text-features.js';
+export { alignTokens, aggregateToFeatures, type Aggregation } from './word-alignment.js';
+export { ridgeBatch, resolveRidgeBackend, type RidgeBackend } from './ridge.js';
+export { ProbabilityGuard, type ModelCallOptions } from './model-calls.js';
+export type { LabelOptions } from './labels.js';
+export { explainerByName, EXPLAINER_NAMES, type ExplainerName } from './registry.js';

@@ -1,0 +1,63 @@
+import type { Rng } from '@xtrust/core';
+
+/** LIME's neighbourhood of one text: binary rows over its d features, row 0 the unperturbed text. */
+export interface LimeSamples {
+  /** rows×d row-major, 1 = feature kept. */
+  readonly data: Uint8Array;
+  readonly rows: number;
+  readonly d: number;
+  /** Number of kept features in each row. */
+  readonly kept: Int32Array;
+}
+
+/**
+ * Samples LIME's neighbourhood as the reference `LimeTextExplainer.__data_labels_distances` does
+ * (Ribeiro et al., 2016, §3.3): row 0 keeps every feature; every other row draws how many features
+ * to remove uniformly from [1, d] (numpy's `randint(1, d + 1)`), then removes that many distinct
+ * features chosen uniformly. Uses the seeded xtrust generator, so streams differ from numpy's.
+ */
+export function sampleLimeMasks(d: number, rows: number, r: Rng): LimeSamples {
+  const data = new Uint8Array(rows * d).fill(1);
+  const kept = new Int32Array(rows);
+  kept[0] = d;
+  // A persistent pool for partial Fisher–Yates: any permutation as the starting point still gives a
+  // uniformly random subset, and no allocation happens per row.
+  const pool = new Int32Array(d);
+  for (let i = 0; i < d; i++) pool[i] = i;
+  for (let row = 1; row < rows; row++) {
+    const size = 1 + r.int(d);
+    const base = row * d;
+    for (let j = 0; j < size; j++) {
+      const k = j + r.int(d - j);
+      const tmp = pool[j];
+      pool[j] = pool[k];
+      pool[k] = tmp;
+      data[base + pool[j]] = 0;
+    }
+    kept[row] = d - size;
+  }
+  return { data, rows, d, kept };
+}
+
+/**
+ * Cosine distance ×100 between each binary row and the all-ones row 0, as the reference computes with
+ * `pairwise_distances(x, x[0], metric='cosine') * 100`: for a row keeping k of d features the cosine
+ * similarity is k / (√k·√d) = √(k/d); an empty row has similarity 0 (scikit-learn's convention for a
+ * zero vector), so distance 100.
+ */
+export function limeDistances(kept: Int32Array, d: number): Float64Array {
+  const out = new Float64Array(kept.length);
+  for (let i = 0; i < kept.length; i++) {
+    const k = kept[i];
+    out[i] = k === 0 ? 100 : (1 - Math.sqrt(k / d)) * 100;
+  }
+  return out;
+}
+
+/** The reference text kernel `sqrt(exp(-d² / width²))` (default width 25). */
+export function limeKernel(distances: Float64Array, width: number): Float64Array {
+  const out = new Float64Array(distances.length);
+  const w2 = width * width;
+  for (let i = 0; i < distances.length; i++) out[i] = Math.sqrt(Math.exp(-(distances[i] * distances[i]) / w2));
+  return out;
+}

@@ -1,0 +1,204 @@
+import { XtrustError, rng, type Classifier, type Explainer, type Explanation, type RidgeProblem } from '@xtrust/core';
+import { makeExplanation } from './explanation.js';
+import {
+  forwardSelection,
+  highestWeights,
+  lassoPathSelection,
+  resolveFeatureSelection,
+  weightedCross,
+  weightedGram,
+  type FeatureSelection,
+} from './feature-selection.js';
+import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
+import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
+import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
+import { intOption, positiveOption, seedOption } from './options.js';
+import { resolveRidgeBackend, ridgeBatch, type RidgeBackend } from './ridge.js';
+import { textFeatures, type TextFeatures } from './text-features.js';
+
+export interface LimeOptions extends ModelCallOptions, LabelOptions {
+  /** Neighbourhood size including the unperturbed text (the reference's `num_samples`). Default 5,000. */
+  numSamples?: number;
+  /** Maximum number of words in an explanation (`num_features`). Default 10. */
+  numFeatures?: number;
+  /** Default `auto`: forward selection for ≤ 6 features, highest weights otherwise. */
+  featureSelection?: FeatureSelection;
+  /** Width of the exponential kernel on cosine distance ×100. Default 25. */
+  kernelWidth?: number;
+  /** Bag of words (remove every occurrence of a word; default) or position mode (each token a feature). */
+  bow?: boolean;
+  /** What replaces a removed word in position mode. Default `UNKWORDZ`, as the reference. */
+  maskString?: string;
+  /** Seed of the sampler; each text restarts from it, so an explanation does not depend on its batch. Default 0. */
+  seed?: number;
+  /** Where the regressions run. Default `auto` (@xtrust/native when it loads, unless XTRUST_BACKEND=ts). */
+  ridgeBackend?: RidgeBackend;
+  /** Texts whose regressions go to `ridgeBatch` together (bounds memory: each holds numSamples×d bytes). Default 32. */
+  chunkSize?: number;
+}
+
+interface Prepared {
+  index: number;
+  tf: TextFeatures;
+  data: Uint8Array;
+  rows: number;
+  weights: Float64Array;
+  probs: Float32Array;
+  labels: number[];
+  /** rows-long column of each explained label. */
+  ys: Float64Array[];
+  scorer: 'token-scorer' | 'strings';
+}
+
+/** Copies the columns `cols` of a rows×d binary matrix. */
+function selectColumns(data: Uint8Array, rows: number, d: number, cols: Int32Array): Uint8Array {
+  const k = cols.length;
+  const out = new Uint8Array(rows * k);
+  for (let r = 0; r < rows; r++) {
+    const src = r * d;
+    const dst = r * k;
+    for (let j = 0; j < k; j++) out[dst + j] = data[src + cols[j]];
+  }
+  return out;
+}
+
+/**
+ * LIME for text (Ribeiro, Singh & Guestrin, 2016, "Why Should I Trust You?", KDD; reference
+ * implementation `lime.lime_text.LimeTextExplainer` + `lime.lime_base.LimeBase`), behaviourally
+ * equivalent to the reference: the same neighbourhood distribution, cosine distance ×100, kernel
+ * √exp(−d²/width²), feature selection and a weighted ridge (alpha 1, intercept) per explained label.
+ * All model calls for one text are one `scoreTokenMasks` call (TokenScorer) or batched
+ * `predictProba` calls; all regressions of up to `chunkSize` texts are one `ridgeBatch` call.
+ *
+ * Returns one explanation per text and explained label, in text order, labels most probable first.
+ */
+export class LimeExplainer implements Explainer<LimeOptions> {
+  readonly name = 'lime';
+  constructor(private readonly defaults: LimeOptions = {}) {}
+
+  async explain(classifier: Classifier, texts: readonly string[], options: LimeOptions = {}): Promise<Explanation[]> {
+    const o: LimeOptions = { ...this.defaults, ...options };
+    checkInputs(classifier, texts, 'lime');
+    const numSamples = intOption('numSamples', o.numSamples, 5000, 2, 'the unperturbed text plus at least one perturbation');
+    const numFeatures = intOption('numFeatures', o.numFeatures, 10, 1);
+    const kernelWidth = positiveOption('kernelWidth', o.kernelWidth, 25);
+    const chunkSize = intOption('chunkSize', o.chunkSize, 32, 1);
+    const seed = seedOption(o.seed);
+    const bow = o.bow ?? true;
+    const maskString = bow ? null : (o.maskString ?? 'UNKWORDZ');
+    const method = resolveFeatureSelection(o.featureSelection ?? 'auto', numFeatures);
+    const k = classifier.labels.length;
+    const explicit = explicitLabels(classifier.labels, o);
+    const top = topLabelCount(k, o);
+    const backend = await resolveRidgeBackend(o.ridgeBackend ?? 'auto');
+    const guard = new ProbabilityGuard('lime: classifier', k, o);
+
+    const out: Explanation[] = [];
+    for (let start = 0; start < texts.length; start += chunkSize) {
+      const prepared: Prepared[] = [];
+      for (let i = start; i < Math.min(texts.length, start + chunkSize); i++) {
+        const tf = textFeatures(texts[i], bow, `texts[${i}]`);
+        if (tf.count < 2) {
+          throw new XtrustError(
+            'INVALID_ARGUMENT',
+            `texts[${i}] has a single ${bow ? 'distinct word' : 'word'} (${JSON.stringify(tf.words[0])}): LIME needs at least two features — ` +
+              'with one, every perturbed sample removes it, so the local model cannot tell its weight from the intercept. ' +
+              'Word omission (OmissionExplainer) gives that one word\'s effect exactly.',
+            { argument: `texts[${i}]`, features: tf.count },
+          );
+        }
+        const d = tf.count;
+        const samples = sampleLimeMasks(d, numSamples, rng(seed));
+        const scorer = makeScorer(classifier, tf, guard, o, maskString);
+        const probs = await scorer.score(samples.data, numSamples);
+        const labels = labelsFor(probs, 0, k, explicit, top);
+        const weights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
+        const ys = labels.map((l) => {
+          const y = new Float64Array(numSamples);
+          for (let r = 0; r < numSamples; r++) y[r] = probs[r * k + l];
+          return y;
+        });
+        prepared.push({ index: i, tf, data: samples.data, rows: numSamples, weights, probs, labels, ys, scorer: scorer.kind });
+      }
+
+      // Stage 1: feature selection for every (text, label).
+      const selected: Int32Array[][] = prepared.map(() => []);
+      if (method === 'highest_weights') {
+        const problems: RidgeProblem[] = [];
+        for (const p of prepared) {
+          for (const y of p.ys) problems.push({ x: p.data, rows: p.rows, cols: p.tf.count, y, sampleWeight: p.weights, alpha: 0.01 });
+        }
+        const fits = await ridgeBatch(problems, backend);
+        let f = 0;
+        prepared.forEach((p, pi) => {
+          for (let l = 0; l < p.ys.length; l++) selected[pi].push(highestWeights(fits[f++].coef, numFeatures));
+        });
+      } else if (method === 'forward_selection' || method === 'lasso_path') {
+        prepared.forEach((p, pi) => {
+          const g = weightedGram(p.data, p.rows, p.tf.count, p.weights);
+          for (const y of p.ys) {
+            const { b, yy } = weightedCross(p.data, p.rows, g, p.weights, y);
+            selected[pi].push(method === 'forward_selection' ? forwardSelection(g, b, yy, numFeatures) : lassoPathSelection(g, b, numFeatures));
+          }
+        });
+      } else {
+        prepared.forEach((p, pi) => {
+          const all = Int32Array.from({ length: p.tf.count }, (_, j) => j);
+          for (let l = 0; l < p.ys.length; l++) selected[pi].push(all);
+        });
+      }
+
+      // Stage 2: the explanation model, ridge alpha 1 with intercept, on the selected features.
+      const problems: RidgeProblem[] = [];
+      prepared.forEach((p, pi) => {
+        p.ys.forEach((y, l) => {
+          const cols = selected[pi][l];
+          const x = cols.length === p.tf.count && method === 'none' ? p.data : selectColumns(p.data, p.rows, p.tf.count, cols);
+          problems.push({ x, rows: p.rows, cols: cols.length, y, sampleWeight: p.weights, alpha: 1 });
+        });
+      });
+      const fits = await ridgeBatch(problems, backend);
+      let f = 0;
+      prepared.forEach((p, pi) => {
+        const probs0 = p.probs.subarray(0, k);
+        let predicted = 0;
+        for (let c = 1; c < k; c++) if (probs0[c] > probs0[predicted]) predicted = c;
+        p.labels.forEach((label, l) => {
+          const fit = fits[f++];
+          const cols = selected[pi][l];
+          const features = Array.from(cols, (col, j) => ({ word: p.tf.words[col], weight: fit.coef[j] }));
+          out.push(
+            makeExplanation({
+              text: p.tf.text,
+              method: 'lime',
+              params: {
+                numSamples,
+                numFeatures,
+                featureSelection: method,
+                kernelWidth,
+                bow,
+                ...(maskString === null ? {} : { maskString }),
+                scorer: p.scorer,
+                ridgeBackend: backend,
+              },
+              seed,
+              labels: classifier.labels,
+              probabilities: probs0,
+              predicted,
+              explained: label,
+              features,
+              diagnostics: {
+                intercept: fit.intercept,
+                score: fit.score,
+                localPrediction: fit.firstPrediction,
+                modelPrediction: probs0[label],
+                distinctFeatures: p.tf.count,
+              },
+            }),
+          );
+        });
+      });
+    }
+    return out;
+  }
+}
