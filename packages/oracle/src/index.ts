@@ -1,0 +1,58 @@
+export { identifyKeywords, type IdentifyKeywordsOptions } from './keyword-identification.js';
+export {
+  KeywordStore,
+  modelFingerprint,
+  KEYWORD_STORE_FORMAT,
+  KEYWORD_STORE_VERSION,
+  type EnsembleMember,
+  type KeywordStoreJson,
+  type KeywordStoreProvenance,
+  type MethodSummary,
+} from './keyword-store.js';
+export { selectKeywords, clusterByCosine, type MethodKeywords } from './keyword-selection.js';
+export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
+export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vote.js';
+export {
+  labelPredictions,
+  labelExplanations,
+  relatedness,
+  predictAll,
+  type TrustLabel,
+  type Verdict,
+  type OracleMode,
+  type LabelOptions,
+  type LabelPredictionsOptions,
+} from './trust-labels.js';
+export { explainAll, type ExplainAllOptions, type Progress } from './explaining.js';
+export {
+  calibrateThetaRelate,
+  thresholdFromPairs,
+  relatedPairs,
+  randomPairs,
+  classifyPairs,
+  xtrustCacheDir,
+  type CalibrationLexicon,
+  type CalibrationResult,
+  type CalibrateOptions,
+  type PairClassification,
+  type WordPair,
+} from './calibration.js';
+export { naiveOracle, chooseThetaConf, predictionConfidence } from './naive.js';
+export {
+  compareOracles,
+  oracleMetrics,
+  scoreOracle,
+  verdictVector,
+  formatTable3,
+  confidenceDistribution,
+  formatConfidenceDistribution,
+  thetaDistSweep,
+  formatSweep,
+  type OracleMetrics,
+  type OracleRow,
+  type ConfidenceBin,
+  type ExplainerEntry,
+  type CompareOraclesArgs,
+  type CompareOraclesResult,
+} from './evaluation.js';
+export { classNameVector, classNameWords, knownVectors, type KnownVectors } from './word-vectors.js';

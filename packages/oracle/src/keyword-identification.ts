@@ -1,0 +1,108 @@
+import { XtrustError, argmaxRow, rng, type Classifier, type Explainer, type WordEmbedding } from '@xtrust/core';
+import { explainAll, type ExplainAllOptions } from './explaining.js';
+import { KeywordStore, modelFingerprint, type EnsembleMember } from './keyword-store.js';
+import { predictAll } from './trust-labels.js';
+
+export interface IdentifyKeywordsOptions extends ExplainAllOptions {
+  readonly explainer: Explainer;
+  /** The embedding ensemble (default in the paper: several methods, each with its own θ_relate). */
+  readonly embeddings: readonly WordEmbedding[];
+  /**
+   * θ_relate per embedding name (from `calibrateThetaRelate`), or one value for all. Required: the
+   * threshold depends on the embedding (§3.1), so there is no silent default.
+   */
+  readonly thetaRelate: number | Readonly<Record<string, number>>;
+  /** Cut height of the dendrogram in cosine distance (§3.1 Step 3; paper's choice 0.3). */
+  readonly thetaDist?: number;
+  /** Decision-contributing words taken per explanation (default 10). */
+  readonly topK?: number;
+  /** Training texts sampled before explaining (default 2,000, §6.4). */
+  readonly sampleSize?: number;
+  /** Names standing for labels in similarities, e.g. `{ ham: 'legitimate' }`; unmapped labels stand for themselves. */
+  readonly classNames?: Readonly<Record<string, string>>;
+  readonly seed?: number;
+}
+
+/**
+ * TOKI's first pipeline (§3.1): sample training texts, keep those the model predicts correctly, explain
+ * them (Eq. 1), pool their decision-contributing words per class (Eq. 2), cluster each pool (Eq. 3)
+ * and keep the clusters related to the class name (Eq. 4) — per embedding method, decided by plurality.
+ * A class none of whose sampled texts is predicted correctly gets no pool; its predictions are later
+ * labelled 'unknown'. A class name missing from every embedding is refused (map it with `classNames`).
+ */
+export async function identifyKeywords(
+  classifier: Classifier,
+  trainTexts: readonly string[],
+  trainLabels: readonly string[],
+  options: IdentifyKeywordsOptions,
+): Promise<KeywordStore> {
+  const started = performance.now();
+  if (trainTexts.length !== trainLabels.length) {
+    throw new XtrustError('DIMENSION_MISMATCH', `identifyKeywords: ${trainTexts.length} training texts but ${trainLabels.length} labels`);
+  }
+  if (trainTexts.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'identifyKeywords: no training texts');
+  const labels = classifier.labels;
+  const labelSet = new Set(labels);
+  trainLabels.forEach((l, i) => {
+    if (!labelSet.has(l)) throw new XtrustError('UNKNOWN_LABEL', `training label "${l}" at row ${i} is not one of the model's labels (${labels.join(', ')})`, { row: i, label: l });
+  });
+  const seed = options.seed ?? 0;
+  const sampleSize = options.sampleSize ?? 2000;
+  const thetaDist = options.thetaDist ?? 0.3;
+  const topK = options.topK ?? 10;
+  const ensemble: EnsembleMember[] = options.embeddings.map((e) => {
+    const t = typeof options.thetaRelate === 'number' ? options.thetaRelate : options.thetaRelate[e.name];
+    if (t === undefined) {
+      throw new XtrustError('INVALID_ARGUMENT', `no θ_relate for embedding "${e.name}"; calibrate it with calibrateThetaRelate or pass thetaRelate: { "${e.name}": … }`, { embedding: e.name });
+    }
+    return { name: e.name, dim: e.dim, thetaRelate: t };
+  });
+  const classNames: Record<string, string> = {};
+  for (const l of labels) classNames[l] = options.classNames?.[l] ?? l;
+  const store = KeywordStore.create({
+    fingerprint: await modelFingerprint(classifier),
+    labels,
+    classNames: options.classNames,
+    thetaDist,
+    topK,
+    ensemble,
+    provenance: {
+      explainer: { method: options.explainer.name, params: { ...(options.explainerOptions ?? {}) } },
+      seed,
+      sampleSize,
+      sampled: 0,
+      explained: 0,
+      keywordIdentificationSeconds: 0,
+      createdAt: new Date().toISOString(),
+    },
+  });
+  await KeywordStore.requireClassNamesKnown(classNames, options.embeddings);
+
+  // Sample (seeded), then keep the correctly predicted texts (Eq. 1: f(x) = c for the true class c).
+  const n = trainTexts.length;
+  const take = Math.min(sampleSize, n);
+  const picked = Array.from(rng(seed).sampleIndices(n, take)).sort((a, b) => a - b);
+  const texts = picked.map((i) => trainTexts[i]);
+  const probs = await predictAll(classifier, texts, options.onProgress);
+  const k = labels.length;
+  const correct: number[] = [];
+  picked.forEach((row, j) => {
+    if (labels[argmaxRow(probs, j, k)] === trainLabels[row]) correct.push(row);
+  });
+  const explanations = await explainAll(
+    options.explainer,
+    classifier,
+    correct.map((i) => trainTexts[i]),
+    correct.map((i) => `train:${i}`),
+    options,
+  );
+  options.onProgress?.({ phase: 'keywords', done: 0, total: labels.length });
+  await store.addExplanations(explanations, options.embeddings, correct.map((i) => trainLabels[i]));
+  options.onProgress?.({ phase: 'keywords', done: labels.length, total: labels.length });
+  store.provenance = {
+    ...store.provenance,
+    sampled: take,
+    keywordIdentificationSeconds: (performance.now() - started) / 1000,
+  };
+  return store;
+}

@@ -1,0 +1,403 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { XtrustError, type Classifier, type Explanation, type WordEmbedding } from '@xtrust/core';
+import { pluralityColumns } from './ensemble-vote.js';
+import { selectKeywords } from './keyword-selection.js';
+import { classNameVector } from './word-vectors.js';
+import { WordPools, type PooledWord } from './word-pool.js';
+
+export const KEYWORD_STORE_FORMAT = 'xtrust-keyword-store';
+export const KEYWORD_STORE_VERSION = 1;
+
+/** An embedding method of the ensemble with its own relatedness threshold θ_relate. */
+export interface EnsembleMember {
+  readonly name: string;
+  readonly dim: number;
+  readonly thetaRelate: number;
+}
+
+/** Where a store came from, so that it can be reproduced. */
+export interface KeywordStoreProvenance {
+  readonly explainer: { readonly method: string; readonly params: Readonly<Record<string, unknown>> };
+  readonly seed: number;
+  readonly sampleSize: number;
+  /** Training texts sampled, and how many of them the model predicted correctly (and were explained). */
+  readonly sampled: number;
+  readonly explained: number;
+  readonly keywordIdentificationSeconds: number;
+  readonly createdAt: string;
+}
+
+/** Per class and method: clusters found and kept (diagnostics). */
+export interface MethodSummary {
+  readonly embedding: string;
+  readonly classNameKnown: boolean;
+  readonly clusters: number;
+  readonly relatedClusters: number;
+  readonly keywords: number;
+  readonly abstained: number;
+}
+
+interface ClassState {
+  keywords: Set<string>;
+  methods: MethodSummary[];
+}
+
+/** The JSON form of a keyword store. */
+export interface KeywordStoreJson {
+  format: typeof KEYWORD_STORE_FORMAT;
+  version: number;
+  model: { fingerprint: string; labels: string[] };
+  classNames: Record<string, string>;
+  params: { thetaDist: number; topK: number };
+  ensemble: EnsembleMember[];
+  provenance: KeywordStoreProvenance;
+  classes: {
+    label: string;
+    className: string;
+    explanations: number;
+    keywords: string[];
+    methods: MethodSummary[];
+    /** [word, Σ importance, count] triples: enough to update s̄_w incrementally after reloading. */
+    pool: [string, number, number][];
+  }[];
+}
+
+const PROBE_TEXTS = [
+  'the meeting is scheduled for tomorrow morning',
+  'please find the attached report and send your comments',
+  'a quiet story about a family and their old house',
+  'prices rose sharply after the announcement',
+  'free offer click here to win money now',
+  'the team won the match in the final minutes',
+  'researchers describe a new method for measuring',
+  'i did not like this at all',
+];
+
+/**
+ * A fingerprint of a classifier: its `fingerprint` property when it has one, else a SHA-256 of its label
+ * set and its probabilities (rounded to 1e-4) on eight fixed probe texts — the same model gives the same
+ * fingerprint, a retrained or different model almost surely not.
+ */
+export async function modelFingerprint(classifier: Classifier): Promise<string> {
+  const own = (classifier as { fingerprint?: unknown }).fingerprint;
+  if (typeof own === 'string' && own.length > 0) return own;
+  const p = await classifier.predictProba(PROBE_TEXTS);
+  const h = createHash('sha256');
+  h.update(JSON.stringify(classifier.labels));
+  h.update(Array.from(p, (x) => Math.round(x * 1e4)).join(','));
+  return `probe-sha256:${h.digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * The product of TOKI's first pipeline: per class, the word pool W_c with averaged importances (Eq. 2),
+ * the keywords K_c decided by the ensemble (Eqs. 3–4 per method, plurality vote), and the thresholds and
+ * provenance. Saved as JSON and reloaded, it labels new predictions without re-explaining training data.
+ */
+export class KeywordStore {
+  private readonly state = new Map<string, ClassState>();
+
+  private constructor(
+    readonly fingerprint: string,
+    readonly labels: readonly string[],
+    readonly classNames: Readonly<Record<string, string>>,
+    readonly thetaDist: number,
+    readonly topK: number,
+    readonly ensemble: readonly EnsembleMember[],
+    public provenance: KeywordStoreProvenance,
+    readonly pools: WordPools,
+  ) {
+    for (const l of labels) this.state.set(l, { keywords: new Set(), methods: [] });
+  }
+
+  /** An empty store; fill it with `addExplanations`. */
+  static create(args: {
+    fingerprint: string;
+    labels: readonly string[];
+    classNames?: Readonly<Record<string, string>>;
+    thetaDist: number;
+    topK: number;
+    ensemble: readonly EnsembleMember[];
+    provenance: KeywordStoreProvenance;
+  }): KeywordStore {
+    const classNames: Record<string, string> = {};
+    for (const l of args.labels) classNames[l] = args.classNames?.[l] ?? l;
+    for (const k of Object.keys(args.classNames ?? {})) {
+      if (!args.labels.includes(k)) {
+        throw new XtrustError('UNKNOWN_LABEL', `classNames maps "${k}", which is not one of the model's labels (${args.labels.join(', ')})`, { label: k });
+      }
+    }
+    if (!(args.thetaDist >= 0 && args.thetaDist <= 2)) throw new XtrustError('INVALID_ARGUMENT', `thetaDist must be a cosine distance in [0, 2], got ${args.thetaDist}`);
+    if (!Number.isInteger(args.topK) || args.topK <= 0) throw new XtrustError('INVALID_ARGUMENT', `topK must be a positive integer, got ${args.topK}`);
+    if (args.ensemble.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'the embedding ensemble is empty: give at least one WordEmbedding');
+    const names = new Set<string>();
+    for (const e of args.ensemble) {
+      if (names.has(e.name)) throw new XtrustError('INVALID_ARGUMENT', `two ensemble members are named "${e.name}"; names identify methods in votes and stores`);
+      names.add(e.name);
+      if (!Number.isFinite(e.thetaRelate)) throw new XtrustError('INVALID_ARGUMENT', `θ_relate of embedding "${e.name}" is not a number`);
+    }
+    return new KeywordStore(args.fingerprint, [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels));
+  }
+
+  /** The class name that stands for `label` in similarities (the label itself unless mapped). */
+  className(label: string): string {
+    this.requireLabel(label);
+    return this.classNames[label];
+  }
+
+  /** W_c with s̄_w, by decreasing importance. */
+  pool(label: string): PooledWord[] {
+    this.requireLabel(label);
+    return this.pools.pool(label);
+  }
+
+  /** K_c, sorted by decreasing importance. */
+  keywords(label: string): string[] {
+    const k = this.requireLabel(label).keywords;
+    return this.pool(label)
+      .filter((w) => k.has(w.word))
+      .map((w) => w.word);
+  }
+
+  /** F_c = W_c \ K_c, sorted by decreasing importance. */
+  nonKeywords(label: string): string[] {
+    const k = this.requireLabel(label).keywords;
+    return this.pool(label)
+      .filter((w) => !k.has(w.word))
+      .map((w) => w.word);
+  }
+
+  isKeyword(label: string, word: string): boolean {
+    return this.requireLabel(label).keywords.has(word);
+  }
+
+  /** Per-method diagnostics of the last keyword computation for `label`. */
+  methods(label: string): readonly MethodSummary[] {
+    return this.requireLabel(label).methods;
+  }
+
+  /** True when class `label` has a pool (some training text of it was predicted correctly and explained). */
+  hasPool(label: string): boolean {
+    return this.pools.explanations(label) > 0 && this.pools.pool(label).length > 0;
+  }
+
+  /** Refuses a classifier whose fingerprint or label set differs from the one the store was built for. */
+  async checkClassifier(classifier: Classifier): Promise<void> {
+    this.checkCompatible(await modelFingerprint(classifier), classifier.labels);
+  }
+
+  /** Throws INCOMPATIBLE, with the reason, when the store was built for another model or label set. */
+  checkCompatible(fingerprint: string, labels: readonly string[]): void {
+    if (labels.length !== this.labels.length || labels.some((l, i) => l !== this.labels[i])) {
+      throw new XtrustError(
+        'INCOMPATIBLE',
+        `keyword store was built for labels [${this.labels.join(', ')}] but the model has [${labels.join(', ')}]`,
+        { expected: this.labels, actual: labels },
+      );
+    }
+    if (fingerprint !== this.fingerprint) {
+      throw new XtrustError(
+        'INCOMPATIBLE',
+        `keyword store was built for model ${this.fingerprint}, not for this model (${fingerprint}); rebuild it with identifyKeywords`,
+        { expected: this.fingerprint, actual: fingerprint },
+      );
+    }
+  }
+
+  /** Checks that `embeddings` are this store's ensemble, in any order; returns them in store order. */
+  matchEnsemble(embeddings: readonly WordEmbedding[]): WordEmbedding[] {
+    const byName = new Map(embeddings.map((e) => [e.name, e]));
+    const out: WordEmbedding[] = [];
+    for (const m of this.ensemble) {
+      const e = byName.get(m.name);
+      if (!e) {
+        throw new XtrustError(
+          'INCOMPATIBLE',
+          `keyword store was built with embeddings [${this.ensemble.map((x) => x.name).join(', ')}]; "${m.name}" was not given (got [${embeddings.map((x) => x.name).join(', ')}])`,
+          { expected: this.ensemble.map((x) => x.name) },
+        );
+      }
+      if (e.dim !== m.dim) throw new XtrustError('INCOMPATIBLE', `embedding "${m.name}" has dimension ${e.dim}, the store was built with ${m.dim}`);
+      out.push(e);
+    }
+    if (embeddings.length !== this.ensemble.length) {
+      const extra = embeddings.filter((e) => !this.ensemble.some((m) => m.name === e.name)).map((e) => e.name);
+      throw new XtrustError('INCOMPATIBLE', `embeddings [${extra.join(', ')}] are not part of the store's ensemble`, { extra });
+    }
+    return out;
+  }
+
+  /**
+   * Adds explanations of correctly predicted training texts (Eq. 1) and recomputes the keywords of the
+   * classes they touch. Only s̄_w of the words concerned changes; clustering reruns on the grown pools.
+   * `trueLabels[i]`, when given, must equal the explanation's predicted label (incorrect ones are skipped).
+   */
+  async addExplanations(explanations: readonly Explanation[], embeddings: readonly WordEmbedding[], trueLabels?: readonly string[]): Promise<{ added: number; skipped: number }> {
+    const members = this.matchEnsemble(embeddings);
+    if (trueLabels && trueLabels.length !== explanations.length) {
+      throw new XtrustError('DIMENSION_MISMATCH', `addExplanations: ${explanations.length} explanations but ${trueLabels.length} true labels`);
+    }
+    const touched = new Set<string>();
+    let added = 0;
+    let skipped = 0;
+    explanations.forEach((e, i) => {
+      this.requireLabel(e.predictedLabel);
+      if (trueLabels && trueLabels[i] !== e.predictedLabel) {
+        skipped++;
+        return;
+      }
+      this.pools.add(e.predictedLabel, e, this.topK);
+      touched.add(e.predictedLabel);
+      added++;
+    });
+    for (const l of touched) await this.computeClass(l, members);
+    this.provenance = { ...this.provenance, explained: this.provenance.explained + added };
+    return { added, skipped };
+  }
+
+  /** Recomputes every class's keywords (after a restore, or with new thresholds). */
+  async recompute(embeddings: readonly WordEmbedding[]): Promise<void> {
+    const members = this.matchEnsemble(embeddings);
+    for (const l of this.labels) await this.computeClass(l, members);
+  }
+
+  /**
+   * A copy of this store with another θ_dist and/or θ_relate, keywords recomputed from the same pools —
+   * the RQ2.1 sweep needs no re-explaining.
+   */
+  async withThresholds(embeddings: readonly WordEmbedding[], change: { thetaDist?: number; thetaRelate?: Readonly<Record<string, number>> }): Promise<KeywordStore> {
+    const json = this.toJSON();
+    if (change.thetaDist !== undefined) json.params.thetaDist = change.thetaDist;
+    if (change.thetaRelate) json.ensemble = json.ensemble.map((m) => ({ ...m, thetaRelate: change.thetaRelate?.[m.name] ?? m.thetaRelate }));
+    const copy = KeywordStore.fromJSON(json);
+    await copy.recompute(embeddings);
+    return copy;
+  }
+
+  private async computeClass(label: string, members: readonly WordEmbedding[]): Promise<void> {
+    const st = this.requireLabel(label);
+    const pool = this.pools.pool(label);
+    const words = pool.map((w) => w.word);
+    const n = words.length;
+    const ballots = new Int8Array(members.length * n);
+    const methods: MethodSummary[] = [];
+    for (let m = 0; m < members.length; m++) {
+      const r = await selectKeywords(words, members[m], this.classNames[label], this.thetaDist, this.ensemble[m].thetaRelate);
+      ballots.set(r.ballots, m * n);
+      let keywords = 0;
+      let abstained = 0;
+      for (let i = 0; i < n; i++) {
+        if (r.ballots[i] === 1) keywords++;
+        else if (r.ballots[i] === -1) abstained++;
+      }
+      methods.push({ embedding: members[m].name, classNameKnown: r.classNameKnown, clusters: r.clusterCount, relatedClusters: r.relatedClusters, keywords, abstained });
+    }
+    // A word no method knows cannot be shown related to the class: it is a non-keyword.
+    const decided = pluralityColumns(ballots, members.length, n, 0);
+    st.keywords = new Set(words.filter((_, i) => decided[i] === 1));
+    st.methods = methods;
+  }
+
+  private requireLabel(label: string): ClassState {
+    const st = this.state.get(label);
+    if (!st) throw new XtrustError('UNKNOWN_LABEL', `keyword store: unknown class "${label}" (classes: ${this.labels.join(', ')})`, { label });
+    return st;
+  }
+
+  toJSON(): KeywordStoreJson {
+    return {
+      format: KEYWORD_STORE_FORMAT,
+      version: KEYWORD_STORE_VERSION,
+      model: { fingerprint: this.fingerprint, labels: [...this.labels] },
+      classNames: { ...this.classNames },
+      params: { thetaDist: this.thetaDist, topK: this.topK },
+      ensemble: this.ensemble.map((m) => ({ ...m })),
+      provenance: { ...this.provenance },
+      classes: this.labels.map((l) => ({
+        label: l,
+        className: this.classNames[l],
+        explanations: this.pools.explanations(l),
+        keywords: this.keywords(l),
+        methods: [...this.requireLabel(l).methods],
+        pool: this.pools.entries(l).map((e) => [e.word, e.sum, e.count] as [string, number, number]),
+      })),
+    };
+  }
+
+  /** Rebuilds a store from its JSON form; keywords come back as saved (no embedding needed). */
+  static fromJSON(json: KeywordStoreJson, source = 'keyword store'): KeywordStore {
+    if (!json || json.format !== KEYWORD_STORE_FORMAT) {
+      throw new XtrustError('PARSE_ERROR', `${source} is not an xtrust keyword store (format field "${String(json?.format)}")`, { source });
+    }
+    if (json.version !== KEYWORD_STORE_VERSION) {
+      throw new XtrustError('INCOMPATIBLE', `${source} has keyword-store version ${json.version}; this xtrust reads version ${KEYWORD_STORE_VERSION}`, { source });
+    }
+    const store = KeywordStore.create({
+      fingerprint: json.model.fingerprint,
+      labels: json.model.labels,
+      classNames: json.classNames,
+      thetaDist: json.params.thetaDist,
+      topK: json.params.topK,
+      ensemble: json.ensemble,
+      provenance: json.provenance,
+    });
+    for (const c of json.classes) {
+      const st = store.requireLabel(c.label);
+      for (const [word, sum, count] of c.pool) store.pools.restore(c.label, word, sum, count);
+      store.pools.setExplained(c.label, c.explanations);
+      st.keywords = new Set(c.keywords);
+      st.methods = c.methods;
+    }
+    return store;
+  }
+
+  /** Writes the store as JSON (atomically: a temporary file renamed into place). */
+  async save(path: string): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${process.pid}.tmp`;
+    await writeFile(tmp, JSON.stringify(this.toJSON()));
+    await rename(tmp, path);
+  }
+
+  /**
+   * Loads a saved store. With `classifier`, refuses (INCOMPATIBLE, with the reason) a store built for
+   * another model or label set.
+   */
+  static async load(path: string, options: { classifier?: Classifier } = {}): Promise<KeywordStore> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE';
+      throw new XtrustError(code, `keyword store ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
+    }
+    let json: KeywordStoreJson;
+    try {
+      json = JSON.parse(text) as KeywordStoreJson;
+    } catch (e) {
+      throw new XtrustError('PARSE_ERROR', `keyword store ${path} is not valid JSON: ${(e as Error).message}`, { file: path }, { cause: e });
+    }
+    const store = KeywordStore.fromJSON(json, `keyword store ${path}`);
+    if (options.classifier) await store.checkClassifier(options.classifier);
+    return store;
+  }
+
+  /**
+   * Checks every class name against the ensemble: a class none of whose name words any method knows
+   * cannot be related to anything — refuse it, naming the class and how to map it.
+   */
+  static async requireClassNamesKnown(classNames: Readonly<Record<string, string>>, embeddings: readonly WordEmbedding[]): Promise<void> {
+    for (const [label, name] of Object.entries(classNames)) {
+      let known = false;
+      for (const e of embeddings) if ((await classNameVector(e, name)) !== null) known = true;
+      if (!known) {
+        throw new XtrustError(
+          'OUT_OF_VOCABULARY',
+          `class name "${name}" (label "${label}") is missing from every embedding (${embeddings.map((e) => e.name).join(', ')}); map it to words they know with classNames, e.g. { "${label}": "…" }`,
+          { label, className: name },
+        );
+      }
+    }
+  }
+}

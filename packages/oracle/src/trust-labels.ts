@@ -1,0 +1,228 @@
+import { XtrustError, argmaxRow, checkProbabilities, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
+import { cosineMatrix } from '@xtrust/native';
+import { ABSTAIN, pluralityColumns } from './ensemble-vote.js';
+import { explainAll, type ExplainAllOptions, type Progress } from './explaining.js';
+import type { KeywordStore } from './keyword-store.js';
+import { decisionWords, requireExplainsPrediction } from './word-pool.js';
+import { classNameVector, knownVectors } from './word-vectors.js';
+
+export type Verdict = 'trustworthy' | 'untrustworthy' | 'incorrect' | 'unknown';
+
+/**
+ * 'toki': r(w,c) from the nearest pool word being a keyword (Eq. 5).
+ * 'toki-ki-ablated': TOKI(–K.I) of §6.1 — r(w,c) = sim(w, class name) ≥ θ_relate, no keywords.
+ */
+export type OracleMode = 'toki' | 'toki-ki-ablated';
+
+/** The oracle's answer for one prediction. */
+export interface TrustLabel {
+  readonly text: string;
+  readonly predicted: string;
+  /** The true label, when given. */
+  readonly truth?: string;
+  /** Whether the prediction is correct, when the true label is given. */
+  readonly correct?: boolean;
+  /** The model's probability of the predicted class, when the explanation carries probabilities. */
+  readonly confidence?: number;
+  readonly verdict: Verdict;
+  /** Why the verdict is 'unknown' (no pool for the class, no supporting word). */
+  readonly reason?: string;
+  /** Eq. 6: total importance of related and of unrelated decision-contributing words. */
+  readonly isRel: number;
+  readonly isUnr: number;
+  readonly related: readonly FeatureWeight[];
+  readonly unrelated: readonly FeatureWeight[];
+}
+
+export interface LabelOptions {
+  /** The store's ensemble (same names and dimensions), in any order. */
+  readonly embeddings: readonly WordEmbedding[];
+  readonly mode?: OracleMode;
+  /** True labels: predictions that differ are reported 'incorrect' and not labelled (§2.3, Definition 4). */
+  readonly trueLabels?: readonly string[];
+}
+
+/**
+ * r(w,c) for many words of one class, all methods at once: one cosine matrix per method (queries × pool
+ * or queries × class vector), then the plurality vote across methods. A word every method abstains on
+ * (missing from all vocabularies) cannot be shown related: r = 0.
+ */
+export async function relatedness(
+  store: KeywordStore,
+  label: string,
+  words: readonly string[],
+  members: readonly WordEmbedding[],
+  mode: OracleMode,
+): Promise<Uint8Array> {
+  const q = words.length;
+  const ballots = new Int8Array(members.length * q).fill(ABSTAIN);
+  const pool = mode === 'toki' ? store.pool(label).map((w) => w.word) : [];
+  for (let m = 0; m < members.length; m++) {
+    const e = members[m];
+    const qv = await knownVectors(e, words);
+    if (qv.known.length === 0) continue;
+    if (mode === 'toki-ki-ablated') {
+      const cv = await classNameVector(e, store.className(label));
+      if (!cv) continue;
+      const theta = store.ensemble.find((x) => x.name === e.name)!.thetaRelate;
+      const sims = cosineMatrix(qv.vectors, cv, e.dim);
+      for (let r = 0; r < qv.known.length; r++) ballots[m * q + qv.known[r]] = sims[r] >= theta ? 1 : 0;
+      continue;
+    }
+    const pv = await knownVectors(e, pool);
+    const n = pv.known.length;
+    if (n === 0) continue;
+    const isKey = new Uint8Array(n);
+    for (let j = 0; j < n; j++) isKey[j] = store.isKeyword(label, pool[pv.known[j]]) ? 1 : 0;
+    const sims = cosineMatrix(qv.vectors, pv.vectors, e.dim);
+    for (let r = 0; r < qv.known.length; r++) {
+      let maxK = -Infinity;
+      let maxF = -Infinity;
+      const row = r * n;
+      for (let j = 0; j < n; j++) {
+        const s = sims[row + j];
+        if (isKey[j]) {
+          if (s > maxK) maxK = s;
+        } else if (s > maxF) maxF = s;
+      }
+      // Eq. 5: related when the nearest keyword is at least as close as the nearest non-keyword
+      ballots[m * q + qv.known[r]] = maxK >= maxF ? 1 : 0;
+    }
+  }
+  return pluralityColumns(ballots, members.length, q, 0);
+}
+
+/**
+ * TOKI's second pipeline (§3.2) on given explanations: for each correct prediction, split its
+ * decision-contributing words into related (r = 1) and unrelated (r = 0), sum their importances
+ * (Eq. 6) and label it trustworthy iff IS_rel ≥ IS_unr. Predictions of a class without a word pool
+ * (no correct training prediction) and explanations with no supporting word are 'unknown'.
+ */
+export async function labelExplanations(store: KeywordStore, explanations: readonly Explanation[], options: LabelOptions): Promise<TrustLabel[]> {
+  const mode = options.mode ?? 'toki';
+  const members = store.matchEnsemble(options.embeddings);
+  const truth = options.trueLabels;
+  if (truth && truth.length !== explanations.length) {
+    throw new XtrustError('DIMENSION_MISMATCH', `labelExplanations: ${explanations.length} explanations but ${truth.length} true labels`);
+  }
+  const wordsOf: (FeatureWeight[] | null)[] = explanations.map((e, i) => {
+    store.className(e.predictedLabel); // unknown label → UNKNOWN_LABEL
+    if (truth) store.className(truth[i]);
+    if (truth && truth[i] !== e.predictedLabel) return null;
+    requireExplainsPrediction(e, 'labelExplanations');
+    return decisionWords(e, store.topK);
+  });
+  // one batch of distinct words per predicted class
+  const perClass = new Map<string, Map<string, number>>();
+  explanations.forEach((e, i) => {
+    const ws = wordsOf[i];
+    if (!ws || ws.length === 0) return;
+    if (mode === 'toki' && !store.hasPool(e.predictedLabel)) return;
+    let m = perClass.get(e.predictedLabel);
+    if (!m) perClass.set(e.predictedLabel, (m = new Map()));
+    for (const { word } of ws) if (!m.has(word)) m.set(word, m.size);
+  });
+  const r = new Map<string, Uint8Array>();
+  for (const [label, index] of perClass) r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
+
+  return explanations.map((e, i) => {
+    const c = e.predictedLabel;
+    const ci = store.labels.indexOf(c);
+    const confidence = e.probabilities && ci >= 0 && ci < e.probabilities.length ? e.probabilities[ci] : undefined;
+    const base = { text: e.text, predicted: c, truth: truth?.[i], correct: truth ? truth[i] === c : undefined, confidence };
+    const ws = wordsOf[i];
+    if (!ws) return { ...base, verdict: 'incorrect', isRel: 0, isUnr: 0, related: [], unrelated: [] };
+    if (mode === 'toki' && !store.hasPool(c)) {
+      return { ...base, verdict: 'unknown', reason: `class "${c}" has no word pool: no training text of it was predicted correctly`, isRel: 0, isUnr: 0, related: [], unrelated: [] };
+    }
+    if (ws.length === 0) {
+      return { ...base, verdict: 'unknown', reason: 'the explanation has no word supporting the prediction', isRel: 0, isUnr: 0, related: [], unrelated: [] };
+    }
+    const index = perClass.get(c)!;
+    const rc = r.get(c)!;
+    const related: FeatureWeight[] = [];
+    const unrelated: FeatureWeight[] = [];
+    let isRel = 0;
+    let isUnr = 0;
+    for (const f of ws) {
+      if (rc[index.get(f.word)!] === 1) {
+        related.push(f);
+        isRel += f.weight;
+      } else {
+        unrelated.push(f);
+        isUnr += f.weight;
+      }
+    }
+    return { ...base, verdict: isRel >= isUnr ? 'trustworthy' : 'untrustworthy', isRel, isUnr, related, unrelated };
+  });
+}
+
+export interface LabelPredictionsOptions extends LabelOptions, ExplainAllOptions {
+  readonly explainer: Explainer;
+  /** Skip the model-fingerprint check (the label set is still checked). */
+  readonly skipFingerprintCheck?: boolean;
+}
+
+/**
+ * Explains `texts` with the classifier and labels each prediction (§3.2). The store must have been
+ * built for this classifier (same fingerprint and label set): a store for another model is refused.
+ * With `trueLabels`, the model is asked once for all texts and only correct predictions are explained.
+ */
+export async function labelPredictions(store: KeywordStore, classifier: Classifier, texts: readonly string[], options: LabelPredictionsOptions): Promise<TrustLabel[]> {
+  if (options.skipFingerprintCheck) store.checkCompatible(store.fingerprint, classifier.labels);
+  else await store.checkClassifier(classifier);
+  const truth = options.trueLabels;
+  if (truth && truth.length !== texts.length) {
+    throw new XtrustError('DIMENSION_MISMATCH', `labelPredictions: ${texts.length} texts but ${truth.length} true labels`);
+  }
+  let toExplain = texts.map((_, i) => i);
+  const out: (TrustLabel | undefined)[] = new Array(texts.length);
+  if (truth) {
+    const k = classifier.labels.length;
+    const probs = await predictAll(classifier, texts, options.onProgress);
+    toExplain = [];
+    for (let i = 0; i < texts.length; i++) {
+      store.className(truth[i]); // an unknown true label is refused, not counted as incorrect
+      const p = argmaxRow(probs, i, k);
+      if (classifier.labels[p] === truth[i]) toExplain.push(i);
+      else {
+        out[i] = {
+          text: texts[i],
+          predicted: classifier.labels[p],
+          truth: truth[i],
+          correct: false,
+          confidence: probs[i * k + p],
+          verdict: 'incorrect',
+          isRel: 0,
+          isUnr: 0,
+          related: [],
+          unrelated: [],
+        };
+      }
+    }
+  }
+  const explanations = await explainAll(
+    options.explainer,
+    classifier,
+    toExplain.map((i) => texts[i]),
+    toExplain.map((i) => String(i)),
+    options,
+  );
+  const labelled = await labelExplanations(store, explanations, { ...options, trueLabels: truth ? toExplain.map((i) => truth[i]) : undefined });
+  toExplain.forEach((i, j) => (out[i] = labelled[j]));
+  return out as TrustLabel[];
+}
+
+/** Class probabilities of many texts, in batches of 512, checked (shape, NaN, rows summing to 1). */
+export async function predictAll(classifier: Classifier, texts: readonly string[], onProgress?: (p: Progress) => void): Promise<Float32Array> {
+  const k = classifier.labels.length;
+  const out = new Float32Array(texts.length * k);
+  const batch = 512;
+  for (let b = 0; b < texts.length; b += batch) {
+    const part = texts.slice(b, b + batch);
+    const p = checkProbabilities(await classifier.predictProba(part), part.length, k, 'classifier.predictProba');
+    out.set(p, b * k);
+    onProgress?.({ phase: 'predict', done: Math.min(texts.length, b + batch), total: texts.length });
+  }
+  return out;
+}
