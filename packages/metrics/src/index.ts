@@ -12,3 +12,4 @@ export {
   type PairMeasure,
   type PaperMeasureName,
 } from './success-rate.js';
+export { ndcgAtK, ndcgAtKs, dcg, classNameRelevance, NDCG_DEFAULT_KS, type Relevance, type NdcgOptions } from './ndcg.js';
