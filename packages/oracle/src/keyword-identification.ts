@@ -59,8 +59,15 @@ export async function identifyKeywords(
   });
   const classNames: Record<string, string> = {};
   for (const l of labels) classNames[l] = options.classNames?.[l] ?? l;
+  // Sample (seeded), then keep the correctly predicted texts (Eq. 1: f(x) = c for the true class c).
+  const n = trainTexts.length;
+  const take = Math.min(sampleSize, n);
+  const picked = Array.from(rng(seed).sampleIndices(n, take)).sort((a, b) => a - b);
+  // a few of the sampled texts fingerprint the model together with the fixed probes
+  const probes = picked.slice(0, 16).map((i) => trainTexts[i].slice(0, 2000));
   const store = KeywordStore.create({
-    fingerprint: await modelFingerprint(classifier),
+    fingerprint: await modelFingerprint(classifier, probes),
+    probes,
     labels,
     classNames: options.classNames,
     thetaDist,
@@ -78,10 +85,6 @@ export async function identifyKeywords(
   });
   await KeywordStore.requireClassNamesKnown(classNames, options.embeddings);
 
-  // Sample (seeded), then keep the correctly predicted texts (Eq. 1: f(x) = c for the true class c).
-  const n = trainTexts.length;
-  const take = Math.min(sampleSize, n);
-  const picked = Array.from(rng(seed).sampleIndices(n, take)).sort((a, b) => a - b);
   const texts = picked.map((i) => trainTexts[i]);
   const probs = await predictAll(classifier, texts, options.onProgress);
   const k = labels.length;

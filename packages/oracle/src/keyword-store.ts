@@ -48,7 +48,7 @@ interface ClassState {
 export interface KeywordStoreJson {
   format: typeof KEYWORD_STORE_FORMAT;
   version: number;
-  model: { fingerprint: string; labels: string[] };
+  model: { fingerprint: string; labels: string[]; probes: string[] };
   classNames: Record<string, string>;
   params: { thetaDist: number; topK: number };
   ensemble: EnsembleMember[];
@@ -77,13 +77,14 @@ const PROBE_TEXTS = [
 
 /**
  * A fingerprint of a classifier: its `fingerprint` property when it has one, else a SHA-256 of its label
- * set and its probabilities (rounded to 1e-4) on eight fixed probe texts — the same model gives the same
- * fingerprint, a retrained or different model almost surely not.
+ * set and its probabilities (rounded to 1e-4) on eight fixed probe texts plus `probes` (the store keeps
+ * some of the training texts it was built from, which exercise the model's own vocabulary) — the same
+ * model gives the same fingerprint, a retrained or different model almost surely not.
  */
-export async function modelFingerprint(classifier: Classifier): Promise<string> {
+export async function modelFingerprint(classifier: Classifier, probes: readonly string[] = []): Promise<string> {
   const own = (classifier as { fingerprint?: unknown }).fingerprint;
   if (typeof own === 'string' && own.length > 0) return own;
-  const p = await classifier.predictProba(PROBE_TEXTS);
+  const p = await classifier.predictProba([...PROBE_TEXTS, ...probes]);
   const h = createHash('sha256');
   h.update(JSON.stringify(classifier.labels));
   h.update(Array.from(p, (x) => Math.round(x * 1e4)).join(','));
@@ -100,6 +101,8 @@ export class KeywordStore {
 
   private constructor(
     readonly fingerprint: string,
+    /** Texts the fingerprint was computed on besides the fixed probes (see modelFingerprint). */
+    readonly probes: readonly string[],
     readonly labels: readonly string[],
     readonly classNames: Readonly<Record<string, string>>,
     readonly thetaDist: number,
@@ -114,6 +117,7 @@ export class KeywordStore {
   /** An empty store; fill it with `addExplanations`. */
   static create(args: {
     fingerprint: string;
+    probes?: readonly string[];
     labels: readonly string[];
     classNames?: Readonly<Record<string, string>>;
     thetaDist: number;
@@ -137,7 +141,7 @@ export class KeywordStore {
       names.add(e.name);
       if (!Number.isFinite(e.thetaRelate)) throw new XtrustError('INVALID_ARGUMENT', `θ_relate of embedding "${e.name}" is not a number`);
     }
-    return new KeywordStore(args.fingerprint, [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels));
+    return new KeywordStore(args.fingerprint, [...(args.probes ?? [])], [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels));
   }
 
   /** The class name that stands for `label` in similarities (the label itself unless mapped). */
@@ -184,7 +188,8 @@ export class KeywordStore {
 
   /** Refuses a classifier whose fingerprint or label set differs from the one the store was built for. */
   async checkClassifier(classifier: Classifier): Promise<void> {
-    this.checkCompatible(await modelFingerprint(classifier), classifier.labels);
+    this.checkCompatible(this.fingerprint, classifier.labels); // the label set first: the clearer reason
+    this.checkCompatible(await modelFingerprint(classifier, this.probes), classifier.labels);
   }
 
   /** Throws INCOMPATIBLE, with the reason, when the store was built for another model or label set. */
@@ -309,7 +314,7 @@ export class KeywordStore {
     return {
       format: KEYWORD_STORE_FORMAT,
       version: KEYWORD_STORE_VERSION,
-      model: { fingerprint: this.fingerprint, labels: [...this.labels] },
+      model: { fingerprint: this.fingerprint, labels: [...this.labels], probes: [...this.probes] },
       classNames: { ...this.classNames },
       params: { thetaDist: this.thetaDist, topK: this.topK },
       ensemble: this.ensemble.map((m) => ({ ...m })),
@@ -335,6 +340,7 @@ export class KeywordStore {
     }
     const store = KeywordStore.create({
       fingerprint: json.model.fingerprint,
+      probes: json.model.probes ?? [],
       labels: json.model.labels,
       classNames: json.classNames,
       thetaDist: json.params.thetaDist,
