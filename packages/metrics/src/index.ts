@@ -13,3 +13,20 @@ export {
   type PaperMeasureName,
 } from './success-rate.js';
 export { ndcgAtK, ndcgAtKs, dcg, classNameRelevance, NDCG_DEFAULT_KS, type Relevance, type NdcgOptions } from './ndcg.js';
+export { pairCosines } from './sentence-cosine.js';
+export {
+  pearson,
+  attributionDistance,
+  attributionVector,
+  semanticDistance,
+  sentenceDistances,
+  perplexityDistance,
+  perplexityDistances,
+  robustnessRatio,
+  sampleRobustness,
+  meanRobustness,
+  aucR,
+  type PearsonOptions,
+  type SemanticDistanceOptions,
+  type PerplexityFn,
+} from './attribution-robustness.js';
