@@ -1,4 +1,4 @@
-export { LimeExplainer, type LimeOptions } from './lime.js';
+export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
 export {
   resolveFeatureSelection,

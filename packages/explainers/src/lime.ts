@@ -1,4 +1,4 @@
-import { XtrustError, rng, type Classifier, type Explainer, type Explanation, type RidgeProblem } from '@xtrust/core';
+import { XtrustError, rng, type Classifier, type Explainer, type Explanation, type RidgeFit, type RidgeProblem } from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import {
   forwardSelection,
@@ -62,6 +62,73 @@ function selectColumns(data: Uint8Array, rows: number, d: number, cols: Int32Arr
   return out;
 }
 
+/** One neighbourhood and the label columns to explain on it. */
+export interface LimeNeighbourhood {
+  /** rows×d binary design, row 0 the unperturbed instance. */
+  readonly data: Uint8Array;
+  readonly rows: number;
+  readonly d: number;
+  /** Kernel weights of the rows. */
+  readonly weights: Float64Array;
+  /** One rows-long target column per explained label. */
+  readonly ys: readonly Float64Array[];
+}
+
+/** The local model of one label: the selected features (in the reference's order) and the ridge fit on them. */
+export interface LimeLocalModel {
+  readonly features: Int32Array;
+  readonly fit: RidgeFit;
+}
+
+/**
+ * The regression half of the reference `LimeBase.explain_instance_with_data` for many neighbourhoods
+ * at once: feature selection (`highest_weights`' alpha-0.01 ridge on all features goes to one
+ * `ridgeBatch` call; forward selection and the lasso path work on each neighbourhood's weighted Gram
+ * matrix), then `Ridge(alpha=1, fit_intercept=True)` on the selected features for every label — all of
+ * them in a second `ridgeBatch` call.
+ */
+export async function fitLimeModels(
+  items: readonly LimeNeighbourhood[],
+  method: Exclude<FeatureSelection, 'auto'>,
+  numFeatures: number,
+  backend: RidgeBackend = 'auto',
+): Promise<LimeLocalModel[][]> {
+  const selected: Int32Array[][] = items.map(() => []);
+  if (method === 'highest_weights') {
+    const problems: RidgeProblem[] = [];
+    for (const p of items) for (const y of p.ys) problems.push({ x: p.data, rows: p.rows, cols: p.d, y, sampleWeight: p.weights, alpha: 0.01 });
+    const fits = await ridgeBatch(problems, backend);
+    let f = 0;
+    items.forEach((p, pi) => {
+      for (let l = 0; l < p.ys.length; l++) selected[pi].push(highestWeights(fits[f++].coef, numFeatures));
+    });
+  } else if (method === 'forward_selection' || method === 'lasso_path') {
+    items.forEach((p, pi) => {
+      const g = weightedGram(p.data, p.rows, p.d, p.weights);
+      for (const y of p.ys) {
+        const { b, yy } = weightedCross(p.data, p.rows, g, p.weights, y);
+        selected[pi].push(method === 'forward_selection' ? forwardSelection(g, b, yy, numFeatures) : lassoPathSelection(g, b, numFeatures));
+      }
+    });
+  } else {
+    items.forEach((p, pi) => {
+      const all = Int32Array.from({ length: p.d }, (_, j) => j);
+      for (let l = 0; l < p.ys.length; l++) selected[pi].push(all);
+    });
+  }
+  const problems: RidgeProblem[] = [];
+  items.forEach((p, pi) => {
+    p.ys.forEach((y, l) => {
+      const cols = selected[pi][l];
+      const x = method === 'none' ? p.data : selectColumns(p.data, p.rows, p.d, cols);
+      problems.push({ x, rows: p.rows, cols: cols.length, y, sampleWeight: p.weights, alpha: 1 });
+    });
+  });
+  const fits = await ridgeBatch(problems, backend);
+  let f = 0;
+  return items.map((p, pi) => p.ys.map((_, l) => ({ features: selected[pi][l], fit: fits[f++] })));
+}
+
 /**
  * LIME for text (Ribeiro, Singh & Guestrin, 2016, "Why Should I Trust You?", KDD; reference
  * implementation `lime.lime_text.LimeTextExplainer` + `lime.lime_base.LimeBase`), behaviourally
@@ -121,51 +188,13 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         prepared.push({ index: i, tf, data: samples.data, rows: numSamples, weights, probs, labels, ys, scorer: scorer.kind });
       }
 
-      // Stage 1: feature selection for every (text, label).
-      const selected: Int32Array[][] = prepared.map(() => []);
-      if (method === 'highest_weights') {
-        const problems: RidgeProblem[] = [];
-        for (const p of prepared) {
-          for (const y of p.ys) problems.push({ x: p.data, rows: p.rows, cols: p.tf.count, y, sampleWeight: p.weights, alpha: 0.01 });
-        }
-        const fits = await ridgeBatch(problems, backend);
-        let f = 0;
-        prepared.forEach((p, pi) => {
-          for (let l = 0; l < p.ys.length; l++) selected[pi].push(highestWeights(fits[f++].coef, numFeatures));
-        });
-      } else if (method === 'forward_selection' || method === 'lasso_path') {
-        prepared.forEach((p, pi) => {
-          const g = weightedGram(p.data, p.rows, p.tf.count, p.weights);
-          for (const y of p.ys) {
-            const { b, yy } = weightedCross(p.data, p.rows, g, p.weights, y);
-            selected[pi].push(method === 'forward_selection' ? forwardSelection(g, b, yy, numFeatures) : lassoPathSelection(g, b, numFeatures));
-          }
-        });
-      } else {
-        prepared.forEach((p, pi) => {
-          const all = Int32Array.from({ length: p.tf.count }, (_, j) => j);
-          for (let l = 0; l < p.ys.length; l++) selected[pi].push(all);
-        });
-      }
-
-      // Stage 2: the explanation model, ridge alpha 1 with intercept, on the selected features.
-      const problems: RidgeProblem[] = [];
-      prepared.forEach((p, pi) => {
-        p.ys.forEach((y, l) => {
-          const cols = selected[pi][l];
-          const x = cols.length === p.tf.count && method === 'none' ? p.data : selectColumns(p.data, p.rows, p.tf.count, cols);
-          problems.push({ x, rows: p.rows, cols: cols.length, y, sampleWeight: p.weights, alpha: 1 });
-        });
-      });
-      const fits = await ridgeBatch(problems, backend);
-      let f = 0;
+      const fitted = await fitLimeModels(prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })), method, numFeatures, backend);
       prepared.forEach((p, pi) => {
         const probs0 = p.probs.subarray(0, k);
         let predicted = 0;
         for (let c = 1; c < k; c++) if (probs0[c] > probs0[predicted]) predicted = c;
         p.labels.forEach((label, l) => {
-          const fit = fits[f++];
-          const cols = selected[pi][l];
+          const { fit, features: cols } = fitted[pi][l];
           const features = Array.from(cols, (col, j) => ({ word: p.tf.words[col], weight: fit.coef[j] }));
           out.push(
             makeExplanation({
