@@ -17,3 +17,4 @@ export {
   type CachedLoadOptions,
 } from './binary-cache.js';
 export { nearest, similarityMatrix, NeighbourIndex, EmbeddingSynonymity, type Neighbour, type NearestOptions, type EmbeddingSynonymityOptions } from './similarity.js';
+export { UseEmbedding, type UseOptions } from './use.js';
