@@ -30,3 +30,12 @@ export {
   type SemanticDistanceOptions,
   type PerplexityFn,
 } from './attribution-robustness.js';
+export {
+  confusion,
+  metricsFromConfusion,
+  classificationMetrics,
+  type BinaryLabels,
+  type Confusion,
+  type ClassificationMetrics,
+} from './oracle-metrics.js';
+export { rocCurve, rocAuc, thresholdSweep, bestGMeanThreshold, type RocCurve, type ThresholdPoint } from './roc.js';
