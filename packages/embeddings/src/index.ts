@@ -18,3 +18,4 @@ export {
 } from './binary-cache.js';
 export { nearest, similarityMatrix, NeighbourIndex, EmbeddingSynonymity, type Neighbour, type NearestOptions, type EmbeddingSynonymityOptions } from './similarity.js';
 export { UseEmbedding, type UseOptions } from './use.js';
+export { EmbeddingEnsemble, pluralityVote, type MemberSimilarities } from './ensemble.js';
