@@ -5,3 +5,23 @@ export { loadBrown, parseBrownDocument, detokenize, BROWN_GENRES, type BrownOpti
 export { loadSotu, splitSentences, type SotuOptions, type SotuMeta } from './sotu.js';
 export { stratifiedSplit, sample, type SplitOptions, type Split } from './split.js';
 export { loadTabular, type TabularOptions, type TabularMeta } from './tabular.js';
+export { NON_CONTENT_WORDS } from './stopwords.js';
+export {
+  injectTrigger,
+  buildShortcutBenchmark,
+  shortcutSplit,
+  nonContentUnits,
+  removeUnit,
+  removeWord,
+  containsWord,
+  EXCLUDED,
+  type TriggerPosition,
+  type InjectTriggerOptions,
+  type TriggerMark,
+  type TriggeredDataset,
+  type NonContentUnit,
+  type ShortcutBenchmarkOptions,
+  type BenchmarkCase,
+  type ShortcutBenchmark,
+  type ShortcutSplitOptions,
+} from './shortcut.js';
