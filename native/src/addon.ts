@@ -13,7 +13,7 @@ export interface Addon {
   };
   cosineMatrix(a: Float32Array, b: Float32Array, dim: number, cuda: boolean): Float32Array;
   topK(q: Float32Array, c: Float32Array, dim: number, k: number, corpusNormalized: boolean, cuda: boolean): { indices: Int32Array; scores: Float32Array };
-  ridgeBatch(problems: readonly RidgeProblem[]): { coef: Float64Array; intercept: number; score: number; firstPrediction: number; error?: string }[];
+  ridgeBatch(problems: readonly RidgeProblem[]): { coef: Float64Array; intercept: number; score: number; firstPrediction: number; error?: string; errorArgument?: string }[];
   scoreMasks(net: MaskScoringNet, tokenIds: Int32Array, masks: Uint8Array, rows: number, classes: number): Float32Array;
   averageLinkage(distances: Float32Array, n: number): { merges: Int32Array; heights: Float64Array };
 }

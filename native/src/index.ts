@@ -25,6 +25,7 @@ import {
   type RidgeProblem,
   type TopKOptions,
   type TopKResult,
+  type XtrustErrorCode,
 } from '@xtrust/core';
 import { loadAddon, type Addon } from './addon.js';
 
@@ -84,6 +85,19 @@ function resolve(requested: string | undefined): State {
   return { backend: want, addon: want === 'ts' ? null : addon, notes };
 }
 
+/** Runs an addon call, turning the addon's argument errors into XtrustError. */
+function native<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (e) {
+    const err = e as Error & { xtrustCode?: string; argument?: string };
+    if (typeof err?.xtrustCode === 'string') {
+      throw new XtrustError(err.xtrustCode as XtrustErrorCode, err.message, err.argument ? { argument: err.argument } : {}, { cause: e });
+    }
+    throw e;
+  }
+}
+
 function current(): State {
   if (state === null) state = resolve(process.env.XTRUST_BACKEND);
   return state;
@@ -128,8 +142,9 @@ export function backendInfo(): BackendInfo {
 export function cosineMatrix(a: Float32Array, b: Float32Array, dim: number): Float32Array {
   const s = current();
   if (!s.addon) return cosineMatrixTs(a, b, dim);
-  checkCosineArgs(a, b, dim);
-  return s.addon.cosineMatrix(a, b, dim, s.backend === 'cuda');
+  checkCosineArgs(a, b, dim, false);
+  const addon = s.addon;
+  return native(() => addon.cosineMatrix(a, b, dim, s.backend === 'cuda'));
 }
 
 /**
@@ -139,8 +154,11 @@ export function cosineMatrix(a: Float32Array, b: Float32Array, dim: number): Flo
 export function topK(queries: Float32Array, corpus: Float32Array, dim: number, k: number, options: TopKOptions = {}): TopKResult {
   const s = current();
   if (!s.addon) return topKTs(queries, corpus, dim, k, options);
-  const [, , kk] = checkTopKArgs(queries, corpus, dim, k);
-  const r = s.addon.topK(queries, corpus, dim, kk, options.corpusNormalized === true, s.backend === 'cuda');
+  const normalized = options.corpusNormalized === true;
+  // The addon scans what it normalises; a corpus said to be normalised is scanned here.
+  const [, , kk] = checkTopKArgs(queries, corpus, dim, k, false, normalized);
+  const addon = s.addon;
+  const r = native(() => addon.topK(queries, corpus, dim, kk, normalized, s.backend === 'cuda'));
   return { k: kk, indices: r.indices, scores: r.scores };
 }
 
@@ -155,6 +173,7 @@ export class CosineIndex {
 
   constructor(corpus: Float32Array, dim: number) {
     checkTopKArgs(new Float32Array(0), corpus, dim, 1);
+    // (validated once here: the unit copy below is private, so searches skip the scan)
     this.dim = dim;
     this.size = corpus.length / dim;
     this.#unit = normalizeRows(corpus, dim);
@@ -164,8 +183,9 @@ export class CosineIndex {
   topK(queries: Float32Array, k: number): TopKResult {
     const s = current();
     if (!s.addon) return topKTs(queries, this.#unit, this.dim, k, { corpusNormalized: true });
-    const [, , kk] = checkTopKArgs(queries, this.#unit, this.dim, k, true);
-    const r = s.addon.topK(queries, this.#unit, this.dim, kk, true, s.backend === 'cuda');
+    const [, , kk] = checkTopKArgs(queries, this.#unit, this.dim, k, false, false);
+    const addon = s.addon;
+    const r = native(() => addon.topK(queries, this.#unit, this.dim, kk, true, s.backend === 'cuda'));
     return { k: kk, indices: r.indices, scores: r.scores };
   }
 }
@@ -179,10 +199,14 @@ export class CosineIndex {
 export function ridgeBatch(problems: readonly RidgeProblem[]): RidgeFit[] {
   const s = current();
   if (!s.addon) return ridgeBatchTs(problems);
-  checkRidgeProblems(problems);
-  const out = s.addon.ridgeBatch(problems);
+  checkRidgeProblems(problems, false);
+  const addon = s.addon;
+  const out = native(() => addon.ridgeBatch(problems));
   return out.map((r, i) => {
-    if (r.error) throw new XtrustError('INVALID_ARGUMENT', `problems[${i}]: ${r.error}`, { argument: `problems[${i}]` });
+    if (r.error) {
+      const argument = r.errorArgument ? `problems[${i}].${r.errorArgument}` : `problems[${i}]`;
+      throw new XtrustError('INVALID_ARGUMENT', `${argument}: ${r.error}`, { argument });
+    }
     return { coef: r.coef, intercept: r.intercept, score: r.score, firstPrediction: r.firstPrediction };
   });
 }
@@ -212,7 +236,8 @@ export function scoreMasks(net: MaskScoringNet, tokenIds: Int32Array, masks: Uin
   }
   const s = current();
   if (!s.addon) return scoreMasksTs(net, tokenIds, masks, rows);
-  return s.addon.scoreMasks(net, tokenIds, masks, rows, netClasses(net));
+  const addon = s.addon;
+  return native(() => addon.scoreMasks(net, tokenIds, masks, rows, netClasses(net)));
 }
 
 /**
@@ -222,7 +247,8 @@ export function scoreMasks(net: MaskScoringNet, tokenIds: Int32Array, masks: Uin
 export function averageLinkage(distances: Float32Array, n: number): Dendrogram {
   const s = current();
   if (!s.addon) return averageLinkageTs(distances, n);
-  checkDistanceMatrix(distances, n);
-  const r = s.addon.averageLinkage(distances, n);
+  checkDistanceMatrix(distances, n, false);
+  const addon = s.addon;
+  const r = native(() => addon.averageLinkage(distances, n));
   return makeDendrogram(n, r.merges, r.heights);
 }

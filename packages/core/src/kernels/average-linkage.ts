@@ -59,13 +59,17 @@ export function makeDendrogram(n: number, merges: Int32Array, heights: Float64Ar
   };
 }
 
-/** Checks of `averageLinkage(distances, n)`: an n×n finite, symmetric Float32Array. */
-export function checkDistanceMatrix(distances: unknown, n: unknown): asserts distances is Float32Array {
+/**
+ * Checks of `averageLinkage(distances, n)`: an n×n finite, symmetric (within 1e-6 relative)
+ * Float32Array. `scanValues: false` checks only type and shape (the native kernel scans values).
+ */
+export function checkDistanceMatrix(distances: unknown, n: unknown, scanValues = true): asserts distances is Float32Array {
   requireFloat32('distances', distances);
   requirePositiveInt('n', n);
   if (distances.length !== n * n) {
     throw new XtrustError('DIMENSION_MISMATCH', `distances has ${distances.length} values; a square n×n matrix needs ${n * n} for n = ${n}`, { argument: 'distances' });
   }
+  if (!scanValues) return;
   requireFinite('distances', distances);
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {

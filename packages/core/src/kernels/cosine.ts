@@ -16,15 +16,20 @@ export function normalizeRows(a: Float32Array, dim: number): Float32Array {
   return out;
 }
 
-/** Checks of `cosineMatrix(a, b, dim)`; returns [m, n]. */
-export function checkCosineArgs(a: unknown, b: unknown, dim: unknown): [number, number] {
+/**
+ * Checks of `cosineMatrix(a, b, dim)`; returns [m, n]. `scanValues: false` leaves the NaN/∞ scan to
+ * the caller (the native kernels do it in their first pass).
+ */
+export function checkCosineArgs(a: unknown, b: unknown, dim: unknown, scanValues = true): [number, number] {
   requireFloat32('a', a);
   requireFloat32('b', b);
   requirePositiveInt('dim', dim);
   const m = rowsOf('a', a, dim);
   const n = rowsOf('b', b, dim);
-  requireFinite('a', a);
-  if (b !== a) requireFinite('b', b);
+  if (scanValues) {
+    requireFinite('a', a);
+    if (b !== a) requireFinite('b', b);
+  }
   return [m, n];
 }
 

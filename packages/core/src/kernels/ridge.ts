@@ -25,8 +25,11 @@ export interface RidgeFit {
   readonly firstPrediction: number;
 }
 
-/** Checks of `ridgeBatch(problems)`, naming `problems[i].field` in the error. */
-export function checkRidgeProblems(problems: unknown): asserts problems is readonly RidgeProblem[] {
+/**
+ * Checks of `ridgeBatch(problems)`, naming `problems[i].field` in the error. `scanX: false` leaves
+ * the NaN/∞ scan of float designs to the caller (the native kernel does it while centring).
+ */
+export function checkRidgeProblems(problems: unknown, scanX = true): asserts problems is readonly RidgeProblem[] {
   if (!Array.isArray(problems)) {
     throw new XtrustError('INVALID_ARGUMENT', `problems must be an array of ridge problems, got ${describe(problems)}`, { argument: 'problems' });
   }
@@ -60,7 +63,7 @@ export function checkRidgeProblems(problems: unknown): asserts problems is reado
       }
       if (!(sum > 0)) throw new XtrustError('INVALID_ARGUMENT', `${name}.sampleWeight sums to 0`, { argument: `${name}.sampleWeight` });
     }
-    if (p.x instanceof Float32Array) requireFinite(`${name}.x`, p.x);
+    if (scanX && p.x instanceof Float32Array) requireFinite(`${name}.x`, p.x);
     if (typeof p.alpha !== 'number' || !(p.alpha >= 0) || !Number.isFinite(p.alpha)) {
       throw new XtrustError('INVALID_ARGUMENT', `${name}.alpha must be a finite number ≥ 0, got ${String(p.alpha)}`, { argument: `${name}.alpha` });
     }

@@ -17,8 +17,11 @@ export interface TopKOptions {
   readonly corpusNormalized?: boolean;
 }
 
-/** Checks of `topK(queries, corpus, dim, k)`; returns [m, n, k clipped to n]. */
-export function checkTopKArgs(queries: unknown, corpus: unknown, dim: unknown, k: unknown, corpusChecked = false): [number, number, number] {
+/**
+ * Checks of `topK(queries, corpus, dim, k)`; returns [m, n, k clipped to n]. The scan flags say
+ * whether to look for NaN/∞ here (the native kernels do it in their first pass).
+ */
+export function checkTopKArgs(queries: unknown, corpus: unknown, dim: unknown, k: unknown, scanQueries = true, scanCorpus = true): [number, number, number] {
   requireFloat32('queries', queries);
   requireFloat32('corpus', corpus);
   requirePositiveInt('dim', dim);
@@ -28,8 +31,8 @@ export function checkTopKArgs(queries: unknown, corpus: unknown, dim: unknown, k
   const m = rowsOf('queries', queries, dim);
   const n = rowsOf('corpus', corpus, dim);
   if (n === 0) throw new XtrustError('INVALID_ARGUMENT', 'corpus must hold at least one row', { argument: 'corpus' });
-  requireFinite('queries', queries);
-  if (!corpusChecked) requireFinite('corpus', corpus);
+  if (scanQueries) requireFinite('queries', queries);
+  if (scanCorpus) requireFinite('corpus', corpus);
   return [m, n, Math.min(k, n)];
 }
 

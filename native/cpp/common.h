@@ -1,0 +1,56 @@
+// Shared pieces of the xtrust native kernels: argument errors, the thread pool, SIMD dispatch.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace xt {
+
+// A bad argument found while reading values (NaN, asymmetry…). Thrown on the calling thread only;
+// the addon turns it into a JS error that the TS wrapper rethrows as an XtrustError.
+struct ArgError {
+  std::string code;      // XtrustErrorCode
+  std::string argument;  // the argument's name, e.g. "corpus" or "problems[3].x"
+  std::string message;
+};
+
+// Records the first bad index seen by any worker (lowest wins), to report after a parallel pass.
+struct FirstBad {
+  std::atomic<std::int64_t> index{-1};
+  void offer(std::int64_t i) {
+    std::int64_t cur = index.load();
+    while ((cur < 0 || i < cur) && !index.compare_exchange_weak(cur, i)) {
+    }
+  }
+  std::int64_t get() const { return index.load(); }
+};
+
+// Number of worker threads (XTRUST_THREADS, else hardware_concurrency), at least 1.
+int threads();
+// Runs fn(task) for task in [0, tasks) over the pool; the calling thread works too. Not reentrant.
+// An exception thrown by fn is rethrown on the calling thread after the job ends.
+void parallel_for(std::int64_t tasks, const std::function<void(std::int64_t)>& fn);
+
+// SIMD level chosen at load time: "avx+fma" or "sse4.2" on x86-64, "neon" / "generic" elsewhere.
+const char* simd_name();
+
+// ---- kernels with one implementation per SIMD level (kernels_impl.inc) ----
+// The dot-product tile: MR rows of a row-major matrix (given by row pointers, each d long) against a
+// packed panel of NR vectors (p-major: NR floats per p). c[i*ldc + j] = dot(rows[i], panel vector j)
+// for i < mr, j < nr.
+constexpr int MR = 6;
+constexpr int NR = 16;
+using MicroFn = void (*)(const float* const* rows, const float* panel, int d, float* c, int ldc, int mr, int nr);
+// g (ld) += Σ_r x[r]ᵀ x[r] over rows [0, rows) of a row-major matrix x (stride ld) for the
+// 4-row × 12-column tile at (i0, j0); x is double, ld a multiple of 12 and of 4.
+using GramTileFn = void (*)(const double* x, int rows, int ld, int i0, int j0, double* g);
+// min over v[i] + pen[i] for i in [0, n) (float), returned as float.
+using MinFn = float (*)(const float* v, const float* pen, std::int64_t n);
+
+MicroFn micro_kernel();
+GramTileFn gram_tile();
+MinFn min_plus();
+
+}  // namespace xt

@@ -1,0 +1,2 @@
+#define XT_LEVEL base
+#include "kernels_impl.inc"
