@@ -39,3 +39,13 @@ export {
   type ClassificationMetrics,
 } from './oracle-metrics.js';
 export { rocCurve, rocAuc, thresholdSweep, bestGMeanThreshold, type RocCurve, type ThresholdPoint } from './roc.js';
+export {
+  attackSuccessRate,
+  countPerturbedWords,
+  averagePerturbedWords,
+  meanSentenceCosine,
+  summarizeAttacks,
+  type AttackOutcome,
+  type AttackSummary,
+  type PerturbedWordsOptions,
+} from './attack-metrics.js';
