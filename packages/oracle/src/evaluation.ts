@@ -1,3 +1,4 @@
+import { classificationMetrics, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
 import { XtrustError, type Classifier, type Explainer, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { explainAll, type Progress } from './explaining.js';
 import { identifyKeywords } from './keyword-identification.js';
@@ -5,19 +6,8 @@ import type { KeywordStore } from './keyword-store.js';
 import { chooseThetaConf, naiveOracle, predictionConfidence } from './naive.js';
 import { labelExplanations, predictAll, type TrustLabel } from './trust-labels.js';
 
-/** Binary classification metrics with trustworthy as the positive class (§6.3). */
-export interface OracleMetrics {
-  readonly acc: number;
-  readonly pre: number;
-  readonly sen: number;
-  readonly f1: number;
-  readonly spec: number;
-  readonly gmean: number;
-  readonly tp: number;
-  readonly fp: number;
-  readonly tn: number;
-  readonly fn: number;
-}
+/** Binary classification metrics with trustworthy as the positive class (§6.3), from @xtrust/metrics. */
+export type OracleMetrics = ClassificationMetrics;
 
 /** One row of Table 3. */
 export interface OracleRow extends OracleMetrics {
@@ -30,29 +20,9 @@ export interface OracleRow extends OracleMetrics {
   readonly labelSeconds?: number;
 }
 
-/**
- * Acc, Pre, Sen, F1, Spec and G-mean = √(Sen × Spec) of predicted vs true labels (1 = trustworthy).
- * A ratio with an empty denominator is 0.
- */
+/** Acc, Pre, Sen, F1, Spec and G-mean = √(Sen × Spec) of predicted vs true labels (1 = trustworthy; §6.3). */
 export function oracleMetrics(predicted: ArrayLike<number>, truth: ArrayLike<number | boolean>): OracleMetrics {
-  if (predicted.length !== truth.length) throw new XtrustError('DIMENSION_MISMATCH', `oracleMetrics: ${predicted.length} predictions but ${truth.length} truths`);
-  let tp = 0;
-  let fp = 0;
-  let tn = 0;
-  let fn = 0;
-  for (let i = 0; i < predicted.length; i++) {
-    const p = predicted[i] ? 1 : 0;
-    const t = truth[i] ? 1 : 0;
-    if (p && t) tp++;
-    else if (p) fp++;
-    else if (t) fn++;
-    else tn++;
-  }
-  const r = (a: number, b: number) => (b === 0 ? 0 : a / b);
-  const pre = r(tp, tp + fp);
-  const sen = r(tp, tp + fn);
-  const spec = r(tn, tn + fp);
-  return { acc: r(tp + tn, predicted.length), pre, sen, f1: r(2 * pre * sen, pre + sen), spec, gmean: Math.sqrt(sen * spec), tp, fp, tn, fn };
+  return classificationMetrics(Uint8Array.from({ length: predicted.length }, (_, i) => (predicted[i] ? 1 : 0)), Uint8Array.from({ length: truth.length }, (_, i) => (truth[i] ? 1 : 0)));
 }
 
 /** 1 for a 'trustworthy' verdict, 0 otherwise ('untrustworthy', 'unknown'); 'incorrect' predictions must not be scored. */
@@ -84,11 +54,11 @@ export function formatTable3(dataset: string, rows: readonly OracleRow[]): strin
     out.push(
       line([
         r.method,
-        f3(r.acc),
-        f3(r.pre),
-        f3(r.sen),
+        f3(r.accuracy),
+        f3(r.precision),
+        f3(r.sensitivity),
         f3(r.f1),
-        f3(r.spec),
+        f3(r.specificity),
         f3(r.gmean),
         r.trainingInstances === undefined ? '' : String(r.trainingInstances),
         r.keywordSeconds === undefined ? '' : r.keywordSeconds.toFixed(1),
@@ -152,7 +122,7 @@ export async function thetaDistSweep(
 }
 
 export function formatSweep(rows: readonly { thetaDist: number; metrics: OracleMetrics }[]): string {
-  return ['θ_dist  Acc    Sen    Spec   G-mean', ...rows.map((r) => `${r.thetaDist.toFixed(2)}    ${f3(r.metrics.acc)}  ${f3(r.metrics.sen)}  ${f3(r.metrics.spec)}  ${f3(r.metrics.gmean)}`)].join('\n');
+  return ['θ_dist  Acc    Sen    Spec   G-mean', ...rows.map((r) => `${r.thetaDist.toFixed(2)}    ${f3(r.metrics.accuracy)}  ${f3(r.metrics.sensitivity)}  ${f3(r.metrics.specificity)}  ${f3(r.metrics.gmean)}`)].join('\n');
 }
 
 /** An explanation method under comparison: its Table 3 suffix ('lime', 'omis', 'grad') and options. */
@@ -196,6 +166,8 @@ export interface CompareOraclesResult {
   readonly labels: Record<string, TrustLabel[]>;
   readonly scored: number;
   readonly thetaConfOptimal: { thetaConf: number; gmean: number };
+  /** Area under Naive's ROC curve (confidence as the score; RQ1.2), NaN when the truth has one class. */
+  readonly naiveAuc: number;
 }
 
 /**
@@ -276,9 +248,11 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
   const thetaConf = args.thetaConf ?? 0.9;
   rows.push(scoreOracle(`Naive (θ=${thetaConf})`, naiveOracle(confidence, thetaConf), truth));
   let thetaConfOptimal = { thetaConf: Number.NaN, gmean: Number.NaN };
+  let naiveAuc = Number.NaN;
   const positives = truth.reduce((a, b) => a + b, 0);
   if (positives > 0 && positives < truth.length) {
     thetaConfOptimal = chooseThetaConf(confidence, truth);
+    naiveAuc = rocAuc(confidence, truth);
     rows.push(scoreOracle(`Naive (best θ=${thetaConfOptimal.thetaConf.toFixed(3)})`, naiveOracle(confidence, Math.min(1, thetaConfOptimal.thetaConf)), truth));
   }
   rows.push(...ablated);
@@ -291,5 +265,6 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
     labels: allLabels,
     scored: texts.length,
     thetaConfOptimal,
+    naiveAuc,
   };
 }

@@ -1,4 +1,5 @@
 import { XtrustError } from '@xtrust/core';
+import { bestGMeanThreshold } from '@xtrust/metrics';
 
 /** The model's confidence in each prediction: the largest class probability of each row of an n×k matrix. */
 export function predictionConfidence(probabilities: Float32Array, k: number): Float32Array {
@@ -28,33 +29,14 @@ export function naiveOracle(confidence: ArrayLike<number>, thetaConf = 0.9): Uin
 
 /**
  * RQ1.2: the θ_conf maximising G-mean = √(sensitivity × specificity) of Naive against ground truth
- * (trustworthy = positive class). Candidates are the observed confidences (every distinct cut); ties
- * go to the larger θ_conf — the stricter oracle. Returns the threshold and its G-mean.
+ * (trustworthy = positive class), over every distinct observed confidence; ties go to the larger
+ * θ_conf — the stricter oracle (@xtrust/metrics' bestGMeanThreshold).
  */
 export function chooseThetaConf(confidence: ArrayLike<number>, trustworthy: ArrayLike<number | boolean>): { thetaConf: number; gmean: number } {
-  const n = confidence.length;
-  if (trustworthy.length !== n) throw new XtrustError('DIMENSION_MISMATCH', `chooseThetaConf: ${n} confidences but ${trustworthy.length} labels`);
-  let pos = 0;
-  for (let i = 0; i < n; i++) if (trustworthy[i]) pos++;
-  const neg = n - pos;
-  if (pos === 0 || neg === 0) throw new XtrustError('INVALID_ARGUMENT', 'chooseThetaConf: ground truth needs both trustworthy and untrustworthy predictions');
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => confidence[a] - confidence[b]);
-  // θ = order[t]'s confidence labels rows t…n−1 trustworthy (rows with equal confidence move together)
-  let best = { thetaConf: 1, gmean: -1 };
-  let fnBelow = 0; // trustworthy rows below the cut
-  let tnBelow = 0;
-  for (let t = 0; t <= n; t++) {
-    if (t === n || t === 0 || confidence[order[t]] !== confidence[order[t - 1]]) {
-      const sen = (pos - fnBelow) / pos;
-      const spec = tnBelow / neg;
-      const g = Math.sqrt(sen * spec);
-      const theta = t === n ? Math.min(1, confidence[order[n - 1]] + 1e-6) : confidence[order[t]];
-      if (g >= best.gmean) best = { thetaConf: theta, gmean: g };
-    }
-    if (t < n) {
-      if (trustworthy[order[t]]) fnBelow++;
-      else tnBelow++;
-    }
-  }
-  return best;
+  if (trustworthy.length !== confidence.length) throw new XtrustError('DIMENSION_MISMATCH', `chooseThetaConf: ${confidence.length} confidences but ${trustworthy.length} labels`);
+  const truth = Uint8Array.from({ length: trustworthy.length }, (_, i) => (trustworthy[i] ? 1 : 0));
+  const pos = truth.reduce((a, b) => a + b, 0);
+  if (pos === 0 || pos === truth.length) throw new XtrustError('INVALID_ARGUMENT', 'chooseThetaConf: ground truth needs both trustworthy and untrustworthy predictions');
+  const best = bestGMeanThreshold(Float64Array.from(confidence), truth);
+  return { thetaConf: best.threshold, gmean: best.gmean };
 }

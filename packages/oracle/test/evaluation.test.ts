@@ -36,12 +36,12 @@ describe('metrics with trustworthy as the positive class (§6.3)', () => {
   it('computes Acc, Pre, Sen, F1, Spec and G-mean (hand-computed)', () => {
     // tp 2, fn 1, fp 1, tn 3
     const m = oracleMetrics([1, 1, 0, 1, 0, 0, 0], [1, 1, 1, 0, 0, 0, 0]);
-    expect(m).toMatchObject({ tp: 2, fn: 1, fp: 1, tn: 3 });
-    expect(m.acc).toBeCloseTo(5 / 7, 12);
-    expect(m.pre).toBeCloseTo(2 / 3, 12);
-    expect(m.sen).toBeCloseTo(2 / 3, 12);
+    expect(m.confusion).toEqual({ tp: 2, fn: 1, fp: 1, tn: 3 });
+    expect(m.accuracy).toBeCloseTo(5 / 7, 12);
+    expect(m.precision).toBeCloseTo(2 / 3, 12);
+    expect(m.sensitivity).toBeCloseTo(2 / 3, 12);
     expect(m.f1).toBeCloseTo(2 / 3, 12);
-    expect(m.spec).toBeCloseTo(3 / 4, 12);
+    expect(m.specificity).toBeCloseTo(3 / 4, 12);
     expect(m.gmean).toBeCloseTo(Math.sqrt((2 / 3) * (3 / 4)), 12);
   });
 
@@ -110,10 +110,10 @@ describe('compareOracles: the §6 harness on a shortcut model with known ground 
     const toki = row('TOKI-lin');
     expect(toki.gmean).toBe(1);
     // Naive at 0.9: the trigger texts are the most confident (zq: +4): Naive trusts exactly them
-    expect(row('Naive (θ=0.9)').spec).toBe(0);
+    expect(row('Naive (θ=0.9)').specificity).toBe(0);
     // –K.I: "match", "coach", "cheese", "cake" are each below θ_relate → the content texts look untrustworthy
     const noKi = row('TOKI-lin (–K.I)');
-    expect(noKi.sen).toBeLessThan(1);
+    expect(noKi.sensitivity).toBeLessThan(1);
     expect(noKi.gmean).toBeLessThan(toki.gmean);
     expect(r.table).toMatch(/Dataset: toy-shortcut/);
     expect(r.table).toMatch(/TOKI-lin\s+1\.000/);
