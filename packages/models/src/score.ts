@@ -1,9 +1,11 @@
-import { scoreMasksTs, type MaskScoringNet } from '@xtrust/core';
+import type { MaskScoringNet } from '@xtrust/core';
+import { scoreMasks as nativeScoreMasks } from '@xtrust/native';
 
 /**
  * Class probabilities of a built-in net for token-presence masks of one text. Routed through one
- * function so the native kernel (when @xtrust/native provides it) replaces the TS twin everywhere.
+ * function so that @xtrust/native's kernel (the C++ addon when built, core's TS twin otherwise) serves
+ * predictProba and scoreTokenMasks alike.
  */
 export function scoreMasks(net: MaskScoringNet, tokenIds: Int32Array, masks: Uint8Array, rows: number): Float32Array {
-  return scoreMasksTs(net, tokenIds, masks, rows);
+  return nativeScoreMasks(net, tokenIds, masks, rows);
 }
