@@ -91,13 +91,14 @@ export async function fitLimeModels(
   items: readonly LimeNeighbourhood[],
   method: Exclude<FeatureSelection, 'auto'>,
   numFeatures: number,
-  backend: RidgeBackend = 'auto',
+  backend: RidgeBackend | 'cpu' | 'cuda' = 'auto',
 ): Promise<LimeLocalModel[][]> {
+  const which = backend === 'auto' || backend === 'native' ? resolveRidgeBackend(backend) : backend;
   const selected: Int32Array[][] = items.map(() => []);
   if (method === 'highest_weights') {
     const problems: RidgeProblem[] = [];
     for (const p of items) for (const y of p.ys) problems.push({ x: p.data, rows: p.rows, cols: p.d, y, sampleWeight: p.weights, alpha: 0.01 });
-    const fits = await ridgeBatch(problems, backend);
+    const fits = ridgeBatch(problems, which);
     let f = 0;
     items.forEach((p, pi) => {
       for (let l = 0; l < p.ys.length; l++) selected[pi].push(highestWeights(fits[f++].coef, numFeatures));
@@ -124,7 +125,7 @@ export async function fitLimeModels(
       problems.push({ x, rows: p.rows, cols: cols.length, y, sampleWeight: p.weights, alpha: 1 });
     });
   });
-  const fits = await ridgeBatch(problems, backend);
+  const fits = ridgeBatch(problems, which);
   let f = 0;
   return items.map((p, pi) => p.ys.map((_, l) => ({ features: selected[pi][l], fit: fits[f++] })));
 }
@@ -157,7 +158,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
     const k = classifier.labels.length;
     const explicit = explicitLabels(classifier.labels, o);
     const top = topLabelCount(k, o);
-    const backend = await resolveRidgeBackend(o.ridgeBackend ?? 'auto');
+    const backend = resolveRidgeBackend(o.ridgeBackend ?? 'auto');
     const guard = new ProbabilityGuard('lime: classifier', k, o);
 
     const out: Explanation[] = [];
