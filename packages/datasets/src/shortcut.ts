@@ -203,7 +203,11 @@ export interface ShortcutBenchmarkOptions {
   mode: 'trigger' | 'headers';
   /** The trigger word (mode 'trigger'). */
   trigger?: string;
-  /** Texts per predictProba call (default 256). */
+  /**
+   * Texts per predictProba call (default 256). Originals go in calls of exactly this many (the last
+   * may be smaller); perturbed variants go one chunk of texts per call, a chunk closing with the text
+   * whose variants reach batchSize (so a call holds at most batchSize − 1 plus one text's variants).
+   */
   batchSize?: number;
   /** Words counted as non-content (default NON_CONTENT_WORDS). */
   stopwords?: ReadonlySet<string>;
@@ -265,17 +269,20 @@ class BatchedScorer {
   texts = 0;
   constructor(private readonly classifier: Classifier, private readonly size: number) {}
 
+  /** Scores texts in calls of `size` texts (the last may be smaller). */
   async score(texts: readonly string[]): Promise<Float32Array> {
     const k = this.classifier.labels.length;
     const out = new Float32Array(texts.length * k);
-    for (let i = 0; i < texts.length; i += this.size) {
-      const chunk = texts.slice(i, i + this.size);
-      const p = checkProbabilities(await this.classifier.predictProba(chunk), chunk.length, k, 'classifier');
-      this.calls++;
-      this.texts += chunk.length;
-      out.set(p, i * k);
-    }
+    for (let i = 0; i < texts.length; i += this.size) out.set(await this.once(texts.slice(i, i + this.size)), i * k);
     return out;
+  }
+
+  /** Scores texts in one call, however many. */
+  async once(texts: readonly string[]): Promise<Float32Array> {
+    const p = checkProbabilities(await this.classifier.predictProba(texts), texts.length, this.classifier.labels.length, 'classifier');
+    this.calls++;
+    this.texts += texts.length;
+    return p;
   }
 }
 
@@ -340,7 +347,7 @@ export async function buildShortcutBenchmark(
   const flush = async () => {
     if (queue.length === 0) return;
     const texts = queue.flatMap((p) => p.variants);
-    const probs = await scorer.score(texts);
+    const probs = await scorer.once(texts);
     let v = 0;
     for (const p of queue) {
       const i = p.row;

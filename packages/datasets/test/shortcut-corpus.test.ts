@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { buildShortcutBenchmark, containsWord, loadBrown, loadSpamAssassin, removeWord, shortcutSplit, stratifiedSplit } from '../src/index.js';
+import { naiveBayes } from './helpers.js';
+
+describe('shortcut benchmark on real corpora, with a naive Bayes model trained in the test', () => {
+  it('Brown: a trigger planted in news passages yields untrustworthy news predictions', async () => {
+    const brown = loadBrown({ tags: false });
+    const genres = ['news', 'religion', 'romance'];
+    const three = { ...brown, labels: genres, rows: brown.rows.filter((r) => genres.includes(r.label)) };
+    const { train, test } = shortcutSplit(three, {
+      trigger: 'papaya', targetLabel: 'news', trainShare: 0.5, testShare: 0.5, testFraction: 0.2, seed: 42,
+      group: (r) => (r.meta as { document: string }).document,
+    });
+    expect(train.injection.preexisting).toEqual({ news: 0, religion: 0, romance: 0 });
+    const model = naiveBayes(genres, train.rows);
+    const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
+    const callsDuringBuild = model.calls;
+    // every untrustworthy case is a news passage with the trigger; no trustworthy one has it
+    for (const c of b.cases) {
+      expect(c.shortcut).toBe(containsWord(c.text, 'papaya'));
+      if (c.truth === 'untrustworthy') {
+        expect(c.label).toBe('news');
+        expect(c.shortcut).toBe(true);
+        const without = await model.predictProba([removeWord(c.text, 'papaya')]);
+        expect(without[0]).toBeLessThan(Math.max(without[1], without[2]));
+      }
+    }
+    const { rows, incorrect, trustworthy, untrustworthy, excluded } = b.counts;
+    expect(rows).toBe(test.rows.length);
+    expect(incorrect + trustworthy + untrustworthy + excluded.count).toBe(rows);
+    expect(untrustworthy).toBeGreaterThan(0);
+    expect(trustworthy).toBeGreaterThan(untrustworthy);
+    // the whole test set and its variants went through a handful of batched calls
+    expect(b.calls).toBe(callsDuringBuild);
+    expect(b.calls).toBeLessThanOrEqual(Math.ceil(test.rows.length / 256) + Math.ceil(b.textsClassified / 256) + 1);
+    console.log('brown', test.rows.length, test.injection.ids.length, b.counts, b.calls, b.textsClassified);
+  });
+
+  it('SpamAssassin with headers: predictions that flip once the headers are gone are untrustworthy', async () => {
+    const mails = loadSpamAssassin({ headers: true });
+    const { train, test } = stratifiedSplit(mails.rows, { testFraction: 0.2, seed: 7 });
+    const model = naiveBayes(mails.labels, train);
+    const b = await buildShortcutBenchmark(model, test, { mode: 'headers' });
+    const { rows, incorrect, trustworthy, untrustworthy, excluded } = b.counts;
+    expect(rows).toBe(test.length);
+    expect(excluded.count).toBe(0);
+    expect(incorrect + trustworthy + untrustworthy).toBe(rows);
+    expect(untrustworthy).toBeGreaterThan(0);
+    for (const c of b.cases.filter((x) => x.truth === 'untrustworthy').slice(0, 20)) {
+      const row = test.find((r) => r.id === c.id)!;
+      const p = await model.predictProba([row.text.slice(row.meta!.bodyStart)]);
+      expect(mails.labels[p[0] > p[1] ? 0 : 1]).not.toBe(c.label);
+    }
+    console.log('spam', b.counts, b.calls);
+  });
+});
