@@ -6,6 +6,8 @@ export { footrule, weightedFootrule, type FootruleOptions } from './footrule.js'
 export { rbo, weightedRbo, RBO_PERSISTENCES } from './rbo.js';
 export {
   successRate,
+  successRateTable,
+  SUCCESS_THRESHOLDS,
   standardMeasures,
   weightedMeasures,
   type ExplanationPair,

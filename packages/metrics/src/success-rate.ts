@@ -38,6 +38,37 @@ export function successRate(pairs: readonly ExplanationPair[], measure: PairMeas
   return below / pairs.length;
 }
 
+/** The thresholds of 001 Table 3: τ = 30 %, 40 %, 50 %, 60 %. */
+export const SUCCESS_THRESHOLDS: readonly number[] = [0.3, 0.4, 0.5, 0.6];
+
+/**
+ * `successRate` for every measure and every τ: row `name` holds the rates at `taus`, in order — the
+ * layout of 001 Table 3 (one such table for Base, one for Synw).
+ */
+export function successRateTable<N extends string>(
+  pairs: readonly ExplanationPair[],
+  measures: Readonly<Record<N, PairMeasure>>,
+  taus: readonly number[] = SUCCESS_THRESHOLDS,
+): Record<N, number[]> {
+  if (!Array.isArray(taus) || taus.length === 0) throw invalid('taus', 'a non-empty array of thresholds', taus);
+  taus.forEach((t, i) => checkFinite(`taus[${i}]`, t));
+  if (!measures || typeof measures !== 'object') throw invalid('measures', 'a record of name → measure', measures);
+  const out = {} as Record<N, number[]>;
+  for (const name of Object.keys(measures) as N[]) {
+    const m = measures[name];
+    if (typeof m !== 'function') throw invalid(`measures.${name}`, 'a function (pair) => similarity', m);
+    // each pair is measured once; successRate's checks run on the cached similarities
+    const sims = new Map<ExplanationPair, number>();
+    const cached: PairMeasure = (q) => {
+      let v = sims.get(q);
+      if (v === undefined) sims.set(q, (v = m(q)));
+      return v;
+    };
+    out[name] = taus.map((t) => successRate(pairs, cached, t));
+  }
+  return out;
+}
+
 /** Names of the six measures of Tables 1–6 of the synonymity papers. */
 export type PaperMeasureName = 'jaccard' | 'kendall' | 'spearman' | 'rbo0.5' | 'rbo0.7' | 'rbo0.9';
 

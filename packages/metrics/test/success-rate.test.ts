@@ -34,3 +34,16 @@ describe('successRate (001 §5.2, Table 3)', () => {
     }
   });
 });
+
+describe('successRateTable (001 Table 3 layout)', () => {
+  it('rates per measure and τ, each pair measured once per measure', async () => {
+    const { successRateTable } = await import('../src/index.js');
+    let calls = 0;
+    const j = standardMeasures().jaccard;
+    const t = successRateTable(pairs, { jaccard: (q: ExplanationPair) => (calls++, j(q)), kendall: standardMeasures().kendall });
+    expect(t.jaccard).toEqual([0.5, 0.5, 0.5, 0.5]); // 1, 0.6, 1/7, 0 against τ = 0.3 … 0.6
+    expect(calls).toBe(4);
+    expect(t.kendall).toEqual([0.5, 0.5, 0.5, 0.5]); // 1, 0.75, 0.25, 0
+    expect(successRateTable(pairs, { j }, [0.65]).j).toEqual([0.75]);
+  });
+});
