@@ -221,3 +221,25 @@ describe('RBO_EXT (001 Eq. 8, Webber et al. 2010 Eq. 32)', () => {
     expect(weightedRbo(['a', 'b'], ['x', 'b'], [['a', 'x']], () => 0, 0.5)).toBeCloseTo(0.25, 12);
   });
 });
+
+describe('weighting with k and the thesaurus form', () => {
+  it('a substitute cut off by k leaves its original missing (penalty, no Syn)', () => {
+    const A = ['a', 'b', 'c', 'd'];
+    const B = ['a', 'b', 'c', 'x'];
+    // k = 3: d and x are both cut; lists equal
+    expect(weightedFootrule(A, B, [['d', 'x']], () => 0.2, { k: 3 })).toBe(1);
+    // B = [x, a, b, c] with k = 3: d is cut from A, x stays in B but its original is gone
+    expect(weightedJaccard(A, ['x', 'a', 'b', 'c'], [['d', 'x']], () => 1, { k: 3 })).toBe(0.5); // {a,b} / {a,b,c,x}
+    // A = [d, a, b] (k = 3), B = [a, b, c, x]: x beyond k, d missing → p = 1.5; a, b moved by 1 each
+    expect(weightedFootrule(['d', 'a', 'b', 'c'], ['a', 'b', 'c', 'x'], [['d', 'x']], () => 1, { k: 3 })).toBeCloseTo(1 - (1.5 + 2) / 4, 12);
+  });
+  it('the thesaurus form makes synonyms count fully and others not at all', () => {
+    const syn = thesaurusSyn(new Map([['sick', new Set(['sickly'])]]));
+    const A = ['rash', 'sick', 'worried'];
+    const B = ['rash', 'sickly', 'alarmed'];
+    const M = new Map([['sick', 'sickly'], ['worried', 'alarmed']]);
+    expect(weightedJaccard(A, B, M, syn)).toBeCloseTo(2 / 5, 12);
+    expect(weightedKendall(A, B, M, syn)).toBeCloseTo(2 / 3, 12);
+    expect(weightedRbo(A, B, M, syn, 0.5)).toBeCloseTo(rbo(['rash', 'sick', 'w'], ['rash', 'sick', 'a'], 0.5), 12);
+  });
+});
