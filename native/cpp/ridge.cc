@@ -157,7 +157,8 @@ void solve_one(const RidgeIn& p, RidgeOut& o, const GramTileFn gram) {
   o.intercept = intercept;
   o.first = first;
   // sklearn's r2_score with force_finite: a constant y gives 1 for a perfect fit, else 0.
-  o.score = den != 0 ? 1 - num / den : (num == 0 ? 1.0 : 0.0);
+  // sklearn's r2_score is NaN for fewer than two samples.
+  o.score = n < 2 ? std::nan("") : den != 0 ? 1 - num / den : (num == 0 ? 1.0 : 0.0);
 }
 
 }  // namespace

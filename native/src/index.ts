@@ -109,11 +109,12 @@ export function backend(): Backend {
 }
 
 /**
- * Switches backend for this process ('auto': the best available), overriding `XTRUST_BACKEND`.
- * Throws BACKEND_UNAVAILABLE when the backend cannot run here. Returns the backend now in force.
+ * Switches backend for this process: a backend name, 'auto' (the best available), or nothing to
+ * read `XTRUST_BACKEND` again. Throws BACKEND_UNAVAILABLE when the backend cannot run here.
+ * Returns the backend now in force.
  */
-export function useBackend(b: Backend | 'auto'): Backend {
-  state = resolve(b);
+export function useBackend(b?: Backend | 'auto'): Backend {
+  state = resolve(b ?? process.env.XTRUST_BACKEND);
   return state.backend;
 }
 

@@ -19,7 +19,10 @@ export interface RidgeProblem {
 export interface RidgeFit {
   readonly coef: Float64Array;
   readonly intercept: number;
-  /** `score(X, y, w)`: weighted R² (sklearn's r2_score: 1.0 for a perfect fit of a constant y, 0.0 for an imperfect one). */
+  /**
+   * `score(X, y, w)`: weighted R² as sklearn's r2_score computes it — 1.0 for a perfect fit of a
+   * constant y, 0.0 for an imperfect one, NaN for a single row.
+   */
   readonly score: number;
   /** `predict(X[0:1])`. */
   readonly firstPrediction: number;
@@ -166,7 +169,8 @@ function fitOne(p: RidgeProblem, index: number): RidgeFit {
     num += wr * (y[r] - pred) ** 2;
     den += wr * (y[r] - ym) ** 2;
   }
-  return { coef, intercept, score: weightedR2(num, den), firstPrediction: first };
+  // sklearn's r2_score is NaN (with a warning) for fewer than two samples.
+  return { coef, intercept, score: n < 2 ? NaN : weightedR2(num, den), firstPrediction: first };
 }
 
 /**
