@@ -1,5 +1,14 @@
 export { type RankedList, type ListOptions, type PreparedLists, prepareLists, rankedWords } from './ranked-list.js';
-export { type Syn, type SynonymMapping, type MappedPair, intervalSyn, thesaurusSyn, resolveMapping } from './synonymity.js';
+export {
+  type Syn,
+  type SynonymMapping,
+  type MappedPair,
+  type SynonymitySource,
+  intervalSyn,
+  thesaurusSyn,
+  resolveMapping,
+  precomputeSyn,
+} from './synonymity.js';
 export { jaccard, weightedJaccard, type WeightedJaccardOptions } from './jaccard.js';
 export { kendall, weightedKendall } from './kendall.js';
 export { footrule, weightedFootrule, type FootruleOptions } from './footrule.js';

@@ -95,3 +95,54 @@ export function resolveMapping(lists: PreparedLists, mapping: SynonymMapping, sy
   });
   return pairs;
 }
+
+/**
+ * Anything that scores synonymity, possibly asynchronously — structurally what @xtrust/embeddings'
+ * `EmbeddingSynonymity` and `SynonymThesaurus` offer (metrics does not import them). `synPairs`, when
+ * present, is preferred: one batched call for all pairs.
+ */
+export interface SynonymitySource {
+  syn?(a: string, b: string): number | Promise<number>;
+  synPairs?(a: readonly string[], b: readonly string[]): Promise<ArrayLike<number>>;
+}
+
+/**
+ * Scores every pair of the given perturbation mappings once (batched through `synPairs` when the source
+ * has it) and returns a synchronous `Syn` that looks them up — the bridge from an async synonymity
+ * source to the pure weighted measures. The returned Syn gives 1 for identical words and throws
+ * INVALID_ARGUMENT for a pair that was not precomputed; values are checked when a measure uses them.
+ */
+export async function precomputeSyn(source: SynonymitySource, mappings: Iterable<SynonymMapping>): Promise<Syn> {
+  if (!source || (typeof source.synPairs !== 'function' && typeof source.syn !== 'function')) {
+    throw invalid('source', 'an object with syn(a, b) or synPairs(a[], b[])', source);
+  }
+  const key = (a: string, b: string) => `${a}\u0000${b}`;
+  const table = new Map<string, number>();
+  const as: string[] = [];
+  const bs: string[] = [];
+  for (const m of mappings) {
+    entriesOf(m).forEach((entry, n) => {
+      if (!Array.isArray(entry) || typeof entry[0] !== 'string' || typeof entry[1] !== 'string') {
+        throw invalid(`mapping[${n}]`, 'an [original, substitute] pair of strings', entry);
+      }
+      const k = key(entry[0], entry[1]);
+      if (entry[0] === entry[1] || table.has(k)) return;
+      table.set(k, Number.NaN);
+      as.push(entry[0]);
+      bs.push(entry[1]);
+    });
+  }
+  if (as.length > 0) {
+    let values: ArrayLike<number>;
+    if (typeof source.synPairs === 'function') values = await source.synPairs(as, bs);
+    else values = await Promise.all(as.map((a, i) => source.syn!(a, bs[i])));
+    if (!values || values.length !== as.length) throw invalid('source.synPairs', `${as.length} values`, values);
+    for (let i = 0; i < as.length; i++) table.set(key(as[i], bs[i]), values[i]);
+  }
+  return (a, b) => {
+    if (a === b) return 1;
+    const v = table.get(key(a, b));
+    if (v === undefined) throw invalidDetail('syn', 'a pair given to precomputeSyn', `("${a}", "${b}")`);
+    return v;
+  };
+}

@@ -243,3 +243,28 @@ describe('weighting with k and the thesaurus form', () => {
     expect(weightedRbo(A, B, M, syn, 0.5)).toBeCloseTo(rbo(['rash', 'sick', 'w'], ['rash', 'sick', 'a'], 0.5), 12);
   });
 });
+
+describe('precomputeSyn: an async synonymity source as a pure Syn', () => {
+  it('scores all pairs of all mappings in one synPairs call', async () => {
+    const { precomputeSyn } = await import('../src/index.js');
+    let calls = 0;
+    const source = {
+      synPairs: async (a: readonly string[], b: readonly string[]) => {
+        calls++;
+        return Float32Array.from(a, (w, i) => (w.length === b[i].length ? 0.5 : 0.25));
+      },
+    };
+    const syn = await precomputeSyn(source, [new Map([['ab', 'xy']]), [['abc', 'x'], ['ab', 'xy']]]);
+    expect(calls).toBe(1);
+    expect(syn('ab', 'xy')).toBe(0.5);
+    expect(syn('abc', 'x')).toBe(0.25);
+    expect(syn('q', 'q')).toBe(1);
+    expectInvalid(() => syn('ab', 'zz'), /precomputeSyn/);
+    expect(weightedJaccard(['ab', 'c'], ['xy', 'c'], [['ab', 'xy']], syn)).toBeCloseTo(1.5 / 3, 12);
+  });
+  it('falls back to an async syn(a, b)', async () => {
+    const { precomputeSyn } = await import('../src/index.js');
+    const syn = await precomputeSyn({ syn: async () => 0.7 }, [[['a', 'b']]]);
+    expect(syn('a', 'b')).toBe(0.7);
+  });
+});
