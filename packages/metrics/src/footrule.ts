@@ -49,13 +49,13 @@ function footruleCore(l: PreparedLists, pairs: readonly MappedPair[], penaltyOpt
   const na = l.a.length;
   const nb = l.b.length;
   const k = Math.max(na, nb);
-  if (k === 0) return 1;
-  if (na === 0 || nb === 0) return 0;
   let p = k / 2;
   if (penaltyOption !== undefined) {
     p = checkFinite('options.penalty', penaltyOption);
     if (p < 0) throw invalid('options.penalty', 'a non-negative number', penaltyOption);
   }
+  if (k === 0) return 1;
+  if (na === 0 || nb === 0) return 0;
   const mapped = new Map<string, MappedPair>();
   for (const pair of pairs) mapped.set(pair.a, pair);
   const cap = na - 1;

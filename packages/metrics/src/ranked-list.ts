@@ -63,18 +63,24 @@ export function prepareLists(a: RankedList, b: RankedList, options: ListOptions 
 }
 
 /**
- * The words of an explanation, most important first (by |weight|, ties kept in the given order),
- * optionally only the top k. This is the ranked list A or B of the synonymity papers.
+ * The words of an explanation, most important first, optionally only the top k.
+ * - order 'magnitude' (default): by |weight| — the ranked lists A and B of the synonymity papers
+ *   (001 §2: LIME's features ordered by importance) and core's `Explanation.features` order.
+ * - order 'positive': only words with weight > 0, by weight — "the words that have made the most
+ *   positive contribution" that NDCG against the class name scores (003 §1, §4).
+ * Ties keep the given order.
  */
-export function rankedWords(explanation: Pick<Explanation, 'features'>, k?: number): string[] {
+export function rankedWords(explanation: Pick<Explanation, 'features'>, k?: number, order: 'magnitude' | 'positive' = 'magnitude'): string[] {
   if (!explanation || !Array.isArray(explanation.features)) throw invalid('explanation.features', 'an array of {word, weight}', explanation?.features);
+  if (order !== 'magnitude' && order !== 'positive') throw invalid('order', "'magnitude' or 'positive'", order);
   const limit = k === undefined ? Infinity : checkPositiveInt('k', k);
-  const order = explanation.features.map((f, i) => {
+  const ranked = explanation.features.map((f, i) => {
     if (typeof f?.word !== 'string' || typeof f.weight !== 'number' || Number.isNaN(f.weight)) {
       throw invalid(`explanation.features[${i}]`, 'a {word: string, weight: number}', f);
     }
-    return { word: f.word, abs: Math.abs(f.weight), i };
+    return { word: f.word, key: order === 'magnitude' ? Math.abs(f.weight) : f.weight, i };
   });
-  order.sort((x, y) => y.abs - x.abs || x.i - y.i);
-  return order.slice(0, Math.min(limit, order.length)).map((f) => f.word);
+  const kept = order === 'positive' ? ranked.filter((f) => f.key > 0) : ranked;
+  kept.sort((x, y) => y.key - x.key || x.i - y.i);
+  return kept.slice(0, Math.min(limit, kept.length)).map((f) => f.word);
 }

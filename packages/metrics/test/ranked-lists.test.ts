@@ -54,6 +54,8 @@ describe('list preparation', () => {
     const e = { features: [{ word: 'x', weight: 0.1 }, { word: 'y', weight: -0.5 }, { word: 'z', weight: 0.3 }] };
     expect(rankedWords(e)).toEqual(['y', 'z', 'x']);
     expect(rankedWords(e, 2)).toEqual(['y', 'z']);
+    expect(rankedWords(e, undefined, 'positive')).toEqual(['z', 'x']);
+    expect(rankedWords(e, 1, 'positive')).toEqual(['z']);
   });
 });
 
