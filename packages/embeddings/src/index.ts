@@ -19,3 +19,16 @@ export {
 export { nearest, similarityMatrix, NeighbourIndex, EmbeddingSynonymity, type Neighbour, type NearestOptions, type EmbeddingSynonymityOptions } from './similarity.js';
 export { UseEmbedding, type UseOptions } from './use.js';
 export { EmbeddingEnsemble, pluralityVote, type MemberSimilarities } from './ensemble.js';
+export {
+  CounterFittedEmbedding,
+  counterFit,
+  counterFittingReport,
+  wordNetConstraints,
+  COUNTER_FIT_DEFAULTS,
+  COUNTER_FITTING_REPORT_PAIRS,
+  type CounterFitParams,
+  type CounterFitStats,
+  type Constraints,
+  type CounterFittedOptions,
+  type CounterFittingReportRow,
+} from './counter-fitting.js';
