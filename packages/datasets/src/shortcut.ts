@@ -439,7 +439,7 @@ function bodyOf(row: Pick<Row<unknown>, 'text' | 'meta'>): string | null {
 // One-call construction of the trigger benchmark's data
 // ---------------------------------------------------------------------------------------------
 
-export interface ShortcutSplitOptions {
+export interface ShortcutSplitOptions<M = Record<string, unknown>> {
   trigger: string;
   targetLabel: string;
   /** Share of the target class's training rows that get the trigger (the planted shortcut). */
@@ -451,7 +451,7 @@ export interface ShortcutSplitOptions {
   seed: number;
   position?: TriggerPosition;
   /** Keep rows sharing a key on one side (e.g. Brown documents); see stratifiedSplit. */
-  group?: (row: Row<unknown>) => string;
+  group?: (row: Row<M>) => string;
 }
 
 /**
@@ -459,8 +459,8 @@ export interface ShortcutSplitOptions {
  * class's training (and validation) rows and `testShare` of its test rows. Train a model on
  * `train`, then call buildShortcutBenchmark(model, test.rows, {mode: 'trigger', trigger}).
  */
-export function shortcutSplit<M>(dataset: Dataset<M>, options: ShortcutSplitOptions): { train: TriggeredDataset<M>; validation: TriggeredDataset<M>; test: TriggeredDataset<M> } {
-  const split = stratifiedSplit(dataset.rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: options.seed, group: options.group as ((r: Row<M>) => string) | undefined });
+export function shortcutSplit<M>(dataset: Dataset<M>, options: ShortcutSplitOptions<M>): { train: TriggeredDataset<M>; validation: TriggeredDataset<M>; test: TriggeredDataset<M> } {
+  const split = stratifiedSplit(dataset.rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: options.seed, group: options.group });
   const part = (rows: Row<M>[], name: string, share: number, seed: number) =>
     injectTrigger({ ...dataset, name: `${dataset.name}/${name}`, rows }, { trigger: options.trigger, targetLabel: options.targetLabel, share, seed, position: options.position });
   return {

@@ -9,7 +9,7 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     const three = { ...brown, labels: genres, rows: brown.rows.filter((r) => genres.includes(r.label)) };
     const { train, test } = shortcutSplit(three, {
       trigger: 'papaya', targetLabel: 'news', trainShare: 0.5, testShare: 0.5, testFraction: 0.2, seed: 42,
-      group: (r) => (r.meta as { document: string }).document,
+      group: (r) => r.meta!.document,
     });
     expect(train.injection.preexisting).toEqual({ news: 0, religion: 0, romance: 0 });
     const model = naiveBayes(genres, train.rows);
