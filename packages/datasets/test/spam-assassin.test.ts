@@ -45,6 +45,8 @@ describe('loadSpamAssassin', () => {
     expect(alt.text.startsWith("I'm using Simple DNS from JHSoft.")).toBe(true);
     // Bodies whose first lines are "--boundary" + Content-Type although the header declares no multipart
     expect(body.rows.filter((r) => /^--\S+\ncontent-type:/i.test(r.text)).map((r) => r.id)).toEqual([]);
+    // what is left (README): forwarded/quoted messages and a few broken header blocks
+    expect(body.rows.filter((r) => /^content-type:/im.test(r.text)).length).toBe(18);
     const mislabelled = body.rows.find((r) => r.id === 'spam-1/00467')!; // declares "=Multipart…", writes "= Multipart…"
     expect(mislabelled.text).not.toMatch(/Content-Type:/i);
   });
