@@ -48,9 +48,13 @@ using MicroFn = void (*)(const float* const* rows, const float* panel, int d, fl
 using GramTileFn = void (*)(const double* x, int rows, int ld, int i0, int j0, double* g);
 // min over v[i] + pen[i] for i in [0, n) (float), returned as float.
 using MinFn = float (*)(const float* v, const float* pen, std::int64_t n);
+// Bit v set when max over r < MR of tile[r*NR + v] * scale[r] exceeds thr[v] (v < NR): the queries of
+// a top-k tile that may have a new neighbour.
+using TileMaskFn = std::uint32_t (*)(const float* tile, const float* scale, const float* thr);
 
 MicroFn micro_kernel();
 GramTileFn gram_tile();
 MinFn min_plus();
+TileMaskFn tile_mask();
 
 }  // namespace xt

@@ -77,6 +77,17 @@ std::vector<float> unit_rows(const float* x, std::int64_t rows, int d, const std
   return out;
 }
 
+// out[i][j] = out[j][i] for j < i (n×n), blocked so both sides stay in cache.
+void mirror_upper(float* out, std::int64_t n) {
+  const std::int64_t B = 64;
+  parallel_for((n + B - 1) / B, [&](std::int64_t bi) {
+    const std::int64_t i0 = bi * B, i1 = std::min(n, i0 + B);
+    for (std::int64_t j0 = 0; j0 < i1; j0 += B)
+      for (std::int64_t i = i0; i < i1; i++)
+        for (std::int64_t j = j0; j < std::min(i, j0 + B); j++) out[i * n + j] = out[j * n + i];
+  });
+}
+
 inline bool better(float s, std::int32_t j, float t, std::int32_t l) { return s > t || (s == t && j < l); }
 
 // A k-entry min-heap (root: the worst kept) stored in hs/hi; candidates offered in any order.
@@ -105,6 +116,7 @@ void cosine_matrix(const float* a, std::int64_t m, const float* b, std::int64_t 
     std::vector<float> ua = unit_rows(a, m, d, "a");
     std::vector<float> inv_b = inv_norms(b, n, d, "b");
     cuda_cosine(ua.data(), m, b, inv_b.data(), n, d, out);
+    if (a == b && m == n) mirror_upper(out, m);
     return;
   }
   // b is packed (the vectorised side); rows of a are broadcast and scaled by 1/‖a_i‖ afterwards.
@@ -116,9 +128,13 @@ void cosine_matrix(const float* a, std::int64_t m, const float* b, std::int64_t 
   const std::int64_t panelBlock = 64;       // 1,024 vectors of b (≈ 400 KB for d = 100) per task
   const std::int64_t rb = (m + rowBlock - 1) / rowBlock, pbk = (panels + panelBlock - 1) / panelBlock;
   std::vector<float> zero(d, 0.0f);
+  // a with itself: only blocks on or above the diagonal, then a mirror, so the result is exactly
+  // symmetric (as a distance matrix built from it must be) for half the work.
+  const bool self = a == b && m == n;
   parallel_for(rb * pbk, [&](std::int64_t task) {
     const std::int64_t i0 = (task / pbk) * rowBlock, i1 = std::min(m, i0 + rowBlock);
     const std::int64_t p0 = (task % pbk) * panelBlock, p1 = std::min(panels, p0 + panelBlock);
+    if (self && p1 * NR <= i0) return;
     float tile[MR * NR];
     const float* rows[MR];
     for (std::int64_t i = i0; i < i1; i += MR) {
@@ -135,6 +151,7 @@ void cosine_matrix(const float* a, std::int64_t m, const float* b, std::int64_t 
       }
     }
   });
+  if (self) mirror_upper(out, m);
 }
 
 void top_k(const float* q, std::int64_t m, const float* c, std::int64_t n, int d, int k, bool normalized, bool cuda,
@@ -163,12 +180,18 @@ void top_k(const float* q, std::int64_t m, const float* c, std::int64_t n, int d
   std::vector<float> hs(static_cast<std::size_t>(chunks) * m * k, -std::numeric_limits<float>::infinity());
   std::vector<std::int32_t> hi(static_cast<std::size_t>(chunks) * m * k, std::numeric_limits<std::int32_t>::max());
   std::vector<float> zero(d, 0.0f);
+  const TileMaskFn mask = tile_mask();
   parallel_for(qb * chunks, [&](std::int64_t task) {
     const std::int64_t b = task / chunks, ch = task % chunks;
     const std::int64_t p0 = b * panelBlock, p1 = std::min(panels, p0 + panelBlock);
     const std::int64_t j0 = ch * chunkRows, j1 = std::min(n, j0 + chunkRows);
     float* hsc = hs.data() + static_cast<std::size_t>(ch) * m * k;
     std::int32_t* hic = hi.data() + static_cast<std::size_t>(ch) * m * k;
+    // thr[v]: the worst kept score of query p0*NR + v (+∞ for padding), so a tile with no score
+    // above its queries' thresholds is dismissed by one vector compare. Candidates arrive in
+    // increasing corpus order, so an equal score never displaces an entry here.
+    std::vector<float> thr((p1 - p0) * NR, std::numeric_limits<float>::infinity());
+    for (std::int64_t qi = p0 * NR; qi < std::min(m, p1 * NR); qi++) thr[qi - p0 * NR] = hsc[qi * k];
     float tile[MR * NR];
     const float* rows[MR];
     for (std::int64_t j = j0; j < j1; j += MR) {
@@ -179,18 +202,20 @@ void top_k(const float* q, std::int64_t m, const float* c, std::int64_t n, int d
         inv[r] = r < mr ? (normalized ? 1.0f : inv_c[j + r]) : 0.0f;
       }
       for (std::int64_t pn = p0; pn < p1; pn++) {
-        const int nr = static_cast<int>(std::min<std::int64_t>(NR, m - pn * NR));
         micro(rows, pq.data() + pn * NR * d, d, tile, NR, MR, NR);
-        for (int v = 0; v < nr; v++) {
+        float* t = thr.data() + (pn - p0) * NR;
+        std::uint32_t bits = mask(tile, inv, t);
+        while (bits) {
+          const int v = __builtin_ctz(bits);
+          bits &= bits - 1;
           const std::int64_t qi = pn * NR + v;
           float* h = hsc + qi * k;
           std::int32_t* hx = hic + qi * k;
           for (int r = 0; r < mr; r++) {
             const float s = tile[r * NR + v] * inv[r];
-            if (s > h[0] || (s == h[0] && static_cast<std::int32_t>(j + r) < hx[0])) {
-              heap_offer(h, hx, k, s, static_cast<std::int32_t>(j + r));
-            }
+            if (s > h[0]) heap_offer(h, hx, k, s, static_cast<std::int32_t>(j + r));
           }
+          t[v] = h[0];
         }
       }
     }

@@ -5,12 +5,14 @@ namespace base {
 void micro(const float* const*, const float*, int, float*, int, int, int);
 void gram(const double*, int, int, int, int, double*);
 float min_plus(const float*, const float*, std::int64_t);
+std::uint32_t tile_mask(const float*, const float*, const float*);
 }  // namespace base
 #if defined(XT_HAVE_AVX)
 namespace avx {
 void micro(const float* const*, const float*, int, float*, int, int, int);
 void gram(const double*, int, int, int, int, double*);
 float min_plus(const float*, const float*, std::int64_t);
+std::uint32_t tile_mask(const float*, const float*, const float*);
 }  // namespace avx
 #endif
 
@@ -43,10 +45,12 @@ const char* simd_name() {
 MicroFn micro_kernel() { return use_avx() ? avx::micro : base::micro; }
 GramTileFn gram_tile() { return use_avx() ? avx::gram : base::gram; }
 MinFn min_plus() { return use_avx() ? avx::min_plus : base::min_plus; }
+TileMaskFn tile_mask() { return use_avx() ? avx::tile_mask : base::tile_mask; }
 #else
 MicroFn micro_kernel() { return base::micro; }
 GramTileFn gram_tile() { return base::gram; }
 MinFn min_plus() { return base::min_plus; }
+TileMaskFn tile_mask() { return base::tile_mask; }
 #endif
 
 }  // namespace xt

@@ -77,6 +77,14 @@ describe.skipIf(!hasNative)('native CPU kernels equal the TS twins', () => {
     expectClose(cosineMatrix(a, b, d), cosineMatrixTs(a, b, d), 1e-4, 1e-6, 'cosine');
   });
 
+  it('cosineMatrix of a with itself is exactly symmetric', () => {
+    useBackend('cpu');
+    const a = randomMatrix(6, 301, 17);
+    const s = cosineMatrix(a, a, 17);
+    for (let i = 0; i < 301; i++) for (let j = 0; j < i; j++) if (s[i * 301 + j] !== s[j * 301 + i]) expect.fail(`[${i}][${j}] differs`);
+    expectClose(s, cosineMatrixTs(a, a, 17), 1e-4, 1e-6);
+  });
+
   it('cosineMatrix: zero vectors give 0, never NaN; a with itself gives 1 on the diagonal', () => {
     useBackend('cpu');
     const a = randomMatrix(5, 20, 9);
