@@ -32,3 +32,4 @@ export {
   type CounterFittedOptions,
   type CounterFittingReportRow,
 } from './counter-fitting.js';
+export { TransformerEmbedding, type TransformerEmbeddingOptions, type ContextualWords } from './transformer-embedding.js';
