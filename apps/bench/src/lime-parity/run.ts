@@ -1,0 +1,179 @@
+/**
+ * LIME parity and speed against the reference Python implementation (marcotcr/lime).
+ *
+ * Trains (or reloads) a built-in bag-of-words logistic model on SpamAssassin, exports its weights,
+ * explains the same 50 e-mails (first 3,000 characters) with xtrust's LimeExplainer and with the
+ * reference LimeTextExplainer (5,000 samples, 10 features, `auto` selection; and `none` for a
+ * Pearson correlation over every word), two seeds each, and prints the agreement and timing table
+ * recorded in packages/explainers/README.md.
+ *
+ *   git --git-dir=$(fetched github:marcotcr/lime) archive HEAD lime | tar -x -C /tmp/lime-ref
+ *   apt-get install -y python3-numpy python3-scipy python3-sklearn
+ *   pnpm turbo run build --filter=@xtrust/bench
+ *   node apps/bench/dist/lime-parity/run.js --lime-src /tmp/lime-ref [--texts 50] [--out DIR]
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { rng } from '@xtrust/core';
+import { loadSpamAssassin } from '@xtrust/datasets';
+import { LimeExplainer } from '@xtrust/explainers';
+import { BuiltinClassifier, trainClassifier } from '@xtrust/models';
+import { backendInfo } from '@xtrust/native';
+import { mean, pearson, topKJaccard, type WordWeights } from './metrics.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const srcDir = resolve(here, '../../src/lime-parity');
+
+function arg(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+const limeSrc = arg('lime-src', process.env.LIME_SRC);
+const nTexts = Number(arg('texts', '50'));
+const out = resolve(arg('out', join(process.cwd(), 'apps/bench/results/lime-parity'))!);
+const python = arg('python', '/usr/bin/python3')!;
+const seeds = [1, 2];
+mkdirSync(out, { recursive: true });
+
+// 1. Data: 50 e-mails chosen with a fixed seed; the model trains on the others.
+const data = loadSpamAssassin();
+const order = rng(2024).shuffle(data.rows.map((_, i) => i));
+const chosen = new Set(order.slice(0, nTexts));
+const texts = order.slice(0, nTexts).map((i) => data.rows[i].text.slice(0, 3000));
+const train = data.rows.filter((_, i) => !chosen.has(i)).map((r) => ({ text: r.text, label: r.label }));
+
+// 2. Model: trained once, reloaded afterwards.
+const modelDir = join(out, 'model');
+let model: BuiltinClassifier;
+if (existsSync(join(modelDir, 'model.json'))) model = await BuiltinClassifier.load(modelDir);
+else {
+  const t0 = performance.now();
+  model = await trainClassifier('bow-logistic', train, { seed: 1, labels: data.labels });
+  await model.save(modelDir);
+  console.error(`trained bow-logistic on ${train.length} e-mails in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+const net = model.toNet();
+if (net.input.kind !== 'bag-of-words' || net.layers.length !== 1) throw new Error('expected a one-layer bag-of-words model');
+const layer = net.layers[0];
+const modelJson = join(out, 'model-weights.json');
+writeFileSync(
+  modelJson,
+  JSON.stringify({
+    labels: model.labels,
+    vocabulary: model.vocabulary.words,
+    transform: net.input.transform,
+    inDim: layer.inDim,
+    outDim: layer.outDim,
+    weight: Array.from(layer.weight),
+    bias: Array.from(layer.bias),
+  }),
+);
+const textsJson = join(out, 'texts.json');
+writeFileSync(textsJson, JSON.stringify(texts));
+
+// 3. xtrust.
+type Run = { features: WordWeights[]; labels: string[]; seconds: number[]; total: number };
+async function xtrust(seed: number, featureSelection: 'auto' | 'none', ridgeBackend: 'auto' | 'ts' = 'auto'): Promise<Run> {
+  const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, featureSelection, seed, ridgeBackend });
+  await lime.explain(model, texts.slice(0, 2)); // warm-up (JIT)
+  const seconds: number[] = [];
+  const exps = [];
+  const t0 = performance.now();
+  for (const t of texts) {
+    const s = performance.now();
+    exps.push(...(await lime.explain(model, [t])));
+    seconds.push((performance.now() - s) / 1000);
+  }
+  const total = (performance.now() - t0) / 1000;
+  return { features: exps.map((e) => e.features.map((f) => [f.word, f.weight] as const)), labels: exps.map((e) => e.explainedLabel), seconds, total };
+}
+async function xtrustBatched(seed: number): Promise<number> {
+  const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, seed });
+  const t0 = performance.now();
+  await lime.explain(model, texts);
+  return (performance.now() - t0) / 1000 / texts.length;
+}
+
+// 4. Reference.
+function reference(seed: number, featureSelection: 'auto' | 'none'): Run {
+  if (!limeSrc) throw new Error('pass --lime-src DIR (a folder holding the reference `lime` package) or set LIME_SRC');
+  const file = join(out, `reference-${featureSelection}-seed${seed}.json`);
+  if (!existsSync(file) || process.argv.includes('--rerun-reference')) {
+    const r = spawnSync(python, [join(srcDir, 'reference.py'), limeSrc, modelJson, textsJson, String(seed), featureSelection, file], { stdio: 'inherit' });
+    if (r.status !== 0) throw new Error(`reference LIME failed (exit ${r.status})`);
+  }
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { results: { label: string; features: [string, number][]; seconds: number }[] };
+  const seconds = j.results.map((x) => x.seconds);
+  return { features: j.results.map((x) => x.features), labels: j.results.map((x) => x.label), seconds, total: seconds.reduce((s, v) => s + v, 0) };
+}
+
+const runs: Record<string, Run> = {};
+for (const fs of ['auto', 'none'] as const) {
+  for (const seed of seeds) {
+    runs[`ref-${fs}-${seed}`] = reference(seed, fs);
+    runs[`xt-${fs}-${seed}`] = await xtrust(seed, fs);
+  }
+}
+const xtTs = await xtrust(1, 'auto', 'ts');
+const batched = await xtrustBatched(1);
+
+function agree(a: Run, b: Run) {
+  const n = a.features.length;
+  const jac: number[] = [];
+  const r: number[] = [];
+  let sameLabel = 0;
+  for (let i = 0; i < n; i++) {
+    jac.push(topKJaccard(a.features[i], b.features[i], 10));
+    r.push(pearson(a.features[i], b.features[i]));
+    if (a.labels[i] === b.labels[i]) sameLabel++;
+  }
+  return { jaccard: mean(jac), pearson: mean(r), sameLabel: sameLabel / n };
+}
+const pairs: [string, string, string][] = [
+  ['xtrust vs reference (same seed number)', 'xt-%-1', 'ref-%-1'],
+  ['xtrust vs reference (other seed)', 'xt-%-2', 'ref-%-1'],
+  ['reference seed 1 vs reference seed 2', 'ref-%-1', 'ref-%-2'],
+  ['xtrust seed 1 vs xtrust seed 2', 'xt-%-1', 'xt-%-2'],
+];
+const table = pairs.map(([name, a, b]) => {
+  const auto = agree(runs[a.replace('%', 'auto')], runs[b.replace('%', 'auto')]);
+  const none = agree(runs[a.replace('%', 'none')], runs[b.replace('%', 'none')]);
+  return { name, top10JaccardAuto: auto.jaccard, top10JaccardNone: none.jaccard, pearsonNone: none.pearson, sameLabel: auto.sameLabel };
+});
+const refPer = mean(runs['ref-auto-1'].seconds.concat(runs['ref-auto-2'].seconds));
+const xtPer = mean(runs['xt-auto-1'].seconds.concat(runs['xt-auto-2'].seconds));
+const xtTsPer = mean(xtTs.seconds);
+const info = backendInfo();
+const distinct = texts.map((t) => new Set(t.match(/[\p{L}\p{N}_]+/gu) ?? []).size);
+const summary = {
+  texts: texts.length,
+  meanDistinctWords: mean(distinct),
+  backend: info.backend,
+  threads: info.threads,
+  simd: info.simd,
+  agreement: table,
+  timing: {
+    referenceSecondsPerExplanation: refPer,
+    xtrustSecondsPerExplanation: xtPer,
+    xtrustBatchedSecondsPerExplanation: batched,
+    xtrustTsBackendSecondsPerExplanation: xtTsPer,
+    speedup: refPer / xtPer,
+    speedupBatched: refPer / batched,
+  },
+};
+writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+
+const f3 = (x: number) => x.toFixed(3);
+console.log(`\n${texts.length} SpamAssassin e-mails (first 3,000 characters, ${summary.meanDistinctWords.toFixed(0)} distinct words on average), built-in bow-logistic, 5,000 samples\n`);
+console.log('| pair | top-10 Jaccard (auto) | top-10 Jaccard (none) | Pearson of weights (none, all words) | same explained label |');
+console.log('| --- | --- | --- | --- | --- |');
+for (const r of table) console.log(`| ${r.name} | ${f3(r.top10JaccardAuto)} | ${f3(r.top10JaccardNone)} | ${f3(r.pearsonNone)} | ${f3(r.sameLabel)} |`);
+console.log('\n| implementation | seconds per explanation | speed-up vs reference |');
+console.log('| --- | --- | --- |');
+console.log(`| reference LIME (Python, numpy/scipy/scikit-learn) | ${f3(refPer)} | 1× |`);
+console.log(`| xtrust, one text per call (ridge: ${info.backend}) | ${(xtPer).toFixed(4)} | ${(refPer / xtPer).toFixed(1)}× |`);
+console.log(`| xtrust, 50 texts in one call (ridge: ${info.backend}) | ${batched.toFixed(4)} | ${(refPer / batched).toFixed(1)}× |`);
+console.log(`| xtrust, one text per call (ridge: ts) | ${xtTsPer.toFixed(4)} | ${(refPer / xtTsPer).toFixed(1)}× |`);
