@@ -1,4 +1,4 @@
-import { argmaxRow, checkProbabilities, labelIndex, rng, tokenize, XtrustError, type Classifier, type Token } from '@xtrust/core';
+import { argmaxRow, checkProbabilities, isTokenScorer, labelIndex, rng, tokenize, XtrustError, type Classifier, type Token, type TokenScorer } from '@xtrust/core';
 import { SkipCounter, type Dataset, type Row, type SkipReport } from './dataset.js';
 import { splitEmail } from './mime.js';
 import { stratifiedSplit } from './split.js';
@@ -211,6 +211,12 @@ export interface ShortcutBenchmarkOptions {
   batchSize?: number;
   /** Words counted as non-content (default NON_CONTENT_WORDS). */
   stopwords?: ReadonlySet<string>;
+  /**
+   * When the classifier is a core `TokenScorer`, score word removals (trigger, stop words, numbers)
+   * as token masks of the unchanged text instead of rebuilding strings (default true). Punctuation
+   * and header removals always go through predictProba: they are not token removals.
+   */
+  useTokenScorer?: boolean;
 }
 
 /** A correct prediction with its ground-truth trustworthiness. */
@@ -249,9 +255,12 @@ export interface ShortcutBenchmark {
   };
   /** Rows left out and why (incorrect predictions included), in input order. */
   readonly excludedIds: readonly { id: string; reason: string }[];
-  /** Number of predictProba calls and texts classified. */
+  /** Number of predictProba calls and texts classified through them. */
   readonly calls: number;
   readonly textsClassified: number;
+  /** Number of scoreTokenMasks calls (one per text) and mask rows scored (0 without a TokenScorer). */
+  readonly maskCalls: number;
+  readonly masksScored: number;
 }
 
 export const EXCLUDED = {
@@ -289,9 +298,13 @@ class BatchedScorer {
 interface Pending {
   row: number;
   kind: 'headers' | 'trigger' | 'clean';
+  /** Perturbed texts still to classify through predictProba. */
   variants: string[];
   /** What each variant removed, for the reason. */
   what: string[];
+  /** Variants already scored as token masks (TokenScorer), and the first of them that flipped. */
+  masked: number;
+  maskFlip: string | null;
 }
 
 /**
@@ -310,7 +323,8 @@ interface Pending {
  * Incorrect predictions get no ground truth and are counted. "Flips" means the arg-max label of the
  * perturbed text differs from the original prediction. All texts go through `predictProba` in
  * batches of `batchSize`: the originals first, then all perturbed variants of the correct
- * predictions, chunk after chunk.
+ * predictions, chunk after chunk. A classifier that is a core `TokenScorer` gets its word removals
+ * (trigger, stop words, numbers) as token masks instead, one scoreTokenMasks call per text.
  */
 export async function buildShortcutBenchmark(
   classifier: Classifier,
@@ -328,6 +342,8 @@ export async function buildShortcutBenchmark(
   const k = labels.length;
   const gold = rows.map((r, i) => labelIndex(labels, r.label, `row ${i} (${r.id}): label`));
   const scorer = new BatchedScorer(classifier, batchSize);
+  const maskScorer = options.useTokenScorer !== false && isTokenScorer(classifier) ? (classifier as Classifier & TokenScorer) : null;
+  const masks = { calls: 0, rows: 0 };
 
   const original = await scorer.score(rows.map((r) => r.text));
   const predicted = rows.map((_, i) => argmaxRow(original, i, k));
@@ -347,15 +363,15 @@ export async function buildShortcutBenchmark(
   const flush = async () => {
     if (queue.length === 0) return;
     const texts = queue.flatMap((p) => p.variants);
-    const probs = await scorer.once(texts);
+    const probs = texts.length ? await scorer.once(texts) : new Float32Array(0);
     let v = 0;
     for (const p of queue) {
       const i = p.row;
-      let flippedBy: string | null = null;
+      let flippedBy: string | null = p.maskFlip;
       for (let j = 0; j < p.variants.length; j++, v++) {
         if (flippedBy === null && argmaxRow(probs, v, k) !== predicted[i]) flippedBy = p.what[j];
       }
-      const n = p.variants.length;
+      const n = p.masked + p.variants.length;
       if (p.kind === 'headers') {
         outcome[i] = flippedBy !== null
           ? { truth: 'untrustworthy', reason: 'the prediction flips when the headers are removed', shortcut: true, variants: n }
@@ -385,13 +401,26 @@ export async function buildShortcutBenchmark(
       const body = bodyOf(rows[i]);
       if (body === null) exclude(i, EXCLUDED.noHeader);
       else if (body.trim() === '') exclude(i, EXCLUDED.noBody);
-      else pending = { row: i, kind: 'headers', variants: [body], what: ['headers'] };
-    } else if (containsWord(text, trigger!)) {
-      pending = { row: i, kind: 'trigger', variants: [removeWord(text, trigger!)], what: [`trigger "${trigger}"`] };
+      else pending = { row: i, kind: 'headers', variants: [body], what: ['headers'], masked: 0, maskFlip: null };
     } else {
-      const units = nonContentUnits(text, stopwords);
-      if (units.length === 0) exclude(i, EXCLUDED.noUnits);
-      else pending = { row: i, kind: 'clean', variants: units.map((u) => removeUnit(text, u)), what: units.map((u) => `${u.kind} "${u.value}"`) };
+      const hasTrigger = containsWord(text, trigger!);
+      const units: NonContentUnit[] = hasTrigger ? [{ kind: 'stopword', value: trigger! }] : nonContentUnits(text, stopwords);
+      const describe = (u: NonContentUnit) => (hasTrigger ? `trigger "${trigger}"` : `${u.kind} "${u.value}"`);
+      if (units.length === 0) {
+        exclude(i, EXCLUDED.noUnits);
+      } else {
+        pending = { row: i, kind: hasTrigger ? 'trigger' : 'clean', variants: [], what: [], masked: 0, maskFlip: null };
+        const wordUnits = maskScorer ? units.filter((u) => u.kind !== 'punctuation') : [];
+        if (wordUnits.length) {
+          pending.masked = wordUnits.length;
+          pending.maskFlip = await firstMaskFlip(maskScorer!, text, wordUnits.map((u) => u.value), predicted[i], k, describe, wordUnits, masks);
+        }
+        for (const u of units) {
+          if (maskScorer && u.kind !== 'punctuation') continue;
+          pending.variants.push(removeUnit(text, u));
+          pending.what.push(describe(u));
+        }
+      }
     }
     if (pending) {
       queue.push(pending);
@@ -424,7 +453,39 @@ export async function buildShortcutBenchmark(
     excludedIds,
     calls: scorer.calls,
     textsClassified: scorer.texts,
+    maskCalls: masks.calls,
+    masksScored: masks.rows,
   };
+}
+
+/**
+ * Scores one mask row per word (each row drops every token equal to that word, case-insensitively)
+ * in a single scoreTokenMasks call; returns the description of the first row whose arg-max differs
+ * from `predicted`, or null.
+ */
+async function firstMaskFlip(
+  scorer: TokenScorer,
+  text: string,
+  words: readonly string[],
+  predicted: number,
+  k: number,
+  describe: (u: NonContentUnit) => string,
+  units: readonly NonContentUnit[],
+  counter: { calls: number; rows: number },
+): Promise<string | null> {
+  // Masks index core's tokenize(text) with default options, as the TokenScorer contract says.
+  const tokens = tokenize(text);
+  const T = tokens.length;
+  const lower = tokens.map((t) => t.text.toLowerCase());
+  const m = new Uint8Array(words.length * T);
+  words.forEach((w, r) => {
+    for (let t = 0; t < T; t++) m[r * T + t] = lower[t] === w ? 0 : 1;
+  });
+  const probs = checkProbabilities(await scorer.scoreTokenMasks(text, m, words.length), words.length, k, 'classifier.scoreTokenMasks');
+  counter.calls++;
+  counter.rows += words.length;
+  for (let r = 0; r < words.length; r++) if (argmaxRow(probs, r, k) !== predicted) return describe(units[r]);
+  return null;
 }
 
 /** The text without its header block, or null when it has none: `meta.bodyStart` when recorded (loadSpamAssassin), else the first blank line. */

@@ -13,8 +13,15 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     });
     expect(train.injection.preexisting).toEqual({ news: 0, religion: 0, romance: 0 });
     const model = naiveBayes(genres, train.rows);
-    const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
+    const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya', useTokenScorer: false });
     const callsDuringBuild = model.calls;
+    // the token-mask path (one scoreTokenMasks call per text) reaches the same ground truth
+    const masked = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
+    expect(masked.cases).toEqual(b.cases);
+    expect(masked.counts).toEqual(b.counts);
+    expect(masked.maskCalls).toBeGreaterThan(300);
+    expect(masked.masksScored + masked.textsClassified).toBe(b.textsClassified);
+    expect(masked.textsClassified).toBeLessThan(b.textsClassified / 2);
     // every untrustworthy case is a news passage with the trigger; no trustworthy one has it
     for (const c of b.cases) {
       expect(c.shortcut).toBe(containsWord(c.text, 'papaya'));

@@ -95,6 +95,38 @@ describe('buildShortcutBenchmark, trigger mode', () => {
     expect(one.batches).toEqual([7, 8]);
   });
 
+  it('scores word removals as token masks when the classifier is a TokenScorer, with the same result', async () => {
+    const weights: Record<string, Record<string, number>> = { sports: { team: 1, goal: 1, ball: 1, cherry: 3 }, cooking: { bake: 1, oven: 1, flour: 1, the: 2 } };
+    const labels = ['sports', 'cooking'];
+    const maskRows: number[] = [];
+    const clf = Object.assign(wordCountClassifier(labels, weights), {
+      // an independent implementation: sum the weights of the kept tokens of core's tokenize(text)
+      async scoreTokenMasks(text: string, masks: Uint8Array, n: number) {
+        maskRows.push(n);
+        const tokens = tokenize(text, { lowercase: true });
+        const out = new Float32Array(n * 2);
+        for (let r = 0; r < n; r++) {
+          const s = labels.map((l) => tokens.reduce((acc, t, j) => acc + (masks[r * tokens.length + j] ? weights[l][t.text] ?? 0 : 0), 0));
+          const z = Math.exp(s[0]) + Math.exp(s[1]);
+          out[2 * r] = Math.exp(s[0]) / z;
+          out[2 * r + 1] = Math.exp(s[1]) / z;
+        }
+        return out;
+      },
+    });
+    const viaMasks = await buildShortcutBenchmark(clf, rows, { mode: 'trigger', trigger: 'cherry', batchSize: 4 });
+    const viaStrings = await buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'cherry', batchSize: 4 });
+    expect(viaMasks.cases).toEqual(viaStrings.cases);
+    expect(viaMasks.counts).toEqual(viaStrings.counts);
+    // one mask call per text: A (a, with, the), B (cherry), C (cherry), E (the), G (3); only G's "!" is a string
+    expect(maskRows).toEqual([3, 1, 1, 1, 1]);
+    expect([viaMasks.maskCalls, viaMasks.masksScored]).toEqual([5, 7]);
+    expect(clf.batches).toEqual([4, 3, 1]);
+    const forced = await buildShortcutBenchmark(clf, rows, { mode: 'trigger', trigger: 'cherry', batchSize: 4, useTokenScorer: false });
+    expect(forced.maskCalls).toBe(0);
+    expect(forced.cases).toEqual(viaStrings.cases);
+  });
+
   it('refuses a label the classifier does not know, a multi-word trigger and a bad model output', async () => {
     await expect(buildShortcutBenchmark(sportsCooking(), [{ id: 'x', label: 'music', text: 'la' }], { mode: 'trigger', trigger: 'cherry' })).rejects.toThrow(/row 0 \(x\): label "music" is not one of the classifier's labels/);
     await expect(buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'two words' })).rejects.toThrow(/exactly one word/);
