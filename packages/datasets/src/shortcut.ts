@@ -268,6 +268,7 @@ export const EXCLUDED = {
   triggerSurvives: 'carries the trigger but the prediction survives its removal',
   cleanFragile: 'no trigger but the prediction flips when a non-content token is removed',
   noUnits: 'no trigger and no non-content token to remove',
+  onlyTrigger: 'nothing but the trigger: nothing left once it is removed',
   noHeader: 'no header block to remove',
   noBody: 'nothing left once the headers are removed',
 } as const;
@@ -317,6 +318,8 @@ interface Pending {
  * - a text without the trigger is *trustworthy* when the prediction survives the removal of each
  *   single non-content unit (`nonContentUnits`: one stop word, number or punctuation mark, every
  *   occurrence); if one removal flips it, or it has no such unit, it is excluded.
+ * A removal that would leave no word at all is not tried (a text of only stop words keeps its other
+ * units; a text that is only the trigger is excluded).
  * Mode 'headers' (e-mails with their header block): *untrustworthy* when removing the header block
  * flips the prediction, *trustworthy* when it survives; a text without a header block is excluded.
  *
@@ -404,10 +407,14 @@ export async function buildShortcutBenchmark(
       else pending = { row: i, kind: 'headers', variants: [body], what: ['headers'], masked: 0, maskFlip: null };
     } else {
       const hasTrigger = containsWord(text, trigger!);
-      const units: NonContentUnit[] = hasTrigger ? [{ kind: 'stopword', value: trigger! }] : nonContentUnits(text, stopwords);
+      // A removal that leaves no word at all is not a text a classifier can be asked about.
+      const words = tokenize(text, { lowercase: true }).map((t) => t.text);
+      const leavesAWord = (u: NonContentUnit) => (u.kind === 'punctuation' ? words.length > 0 : words.some((w) => w !== u.value));
+      const candidates: NonContentUnit[] = hasTrigger ? [{ kind: 'stopword', value: trigger! }] : nonContentUnits(text, stopwords);
+      const units = candidates.filter(leavesAWord);
       const describe = (u: NonContentUnit) => (hasTrigger ? `trigger "${trigger}"` : `${u.kind} "${u.value}"`);
       if (units.length === 0) {
-        exclude(i, EXCLUDED.noUnits);
+        exclude(i, hasTrigger ? EXCLUDED.onlyTrigger : EXCLUDED.noUnits);
       } else {
         pending = { row: i, kind: hasTrigger ? 'trigger' : 'clean', variants: [], what: [], masked: 0, maskFlip: null };
         const wordUnits = maskScorer ? units.filter((u) => u.kind !== 'punctuation') : [];

@@ -53,6 +53,12 @@ describe('buildShortcutBenchmark, trigger mode', () => {
     // sports 1 vs 0; units: number "3", punctuation "!" ("won" is content); both survive
     { id: 'G', label: 'sports', text: 'team won 3 goals!' },
   ];
+  const edge = [
+    // only the trigger (and punctuation): nothing left to classify once it is removed
+    { id: 'H', label: 'sports', text: 'Cherry!' },
+    // cooking 2 vs 0: removing "the" would leave no word, so only "," and "." are tried
+    { id: 'I', label: 'cooking', text: 'the, the.' },
+  ];
 
   it('labels each correct prediction by hand-checkable rules and counts the rest', async () => {
     const clf = sportsCooking();
@@ -81,6 +87,14 @@ describe('buildShortcutBenchmark, trigger mode', () => {
       { id: 'E', reason: EXCLUDED.cleanFragile },
       { id: 'F', reason: EXCLUDED.noUnits },
     ]);
+  });
+
+  it('never asks about a text with no word left', async () => {
+    const clf = sportsCooking();
+    const b = await buildShortcutBenchmark(clf, edge, { mode: 'trigger', trigger: 'cherry' });
+    expect(b.cases.map((c) => [c.id, c.truth, c.variants])).toEqual([['I', 'trustworthy', 2]]);
+    expect(b.excludedIds).toEqual([{ id: 'H', reason: EXCLUDED.onlyTrigger }]);
+    expect(clf.batches).toEqual([2, 2]);
   });
 
   it('batches: originals in chunks of batchSize, then the variants of several texts per call', async () => {
