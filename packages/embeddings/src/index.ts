@@ -33,3 +33,4 @@ export {
   type CounterFittingReportRow,
 } from './counter-fitting.js';
 export { TransformerEmbedding, type TransformerEmbeddingOptions, type ContextualWords } from './transformer-embedding.js';
+export { readVectorFile, loadVectorFile, detectVectorFormat, type VectorFormat, type VectorFileOptions, type LoadVectorFileOptions } from './vector-file-reader.js';
