@@ -93,7 +93,6 @@ function encode(
       if (n > 0) {
         for (let d = 0; d < dim; d++) {
           cols.push(d);
-          // Rounded to Float32 like the TS kernel's input would be after the mean (kernel keeps Float64; differences are ~1e-8).
           vals.push(mean[d] / n);
         }
       }
