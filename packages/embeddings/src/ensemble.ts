@@ -108,3 +108,32 @@ export function pluralityVote<T>(votes: readonly (T | undefined)[]): T | undefin
   for (const v of votes) if (v !== undefined && counts.get(v) === bestCount) return v;
   return best;
 }
+
+export interface DefaultEnsembleOptions {
+  /** GloVe 6B 100-d (default true). */
+  glove?: boolean;
+  /** Counter-fitted GloVe (default true; built and cached on first use, ~10–20 s). */
+  counterFitted?: boolean;
+  /** Universal Sentence Encoder lite (default true). */
+  use?: boolean;
+  /** A local transformer model folder (HF layout) to add, when present. */
+  transformer?: string;
+}
+
+/**
+ * The ensemble TOKI votes across here: GloVe, counter-fitted GloVe, USE and, when a folder is
+ * given, a transformer model (000 §6.4 used NNLM, GloVe, Swivel, fastText, USE and more; those
+ * that ship offline on npm are the ones available here). Members load in parallel and are shared
+ * with other callers in the process.
+ */
+export async function loadDefaultEnsemble(options: DefaultEnsembleOptions = {}): Promise<EmbeddingEnsemble> {
+  const tasks: Promise<WordEmbedding>[] = [];
+  if (options.glove !== false) tasks.push(import('./glove.js').then((m) => m.GloveEmbedding.load()));
+  if (options.counterFitted !== false) tasks.push(import('./counter-fitting.js').then((m) => m.CounterFittedEmbedding.load()));
+  if (options.use !== false) tasks.push(import('./use.js').then((m) => m.UseEmbedding.load()));
+  if (options.transformer) {
+    const folder = options.transformer;
+    tasks.push(import('./transformer-embedding.js').then((m) => m.TransformerEmbedding.load(folder)));
+  }
+  return new EmbeddingEnsemble(await Promise.all(tasks));
+}

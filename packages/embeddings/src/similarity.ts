@@ -198,3 +198,12 @@ export class EmbeddingSynonymity implements Synonymity {
     return out;
   }
 }
+
+/**
+ * Syn(a, b) in the interval form of 004_87dc91cae9faa268.txt §4: the cosine similarity of the two
+ * words' vectors clipped to [0, 1], 1 for a word and itself. Throws OUT_OF_VOCABULARY unless
+ * `options.oov` is `zero`. For many pairs use `EmbeddingSynonymity.synPairs` (one batched look-up).
+ */
+export async function syn(embedding: WordEmbedding, a: string, b: string, options: EmbeddingSynonymityOptions = {}): Promise<number> {
+  return new EmbeddingSynonymity(embedding, options).syn(a, b);
+}
