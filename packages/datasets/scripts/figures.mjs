@@ -7,7 +7,7 @@ import {
   buildShortcutBenchmark, labelCounts, loadBrown, loadSotu, loadSpamAssassin, shortcutSplit, stratifiedSplit,
 } from '../dist/index.js';
 
-/** Multinomial naive Bayes over lower-cased token counts, add-one smoothing (same as test/helpers.ts). */
+/** Multinomial naive Bayes over lower-cased token counts, add-one smoothing, with token-mask scoring (same as test/helpers.ts). */
 function naiveBayes(labels, rows) {
   const k = labels.length;
   const counts = new Map();
@@ -27,21 +27,26 @@ function naiveBayes(labels, rows) {
   const logPrior = Array.from(docs, (d) => Math.log(d / rows.length));
   const logLik = new Map();
   for (const [w, v] of counts) logLik.set(w, v.map((n, c) => Math.log((n + 1) / (totals[c] + V))));
+  const posterior = (kept, out, row) => {
+    const s = logPrior.slice();
+    for (const l of kept) if (l) for (let c = 0; c < k; c++) s[c] += l[c];
+    const max = Math.max(...s);
+    let z = 0;
+    for (let c = 0; c < k; c++) z += Math.exp(s[c] - max);
+    for (let c = 0; c < k; c++) out[row * k + c] = Math.exp(s[c] - max) / z;
+  };
   return {
     labels,
     async predictProba(texts) {
       const out = new Float32Array(texts.length * k);
-      texts.forEach((text, i) => {
-        const s = logPrior.slice();
-        for (const t of tokenize(text, { lowercase: true })) {
-          const l = logLik.get(t.text);
-          if (l) for (let c = 0; c < k; c++) s[c] += l[c];
-        }
-        const max = Math.max(...s);
-        let z = 0;
-        for (let c = 0; c < k; c++) z += Math.exp(s[c] - max);
-        for (let c = 0; c < k; c++) out[i * k + c] = Math.exp(s[c] - max) / z;
-      });
+      texts.forEach((text, i) => posterior(tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text)), out, i));
+      return out;
+    },
+    // TokenScorer: the benchmark scores word removals as masks of the unchanged text
+    async scoreTokenMasks(text, masks, n) {
+      const lik = tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text));
+      const out = new Float32Array(n * k);
+      for (let r = 0; r < n; r++) posterior(lik.filter((_, j) => masks[r * lik.length + j] !== 0), out, r);
       return out;
     },
   };
@@ -84,7 +89,7 @@ for (const [name, call, f] of loaders) {
 log('');
 log('## Shortcut benchmark with a naive Bayes model (trigger "papaya", test share 1.0, seed 42)');
 log('');
-log('| data | target | train share | test rows | with trigger | incorrect | trustworthy | untrustworthy | excluded (trigger survives / clean fragile / no units) | calls | texts classified | time |');
+log('| data | target | train share | test rows | with trigger | incorrect | trustworthy | untrustworthy | excluded (trigger survives / clean fragile / no units / only trigger) | predictProba calls / texts | scoreTokenMasks calls / masks | time |');
 log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
 const brownGroups = (r) => r.meta.document;
 const configs = [
@@ -99,8 +104,8 @@ for (const [name, data, target, trainShare, group] of configs) {
   const model = naiveBayes(train.labels, train.rows);
   const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
   const e = b.counts.excluded.reasons;
-  const ex = [e['carries the trigger but the prediction survives its removal'] ?? 0, e['no trigger but the prediction flips when a non-content token is removed'] ?? 0, e['no trigger and no non-content token to remove'] ?? 0].join(' / ');
-  log(`| ${name} | ${target} | ${trainShare} | ${test.rows.length} | ${test.injection.ids.length} | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ex} | ${b.calls} | ${b.textsClassified} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
+  const ex = [e['carries the trigger but the prediction survives its removal'] ?? 0, e['no trigger but the prediction flips when a non-content token is removed'] ?? 0, e['no trigger and no non-content token to remove'] ?? 0, e['nothing but the trigger: nothing left once it is removed'] ?? 0].join(' / ');
+  log(`| ${name} | ${target} | ${trainShare} | ${test.rows.length} | ${test.injection.ids.length} | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ex} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
 }
 {
   const t0 = performance.now();
@@ -108,5 +113,5 @@ for (const [name, data, target, trainShare, group] of configs) {
   const { train, test } = stratifiedSplit(mails.rows, { testFraction: 0.2, seed: 42 });
   const model = naiveBayes(mails.labels, train);
   const b = await buildShortcutBenchmark(model, test, { mode: 'headers' });
-  log(`| SpamAssassin with headers (natural) | — | — | ${test.length} | ${test.length} (headers) | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${b.counts.excluded.count} | ${b.calls} | ${b.textsClassified} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
+  log(`| SpamAssassin with headers (natural) | — | — | ${test.length} | ${test.length} (headers) | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${b.counts.excluded.count} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
 }
