@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { applyConfig, readConfig } from './config.js';
 import { demoCommand } from './commands/demo.js';
 import { EXIT, errorLine, exitCodeOf } from './exit.js';
 
@@ -9,6 +10,11 @@ export function buildProgram(): Command {
     .showSuggestionAfterError(true)
     .exitOverride();
   program.addCommand(demoCommand());
+  // Config values fill in options the command line left out: flag > xtrust.config.json > default.
+  program.hook('preAction', (_root, action) => {
+    const { path, values } = readConfig(action.opts().config as string | undefined);
+    if (path) applyConfig(action, values, path, program.commands);
+  });
   return program;
 }
 

@@ -1,77 +1,162 @@
-import { Command } from 'commander';
-import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
-import { trainAndEvaluate, type BuiltinKind } from '@xtrust/models';
+import { existsSync } from 'node:fs';
+import { Command, InvalidArgumentError } from 'commander';
+import { buildShortcutBenchmark, loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit, type Row } from '@xtrust/datasets';
+import { BuiltinClassifier, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
+import { countLabels, runAudit, type AuditRow, type AuditSettings } from '../audit.js';
+import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
+import { examples, fractionArg, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { Progress } from '../progress.js';
+import { RunDir } from '../run-dir.js';
+import type { AuditSummary } from '../audit.js';
 
-/** Options of `xtrust demo`. */
+/** The bundled corpora the demo can audit. */
+export const DEMO_DATASETS = ['spamassassin', 'brown', 'sotu'] as const;
+export type DemoDataset = (typeof DEMO_DATASETS)[number];
+
+/** Options of `xtrust demo` (each a flag; see README). */
 export interface DemoOptions {
+  dataset: DemoDataset;
   model: BuiltinKind;
   seed: number;
   testFraction: number;
+  trainSample: number;
+  testSample: number;
+  samples: number;
+  topK: number;
+  thetaDist: number;
+  thetaConf: number;
+  out: string;
+  resume: boolean;
   json: boolean;
+  quiet: boolean;
 }
 
-/** What `xtrust demo` found: the model's held-out accuracy and the data's label counts. */
+/** Demo defaults: a few minutes on two cores. The paper's scale is --train-sample 2000 --samples 5000. */
+export const DEMO_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaDist: 0.3, thetaConf: 0.9, seed: 0, testFraction: 0.2 };
+
+interface DemoData {
+  name: string;
+  labels: readonly string[];
+  rows: readonly Row<unknown>[];
+  group?: (r: Row<unknown>) => string;
+  classNames: Record<string, string>;
+}
+
+/** The demo corpus: SpamAssassin with headers (a natural shortcut), Brown genres, or State of the Union parties. */
+function demoData(dataset: DemoDataset): DemoData {
+  if (dataset === 'spamassassin') {
+    const d = loadSpamAssassin({ headers: true });
+    // "ham" is jargon; an embedding relates words to "legitimate" far better.
+    return { name: 'SpamAssassin (with headers)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' } };
+  }
+  if (dataset === 'brown') {
+    const d = loadBrown({ tags: false });
+    // Passages of one document stay on one side of the split.
+    return { name: 'Brown corpus genres', labels: d.labels, rows: d.rows as Row<unknown>[], group: (r) => (r.meta as { document: string }).document, classNames: {} };
+  }
+  const d = loadSotu();
+  return { name: 'State of the Union (party)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: {} };
+}
+
+/** The built-in model of a run: reloaded from the run directory when resuming, else trained and saved there. */
+async function demoModel(run: RunDir, kind: BuiltinKind, train: readonly Row<unknown>[], labels: readonly string[], seed: number, progress: Progress): Promise<{ classifier: BuiltinClassifier; reloaded: boolean }> {
+  const dir = run.path('model');
+  if (run.resumed && existsSync(run.path('model/model.json'))) {
+    try {
+      return { classifier: await BuiltinClassifier.load(dir), reloaded: true };
+    } catch {
+      // A save cut short by a kill: train again (training is seeded, so the model is the same).
+    }
+  }
+  progress.note(`training ${kind} on ${train.length} texts…`);
+  const classifier = await trainClassifier(kind, train.map((r) => ({ text: r.text, label: r.label })), { seed, labels });
+  await classifier.save(dir);
+  return { classifier, reloaded: false };
+}
+
+/** What `xtrust demo` prints with --json. */
 export interface DemoResult {
-  dataset: string;
-  model: BuiltinKind;
-  seed: number;
-  labels: string[];
-  labelCounts: { train: Record<string, number>; test: Record<string, number> };
-  testAccuracy: number;
-  trainSeconds: number;
-  epochs: number;
-  vocabularySize: number;
+  summary: AuditSummary;
+  files: AuditFiles;
 }
 
-function countLabels(rows: readonly { label: string }[], labels: readonly string[]): Record<string, number> {
-  const counts: Record<string, number> = Object.fromEntries(labels.map((l) => [l, 0]));
-  for (const r of rows) counts[r.label] = (counts[r.label] ?? 0) + 1;
-  return counts;
-}
-
-/** Trains a built-in model on SpamAssassin (with headers) and measures it on a held-out split. */
-export async function runDemo(options: DemoOptions): Promise<DemoResult> {
-  const data = loadSpamAssassin({ headers: true });
-  const split = stratifiedSplit(data.rows, { testFraction: options.testFraction, seed: options.seed });
-  const strip = (rows: readonly { text: string; label: string }[]) => rows.map((r) => ({ text: r.text, label: r.label }));
-  const train = strip(split.train);
-  const test = strip(split.test);
-  const r = await trainAndEvaluate(options.model, train, test, { seed: options.seed, labels: data.labels });
-  return {
-    dataset: 'spam-assassin (with headers)',
-    model: options.model,
+/** The main job on bundled data: train a built-in model, audit it, write the report. */
+export async function runDemo(options: DemoOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<DemoResult> {
+  const data = demoData(options.dataset);
+  const settings: AuditSettings = {
+    trainSample: options.trainSample,
+    testSample: options.testSample,
+    samples: options.samples,
+    topK: options.topK,
+    thetaDist: options.thetaDist,
+    thetaConf: options.thetaConf,
     seed: options.seed,
-    labels: [...data.labels],
-    labelCounts: { train: countLabels(train, data.labels), test: countLabels(test, data.labels) },
-    testAccuracy: r.testAccuracy,
-    trainSeconds: r.trainSeconds,
-    epochs: r.epochs,
-    vocabularySize: r.vocabularySize,
+    classNames: data.classNames,
   };
+  const run = RunDir.open(options.out, 'demo', { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...settings }, options.resume);
+  progress.note(
+    `xtrust demo: ${data.name}, model ${options.model}, seed ${options.seed}; keyword identification on ${options.trainSample} training texts, ${options.testSample} test predictions, LIME ${options.samples} samples${run.resumed ? ' (resuming)' : ''}`,
+  );
+  progress.note(`  bigger (the paper's scale): xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000`);
+  const split = stratifiedSplit(data.rows, { testFraction: options.testFraction, seed: options.seed, group: data.group });
+  const { classifier, reloaded } = await demoModel(run, options.model, split.train, data.labels, options.seed, progress);
+  const accuracy = await evaluateAccuracy(classifier, split.test.map((r) => ({ text: r.text, label: r.label })));
+  progress.note(`model ${options.model}${reloaded ? ' (reloaded from the run)' : ''}: test accuracy ${(100 * accuracy.accuracy).toFixed(2)} % on ${split.test.length} held-out texts`);
+
+  const tested = options.testSample > 0 && options.testSample < split.test.length ? sample(split.test, options.testSample, options.seed) : split.test;
+  let truth: Map<string, boolean> | null = null;
+  if (options.dataset === 'spamassassin') {
+    // Ground truth of the natural shortcut: a prediction that flips when the header block goes is untrustworthy.
+    const bench = await buildShortcutBenchmark(classifier, tested, { mode: 'headers' });
+    truth = new Map(bench.cases.map((c) => [c.id, c.truth === 'trustworthy']));
+  }
+  const test: AuditRow[] = tested.map((r) => ({ text: r.text, label: r.label, ...(truth?.has(r.id) ? { trustworthy: truth.get(r.id)! } : {}) }));
+  const output = await runAudit(
+    {
+      classifier,
+      model: { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
+      dataset: data.name,
+      train: split.train.map((r) => ({ text: r.text, label: r.label })),
+      test,
+      testTotal: split.test.length,
+    },
+    { ...settings, testSample: 0 },
+    run,
+    progress,
+  );
+  const summary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample } };
+  const files = writeAuditFiles(run, summary, output.predictions);
+  return { summary, files };
 }
 
-/** Human-readable lines for a demo result. */
-export function formatDemo(r: DemoResult): string {
-  const counts = (c: Record<string, number>) => Object.entries(c).map(([l, n]) => `${l} ${n}`).join(', ');
-  return [
-    `dataset        ${r.dataset}`,
-    `model          ${r.model} (seed ${r.seed}, ${r.epochs} epochs, ${r.vocabularySize} words, ${r.trainSeconds.toFixed(1)} s)`,
-    `train labels   ${counts(r.labelCounts.train)}`,
-    `test labels    ${counts(r.labelCounts.test)}`,
-    `test accuracy  ${(100 * r.testAccuracy).toFixed(2)} %`,
-  ].join('\n');
+function datasetArg(value: string): DemoDataset {
+  if (!(DEMO_DATASETS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${DEMO_DATASETS.join(', ')}`);
+  return value as DemoDataset;
+}
+
+function modelKindArg(value: string): BuiltinKind {
+  if (value !== 'bow-logistic' && value !== 'bow-mlp') throw new InvalidArgumentError('expected bow-logistic or bow-mlp');
+  return value;
 }
 
 /** Registers `xtrust demo`. */
 export function demoCommand(): Command {
-  return new Command('demo')
-    .description('train a built-in model on SpamAssassin (with headers) and report its held-out accuracy')
-    .option('--model <kind>', 'built-in model: bow-logistic | bow-mlp', 'bow-logistic')
-    .option('--seed <n>', 'seed of the split and the training', (v) => Number.parseInt(v, 10), 0)
-    .option('--test-fraction <f>', 'share of each label held out for testing', Number.parseFloat, 0.2)
-    .option('--json', 'print the result as JSON', false)
-    .action(async (opts: DemoOptions) => {
-      const result = await runDemo(opts);
-      process.stdout.write(opts.json ? JSON.stringify(result, null, 2) + '\n' : formatDemo(result) + '\n');
-    });
+  const c = new Command('demo').description('the main job on bundled data: train a built-in model, audit its trustworthiness, write the HTML report');
+  c.option('--dataset <name>', `bundled corpus: ${DEMO_DATASETS.join(' | ')}`, datasetArg, 'spamassassin')
+    .option('--model <kind>', 'built-in model: bow-logistic | bow-mlp', modelKindArg, 'bow-logistic')
+    .option('--train-sample <n>', 'training texts sampled for keyword identification (paper: 2000)', positiveIntArg, DEMO_DEFAULTS.trainSample)
+    .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, DEMO_DEFAULTS.testSample)
+    .option('--samples <n>', 'LIME neighbourhood size (paper: 5000)', positiveIntArg, DEMO_DEFAULTS.samples)
+    .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, DEMO_DEFAULTS.topK)
+    .option('--theta-dist <d>', 'dendrogram cut in cosine distance', fractionArg, DEMO_DEFAULTS.thetaDist)
+    .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, DEMO_DEFAULTS.thetaConf)
+    .option('--seed <n>', 'seed of the split, training, sampling and LIME', intArg, DEMO_DEFAULTS.seed)
+    .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, DEMO_DEFAULTS.testFraction);
+  withRunOptions(c, 'xtrust-report');
+  withCommonOptions(c);
+  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json']);
+  return c.action(async (opts: DemoOptions) => {
+    const r = await runDemo(opts);
+    emit(opts.json, r, () => formatAudit(r.summary, r.files));
+  });
 }

@@ -1,0 +1,335 @@
+import { argmaxRow, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
+import { sample } from '@xtrust/datasets';
+import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
+import { LimeExplainer } from '@xtrust/explainers';
+import { rocAuc, rocCurve } from '@xtrust/metrics';
+import {
+  calibrateThetaRelate,
+  explainAll,
+  identifyKeywords,
+  KeywordStore,
+  labelExplanations,
+  naiveOracle,
+  oracleMetrics,
+  predictAll,
+  type KeywordStoreJson,
+  type Progress as OracleProgress,
+  type TrustLabel,
+} from '@xtrust/oracle';
+import type { Progress, ProgressTask } from './progress.js';
+import type { RunDir } from './run-dir.js';
+
+/** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
+export interface AuditRow {
+  readonly text: string;
+  readonly label: string;
+  readonly trustworthy?: boolean;
+}
+
+/** Settings of an audit (each one a flag; see README). */
+export interface AuditSettings {
+  /** Training texts sampled for keyword identification (TOKI §3.1; paper: 2,000). */
+  readonly trainSample: number;
+  /** Test texts whose predictions are explained and labelled. */
+  readonly testSample: number;
+  /** LIME neighbourhood size (paper: 5,000). */
+  readonly samples: number;
+  /** Decision-contributing words per explanation. */
+  readonly topK: number;
+  /** Dendrogram cut in cosine distance (paper: 0.3). */
+  readonly thetaDist: number;
+  /** Naive baseline's confidence threshold (paper: 0.9). */
+  readonly thetaConf: number;
+  readonly seed: number;
+  /** Names standing for labels in similarities, e.g. { ham: 'legitimate' }. */
+  readonly classNames: Readonly<Record<string, string>>;
+}
+
+/** One audited test prediction (a line of predictions.jsonl). */
+export interface AuditedPrediction {
+  readonly index: number;
+  readonly text: string;
+  readonly truth: string;
+  readonly predicted: string;
+  readonly confidence: number;
+  readonly verdict: TrustLabel['verdict'];
+  readonly reason?: string;
+  readonly isRel: number;
+  readonly isUnr: number;
+  readonly related: readonly string[];
+  readonly unrelated: readonly string[];
+  /** The explanation's words and weights towards the predicted label (LIME). */
+  readonly features: readonly FeatureWeight[];
+  /** Ground truth of trustworthiness, when given. */
+  readonly trustworthy?: boolean;
+}
+
+/** A pool word with its averaged importance s̄_w. */
+export interface PoolWord {
+  readonly word: string;
+  readonly importance: number;
+}
+
+/** Figure 6 of the TOKI paper: correct predictions by confidence bucket and verdict. */
+export interface ConfidenceBucket {
+  readonly lo: number;
+  readonly hi: number;
+  readonly trustworthy: number;
+  readonly untrustworthy: number;
+  /** The same bucket counted by ground truth, when given. */
+  readonly truthTrustworthy?: number;
+  readonly truthUntrustworthy?: number;
+}
+
+/** Naive vs TOKI against ground truth. */
+export interface OracleComparison {
+  readonly cases: number;
+  readonly thetaConf: number;
+  readonly rows: readonly { method: string; accuracy: number; precision: number; sensitivity: number; specificity: number; f1: number; gmean: number }[];
+  readonly roc: readonly { method: string; auc: number; fpr: number[]; tpr: number[] }[];
+}
+
+/** The summary of an audit (summary.json): everything the report and `xtrust gate` read. */
+export interface AuditSummary {
+  readonly format: 'xtrust-audit';
+  readonly version: 1;
+  readonly model: Record<string, unknown>;
+  readonly data: {
+    readonly dataset: string;
+    readonly labels: readonly string[];
+    readonly trainRows: number;
+    readonly testRows: number;
+    readonly auditedTestRows: number;
+    readonly labelCounts: { readonly train: Record<string, number>; readonly test: Record<string, number> };
+  };
+  readonly settings: AuditSettings & { readonly explainer: string; readonly embeddings: readonly { name: string; thetaRelate: number }[] };
+  readonly accuracy: number;
+  readonly verdicts: Record<TrustLabel['verdict'], number>;
+  /** Untrustworthy ÷ (trustworthy + untrustworthy) among correct predictions; null when none was labelled. */
+  readonly untrustworthyShare: number | null;
+  readonly pools: Record<string, { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }>;
+  readonly confidence: ConfidenceBucket[];
+  readonly comparison?: OracleComparison;
+  readonly seconds: { keywords: number; labelling: number; total: number };
+}
+
+/** Label counts of some rows, every label present (0 when absent). */
+export function countLabels(rows: readonly { label: string }[], labels: readonly string[]): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(labels.map((l) => [l, 0]));
+  for (const r of rows) counts[r.label] = (counts[r.label] ?? 0) + 1;
+  return counts;
+}
+
+/** Bridges the oracle's progress callbacks to one progress task per phase. */
+function progressBridge(progress: Progress, prefix: string): { onProgress: (p: OracleProgress) => void; stop: () => void } {
+  let task: ProgressTask | null = null;
+  let phase = '';
+  return {
+    onProgress(p) {
+      if (p.phase !== phase) {
+        task?.stop();
+        phase = p.phase;
+        task = progress.start(`${prefix} ${p.phase}`, p.total);
+      }
+      task!.update(p.done, p.total);
+    },
+    stop() {
+      task?.stop();
+      task = null;
+      phase = '';
+    },
+  };
+}
+
+/** The embedding ensemble of the audit and each member's calibrated θ_relate (cached by the oracle). */
+async function loadEnsemble(progress: Progress): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
+  const glove = await GloveEmbedding.load();
+  const calibration = await calibrateThetaRelate(glove, wordnet(), { seed: 0 });
+  progress.note(`embedding ${glove.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`);
+  return { embeddings: [glove], thetaRelate: { [glove.name]: calibration.thetaRelate } };
+}
+
+/** The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each. */
+function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
+  const out: AuditSummary['pools'] = {};
+  for (const label of store.labels) {
+    const pool = store.hasPool(label) ? store.pool(label) : [];
+    const keywords = pool.filter((w) => store.isKeyword(label, w.word)).slice(0, n);
+    const spurious = pool.filter((w) => !store.isKeyword(label, w.word)).slice(0, n);
+    const json = store.toJSON() as KeywordStoreJson & { classes: { label: string; explanations?: number }[] };
+    out[label] = {
+      className: store.className(label),
+      explanations: json.classes.find((c) => c.label === label)?.explanations ?? 0,
+      keywords: keywords.map((w) => ({ word: w.word, importance: w.importance })),
+      spurious: spurious.map((w) => ({ word: w.word, importance: w.importance })),
+    };
+  }
+  return out;
+}
+
+/** Figure 6: correct predictions by confidence bucket (0.5–0.6 … 0.9–1.0) and verdict (and ground truth when given). */
+export function confidenceBuckets(predictions: readonly AuditedPrediction[], k: number): ConfidenceBucket[] {
+  // With k classes the confidence of a prediction is at least 1/k: buckets start there.
+  const lo0 = Math.floor((1 / k) * 10) / 10;
+  const edges: number[] = [];
+  for (let e = lo0; e < 1 - 1e-9; e = Math.round((e + 0.1) * 10) / 10) edges.push(e);
+  edges.push(1);
+  const hasTruth = predictions.some((p) => p.trustworthy !== undefined);
+  const buckets = edges.slice(0, -1).map((lo, i) => ({ lo, hi: edges[i + 1], trustworthy: 0, untrustworthy: 0, truthTrustworthy: hasTruth ? 0 : undefined, truthUntrustworthy: hasTruth ? 0 : undefined }));
+  for (const p of predictions) {
+    if (p.verdict === 'incorrect') continue;
+    let b = buckets.findIndex((x) => p.confidence < x.hi);
+    if (b < 0) b = buckets.length - 1;
+    if (p.verdict === 'trustworthy') buckets[b].trustworthy++;
+    else if (p.verdict === 'untrustworthy') buckets[b].untrustworthy++;
+    if (p.trustworthy === true) buckets[b].truthTrustworthy!++;
+    else if (p.trustworthy === false) buckets[b].truthUntrustworthy!++;
+  }
+  return buckets;
+}
+
+/** Naive (confidence ≥ θ_conf) vs TOKI against ground truth, with ROC curves of confidence and of TOKI's IS_rel share. */
+export function compareWithTruth(predictions: readonly AuditedPrediction[], thetaConf: number): OracleComparison | undefined {
+  const cases = predictions.filter((p) => p.verdict !== 'incorrect' && p.trustworthy !== undefined);
+  const truth = Uint8Array.from(cases, (p) => (p.trustworthy ? 1 : 0));
+  const positives = truth.reduce((a, b) => a + b, 0);
+  if (cases.length === 0 || positives === 0 || positives === cases.length) return undefined; // ROC needs both kinds
+  const confidence = Float64Array.from(cases, (p) => p.confidence);
+  const toki = Uint8Array.from(cases, (p) => (p.verdict === 'trustworthy' ? 1 : 0));
+  // TOKI's continuous score: the related words' share of the decision-contributing importance.
+  const tokiScore = Float64Array.from(cases, (p) => (p.isRel + p.isUnr > 0 ? p.isRel / (p.isRel + p.isUnr) : 0));
+  const row = (method: string, m: ReturnType<typeof oracleMetrics>) => ({
+    method,
+    accuracy: m.accuracy,
+    precision: m.precision,
+    sensitivity: m.sensitivity,
+    specificity: m.specificity,
+    f1: m.f1,
+    gmean: m.gmean,
+  });
+  const curve = (method: string, scores: Float64Array) => {
+    const c = rocCurve(scores, truth);
+    return { method, auc: rocAuc(scores, truth), fpr: Array.from(c.fpr), tpr: Array.from(c.tpr) };
+  };
+  return {
+    cases: cases.length,
+    thetaConf,
+    rows: [row(`Naive (θ_conf ${thetaConf})`, oracleMetrics(naiveOracle(confidence, thetaConf), truth)), row('TOKI', oracleMetrics(toki, truth))],
+    roc: [curve('Naive (confidence)', confidence), curve('TOKI (IS_rel share)', tokiScore)],
+  };
+}
+
+/** Inputs of one audit. */
+export interface AuditInputs {
+  readonly classifier: Classifier;
+  readonly model: Record<string, unknown>;
+  readonly dataset: string;
+  readonly train: readonly AuditRow[];
+  readonly test: readonly AuditRow[];
+  /** Test rows before sampling, when the caller sampled them (shown in the summary). */
+  readonly testTotal?: number;
+}
+
+/** What an audit leaves in its run directory, besides its JSONL checkpoints. */
+export interface AuditOutput {
+  readonly summary: AuditSummary;
+  readonly predictions: AuditedPrediction[];
+  readonly store: KeywordStore;
+}
+
+/**
+ * The trustworthiness audit: TOKI keyword identification on a sample of correctly predicted training
+ * texts, then every sampled test prediction explained (LIME) and labelled trustworthy or not, with
+ * explanations appended to JSONL checkpoints in the run directory as they come (so `--resume` continues).
+ */
+export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run: RunDir, progress: Progress): Promise<AuditOutput> {
+  const started = performance.now();
+  const { classifier } = inputs;
+  const labels = classifier.labels;
+  const { embeddings, thetaRelate } = await loadEnsemble(progress);
+  const explainer = new LimeExplainer({ numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed }) as unknown as Explainer;
+
+  progress.note(`keywords: explaining up to ${settings.trainSample} correctly predicted training texts (LIME, ${settings.samples} samples each)`);
+  const kb = progressBridge(progress, 'keywords');
+  const store = await identifyKeywords(
+    classifier,
+    inputs.train.map((r) => r.text),
+    inputs.train.map((r) => r.label),
+    {
+      explainer,
+      embeddings,
+      thetaRelate,
+      thetaDist: settings.thetaDist,
+      topK: settings.topK,
+      sampleSize: settings.trainSample,
+      classNames: settings.classNames,
+      seed: settings.seed,
+      checkpoint: run.path('keywords.explanations.jsonl'),
+      onProgress: kb.onProgress,
+    },
+  );
+  kb.stop();
+  run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
+  const keywordSeconds = (performance.now() - started) / 1000;
+
+  const labelStarted = performance.now();
+  const tested = settings.testSample > 0 && settings.testSample < inputs.test.length ? sample([...inputs.test], settings.testSample, settings.seed) : [...inputs.test];
+  progress.note(`labelling: explaining ${tested.length} test predictions`);
+  const lb = progressBridge(progress, 'label');
+  const texts = tested.map((r) => r.text);
+  const probs = await predictAll(classifier, texts, lb.onProgress);
+  // Every prediction is explained (incorrect ones too, so the report can show what they rest on).
+  const explanations: Explanation[] = await explainAll(explainer, classifier, texts, texts.map((_, i) => `test:${i}`), {
+    checkpoint: run.path('predictions.explanations.jsonl'),
+    onProgress: lb.onProgress,
+  });
+  lb.stop();
+  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels: tested.map((r) => r.label) });
+  const k = labels.length;
+  const predictions: AuditedPrediction[] = tested.map((r, i) => {
+    const p = argmaxRow(probs, i, k);
+    const v = verdicts[i];
+    return {
+      index: i,
+      text: r.text,
+      truth: r.label,
+      predicted: labels[p],
+      confidence: probs[i * k + p],
+      verdict: v.verdict,
+      ...(v.reason ? { reason: v.reason } : {}),
+      isRel: v.isRel,
+      isUnr: v.isUnr,
+      related: v.related.map((f) => f.word),
+      unrelated: v.unrelated.map((f) => f.word),
+      features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
+      ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
+    };
+  });
+  const labelSeconds = (performance.now() - labelStarted) / 1000;
+
+  const count: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
+  for (const p of predictions) count[p.verdict]++;
+  const judged = count.trustworthy + count.untrustworthy;
+  const summary: AuditSummary = {
+    format: 'xtrust-audit',
+    version: 1,
+    model: { ...inputs.model, labels: [...labels] },
+    data: {
+      dataset: inputs.dataset,
+      labels: [...labels],
+      trainRows: inputs.train.length,
+      testRows: inputs.testTotal ?? inputs.test.length,
+      auditedTestRows: tested.length,
+      labelCounts: { train: countLabels(inputs.train, labels), test: countLabels(tested, labels) },
+    },
+    settings: { ...settings, explainer: 'lime', embeddings: embeddings.map((e) => ({ name: e.name, thetaRelate: thetaRelate[e.name] })) },
+    accuracy: tested.length ? (tested.length - count.incorrect) / tested.length : NaN,
+    verdicts: count,
+    untrustworthyShare: judged ? count.untrustworthy / judged : null,
+    pools: poolsOf(store, 40),
+    confidence: confidenceBuckets(predictions, k),
+    comparison: compareWithTruth(predictions, settings.thetaConf),
+    seconds: { keywords: keywordSeconds, labelling: labelSeconds, total: (performance.now() - started) / 1000 },
+  };
+  return { summary, predictions, store };
+}

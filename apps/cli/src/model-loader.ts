@@ -1,0 +1,49 @@
+import { existsSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import type { Classifier } from '@xtrust/core';
+import { BuiltinClassifier, HfClassifier, OnnxClassifier } from '@xtrust/models';
+import { UsageError } from './exit.js';
+
+/** What `--model` named and how it was loaded. */
+export interface LoadedModel {
+  readonly classifier: Classifier;
+  /** 'onnx' (onnxruntime-node), 'huggingface' (transformers.js) or 'builtin' (a saved xtrust model folder). */
+  readonly kind: 'onnx' | 'huggingface' | 'builtin';
+  readonly source: string;
+}
+
+/** A folder holding `tokenizer.json` for an ONNX graph: the graph's folder, or its parent for the HF layout `onnx/model.onnx`. */
+function tokenizerFolderOf(onnxFile: string): string | null {
+  for (const dir of [dirname(onnxFile), dirname(dirname(onnxFile))]) if (existsSync(join(dir, 'tokenizer.json'))) return dir;
+  return null;
+}
+
+/**
+ * Loads `--model`: an `.onnx` file (next to, or one folder below, its tokenizer.json and config.json),
+ * a Hugging Face layout folder (config.json + tokenizer + onnx/), a saved built-in xtrust model folder
+ * (model.json), or — only with `allowRemote` — a hub id. A path that does not exist, or is not a
+ * classifier, is a usage error naming it.
+ */
+export async function loadModel(spec: string, options: { allowRemote?: boolean; labels?: readonly string[] } = {}): Promise<LoadedModel> {
+  const path = resolve(spec);
+  if (!existsSync(path)) {
+    if (options.allowRemote && /^[\w.-]+\/[\w.-]+$/.test(spec)) {
+      return { classifier: await HfClassifier.load(spec, { allowRemote: true }), kind: 'huggingface', source: spec };
+    }
+    throw new UsageError(`--model ${spec} does not exist (expected an .onnx file, a Hugging Face model folder, or a saved xtrust model folder${/^[\w.-]+\/[\w.-]+$/.test(spec) ? '; for a hub id pass --allow-remote' : ''})`);
+  }
+  if (statSync(path).isFile()) {
+    if (!spec.endsWith('.onnx')) throw new UsageError(`--model ${spec} is a file but not an .onnx graph`);
+    const folder = tokenizerFolderOf(path);
+    if (!folder) throw new UsageError(`--model ${spec}: no tokenizer.json next to the graph or in its parent folder (export it in Hugging Face layout)`);
+    return { classifier: await OnnxClassifier.load(folder, { modelFile: relative(folder, path), labels: options.labels }), kind: 'onnx', source: spec };
+  }
+  if (existsSync(join(path, 'model.json'))) return { classifier: await BuiltinClassifier.load(path), kind: 'builtin', source: spec };
+  if (existsSync(join(path, 'config.json'))) {
+    if (existsSync(join(path, 'onnx', 'model.onnx'))) {
+      return { classifier: await OnnxClassifier.load(path, { labels: options.labels }), kind: 'onnx', source: spec };
+    }
+    return { classifier: await HfClassifier.load(path), kind: 'huggingface', source: spec };
+  }
+  throw new UsageError(`--model ${spec} is a folder but not a classifier: no model.json (xtrust), config.json (Hugging Face) or ${basename(spec)}.onnx inside`);
+}

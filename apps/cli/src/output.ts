@@ -1,0 +1,66 @@
+import type { AuditedPrediction, AuditSummary } from './audit.js';
+import { renderReport, type AttackExample } from './report/render.js';
+import type { RunDir } from './run-dir.js';
+
+/** Prints a command's result: JSON on stdout with --json, else the human lines. */
+export function emit(json: boolean, value: unknown, human: () => string): void {
+  process.stdout.write(json ? JSON.stringify(value, null, 2) + '\n' : human() + '\n');
+}
+
+/** JSONL text of some records (one JSON object a line). */
+export function toJsonl(records: readonly unknown[]): string {
+  return records.map((r) => JSON.stringify(r)).join('\n') + (records.length ? '\n' : '');
+}
+
+/** Files an audit leaves in its run directory. */
+export interface AuditFiles {
+  readonly runDir: string;
+  readonly report: string;
+  readonly summary: string;
+  readonly predictions: string;
+  readonly keywords: string;
+}
+
+/**
+ * Writes an audit's final files (predictions.jsonl, summary.json, report.html), each atomically,
+ * then marks the run complete — in that order, so an interrupted run never looks finished.
+ */
+export function writeAuditFiles(run: RunDir, summary: AuditSummary, predictions: readonly AuditedPrediction[], attacks?: readonly AttackExample[]): AuditFiles {
+  const files = {
+    runDir: run.dir,
+    predictions: run.writeFile('predictions.jsonl', toJsonl(predictions)),
+    summary: run.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n'),
+    keywords: run.path('keywords.json'),
+    report: run.writeFile('report.html', renderReport({ summary, predictions, attacks })),
+  };
+  if (attacks) run.writeFile('attacks.jsonl', toJsonl(attacks));
+  run.complete();
+  return files;
+}
+
+/** The top `n` words of each class's spurious pool, as "label: w1, w2, …" lines. */
+function spuriousLines(s: AuditSummary, n: number): string[] {
+  return s.data.labels.map((l) => {
+    const p = s.pools[l];
+    const words = p?.spurious.slice(0, n).map((w) => w.word) ?? [];
+    return `  ${l.padEnd(12)} ${words.length ? words.join(', ') : '(no pool)'}`;
+  });
+}
+
+/** The human summary of an audit: accuracy, share of untrustworthy correct predictions, top spurious words, where the report is. */
+export function formatAudit(s: AuditSummary, files: AuditFiles): string {
+  const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)} %`);
+  const v = s.verdicts;
+  const lines = [
+    `accuracy              ${pct(s.accuracy)} on ${s.data.auditedTestRows} audited test texts`,
+    `untrustworthy         ${pct(s.untrustworthyShare)} of correct predictions (${v.untrustworthy} untrustworthy, ${v.trustworthy} trustworthy, ${v.unknown} unknown, ${v.incorrect} incorrect)`,
+    `top spurious words per class:`,
+    ...spuriousLines(s, 8),
+  ];
+  if (s.comparison) {
+    lines.push(`against ground truth (${s.comparison.cases} cases):`);
+    for (const r of s.comparison.rows) lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)}`);
+  }
+  lines.push(`report                ${files.report}`);
+  return lines.join('\n');
+}
