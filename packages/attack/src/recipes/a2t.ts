@@ -38,14 +38,17 @@ export interface A2TOptions {
 
 /** A2T's constraints: no repeated change, stopwords kept, POS kept in context, ≤ 10 % of words (min 4), sentence cosine ≥ 0.9. */
 export function a2tConstraints(options: Omit<A2TOptions, 'embedding'> & { embedding?: WordEmbedding; wordCos?: boolean }): Constraint[] {
+  // candidate constraints run cheapest first (each sees only the survivors of the previous one)
   const c: Constraint[] = [
     repeatModification(),
     stopwordModification(options.stopwords ?? DEFAULT_STOPWORDS),
-    partOfSpeech(options.posTagger ?? defaultPosTagger(), { allowVerbNounSwap: A2T_DEFAULTS.allowVerbNounSwap }),
     maxModificationRate({ maxRate: options.maxRate ?? A2T_DEFAULTS.maxRate, minThreshold: options.minThreshold ?? A2T_DEFAULTS.minThreshold }),
-    sentenceEncoderSimilarity(options.encoder, { threshold: options.sentenceThreshold ?? A2T_DEFAULTS.sentenceThreshold }),
   ];
   if (options.wordCos !== false && options.embedding) c.push(wordEmbeddingDistance(options.embedding, { minCos: options.minWordCos ?? A2T_DEFAULTS.minWordCos }));
+  c.push(
+    partOfSpeech(options.posTagger ?? defaultPosTagger(), { allowVerbNounSwap: A2T_DEFAULTS.allowVerbNounSwap }),
+    sentenceEncoderSimilarity(options.encoder, { threshold: options.sentenceThreshold ?? A2T_DEFAULTS.sentenceThreshold }),
+  );
   return c;
 }
 

@@ -60,9 +60,9 @@ export function tokiPools(store: KeywordStore, embedding: WordEmbedding, options
       const known = words.map((w) => embedding.has(w));
       const q = words.filter((_, n) => known[n]);
       if (q.length === 0) return indices.map(() => []);
-      const nearestInPool = p.pool.words.length > 0 ? await p.pool.query(q, 1, { includeSelf: true }) : q.map(() => []);
-      const kwN = p.keywords.words.length > 0 ? await p.keywords.query(q, neighbours) : q.map(() => []);
-      const otN = p.others.words.length > 0 ? await p.others.query(q, neighbours) : q.map(() => []);
+      const nearestInPool = p.pool.size > 0 ? await p.pool.query(q, 1, { includeSelf: true }) : q.map(() => []);
+      const kwN = p.keywords.size > 0 ? await p.keywords.query(q, neighbours) : q.map(() => []);
+      const otN = p.others.size > 0 ? await p.others.query(q, neighbours) : q.map(() => []);
       let j = 0;
       return words.map((w, n) => {
         if (!known[n]) return [];
