@@ -153,6 +153,13 @@ export interface CompareOraclesArgs {
   readonly thetaConf?: number;
   /** θ_dist values for the RQ2.1 sweep with the first explainer (none when omitted). */
   readonly sweep?: readonly number[];
+  /**
+   * Held-out predictions with ground truth (same form as `test`): when given, each explainer's θ_dist is
+   * also chosen among `thetaDistCandidates` by G-mean on them, and a second TOKI row reports the test
+   * metrics at that θ_dist — the RQ2.1 procedure without touching the test set.
+   */
+  readonly validation?: { readonly texts: readonly string[]; readonly labels: readonly string[]; readonly trustworthy: readonly (boolean | null)[] };
+  readonly thetaDistCandidates?: readonly number[];
   readonly batchSize?: number;
   readonly onProgress?: (p: Progress & { readonly explainer?: string }) => void;
 }
@@ -170,6 +177,19 @@ export interface CompareOraclesResult {
   readonly naiveAuc: number;
 }
 
+/** The items of a benchmark that carry a ground truth. */
+function scoredItems(set: CompareOraclesArgs['test'], name: string): { index: number[]; texts: string[]; truth: Uint8Array; labels: string[] } {
+  if (set.texts.length !== set.labels.length || set.texts.length !== set.trustworthy.length) {
+    throw new XtrustError('DIMENSION_MISMATCH', `compareOracles: ${name} has ${set.texts.length} texts, ${set.labels.length} labels, ${set.trustworthy.length} trustworthiness values`);
+  }
+  const index: number[] = [];
+  set.trustworthy.forEach((t, i) => {
+    if (t !== null) index.push(i);
+  });
+  if (index.length === 0) throw new XtrustError('INVALID_ARGUMENT', `compareOracles: no ${name} item has a ground-truth trustworthiness`);
+  return { index, texts: index.map((i) => set.texts[i]), truth: Uint8Array.from(index, (i) => (set.trustworthy[i] ? 1 : 0)), labels: index.map((i) => set.labels[i]) };
+}
+
 /**
  * The evaluation harness of §6: for each explainer, TOKI (keyword identification on the training data,
  * then labels for the scored test predictions) and TOKI(–K.I) on the same explanations; Naive at
@@ -179,17 +199,7 @@ export interface CompareOraclesResult {
  */
 export async function compareOracles(args: CompareOraclesArgs): Promise<CompareOraclesResult> {
   const { classifier, test } = args;
-  if (test.texts.length !== test.labels.length || test.texts.length !== test.trustworthy.length) {
-    throw new XtrustError('DIMENSION_MISMATCH', `compareOracles: test has ${test.texts.length} texts, ${test.labels.length} labels, ${test.trustworthy.length} trustworthiness values`);
-  }
-  const scoredIdx: number[] = [];
-  test.trustworthy.forEach((t, i) => {
-    if (t !== null) scoredIdx.push(i);
-  });
-  if (scoredIdx.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'compareOracles: no test item has a ground-truth trustworthiness');
-  const texts = scoredIdx.map((i) => test.texts[i]);
-  const truth = Uint8Array.from(scoredIdx, (i) => (test.trustworthy[i] ? 1 : 0));
-  const trueLabels = scoredIdx.map((i) => test.labels[i]);
+  const { index: scoredIdx, texts, truth, labels: trueLabels } = scoredItems(test, 'test');
 
   const k = classifier.labels.length;
   const probs = await predictAll(classifier, texts);
@@ -244,6 +254,26 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
     );
     ablated.push(scoreOracle(`TOKI-${entry.suffix} (–K.I)`, noKi, truth, { testInstances: texts.length, labelSeconds: explainSeconds + noKiSeconds }));
     if (args.sweep && !sweep) sweep = await thetaDistSweep(store, args.embeddings, explanations, truth, args.sweep);
+    if (args.validation) {
+      const v = scoredItems(args.validation, 'validation');
+      const vExplanations = await explainAll(entry.explainer, classifier, v.texts, v.texts.map((_, i) => `v${i}`), { explainerOptions: entry.options, batchSize: args.batchSize });
+      const candidates = args.thetaDistCandidates ?? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
+      const onValidation = await thetaDistSweep(store, args.embeddings, vExplanations, v.truth, candidates);
+      // best G-mean; ties to the smaller θ_dist (fewer words pulled into keyword clusters)
+      const best = onValidation.reduce((a, b) => (b.metrics.gmean > a.metrics.gmean ? b : a));
+      const tuned = await store.withThresholds(args.embeddings, { thetaDist: best.thetaDist });
+      const t3 = performance.now();
+      const labels = await labelExplanations(tuned, explanations, { embeddings: args.embeddings, trueLabels, mode: 'toki' });
+      const tunedSeconds = (performance.now() - t3) / 1000;
+      stores[`${entry.suffix}@${best.thetaDist}`] = tuned;
+      allLabels[`toki-${entry.suffix}-tuned`] = labels;
+      rows.push(
+        scoreOracle(`TOKI-${entry.suffix} (θ_dist=${best.thetaDist}, val.)`, labels, truth, {
+          testInstances: texts.length,
+          labelSeconds: explainSeconds + tunedSeconds,
+        }),
+      );
+    }
   }
   const thetaConf = args.thetaConf ?? 0.9;
   rows.push(scoreOracle(`Naive (θ=${thetaConf})`, naiveOracle(confidence, thetaConf), truth));

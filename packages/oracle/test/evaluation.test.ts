@@ -120,4 +120,23 @@ describe('compareOracles: the §6 harness on a shortcut model with known ground 
     expect(r.sweep!.map((s) => s.thetaDist)).toEqual([0.05, 0.3, 1.2]);
     expect(formatTable3('x', r.rows).split('\n')).toHaveLength(3 + r.rows.length);
   });
+
+  it('chooses θ_dist on validation items and reports the test metrics at that θ_dist', async () => {
+    const r = await compareOracles({
+      dataset: 'toy-shortcut',
+      classifier: model,
+      train,
+      test,
+      validation: test,
+      thetaDistCandidates: [0.001, 0.3],
+      explainers: [{ suffix: 'lin', explainer: new LinearContributionExplainer(coef) }],
+      embeddings: [emb],
+      thetaRelate: { hand: 0.8 },
+    });
+    // at θ_dist 0.001 every word is its own cluster: match/coach (cos < .8) are not keywords → lower G-mean
+    const tuned = r.rows.find((x) => x.method.includes('val.'))!;
+    expect(tuned.method).toBe('TOKI-lin (θ_dist=0.3, val.)');
+    expect(tuned.gmean).toBe(1);
+    expect(Object.keys(r.stores)).toEqual(['lin', 'lin@0.3']);
+  });
 });
