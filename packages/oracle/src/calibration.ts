@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -206,14 +207,18 @@ export interface CalibrateOptions {
 /**
  * θ_relate of one embedding method (§3.1): related pairs from WordNet synonyms of the most frequent
  * words, as many seeded random pairs from the same vocabulary, binary search to the balance point.
- * The result is cached per embedding name, seed and word count under `<cache>/oracle/`, so each
- * method is calibrated once per machine.
+ * The result is cached per embedding (name, dimension and the vectors of a few common words), seed
+ * and word count under `<cache>/oracle/`, so each method is calibrated once per machine.
  */
 export async function calibrateThetaRelate(embedding: WordEmbedding, lexicon: CalibrationLexicon, options: CalibrateOptions = {}): Promise<CalibrationResult> {
   const seed = options.seed ?? 0;
   const frequentWords = options.frequentWords ?? 1000;
   const safe = embedding.name.replace(/[^A-Za-z0-9._-]+/g, '_');
-  const file = join(xtrustCacheDir(), 'oracle', `theta-relate-${safe}-d${embedding.dim}-w${frequentWords}-s${seed}.json`);
+  // the vectors of a few common words key the cache too: a rebuilt or retrained embedding of the same name recalibrates
+  const probe = ['the', 'time', 'good', 'house', 'run'].filter((w) => embedding.has(w));
+  const probeVectors = probe.length ? await embedding.vectors(probe) : new Float32Array(0);
+  const digest = createHash('sha256').update(probe.join(' ')).update(Buffer.from(probeVectors.buffer, probeVectors.byteOffset, probeVectors.byteLength)).digest('hex').slice(0, 12);
+  const file = join(xtrustCacheDir(), 'oracle', `theta-relate-${safe}-d${embedding.dim}-w${frequentWords}-s${seed}-${digest}.json`);
   if (options.cache !== false) {
     try {
       const cached = JSON.parse(await readFile(file, 'utf8')) as CalibrationResult;

@@ -101,10 +101,14 @@ describe('θ_relate calibration (§3.1)', () => {
       expect(first.relatedPairs).toBe(6);
       expect(first.unrelatedPairs).toBe(6);
       const files = await readdir(join(process.env.XTRUST_CACHE_DIR!, 'oracle'));
-      expect(files).toEqual(['theta-relate-cal-d2-w3-s5.json']);
+      expect(files).toHaveLength(1);
+      expect(files[0]).toMatch(/^theta-relate-cal-d2-w3-s5-[0-9a-f]{12}\.json$/);
       const failing: CalibrationLexicon = { mostFrequent: () => { throw new Error('must not be called'); }, synonyms: () => [] };
       expect(await calibrateThetaRelate(e, failing, { seed: 5, frequentWords: 3 })).toEqual(first);
       await expect(calibrateThetaRelate(e, failing, { seed: 5, frequentWords: 3, cache: false })).rejects.toThrow(/must not be called/);
+      // the same name with other vectors is another embedding: no stale cache hit
+      const moved = new HandEmbedding('cal', { big: at(1), large: at(8), great: at(15), fast: at(60), quick: at(66), rapid: at(70), happy: at(120), glad: at(128), good: at(3) });
+      await expect(calibrateThetaRelate(moved, failing, { seed: 5, frequentWords: 3 })).rejects.toThrow(/must not be called/);
     });
   });
 });
