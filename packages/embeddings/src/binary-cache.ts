@@ -9,14 +9,30 @@ export const EMBEDDINGS_VERSION: string = (require('../package.json') as { versi
 
 const MAGIC = 'XTRUSTWV';
 /** Bump when the byte layout below changes. */
-export const CACHE_FORMAT_VERSION = 1;
+export const CACHE_FORMAT_VERSION = 2;
 
-/** A vocabulary with its row-major Float32 matrix (count×dim) and the rows' L2 norms. */
+/**
+ * Word → row look-up without one JS string per word: the cache's open-addressing hash table over
+ * the UTF-8 vocabulary. Building a Map of 341k strings costs more than reading the whole 140 MB file.
+ */
+export interface VocabIndex {
+  readonly count: number;
+  /** Row of the word (exact bytes), or −1. */
+  find(word: string): number;
+  /** The word of a row, decoded on demand. */
+  wordAt(row: number): string;
+}
+
+/**
+ * A vocabulary with its row-major Float32 matrix (count×dim) and the rows' L2 norms. A table read
+ * from a cache has an `index` and decodes `words` only when asked.
+ */
 export interface VectorTable {
   readonly words: readonly string[];
   readonly dim: number;
   readonly matrix: Float32Array;
   readonly norms: Float32Array;
+  readonly index?: VocabIndex;
 }
 
 interface Header {
@@ -24,7 +40,81 @@ interface Header {
   count: number;
   dim: number;
   vocabBytes: number;
+  tableSize: number;
   createdBy: string;
+}
+
+/** FNV-1a, 32 bits, over bytes [start, end). */
+function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= bytes[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+function tableSizeFor(count: number): number {
+  let size = 16;
+  while (size < count * 2) size *= 2;
+  return size;
+}
+
+class HashedVocab implements VocabIndex {
+  readonly count: number;
+  private readonly mask: number;
+  constructor(
+    private readonly vocab: Uint8Array,
+    private readonly offsets: Int32Array,
+    private readonly table: Int32Array,
+  ) {
+    this.count = offsets.length - 1;
+    this.mask = table.length - 1;
+  }
+  private end(row: number): number {
+    // words are separated by one "\n" byte; the last one ends at the blob's end
+    return row + 1 === this.count ? this.offsets[row + 1] : this.offsets[row + 1] - 1;
+  }
+  find(word: string): number {
+    const q = Buffer.from(word, 'utf8');
+    let slot = fnv1a(q, 0, q.length) & this.mask;
+    for (;;) {
+      const entry = this.table[slot];
+      if (entry === 0) return -1;
+      const row = entry - 1;
+      const s = this.offsets[row];
+      const e = this.end(row);
+      if (e - s === q.length) {
+        let k = 0;
+        while (k < q.length && this.vocab[s + k] === q[k]) k++;
+        if (k === q.length) return row;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+  wordAt(row: number): string {
+    return Buffer.from(this.vocab.buffer, this.vocab.byteOffset, this.vocab.byteLength).toString('utf8', this.offsets[row], this.end(row));
+  }
+}
+
+/** Byte offsets of the words in the "\n"-joined blob (count + 1 entries) and the hash table (row + 1 per slot, 0 = empty; first occurrence wins). */
+function buildIndex(vocab: Uint8Array, count: number): { offsets: Int32Array; table: Int32Array } {
+  const offsets = new Int32Array(count + 1);
+  let row = 0;
+  for (let i = 0; i < vocab.length && row < count - 1; i++) if (vocab[i] === 10) offsets[++row] = i + 1;
+  offsets[count] = vocab.length;
+  const table = new Int32Array(tableSizeFor(count));
+  const mask = table.length - 1;
+  const probe = new HashedVocab(vocab, offsets, table);
+  for (let r = 0; r < count; r++) {
+    const s = offsets[r];
+    const e = r + 1 === count ? offsets[r + 1] : offsets[r + 1] - 1;
+    if (probe.find(Buffer.from(vocab.buffer, vocab.byteOffset + s, e - s).toString('utf8')) >= 0) continue; // duplicate
+    let slot = fnv1a(vocab, s, e) & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = r + 1;
+  }
+  return { offsets, table };
 }
 
 const pad4 = (n: number) => (n + 3) & ~3;
@@ -44,9 +134,10 @@ export function rowNorms(matrix: Float32Array, dim: number): Float32Array {
 
 /**
  * The bytes of a cache file. Layout (little-endian): "XTRUSTWV", u32 format version, u32 header
- * length, header JSON {key, count, dim, vocabBytes, createdBy}, padding to 4; the vocabulary as UTF-8
- * words separated by "\n", padding to 4; the count×dim Float32 matrix; the count Float32 norms.
- * Alignment lets a load view the matrix in place instead of copying 136 MB.
+ * length, header JSON {key, count, dim, vocabBytes, tableSize, createdBy}, padding to 4; the
+ * vocabulary as UTF-8 words separated by "\n", padding to 4; Int32 word offsets (count + 1); the
+ * Int32 hash table (tableSize); the count×dim Float32 matrix; the count Float32 norms. Alignment lets
+ * a load view every array in place instead of copying 136 MB.
  */
 export function encodeVectorCache(key: string, table: VectorTable): Uint8Array[] {
   const { words, dim, matrix, norms } = table;
@@ -58,7 +149,8 @@ export function encodeVectorCache(key: string, table: VectorTable): Uint8Array[]
     if (w.includes('\n')) throw new XtrustError('INVALID_ARGUMENT', `cache: a word contains a newline (${JSON.stringify(w)})`);
   }
   const vocab = Buffer.from(words.join('\n'), 'utf8');
-  const header: Header = { key, count, dim, vocabBytes: vocab.length, createdBy: `@xtrust/embeddings@${EMBEDDINGS_VERSION}` };
+  const { offsets, table: hash } = buildIndex(vocab, count);
+  const header: Header = { key, count, dim, vocabBytes: vocab.length, tableSize: hash.length, createdBy: `@xtrust/embeddings@${EMBEDDINGS_VERSION}` };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const pre = Buffer.alloc(pad4(16 + headerBytes.length));
   pre.write(MAGIC, 0, 'latin1');
@@ -67,7 +159,8 @@ export function encodeVectorCache(key: string, table: VectorTable): Uint8Array[]
   headerBytes.copy(pre, 16);
   const vocabPadded = Buffer.alloc(pad4(vocab.length));
   vocab.copy(vocabPadded);
-  return [pre, vocabPadded, new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength), new Uint8Array(norms.buffer, norms.byteOffset, norms.byteLength)];
+  const bytes = (a: Int32Array | Float32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  return [pre, vocabPadded, bytes(offsets), bytes(hash), bytes(matrix), bytes(norms)];
 }
 
 /** Writes a cache file atomically (temporary file + rename). */
@@ -77,11 +170,11 @@ export function writeVectorCache(file: string, key: string, table: VectorTable):
 
 export type CacheRead = { readonly status: 'ok'; readonly table: VectorTable } | { readonly status: 'missing' } | { readonly status: 'stale'; readonly reason: string };
 
-function f32View(buf: Buffer, offset: number, length: number): Float32Array {
+function view<T extends Float32Array | Int32Array>(Type: { new (b: ArrayBufferLike, o: number, l: number): T; new (b: ArrayBufferLike): T }, buf: Buffer, offset: number, length: number): T {
   const abs = buf.byteOffset + offset;
   // Large reads get their own ArrayBuffer (offset 0); small pooled Buffers may be misaligned: copy then.
-  if (abs % 4 === 0) return new Float32Array(buf.buffer, abs, length);
-  return new Float32Array(buf.buffer.slice(abs, abs + length * 4));
+  if (abs % 4 === 0) return new Type(buf.buffer, abs, length);
+  return new Type(buf.buffer.slice(abs, abs + length * 4));
 }
 
 /**
@@ -110,15 +203,34 @@ export function readVectorCache(file: string, key: string): CacheRead {
     return { status: 'stale', reason: 'unreadable header' };
   }
   if (header.key !== key) return { status: 'stale', reason: `written for "${header.key}", expected "${key}"` };
-  const { count, dim, vocabBytes } = header;
+  const { count, dim, vocabBytes, tableSize } = header;
+  if (!Number.isInteger(count) || !Number.isInteger(dim) || !Number.isInteger(tableSize) || count < 0 || dim <= 0 || tableSize < count) {
+    return { status: 'stale', reason: 'header with invalid sizes' };
+  }
   const vocabStart = pad4(16 + hlen);
-  const matStart = vocabStart + pad4(vocabBytes);
+  const offStart = vocabStart + pad4(vocabBytes);
+  const tableStart = offStart + (count + 1) * 4;
+  const matStart = tableStart + tableSize * 4;
   const normStart = matStart + count * dim * 4;
   const expected = normStart + count * 4;
   if (buf.length !== expected) return { status: 'stale', reason: `${buf.length} bytes, expected ${expected} (truncated or padded)` };
-  const words = count === 0 ? [] : buf.toString('utf8', vocabStart, vocabStart + vocabBytes).split('\n');
-  if (words.length !== count) return { status: 'stale', reason: `${words.length} words in the vocabulary, header says ${count}` };
-  return { status: 'ok', table: { words, dim, matrix: f32View(buf, matStart, count * dim), norms: f32View(buf, normStart, count) } };
+  const vocab = new Uint8Array(buf.buffer, buf.byteOffset + vocabStart, vocabBytes);
+  const offsets = view(Int32Array, buf, offStart, count + 1);
+  if (count > 0 && (offsets[0] !== 0 || offsets[count] !== vocabBytes)) return { status: 'stale', reason: 'word offsets do not match the vocabulary' };
+  const index = new HashedVocab(vocab, offsets, view(Int32Array, buf, tableStart, tableSize));
+  let words: string[] | undefined;
+  const table: VectorTable = {
+    get words() {
+      // decoded on first use only: look-ups go through the hash table
+      words ??= count === 0 ? [] : Buffer.from(vocab.buffer, vocab.byteOffset, vocab.byteLength).toString('utf8').split('\n');
+      return words;
+    },
+    dim,
+    matrix: view(Float32Array, buf, matStart, count * dim),
+    norms: view(Float32Array, buf, normStart, count),
+    index,
+  };
+  return { status: 'ok', table };
 }
 
 export interface CachedLoadOptions {

@@ -361,9 +361,9 @@ export class CounterFittedEmbedding extends StaticEmbedding {
       async () => {
         const glove = await GloveEmbedding.load(options.glove);
         const rows: number[] = [];
-        for (let i = 0; i < glove.size && rows.length < size; i++) if (/^[a-z][a-z-]*$/.test(glove.words[i])) rows.push(i);
+        for (let i = 0; i < glove.size && rows.length < size; i++) if (/^[a-z][a-z-]*$/.test(glove.wordAt(i))) rows.push(i);
         const idx = Int32Array.from(rows);
-        const sub: VectorTable = { words: rows.map((r) => glove.words[r]), dim: glove.dim, matrix: glove.gather(idx), norms: Float32Array.from(rows, (r) => glove.norms[r]) };
+        const sub: VectorTable = { words: rows.map((r) => glove.wordAt(r)), dim: glove.dim, matrix: glove.gather(idx), norms: Float32Array.from(rows, (r) => glove.norms[r]) };
         const fitted = counterFit(sub, wordNetConstraints(sub.words), params);
         stats = fitted.stats;
         return fitted.table;

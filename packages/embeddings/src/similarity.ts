@@ -40,14 +40,17 @@ function unitRows(m: Float32Array, dim: number): Float32Array {
  */
 export class NeighbourIndex {
   readonly embedding: WordEmbedding;
-  readonly words: readonly string[];
+  readonly size: number;
   readonly unit: Float32Array;
   /** Candidate words of the requested vocabulary that the embedding lacks (skipped). */
   readonly skipped: readonly string[];
+  /** The candidate word of a corpus row. */
+  readonly wordAt: (row: number) => string;
 
-  private constructor(embedding: WordEmbedding, words: readonly string[], unit: Float32Array, skipped: readonly string[]) {
+  private constructor(embedding: WordEmbedding, size: number, wordAt: (row: number) => string, unit: Float32Array, skipped: readonly string[]) {
     this.embedding = embedding;
-    this.words = words;
+    this.size = size;
+    this.wordAt = wordAt;
     this.unit = unit;
     this.skipped = skipped;
   }
@@ -58,7 +61,7 @@ export class NeighbourIndex {
       if (!(embedding instanceof StaticEmbedding)) {
         throw new XtrustError('INVALID_ARGUMENT', `nearest: ${embedding.name} has no enumerable vocabulary; pass options.vocabulary`, { embedding: embedding.name });
       }
-      return new NeighbourIndex(embedding, embedding.words, embedding.unitMatrix(), []);
+      return new NeighbourIndex(embedding, embedding.size, (r) => embedding.wordAt(r), embedding.unitMatrix(), []);
     }
     checkWords(vocabulary, 'nearest: vocabulary');
     const seen = new Set<string>();
@@ -71,25 +74,25 @@ export class NeighbourIndex {
       else skipped.push(w);
     }
     const vecs = known.length > 0 ? await embedding.vectors(known) : new Float32Array(0);
-    return new NeighbourIndex(embedding, known, unitRows(vecs, embedding.dim), skipped);
+    return new NeighbourIndex(embedding, known.length, (r) => known[r], unitRows(vecs, embedding.dim), skipped);
   }
 
   /** The k nearest candidates of each query word by cosine similarity, best first (through @xtrust/native's topK). */
   async query(words: readonly string[], k: number, options: { includeSelf?: boolean } = {}): Promise<Neighbour[][]> {
     checkWords(words, 'nearest: words');
     if (!Number.isInteger(k) || k <= 0) throw new XtrustError('INVALID_ARGUMENT', `nearest: k must be a positive integer, got ${k}`, { argument: 'k' });
-    if (words.length === 0 || this.words.length === 0) return words.map(() => []);
+    if (words.length === 0 || this.size === 0) return words.map(() => []);
     const dim = this.embedding.dim;
     const q = await this.embedding.vectors(words);
     const extra = options.includeSelf ? 0 : 1;
-    const res = topK(q, this.unit, dim, Math.min(k + extra, this.words.length), { corpusNormalized: true });
+    const res = topK(q, this.unit, dim, Math.min(k + extra, this.size), { corpusNormalized: true });
     const out: Neighbour[][] = [];
     const fold = (w: string) => w.toLowerCase();
     for (let i = 0; i < words.length; i++) {
       const self = fold(words[i]);
       const row: Neighbour[] = [];
       for (let j = 0; j < res.k && row.length < k; j++) {
-        const w = this.words[res.indices[i * res.k + j]];
+        const w = this.wordAt(res.indices[i * res.k + j]);
         if (!options.includeSelf && fold(w) === self) continue;
         row.push({ word: w, score: res.scores[i * res.k + j] });
       }

@@ -22,43 +22,64 @@ export interface StaticEmbeddingOptions {
 export class StaticEmbedding implements WordEmbedding {
   readonly name: string;
   readonly dim: number;
-  readonly words: readonly string[];
   readonly matrix: Float32Array;
   readonly norms: Float32Array;
   readonly caseFolding: CaseFolding;
-  private readonly index: Map<string, number>;
+  private readonly vectorTable: VectorTable;
+  private readonly count: number;
+  private map: Map<string, number> | undefined;
   private unit: Float32Array | undefined;
 
   constructor(name: string, table: VectorTable, options: StaticEmbeddingOptions = {}) {
-    const { words, dim, matrix } = table;
+    const { dim, matrix } = table;
     if (!Number.isInteger(dim) || dim <= 0) throw new XtrustError('INVALID_ARGUMENT', `${name}: dim must be a positive integer, got ${dim}`);
-    if (matrix.length !== words.length * dim) {
-      throw new XtrustError('DIMENSION_MISMATCH', `${name}: ${words.length} words × ${dim} needs ${words.length * dim} values, got ${matrix.length}`);
+    // A cached table's words are decoded lazily: count it through its index, not `words`.
+    const count = table.index ? table.index.count : table.words.length;
+    if (matrix.length !== count * dim) {
+      throw new XtrustError('DIMENSION_MISMATCH', `${name}: ${count} words × ${dim} needs ${count * dim} values, got ${matrix.length}`);
     }
     this.name = name;
     this.dim = dim;
-    this.words = words;
+    this.vectorTable = table;
+    this.count = count;
     this.matrix = matrix;
-    this.norms = table.norms.length === words.length ? table.norms : rowNorms(matrix, dim);
+    this.norms = table.norms.length === count ? table.norms : rowNorms(matrix, dim);
     this.caseFolding = options.caseFolding ?? 'lower';
-    this.index = new Map();
-    // First occurrence wins: some released files repeat a word; the first row is the frequent one.
-    for (let i = 0; i < words.length; i++) if (!this.index.has(words[i])) this.index.set(words[i], i);
+  }
+
+  /** The vocabulary in row order (decoded on first use for a table read from the cache). */
+  get words(): readonly string[] {
+    return this.vectorTable.words;
+  }
+
+  /** The word of one row. */
+  wordAt(row: number): string {
+    return this.vectorTable.index ? this.vectorTable.index.wordAt(row) : this.vectorTable.words[row];
   }
 
   /** Vocabulary size. */
   get size(): number {
-    return this.words.length;
+    return this.count;
+  }
+
+  private find(word: string): number {
+    if (this.vectorTable.index) return this.vectorTable.index.find(word);
+    if (!this.map) {
+      // First occurrence wins: some released files repeat a word; the first row is the frequent one.
+      const words = this.vectorTable.words;
+      this.map = new Map();
+      for (let i = 0; i < words.length; i++) if (!this.map.has(words[i])) this.map.set(words[i], i);
+    }
+    return this.map.get(word) ?? -1;
   }
 
   /** Row of a word after case folding, or −1 when it is out of vocabulary. */
   indexOf(word: string): number {
     checkWord(word, `${this.name}.indexOf`);
-    if (this.caseFolding === 'lower') return this.index.get(word.toLowerCase()) ?? -1;
-    const exact = this.index.get(word);
-    if (exact !== undefined) return exact;
-    if (this.caseFolding === 'fallback') return this.index.get(word.toLowerCase()) ?? -1;
-    return -1;
+    if (this.caseFolding === 'lower') return this.find(word.toLowerCase());
+    const exact = this.find(word);
+    if (exact >= 0 || this.caseFolding !== 'fallback') return exact;
+    return this.find(word.toLowerCase());
   }
 
   has(word: string): boolean {
@@ -105,7 +126,7 @@ export class StaticEmbedding implements WordEmbedding {
     if (!this.unit) {
       const u = new Float32Array(this.matrix.length);
       const d = this.dim;
-      for (let r = 0; r < this.words.length; r++) {
+      for (let r = 0; r < this.count; r++) {
         const n = this.norms[r];
         if (n === 0) continue;
         const inv = 1 / n;
@@ -118,6 +139,6 @@ export class StaticEmbedding implements WordEmbedding {
 
   /** A table view of this embedding (for caching or building derived vectors). */
   table(): VectorTable {
-    return { words: this.words, dim: this.dim, matrix: this.matrix, norms: this.norms };
+    return this.vectorTable.norms === this.norms ? this.vectorTable : { words: this.vectorTable.words, dim: this.dim, matrix: this.matrix, norms: this.norms };
   }
 }

@@ -1,6 +1,10 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { AutoModel, AutoTokenizer, Tensor, type PreTrainedModel, type PreTrainedTokenizer } from '@huggingface/transformers';
+// Types only: the library (and onnxruntime) is imported when a model is loaded, so importing
+// @xtrust/embeddings stays cheap for users who never touch a transformer.
+import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
+
+type TensorCtor = new (type: 'int64', data: BigInt64Array, dims: number[]) => Tensor;
 import { tokenize, XtrustError, type SentenceEncoder, type Token, type WordEmbedding } from '@xtrust/core';
 import { checkWords } from './words.js';
 
@@ -63,9 +67,11 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
   private readonly prefix: number[];
   private readonly suffix: number[];
   private readonly pieceCache = new Map<string, number[]>();
+  private readonly Tensor: TensorCtor;
 
-  private constructor(name: string, dim: number, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, options: TransformerEmbeddingOptions) {
+  private constructor(name: string, dim: number, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, TensorClass: TensorCtor, options: TransformerEmbeddingOptions) {
     this.name = name;
+    this.Tensor = TensorClass;
     this.dim = dim;
     this.tokenizer = tokenizer;
     this.model = model;
@@ -104,6 +110,7 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
     const localOnly = isFolder || !options.allowRemote;
     let tokenizer: PreTrainedTokenizer;
     let model: PreTrainedModel;
+    const { AutoModel, AutoTokenizer, Tensor } = await import('@huggingface/transformers');
     try {
       tokenizer = await AutoTokenizer.from_pretrained(target, { local_files_only: localOnly });
       model = await AutoModel.from_pretrained(target, { local_files_only: localOnly, dtype });
@@ -114,7 +121,7 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
     const dim = hiddenSizeOf(config);
     if (dim === undefined) throw new XtrustError('INCOMPATIBLE', `TransformerEmbedding: config of ${target} names no hidden size (hidden_size, d_model, dim or n_embd)`, { file: target });
     const name = options.name ?? `transformer:${isFolder ? local.split(/[\\/]/).filter(Boolean).pop() : modelPathOrId}`;
-    return new TransformerEmbedding(name, dim, tokenizer, model, options);
+    return new TransformerEmbedding(name, dim, tokenizer, model, Tensor as unknown as TensorCtor, options);
   }
 
   /** Sub-word ids of one word (no special tokens), memoised. */
@@ -139,7 +146,7 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
       }
     });
     const shape = [sequences.length, seq];
-    const out = (await this.model({ input_ids: new Tensor('int64', ids, shape), attention_mask: new Tensor('int64', mask, shape) })) as Record<string, Tensor>;
+    const out = (await this.model({ input_ids: new this.Tensor('int64', ids, shape), attention_mask: new this.Tensor('int64', mask, shape) })) as Record<string, Tensor>;
     const t = out[this.output];
     if (!t) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: the model has no output "${this.output}" (outputs: ${Object.keys(out).join(', ')})`);
     if (t.dims.length !== 3 || t.dims[0] !== sequences.length || t.dims[1] !== seq || t.dims[2] !== this.dim) {

@@ -63,6 +63,28 @@ describe('wink GloVe JSON streaming parser', () => {
 });
 
 describe('GloveEmbedding binary cache', () => {
+  it('indexes every word of a cache, the first of duplicates winning', () => {
+    const dir = tempDir();
+    const file = join(dir, 'v.xvec');
+    const words = ['a', 'b', 'a', 'ünï', '', 'x y'];
+    for (let i = 0; i < 300; i++) words.push(`w${i}`);
+    const matrix = Float32Array.from({ length: words.length * 2 }, (_, i) => i);
+    writeVectorCache(file, 'k', { words, dim: 2, matrix, norms: new Float32Array(words.length) });
+    const r = readVectorCache(file, 'k');
+    if (r.status !== 'ok') throw new Error(r.status);
+    const idx = r.table.index!;
+    expect(idx.count).toBe(words.length);
+    expect(idx.find('a')).toBe(0);
+    expect(idx.find('ünï')).toBe(3);
+    expect(idx.find('')).toBe(4);
+    expect(idx.find('x y')).toBe(5);
+    expect(idx.find('w299')).toBe(305);
+    expect(idx.find('w300')).toBe(-1);
+    expect(idx.wordAt(305)).toBe('w299');
+    expect(r.table.words).toEqual(words);
+    expect(r.table.matrix[305 * 2 + 1]).toBe(305 * 2 + 1);
+  });
+
   it('builds the cache once, then reads it; the vectors are identical', async () => {
     const dir = tempDir();
     const file = writeWinkJson(dir, TINY);
@@ -75,6 +97,11 @@ describe('GloveEmbedding binary cache', () => {
     expect(b.words).toEqual(a.words);
     expect([...b.matrix]).toEqual([...a.matrix]);
     expect([...b.norms]).toEqual([...a.norms]);
+    // look-ups on a cached table go through its hash index, words decoded only on demand
+    expect(b.indexOf('queen')).toBe(1);
+    expect(b.indexOf('NEWÉ')).toBe(4);
+    expect(b.wordAt(5)).toBe('good');
+    expect(b.has('absent')).toBe(false);
     // no temporary file is left behind by the atomic write
     const files = (await import('node:fs')).readdirSync(join(cache, 'embeddings'));
     expect(files.filter((f) => f.endsWith('.tmp'))).toEqual([]);
