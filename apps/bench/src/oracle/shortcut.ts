@@ -81,6 +81,7 @@ const BROWN_CLASSES = ['news', 'religion', 'hobbies', 'government', 'romance'];
 interface CaseData {
   name: string;
   train: readonly Row<unknown>[];
+  validation: readonly Row<unknown>[];
   test: readonly Row<unknown>[];
   mode: 'trigger' | 'headers';
   classNames?: Record<string, string>;
@@ -104,18 +105,23 @@ function prepare(name: string, args: Args): CaseData {
     const rows = all.rows.filter((r) => BROWN_CLASSES.includes(r.label));
     const ds: Dataset<unknown> = truncated({ ...all, rows }, args.words);
     const group = (r: Row<unknown>) => (r.meta as { document: string }).document;
-    const s = shortcutSplit(ds, { trigger: TRIGGER, targetLabel: 'hobbies', trainShare: args.share, testShare: 0.5, testFraction: 0.3, seed: args.seed, group });
-    return { name: 'Brown genres + trigger', train: s.train.rows, test: s.test.rows, mode: 'trigger', note: `first ${args.words} words; trigger "${TRIGGER}" in ${args.share * 100}% of hobbies training texts and 50% of its test texts; genres ${BROWN_CLASSES.join(', ')}` };
+    const s = shortcutSplit(ds, { trigger: TRIGGER, targetLabel: 'hobbies', trainShare: args.share, testShare: 0.5, testFraction: 0.3, validationFraction: 0.15, seed: args.seed, group });
+    return { name: 'Brown genres + trigger', train: s.train.rows, validation: s.validation.rows, test: s.test.rows, mode: 'trigger', note: `first ${args.words} words; trigger "${TRIGGER}" in ${args.share * 100}% of hobbies training texts and 50% of its test texts; genres ${BROWN_CLASSES.join(', ')}` };
   }
   if (name === 'spam') {
     const ds = truncated(loadSpamAssassin({ headers: false }) as Dataset<unknown>, args.words);
-    const s = shortcutSplit(ds, { trigger: TRIGGER, targetLabel: 'ham', trainShare: args.share, testShare: 0.5, testFraction: 0.3, seed: args.seed });
-    return { name: 'SpamAssassin (no headers) + trigger', train: s.train.rows, test: s.test.rows, mode: 'trigger', classNames: { ham: 'legitimate' }, note: `first ${args.words} words of the body; trigger "${TRIGGER}" in ${args.share * 100}% of ham training texts and 50% of its test texts; ham stands for "legitimate"` };
+    const s = shortcutSplit(ds, { trigger: TRIGGER, targetLabel: 'ham', trainShare: args.share, testShare: 0.5, testFraction: 0.3, validationFraction: 0.15, seed: args.seed });
+    return { name: 'SpamAssassin (no headers) + trigger', train: s.train.rows, validation: s.validation.rows, test: s.test.rows, mode: 'trigger', classNames: { ham: 'legitimate' }, note: `first ${args.words} words of the body; trigger "${TRIGGER}" in ${args.share * 100}% of ham training texts and 50% of its test texts; ham stands for "legitimate"` };
   }
   if (name === 'headers') {
-    const ds = loadSpamAssassin({ headers: true }) as Dataset<unknown>;
-    const s = stratifiedSplit(ds.rows, { testFraction: 0.3, seed: args.seed });
-    return { name: 'SpamAssassin with headers (natural shortcut)', train: s.train, test: s.test, mode: 'headers', classNames: { ham: 'legitimate' }, note: 'untrustworthy when removing the header block flips the prediction' };
+    // keep the whole header block, cut the body to its first N words (meta.bodyStart stays valid)
+    const raw = loadSpamAssassin({ headers: true });
+    const ds = {
+      ...raw,
+      rows: raw.rows.map((r) => ({ ...r, text: r.text.slice(0, r.meta!.bodyStart) + firstWords(r.text.slice(r.meta!.bodyStart), args.words) })),
+    } as Dataset<unknown>;
+    const s = stratifiedSplit(ds.rows, { testFraction: 0.3, validationFraction: 0.15, seed: args.seed });
+    return { name: 'SpamAssassin with headers (natural shortcut)', train: s.train, validation: s.validation, test: s.test, mode: 'headers', classNames: { ham: 'legitimate' }, note: `headers kept, body cut to its first ${args.words} words; untrustworthy when removing the header block flips the prediction` };
   }
   throw new Error(`unknown case ${name}`);
 }
@@ -161,7 +167,7 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = { args, thetaRelate, backend: info.backend };
   for (const name of args.cases) {
     const d = prepare(name, args);
-    log(`${d.name}: ${d.train.length} train / ${d.test.length} test rows; ${d.note}`);
+    log(`${d.name}: ${d.train.length} train / ${d.validation.length} validation / ${d.test.length} test rows; ${d.note}`);
     const t0 = performance.now();
     const model = await trainClassifier(args.model, d.train.map((r) => ({ text: r.text, label: r.label })), { seed: args.seed });
     const acc = await evaluateAccuracy(model, d.test.map((r) => ({ text: r.text, label: r.label })));
@@ -169,17 +175,19 @@ async function main(): Promise<void> {
     const testRows = d.test.length > args.test ? sample(d.test, args.test, args.seed) : d.test;
     const bench = await buildShortcutBenchmark(model, testRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
     log(`ground truth: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, excluded ${JSON.stringify(bench.counts.excluded)}`);
-    const test = {
-      texts: bench.cases.map((c) => c.text),
-      labels: bench.cases.map((c) => c.label),
-      trustworthy: bench.cases.map((c) => c.truth === 'trustworthy'),
-    };
+    const asSet = (b: typeof bench) => ({ texts: b.cases.map((c) => c.text), labels: b.cases.map((c) => c.label), trustworthy: b.cases.map((c) => c.truth === 'trustworthy') });
+    const test = asSet(bench);
+    const validationRows = d.validation.length > args.test / 2 ? sample(d.validation, Math.floor(args.test / 2), args.seed) : d.validation;
+    const vbench = await buildShortcutBenchmark(model, validationRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
+    log(`validation ground truth: ${vbench.counts.trustworthy} trustworthy, ${vbench.counts.untrustworthy} untrustworthy`);
+    const validation = vbench.counts.trustworthy > 0 && vbench.counts.untrustworthy > 0 ? asSet(vbench) : undefined;
     let lastLog = 0;
     const r: CompareOraclesResult = await compareOracles({
       dataset: d.name,
       classifier: model,
       train: { texts: d.train.map((x) => x.text), labels: d.train.map((x) => x.label) },
       test,
+      validation,
       explainers: explainers(args.explainers, args.samples, args.seed),
       embeddings,
       thetaRelate,
