@@ -1,4 +1,6 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
 import { XtrustError } from '@xtrust/core';
 import { writeFileAtomic } from './cache-dir.js';
@@ -253,20 +255,71 @@ export interface CachedLoad {
  */
 export async function loadCachedTable(file: string, key: string, build: () => Promise<VectorTable> | VectorTable, options: CachedLoadOptions = {}): Promise<CachedLoad> {
   const warn = options.warn ?? ((m: string) => process.emitWarning(m, { code: 'XTRUST_CACHE' }));
-  let read: CacheRead;
-  try {
-    read = readVectorCache(file, key);
-  } catch (e) {
-    read = { status: 'stale', reason: `unreadable: ${(e as Error).message}` };
-  }
+  const tryRead = (): CacheRead => {
+    try {
+      return readVectorCache(file, key);
+    } catch (e) {
+      return { status: 'stale', reason: `unreadable: ${(e as Error).message}` };
+    }
+  };
+  let read = tryRead();
   if (read.status === 'ok') return { table: read.table, source: 'cache', cacheFile: file };
-  if (read.status === 'stale') warn(`xtrust: rebuilding the vector cache ${file}: ${read.reason}`);
-  const table = await build();
+  // Another process (a parallel test worker, a second CLI run) may be building the same cache:
+  // wait for it instead of parsing 300 MB twice on a shared machine.
+  const lock = await acquireLock(`${file}.lock`);
   try {
-    writeVectorCache(file, key, table);
-    return { table, source: 'built', cacheFile: file };
-  } catch (e) {
-    warn(`xtrust: cannot write the vector cache ${file} (${(e as Error).message}); keeping the vectors in memory only. Set XTRUST_CACHE_DIR to a writable folder.`);
-    return { table, source: 'built', cacheFile: undefined };
+    if (lock.waited) {
+      read = tryRead();
+      if (read.status === 'ok') return { table: read.table, source: 'cache', cacheFile: file };
+    }
+    if (read.status === 'stale') warn(`xtrust: rebuilding the vector cache ${file}: ${read.reason}`);
+    const table = await build();
+    try {
+      writeVectorCache(file, key, table);
+      return { table, source: 'built', cacheFile: file };
+    } catch (e) {
+      warn(`xtrust: cannot write the vector cache ${file} (${(e as Error).message}); keeping the vectors in memory only. Set XTRUST_CACHE_DIR to a writable folder.`);
+      return { table, source: 'built', cacheFile: undefined };
+    }
+  } finally {
+    if (lock.owned) rmSync(`${file}.lock`, { force: true });
+  }
+}
+
+/** A lock older than this is taken to be left by a crashed process. */
+const LOCK_STALE_MS = 10 * 60_000;
+
+/**
+ * Creates `lock` exclusively (`owned`: the caller removes it); while another process holds a fresh
+ * one, waits until it is gone (`waited`: the cache may now exist); when the folder cannot be
+ * written, goes on without a lock.
+ */
+async function acquireLock(lock: string): Promise<{ owned: boolean; waited: boolean }> {
+  let waited = false;
+  for (;;) {
+    try {
+      mkdirSync(dirname(lock), { recursive: true });
+      closeSync(openSync(lock, 'wx'));
+      return { owned: true, waited };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return { owned: false, waited };
+    }
+    let age: number;
+    try {
+      age = Date.now() - statSync(lock).mtimeMs;
+    } catch {
+      continue; // released between our attempts: try again
+    }
+    if (age > LOCK_STALE_MS) {
+      rmSync(lock, { force: true });
+      continue;
+    }
+    waited = true;
+    await sleep(200);
+    try {
+      statSync(lock);
+    } catch {
+      return { owned: false, waited };
+    }
   }
 }

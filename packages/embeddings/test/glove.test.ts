@@ -218,3 +218,33 @@ describe('static embedding look-ups, OOV policy and similarity', () => {
     expect([sm[1], sm[2], sm[3]]).toEqual([0, 0, 1]);
   });
 });
+
+describe('concurrent cache builds', () => {
+  it('waits for another process that holds the build lock, then reads its cache', async () => {
+    const { mkdirSync, rmSync, utimesSync } = await import('node:fs');
+    const dir = tempDir();
+    const file = writeWinkJson(dir, TINY);
+    const cache = join(dir, 'cache');
+    const cacheFile = GloveEmbedding.cacheFile(cache, file);
+    mkdirSync(join(cache, 'embeddings'), { recursive: true });
+    writeFileSync(`${cacheFile}.lock`, '');
+    // the "other process": builds the cache through a second directory, then moves it in and unlocks
+    setTimeout(async () => {
+      const other = await GloveEmbedding.loadUncached({ file, cacheDir: join(dir, 'other') });
+      writeFileSync(cacheFile, readFileSync(GloveEmbedding.cacheFile(join(dir, 'other'), file)));
+      rmSync(`${cacheFile}.lock`);
+      expect(other.loadInfo.source).toBe('built');
+    }, 300);
+    const g = await GloveEmbedding.loadUncached({ file, cacheDir: cache });
+    expect(g.loadInfo.source).toBe('cache');
+    expect(existsSync(`${cacheFile}.lock`)).toBe(false);
+    // a lock left by a crashed process (older than 10 minutes) is ignored
+    writeFileSync(`${cacheFile}.lock`, '');
+    const old = (Date.now() - 11 * 60_000) / 1000;
+    utimesSync(`${cacheFile}.lock`, old, old);
+    rmSync(cacheFile);
+    const h = await GloveEmbedding.loadUncached({ file, cacheDir: cache, warn: () => {} });
+    expect(h.loadInfo.source).toBe('built');
+    expect(existsSync(`${cacheFile}.lock`)).toBe(false);
+  });
+});
