@@ -21,22 +21,48 @@ export function sampleLimeMasks(d: number, rows: number, r: Rng): LimeSamples {
   const kept = new Int32Array(rows);
   kept[0] = d;
   // A persistent pool for partial Fisher–Yates: any permutation as the starting point still gives a
-  // uniformly random subset, and no allocation happens per row.
+  // uniformly random subset, and no allocation happens per row. When more than half the features go,
+  // the features to keep are drawn instead (a uniform subset either way), halving the draws.
   const pool = new Int32Array(d);
   for (let i = 0; i < d; i++) pool[i] = i;
+  const half = d >> 1;
   for (let row = 1; row < rows; row++) {
-    const size = 1 + r.int(d);
+    const removed = 1 + boundedInt(r, d);
     const base = row * d;
-    for (let j = 0; j < size; j++) {
-      const k = j + r.int(d - j);
+    const drawRemoved = removed <= half;
+    const draws = drawRemoved ? removed : d - removed;
+    if (!drawRemoved) data.fill(0, base, base + d);
+    const mark = drawRemoved ? 0 : 1;
+    for (let j = 0; j < draws; j++) {
+      const k = j + boundedInt(r, d - j);
       const tmp = pool[j];
       pool[j] = pool[k];
       pool[k] = tmp;
-      data[base + pool[j]] = 0;
+      data[base + pool[j]] = mark;
     }
-    kept[row] = d - size;
+    kept[row] = d - removed;
   }
   return { data, rows, d, kept };
+}
+
+const TWO32 = 4294967296;
+
+/**
+ * Uniform integer in [0, n) for n ≤ 2^21 by Lemire's multiply-shift with rejection ("Fast Random
+ * Integer Generation in an Interval", 2019): x·n is exact in a double, so it is unbiased and needs a
+ * division only on the rare rejection path.
+ */
+function boundedInt(r: Rng, n: number): number {
+  let m = r.nextUint32() * n;
+  let low = m >>> 0; // ToUint32: m mod 2^32, exact for integers below 2^53
+  if (low < n) {
+    const t = TWO32 % n;
+    while (low < t) {
+      m = r.nextUint32() * n;
+      low = m >>> 0;
+    }
+  }
+  return Math.floor(m / TWO32);
 }
 
 /**
