@@ -110,6 +110,8 @@ export interface AuditSummary {
   readonly pools: Record<string, { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }>;
   readonly confidence: ConfidenceBucket[];
   readonly comparison?: OracleComparison;
+  /** Summary of the attack step, when one ran (@xtrust/attack's RunSummary). */
+  readonly attack?: Record<string, unknown>;
   readonly seconds: { keywords: number; labelling: number; total: number };
 }
 
@@ -121,7 +123,7 @@ export function countLabels(rows: readonly { label: string }[], labels: readonly
 }
 
 /** Bridges the oracle's progress callbacks to one progress task per phase. */
-function progressBridge(progress: Progress, prefix: string): { onProgress: (p: OracleProgress) => void; stop: () => void } {
+export function progressBridge(progress: Progress, prefix: string): { onProgress: (p: OracleProgress) => void; stop: () => void } {
   let task: ProgressTask | null = null;
   let phase = '';
   return {
@@ -142,7 +144,7 @@ function progressBridge(progress: Progress, prefix: string): { onProgress: (p: O
 }
 
 /** The embedding ensemble of the audit and each member's calibrated θ_relate (cached by the oracle). */
-async function loadEnsemble(progress: Progress): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
+export async function loadEnsemble(progress: Progress): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
   const glove = await GloveEmbedding.load();
   const calibration = await calibrateThetaRelate(glove, wordnet(), { seed: 0 });
   progress.note(`embedding ${glove.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`);
@@ -150,7 +152,7 @@ async function loadEnsemble(progress: Progress): Promise<{ embeddings: WordEmbed
 }
 
 /** The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each. */
-function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
+export function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
   const out: AuditSummary['pools'] = {};
   for (const label of store.labels) {
     const pool = store.hasPool(label) ? store.pool(label) : [];
@@ -219,7 +221,105 @@ export function compareWithTruth(predictions: readonly AuditedPrediction[], thet
   };
 }
 
-/** Inputs of one audit. */
+/** What labelling needs besides the store and the rows. */
+export interface LabelRowsContext {
+  readonly explainer: Explainer;
+  readonly embeddings: readonly WordEmbedding[];
+  readonly run: RunDir;
+  readonly progress: Progress;
+}
+
+/**
+ * TOKI's second pipeline on labelled rows: predicts them, explains every prediction (appending each
+ * explanation to predictions.explanations.jsonl, so a rerun resumes) and labels each correct one
+ * trustworthy or untrustworthy.
+ */
+export async function labelRows(store: KeywordStore, classifier: Classifier, tested: readonly AuditRow[], context: LabelRowsContext): Promise<AuditedPrediction[]> {
+  const { explainer, embeddings, run, progress } = context;
+  const labels = classifier.labels;
+  progress.note(`labelling: explaining ${tested.length} test predictions`);
+  const lb = progressBridge(progress, 'label');
+  const texts = tested.map((r) => r.text);
+  const probs = await predictAll(classifier, texts, lb.onProgress);
+  // Every prediction is explained (incorrect ones too, so the report can show what they rest on).
+  const explanations: Explanation[] = await explainAll(explainer, classifier, texts, texts.map((_, i) => `test:${i}`), {
+    checkpoint: run.path('predictions.explanations.jsonl'),
+    onProgress: lb.onProgress,
+  });
+  lb.stop();
+  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels: tested.map((r) => r.label) });
+  const k = labels.length;
+  return tested.map((r, i) => {
+    const p = argmaxRow(probs, i, k);
+    const v = verdicts[i];
+    return {
+      index: i,
+      text: r.text,
+      truth: r.label,
+      predicted: labels[p],
+      confidence: probs[i * k + p],
+      verdict: v.verdict,
+      ...(v.reason ? { reason: v.reason } : {}),
+      isRel: v.isRel,
+      isUnr: v.isUnr,
+      related: v.related.map((f) => f.word),
+      unrelated: v.unrelated.map((f) => f.word),
+      features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
+      ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
+    };
+  });
+}
+
+/** Verdict counts and the share of untrustworthy correct predictions. */
+export function verdictCounts(predictions: readonly AuditedPrediction[]): { counts: Record<TrustLabel['verdict'], number>; untrustworthyShare: number | null } {
+  const counts: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
+  for (const p of predictions) counts[p.verdict]++;
+  const judged = counts.trustworthy + counts.untrustworthy;
+  return { counts, untrustworthyShare: judged ? counts.untrustworthy / judged : null };
+}
+
+/** The audit's explainer: LIME with the settings' neighbourhood size, word count and seed. */
+export function auditExplainer(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed'>): Explainer {
+  return new LimeExplainer({ numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed }) as unknown as Explainer;
+}
+
+/**
+ * TOKI's first pipeline: explains a sample of correctly predicted training texts (each explanation
+ * appended to keywords.explanations.jsonl, so a rerun resumes), pools and clusters their words, and
+ * saves the keyword store as keywords.json in the run directory.
+ */
+export async function identifyStore(
+  classifier: Classifier,
+  train: readonly AuditRow[],
+  settings: AuditSettings,
+  context: LabelRowsContext & { readonly thetaRelate: Record<string, number> },
+): Promise<KeywordStore> {
+  const { progress, run } = context;
+  progress.note(`keywords: explaining up to ${settings.trainSample} correctly predicted training texts (LIME, ${settings.samples} samples each)`);
+  const kb = progressBridge(progress, 'keywords');
+  const store = await identifyKeywords(
+    classifier,
+    train.map((r) => r.text),
+    train.map((r) => r.label),
+    {
+      explainer: context.explainer,
+      embeddings: context.embeddings,
+      thetaRelate: context.thetaRelate,
+      thetaDist: settings.thetaDist,
+      topK: settings.topK,
+      sampleSize: settings.trainSample,
+      classNames: settings.classNames,
+      seed: settings.seed,
+      checkpoint: run.path('keywords.explanations.jsonl'),
+      onProgress: kb.onProgress,
+    },
+  );
+  kb.stop();
+  run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
+  return store;
+}
+
+/** The inputs of one audit. */
 export interface AuditInputs {
   readonly classifier: Classifier;
   readonly model: Record<string, unknown>;
@@ -247,69 +347,16 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
   const { classifier } = inputs;
   const labels = classifier.labels;
   const { embeddings, thetaRelate } = await loadEnsemble(progress);
-  const explainer = new LimeExplainer({ numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed }) as unknown as Explainer;
-
-  progress.note(`keywords: explaining up to ${settings.trainSample} correctly predicted training texts (LIME, ${settings.samples} samples each)`);
-  const kb = progressBridge(progress, 'keywords');
-  const store = await identifyKeywords(
-    classifier,
-    inputs.train.map((r) => r.text),
-    inputs.train.map((r) => r.label),
-    {
-      explainer,
-      embeddings,
-      thetaRelate,
-      thetaDist: settings.thetaDist,
-      topK: settings.topK,
-      sampleSize: settings.trainSample,
-      classNames: settings.classNames,
-      seed: settings.seed,
-      checkpoint: run.path('keywords.explanations.jsonl'),
-      onProgress: kb.onProgress,
-    },
-  );
-  kb.stop();
-  run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
+  const explainer = auditExplainer(settings);
+  const store = await identifyStore(classifier, inputs.train, settings, { explainer, embeddings, thetaRelate, run, progress });
   const keywordSeconds = (performance.now() - started) / 1000;
 
   const labelStarted = performance.now();
   const tested = settings.testSample > 0 && settings.testSample < inputs.test.length ? sample([...inputs.test], settings.testSample, settings.seed) : [...inputs.test];
-  progress.note(`labelling: explaining ${tested.length} test predictions`);
-  const lb = progressBridge(progress, 'label');
-  const texts = tested.map((r) => r.text);
-  const probs = await predictAll(classifier, texts, lb.onProgress);
-  // Every prediction is explained (incorrect ones too, so the report can show what they rest on).
-  const explanations: Explanation[] = await explainAll(explainer, classifier, texts, texts.map((_, i) => `test:${i}`), {
-    checkpoint: run.path('predictions.explanations.jsonl'),
-    onProgress: lb.onProgress,
-  });
-  lb.stop();
-  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels: tested.map((r) => r.label) });
-  const k = labels.length;
-  const predictions: AuditedPrediction[] = tested.map((r, i) => {
-    const p = argmaxRow(probs, i, k);
-    const v = verdicts[i];
-    return {
-      index: i,
-      text: r.text,
-      truth: r.label,
-      predicted: labels[p],
-      confidence: probs[i * k + p],
-      verdict: v.verdict,
-      ...(v.reason ? { reason: v.reason } : {}),
-      isRel: v.isRel,
-      isUnr: v.isUnr,
-      related: v.related.map((f) => f.word),
-      unrelated: v.unrelated.map((f) => f.word),
-      features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
-      ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
-    };
-  });
+  const predictions = await labelRows(store, classifier, tested, { explainer, embeddings, run, progress });
   const labelSeconds = (performance.now() - labelStarted) / 1000;
 
-  const count: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
-  for (const p of predictions) count[p.verdict]++;
-  const judged = count.trustworthy + count.untrustworthy;
+  const { counts: count, untrustworthyShare } = verdictCounts(predictions);
   const summary: AuditSummary = {
     format: 'xtrust-audit',
     version: 1,
@@ -325,9 +372,9 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
     settings: { ...settings, explainer: 'lime', embeddings: embeddings.map((e) => ({ name: e.name, thetaRelate: thetaRelate[e.name] })) },
     accuracy: tested.length ? (tested.length - count.incorrect) / tested.length : NaN,
     verdicts: count,
-    untrustworthyShare: judged ? count.untrustworthy / judged : null,
+    untrustworthyShare,
     pools: poolsOf(store, 40),
-    confidence: confidenceBuckets(predictions, k),
+    confidence: confidenceBuckets(predictions, labels.length),
     comparison: compareWithTruth(predictions, settings.thetaConf),
     seconds: { keywords: keywordSeconds, labelling: labelSeconds, total: (performance.now() - started) / 1000 },
   };

@@ -42,3 +42,17 @@ export function errorLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return `xtrust: ${message.split('\n')[0]}`;
 }
+
+let requested: number | null = null;
+
+/** Lets a command end with a non-zero code after printing its result (the gate); runCli returns it. */
+export function requestExit(code: number): void {
+  requested = code;
+}
+
+/** The exit code a command requested, cleared for the next in-process run. */
+export function takeRequestedExit(): number | null {
+  const c = requested;
+  requested = null;
+  return c;
+}

@@ -33,7 +33,6 @@ export function writeAuditFiles(run: RunDir, summary: AuditSummary, predictions:
     keywords: run.path('keywords.json'),
     report: run.writeFile('report.html', renderReport({ summary, predictions, attacks })),
   };
-  if (attacks) run.writeFile('attacks.jsonl', toJsonl(attacks));
   run.complete();
   return files;
 }

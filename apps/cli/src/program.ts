@@ -1,15 +1,38 @@
 import { Command, CommanderError } from 'commander';
 import { applyConfig, readConfig } from './config.js';
+import { attackCommand } from './commands/attack.js';
+import { auditCommand } from './commands/audit.js';
+import { benchCommand } from './commands/bench.js';
+import { compareCommand } from './commands/compare.js';
 import { demoCommand } from './commands/demo.js';
-import { EXIT, errorLine, exitCodeOf } from './exit.js';
+import { explainCommand } from './commands/explain.js';
+import { gateCommand } from './commands/gate.js';
+import { keywordsCommand } from './commands/keywords.js';
+import { labelCommand } from './commands/label.js';
+import { reportCommand } from './commands/report.js';
+import { EXIT, errorLine, exitCodeOf, takeRequestedExit } from './exit.js';
 
 /** The whole `xtrust` command tree. */
 export function buildProgram(): Command {
   const program = new Command('xtrust')
     .description('is your text classifier right for the right reasons? explain, audit, attack')
+    .version('0.1.0')
     .showSuggestionAfterError(true)
-    .exitOverride();
-  program.addCommand(demoCommand());
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ xtrust demo                                   audit a model trained on SpamAssassin, write xtrust-report/report.html
+  $ xtrust audit --model ./model --train train.csv --test test.csv
+  $ xtrust gate --run xtrust-report --max-untrustworthy 0.1
+
+Every option can also come from ./xtrust.config.json (or --config <file>): flag > config > default.
+Exit codes: 0 ok, 1 gate failed, 2 bad input or usage, 3 unexpected failure.`,
+    );
+  for (const c of [demoCommand(), auditCommand(), explainCommand(), keywordsCommand(), labelCommand(), attackCommand(), compareCommand(), gateCommand(), reportCommand(), benchCommand()]) {
+    program.addCommand(c);
+  }
   // Config values fill in options the command line left out: flag > xtrust.config.json > default.
   program.hook('preAction', (_root, action) => {
     const { path, values } = readConfig(action.opts().config as string | undefined);
@@ -37,7 +60,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   configureErrors(program);
   try {
     await program.parseAsync([...argv]);
-    return EXIT.OK;
+    return takeRequestedExit() ?? EXIT.OK;
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version end with exit code 0; commander already printed the message.

@@ -2,9 +2,12 @@ import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { buildShortcutBenchmark, loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit, type Row } from '@xtrust/datasets';
 import { BuiltinClassifier, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
-import { countLabels, runAudit, type AuditRow, type AuditSettings } from '../audit.js';
+import { runAudit, type AuditRow, type AuditSettings } from '../audit.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
-import { examples, fractionArg, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { checkClassNames } from '../data-files.js';
+import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
+import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import type { AuditSummary } from '../audit.js';
@@ -14,25 +17,18 @@ export const DEMO_DATASETS = ['spamassassin', 'brown', 'sotu'] as const;
 export type DemoDataset = (typeof DEMO_DATASETS)[number];
 
 /** Options of `xtrust demo` (each a flag; see README). */
-export interface DemoOptions {
+export interface DemoOptions extends AuditSettingFlags {
   dataset: DemoDataset;
   model: BuiltinKind;
-  seed: number;
   testFraction: number;
-  trainSample: number;
-  testSample: number;
-  samples: number;
-  topK: number;
-  thetaDist: number;
-  thetaConf: number;
   out: string;
+  attack?: Recipe;
+  attackTexts: number;
   resume: boolean;
   json: boolean;
   quiet: boolean;
 }
 
-/** Demo defaults: a few minutes on two cores. The paper's scale is --train-sample 2000 --samples 5000. */
-export const DEMO_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaDist: 0.3, thetaConf: 0.9, seed: 0, testFraction: 0.2 };
 
 interface DemoData {
   name: string;
@@ -83,17 +79,14 @@ export interface DemoResult {
 /** The main job on bundled data: train a built-in model, audit it, write the report. */
 export async function runDemo(options: DemoOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<DemoResult> {
   const data = demoData(options.dataset);
-  const settings: AuditSettings = {
-    trainSample: options.trainSample,
-    testSample: options.testSample,
-    samples: options.samples,
-    topK: options.topK,
-    thetaDist: options.thetaDist,
-    thetaConf: options.thetaConf,
-    seed: options.seed,
-    classNames: data.classNames,
-  };
-  const run = RunDir.open(options.out, 'demo', { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...settings }, options.resume);
+  const settings: AuditSettings = auditSettings(options, data.classNames);
+  checkClassNames(settings.classNames, data.labels);
+  const run = RunDir.open(
+    options.out,
+    'demo',
+    { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...settings, attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null },
+    options.resume,
+  );
   progress.note(
     `xtrust demo: ${data.name}, model ${options.model}, seed ${options.seed}; keyword identification on ${options.trainSample} training texts, ${options.testSample} test predictions, LIME ${options.samples} samples${run.resumed ? ' (resuming)' : ''}`,
   );
@@ -124,8 +117,14 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     run,
     progress,
   );
-  const summary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample } };
-  const files = writeAuditFiles(run, summary, output.predictions);
+  let summary: AuditSummary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample } };
+  let attacks;
+  if (options.attack) {
+    const a = await attackPredictions(options.attack, classifier, output.store, output.predictions, run, progress, { limit: options.attackTexts, seed: options.seed });
+    attacks = a.examples;
+    summary = { ...summary, attack: { ...a.summary } };
+  }
+  const files = writeAuditFiles(run, summary, output.predictions, attacks);
   return { summary, files };
 }
 
@@ -144,17 +143,12 @@ export function demoCommand(): Command {
   const c = new Command('demo').description('the main job on bundled data: train a built-in model, audit its trustworthiness, write the HTML report');
   c.option('--dataset <name>', `bundled corpus: ${DEMO_DATASETS.join(' | ')}`, datasetArg, 'spamassassin')
     .option('--model <kind>', 'built-in model: bow-logistic | bow-mlp', modelKindArg, 'bow-logistic')
-    .option('--train-sample <n>', 'training texts sampled for keyword identification (paper: 2000)', positiveIntArg, DEMO_DEFAULTS.trainSample)
-    .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, DEMO_DEFAULTS.testSample)
-    .option('--samples <n>', 'LIME neighbourhood size (paper: 5000)', positiveIntArg, DEMO_DEFAULTS.samples)
-    .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, DEMO_DEFAULTS.topK)
-    .option('--theta-dist <d>', 'dendrogram cut in cosine distance', fractionArg, DEMO_DEFAULTS.thetaDist)
-    .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, DEMO_DEFAULTS.thetaConf)
-    .option('--seed <n>', 'seed of the split, training, sampling and LIME', intArg, DEMO_DEFAULTS.seed)
-    .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, DEMO_DEFAULTS.testFraction);
+    .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
+  withAuditSettings(c);
+  c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report');
   withCommonOptions(c);
-  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json']);
+  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20']);
   return c.action(async (opts: DemoOptions) => {
     const r = await runDemo(opts);
     emit(opts.json, r, () => formatAudit(r.summary, r.files));

@@ -1,0 +1,173 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command, InvalidArgumentError } from 'commander';
+import type { Classifier, Explainer, SentenceEncoder, WordEmbedding } from '@xtrust/core';
+import { a2t, cea, explainWith, explanationSimilarity, MeanVectorEncoder, summarizeRun, tef, tokiGuided, type Attack, type AttackRecord, type RunSummary } from '@xtrust/attack';
+import { CounterFittedEmbedding, UseEmbedding } from '@xtrust/embeddings';
+import { LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
+import { KeywordStore, modelFingerprint } from '@xtrust/oracle';
+import { fileDigest, readLabelledFile } from '../data-files.js';
+import { UsageError } from '../exit.js';
+import { loadModel } from '../model-loader.js';
+import { emit } from '../output.js';
+import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { Progress } from '../progress.js';
+import { RunDir } from '../run-dir.js';
+import type { AttackExample } from '../report/render.js';
+import { withModelOptions } from './audit.js';
+
+/** The attack recipes of @xtrust/attack the CLI offers. */
+export const RECIPES = ['a2t', 'toki', 'cea', 'tef', 'xaifooler'] as const;
+export type Recipe = (typeof RECIPES)[number];
+
+/** Options of `xtrust attack`. */
+export interface AttackOptions {
+  recipe: Recipe;
+  model: string;
+  test: string;
+  store?: string;
+  textColumn: string;
+  labelColumn: string;
+  allowRemote: boolean;
+  maxTexts: number;
+  explainer: 'omission' | 'lime';
+  samples: number;
+  encoder: 'mean' | 'use';
+  seed: number;
+  out: string;
+  resume: boolean;
+  json: boolean;
+  quiet: boolean;
+}
+
+/** The keyword store of `--store`: a keywords.json file, or a run directory holding one. */
+export async function loadStore(path: string, classifier: Classifier): Promise<KeywordStore> {
+  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'keywords.json') : path;
+  if (!existsSync(file)) throw new UsageError(`--store ${path}: no keyword store there (build one with \`xtrust keywords\` or \`xtrust demo\`)`);
+  return KeywordStore.load(file, { classifier });
+}
+
+/** Builds the attack of a recipe with the CLI's offline parts: counter-fitted GloVe, a sentence encoder, an explainer for the explanation attacks. */
+export async function buildAttack(recipe: Recipe, classifier: Classifier, parts: { embedding: WordEmbedding; encoder: SentenceEncoder; explainer: Explainer; store?: KeywordStore }): Promise<Attack> {
+  const { embedding, encoder } = parts;
+  const explain = explainWith(parts.explainer);
+  switch (recipe) {
+    case 'a2t':
+      return a2t(classifier, { embedding, encoder });
+    case 'toki':
+      if (!parts.store) throw new UsageError('--recipe toki needs --store (a keyword store of this model: `xtrust keywords`, or a demo/audit run directory)');
+      return tokiGuided(classifier, { embedding, encoder, store: parts.store });
+    case 'cea':
+      // No masked language model ships offline: CEA's context-aware substitute (embedding + encoder).
+      return cea(classifier, { explain, context: { embedding, encoder } });
+    case 'tef':
+      return tef(classifier, { explain, embedding });
+    case 'xaifooler':
+      return explanationSimilarity(classifier, { explain, embedding, encoder });
+  }
+}
+
+/** Attack records as report examples (succeeded and failed attacks with a perturbed text). */
+export function attackExamples(records: readonly AttackRecord[], limit = 50): AttackExample[] {
+  return records
+    .filter((r) => r.adversarial !== null && r.status !== 'skipped')
+    .slice(0, limit)
+    .map((r) => ({
+      recipe: r.recipe,
+      original: r.original,
+      perturbed: r.adversarial!,
+      originalLabel: r.originalPrediction ?? '',
+      perturbedLabel: r.adversarialPrediction ?? '',
+      success: r.status === 'succeeded',
+    }));
+}
+
+/** Attacks the model's test predictions with a recipe; records go to attacks.jsonl as each finishes (resumable). */
+export async function runAttack(options: AttackOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ summary: RunSummary & { attack: Record<string, unknown> }; records: AttackRecord[]; file: string }> {
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const classifier = model.classifier;
+  const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
+  const store = options.store ? await loadStore(options.store, classifier) : undefined;
+  const run = RunDir.open(
+    options.out,
+    'attack',
+    { recipe: options.recipe, model: await modelFingerprint(classifier), test: fileDigest(options.test), maxTexts: options.maxTexts, explainer: options.explainer, samples: options.samples, encoder: options.encoder, seed: options.seed, store: store?.fingerprint ?? null },
+    options.resume,
+  );
+  progress.note(`loading counter-fitted GloVe${options.encoder === 'use' ? ' and the Universal Sentence Encoder' : ''}…`);
+  const embedding = await CounterFittedEmbedding.load();
+  const encoder: SentenceEncoder = options.encoder === 'use' ? await UseEmbedding.load() : new MeanVectorEncoder(embedding);
+  const explainer = (options.explainer === 'lime' ? new LimeExplainer({ numSamples: options.samples, seed: options.seed }) : new OmissionExplainer()) as unknown as Explainer;
+  const attack = await buildAttack(options.recipe, classifier, { embedding, encoder, explainer, store });
+  const inputs = test.slice(0, options.maxTexts).map((r, i) => ({ text: r.text, label: r.label, id: String(i) }));
+  const task = progress.start(`attack ${options.recipe}`, inputs.length);
+  const file = run.path('attacks.jsonl');
+  const result = await attack.run(inputs, { output: file, seed: options.seed, onRecord: (_r, done) => task.update(done) });
+  task.stop();
+  const summary = { attack: attack.describe(), ...summarizeRun(result.records) };
+  run.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  run.complete();
+  return { summary, records: result.records, file };
+}
+
+export function recipeArg(value: string): Recipe {
+  if (!(RECIPES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${RECIPES.join(', ')}`);
+  return value as Recipe;
+}
+
+/** Registers `xtrust attack`. */
+export function attackCommand(): Command {
+  const c = new Command('attack').description('attack the model: A2T, TOKI-guided (needs a keyword store), CEA, TEF, or an explanation-similarity attack (xaifooler)');
+  c.requiredOption('--recipe <name>', RECIPES.join(' | '), recipeArg);
+  withModelOptions(c, 'test');
+  c.option('--store <path>', 'keyword store (keywords.json or a demo/audit run directory) for --recipe toki')
+    .option('--max-texts <n>', 'attack the first n test texts', positiveIntArg, 20)
+    .option('--explainer <name>', 'explainer of the explanation attacks (cea, tef, xaifooler): omission | lime', (v) => {
+      if (v !== 'omission' && v !== 'lime') throw new InvalidArgumentError('expected omission or lime');
+      return v;
+    }, 'omission')
+    .option('--samples <n>', 'LIME samples when --explainer lime', positiveIntArg, 500)
+    .option('--encoder <name>', 'sentence encoder of the semantic constraint: mean (averaged counter-fitted vectors, fast) | use (Universal Sentence Encoder lite)', (v) => {
+      if (v !== 'mean' && v !== 'use') throw new InvalidArgumentError('expected mean or use');
+      return v;
+    }, 'mean')
+    .option('--seed <n>', 'base seed (instance i gets its own seed from it)', intArg, 0);
+  withRunOptions(c, 'xtrust-attack');
+  withCommonOptions(c);
+  examples(c, ['xtrust attack --recipe a2t --model xtrust-report/model --test test.csv', 'xtrust attack --recipe toki --model xtrust-report/model --store xtrust-report --test test.csv --max-texts 50']);
+  return c.action(async (opts: AttackOptions) => {
+    const r = await runAttack(opts);
+    emit(opts.json, { summary: r.summary, file: r.file }, () => {
+      const s = r.summary as unknown as Record<string, unknown>;
+      return [`recipe ${r.summary.recipe}`, ...Object.entries(s).filter(([k, v]) => k !== 'attack' && k !== 'recipe' && typeof v !== 'object').map(([k, v]) => `  ${k}: ${typeof v === 'number' ? Number(v.toFixed(4)) : String(v)}`), `records ${r.file}`].join('\n');
+    });
+  });
+}
+
+
+/**
+ * The demo's and audit's optional attack step: attacks the first `limit` correct predictions judged
+ * untrustworthy (where the model leans on spurious words), appending records to attack-records.jsonl
+ * in the run directory (resumable), and returns the report's examples and the run summary.
+ */
+export async function attackPredictions(
+  recipe: Recipe,
+  classifier: Classifier,
+  store: KeywordStore,
+  predictions: readonly { text: string; truth: string; verdict: string }[],
+  run: RunDir,
+  progress: Progress,
+  options: { limit: number; seed: number },
+): Promise<{ examples: AttackExample[]; summary: RunSummary }> {
+  progress.note(`attack ${recipe}: loading counter-fitted GloVe…`);
+  const embedding = await CounterFittedEmbedding.load();
+  const attack = await buildAttack(recipe, classifier, { embedding, encoder: new MeanVectorEncoder(embedding), explainer: new OmissionExplainer() as unknown as Explainer, store });
+  const targets = predictions.filter((p) => p.verdict === 'untrustworthy').slice(0, options.limit);
+  const task = progress.start(`attack ${recipe}`, targets.length);
+  const result = await attack.run(
+    targets.map((p, i) => ({ text: p.text, label: p.truth, id: String(i) })),
+    { output: run.path('attack-records.jsonl'), seed: options.seed, onRecord: (_r, done) => task.update(done) },
+  );
+  task.stop();
+  return { examples: attackExamples(result.records), summary: summarizeRun(result.records) };
+}

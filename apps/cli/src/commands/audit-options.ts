@@ -1,0 +1,45 @@
+import type { Command } from 'commander';
+import type { AuditSettings } from '../audit.js';
+import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
+
+/** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
+export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaDist: 0.3, thetaConf: 0.9, seed: 0 };
+
+/** The audit settings as flags (shared by demo and audit). */
+export function withAuditSettings(c: Command): Command {
+  return c
+    .option('--train-sample <n>', 'training texts sampled for keyword identification (paper: 2000)', positiveIntArg, AUDIT_DEFAULTS.trainSample)
+    .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, AUDIT_DEFAULTS.testSample)
+    .option('--samples <n>', 'LIME neighbourhood size (paper: 5000)', positiveIntArg, AUDIT_DEFAULTS.samples)
+    .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, AUDIT_DEFAULTS.topK)
+    .option('--theta-dist <d>', 'dendrogram cut in cosine distance (TOKI)', fractionArg, AUDIT_DEFAULTS.thetaDist)
+    .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, AUDIT_DEFAULTS.thetaConf)
+    .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
+    .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg);
+}
+
+/** Parsed audit-setting flags. */
+export interface AuditSettingFlags {
+  trainSample: number;
+  testSample: number;
+  samples: number;
+  topK: number;
+  thetaDist: number;
+  thetaConf: number;
+  seed: number;
+  classNames?: Record<string, string>;
+}
+
+/** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */
+export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Record<string, string> = {}): AuditSettings {
+  return {
+    trainSample: flags.trainSample,
+    testSample: flags.testSample,
+    samples: flags.samples,
+    topK: flags.topK,
+    thetaDist: flags.thetaDist,
+    thetaConf: flags.thetaConf,
+    seed: flags.seed,
+    classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },
+  };
+}

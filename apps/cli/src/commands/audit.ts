@@ -1,0 +1,89 @@
+import { resolve } from 'node:path';
+import { Command } from 'commander';
+import { modelFingerprint } from '@xtrust/oracle';
+import { runAudit } from '../audit.js';
+import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
+import { loadModel } from '../model-loader.js';
+import { emit, formatAudit, writeAuditFiles } from '../output.js';
+import { examples, withCommonOptions, withRunOptions } from '../options.js';
+import { Progress } from '../progress.js';
+import { RunDir } from '../run-dir.js';
+import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
+
+/** Options of `xtrust audit`. */
+export interface AuditOptions extends AuditSettingFlags {
+  model: string;
+  train: string;
+  test: string;
+  textColumn: string;
+  labelColumn: string;
+  trustColumn?: string;
+  allowRemote: boolean;
+  out: string;
+  resume: boolean;
+  json: boolean;
+  quiet: boolean;
+}
+
+/** Model, data and model-loading flags shared by the commands that take a user's model. */
+export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'train' | 'none'): Command {
+  c.requiredOption('--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
+  if (data === 'train-test' || data === 'train') c.requiredOption('--train <file>', 'labelled training texts (.csv with a header row, or .jsonl)');
+  if (data === 'train-test' || data === 'test') c.requiredOption('--test <file>', 'labelled test texts (.csv or .jsonl)');
+  return c
+    .option('--text-column <name>', 'column (CSV) or field (JSONL) holding the text', 'text')
+    .option('--label-column <name>', 'column or field holding the label', 'label')
+    .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false);
+}
+
+/** Audits the user's own model on their data: keywords, labelled predictions, report. */
+export async function runUserAudit(options: AuditOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const labels = model.classifier.labels;
+  const settings = auditSettings(options);
+  checkClassNames(settings.classNames, labels);
+  const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };
+  const train = await readLabelledFile(options.train, columns, labels, '--train');
+  const test = await readLabelledFile(options.test, columns, labels, '--test');
+  const fingerprint = await modelFingerprint(model.classifier);
+  const run = RunDir.open(
+    options.out,
+    'audit',
+    { model: fingerprint, train: fileDigest(options.train), test: fileDigest(options.test), columns, ...settings },
+    options.resume,
+  );
+  progress.note(`xtrust audit: ${model.kind} model ${options.model} (labels ${labels.join(', ')}); ${train.length} training and ${test.length} test texts${run.resumed ? ' (resuming)' : ''}`);
+  const output = await runAudit(
+    {
+      classifier: model.classifier,
+      model: { source: resolve(options.model), kind: model.kind, fingerprint },
+      dataset: `${options.test} (train ${options.train})`,
+      train,
+      test,
+    },
+    settings,
+    run,
+    progress,
+  );
+  const files = writeAuditFiles(run, output.summary, output.predictions);
+  return { summary: output.summary, files };
+}
+
+/** Registers `xtrust audit`. */
+export function auditCommand(): Command {
+  const c = new Command('audit').description("audit your own model on your data: which correct predictions rest on the wrong words, and the HTML report");
+  withModelOptions(c, 'train-test');
+  c.option('--trust-column <name>', 'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC');
+  withAuditSettings(c);
+  withRunOptions(c, 'xtrust-report-audit');
+  withCommonOptions(c);
+  examples(c, [
+    'xtrust audit --model ./my-model --train train.csv --test test.csv',
+    'xtrust audit --model model/onnx/model.onnx --train train.jsonl --test test.jsonl --text-column body --label-column category',
+    'xtrust audit --model ./bert-sst2 --train t.csv --test v.csv --class-names pos=positive,neg=negative --out runs/bert --resume',
+  ]);
+  return c.action(async (opts: AuditOptions) => {
+    const r = await runUserAudit(opts);
+    emit(opts.json, r, () => formatAudit(r.summary, r.files));
+  });
+}

@@ -1,0 +1,64 @@
+import { Command } from 'commander';
+import type { Explainer } from '@xtrust/core';
+import { LimeExplainer } from '@xtrust/explainers';
+import { labelRows, loadEnsemble, verdictCounts } from '../audit.js';
+import { fileDigest, readLabelledFile } from '../data-files.js';
+import { loadModel } from '../model-loader.js';
+import { emit, toJsonl } from '../output.js';
+import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { Progress } from '../progress.js';
+import { RunDir } from '../run-dir.js';
+import { loadStore } from './attack.js';
+import { withModelOptions } from './audit.js';
+
+/** Options of `xtrust label`. */
+export interface LabelOptions {
+  model: string;
+  store: string;
+  test: string;
+  textColumn: string;
+  labelColumn: string;
+  allowRemote: boolean;
+  samples?: number;
+  seed?: number;
+  out: string;
+  resume: boolean;
+  json: boolean;
+  quiet: boolean;
+}
+
+/** Labels the model's test predictions with a saved keyword store (TOKI §3.2); labels.jsonl in the run directory. */
+export async function runLabel(options: LabelOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const classifier = model.classifier;
+  const store = await loadStore(options.store, classifier); // refuses a store of another model
+  const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
+  // The store's own explainer settings by default: labels then use the explanations keywords came from.
+  const params = store.provenance.explainer.params as { numSamples?: number; seed?: number };
+  const samples = options.samples ?? params.numSamples ?? 1000;
+  const seed = options.seed ?? store.provenance.seed;
+  const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), samples, seed, topK: store.topK }, options.resume);
+  const { embeddings } = await loadEnsemble(progress);
+  const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed }) as unknown as Explainer;
+  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress });
+  const { counts, untrustworthyShare } = verdictCounts(predictions);
+  const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
+  run.complete();
+  return { verdicts: counts, untrustworthyShare, labels: file };
+}
+
+/** Registers `xtrust label`. */
+export function labelCommand(): Command {
+  const c = new Command('label').description('label test predictions trustworthy or untrustworthy with a saved keyword store');
+  withModelOptions(c, 'test');
+  c.requiredOption('--store <path>', 'keyword store: keywords.json or a keywords/demo/audit run directory')
+    .option('--samples <n>', "LIME samples (default: the store's)", positiveIntArg)
+    .option('--seed <n>', "LIME seed (default: the store's)", intArg);
+  withRunOptions(c, 'xtrust-labels');
+  withCommonOptions(c);
+  examples(c, ['xtrust label --model xtrust-report/model --store xtrust-report --test new.csv --out runs/labels']);
+  return c.action(async (opts: LabelOptions) => {
+    const r = await runLabel(opts);
+    emit(opts.json, r, () => `${Object.entries(r.verdicts).map(([v, n]) => `${v} ${n}`).join(', ')}; untrustworthy ${r.untrustworthyShare === null ? '–' : `${(100 * r.untrustworthyShare).toFixed(1)} %`} of correct predictions\nlabels ${r.labels}`);
+  });
+}
