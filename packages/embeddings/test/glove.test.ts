@@ -56,6 +56,11 @@ describe('wink GloVe JSON streaming parser', () => {
     expect((e as Error).message).toMatch(new RegExp(`byte ${at}: the vector of "apple" has 5 values, expected 6`));
   });
 
+  it('decodes JSON escapes in words', () => {
+    const file = writeWinkJson(tempDir(), { 'say"hi': [1, 0], 'back\\slash': [0, 1], '\u00e9t\u00e9': [1, 1], 'tab\there': [2, 2] });
+    expect(parseWinkEmbeddingsJson(file).words).toEqual(['say"hi', 'back\\slash', 'été', 'tab\there']);
+  });
+
   it('names a missing file', () => {
     const e = caught(() => parseWinkEmbeddingsJson('/nonexistent/glove.json'));
     expect(isXtrustError(e, 'FILE_NOT_FOUND')).toBe(true);
