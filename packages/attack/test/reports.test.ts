@@ -1,0 +1,88 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HarperChecker, HfMaskedWordModel, formatRobustness, robustnessAuc, robustnessPoint, type AttackRecord } from '../src/index.js';
+import { handEncoder } from './helpers.js';
+
+function record(original: string, adversarial: string, d: number, status: AttackRecord['status'] = 'succeeded'): AttackRecord {
+  return {
+    recipe: 'cea',
+    index: 0,
+    id: null,
+    seed: 0,
+    status,
+    reason: null,
+    original,
+    adversarial,
+    label: null,
+    originalPrediction: 'pos',
+    adversarialPrediction: 'pos',
+    originalProbabilities: [0.2, 0.8],
+    adversarialProbabilities: [0.3, 0.7],
+    words: original.split(' ').length,
+    perturbedWords: 1,
+    substitutions: [],
+    score: d,
+    details: { attributionDistance: d, pcc: 1 - 2 * d },
+    queries: { texts: 1, calls: 1 },
+    candidates: { generated: 0, evaluated: 0 },
+    rejections: {},
+    seconds: 0,
+  };
+}
+
+describe('CEA/TEF robustness report', () => {
+  it('computes PCC, STS, r = d_attr / d_s (Eq. 5), Δ_PP, r_PP and AUC_r by hand-checkable numbers', async () => {
+    const enc = handEncoder();
+    const recs = [record('a good film', 'a great film', 0.2), record('a good plot', 'a fine plot', 0.4), record('a good story', 'a good story', 0, 'failed')];
+    const pp = async (texts: readonly string[]) => texts.map((t) => (t.includes('great') ? 30 : t.includes('fine') ? 25 : 20));
+    const p = await robustnessPoint('cea', 0.1, recs, { encoders: [enc], perplexity: pp });
+    expect(p.samples).toBe(2);
+    expect(p.pcc).toBeCloseTo((0.6 + 0.2) / 2, 12);
+    const e = await enc.encode(['a good film', 'a great film', 'a good plot', 'a fine plot']);
+    const cos = (i: number, j: number) => {
+      let s = 0;
+      let a = 0;
+      let b = 0;
+      for (let d = 0; d < 4; d++) {
+        s += e[i * 4 + d] * e[j * 4 + d];
+        a += e[i * 4 + d] ** 2;
+        b += e[j * 4 + d] ** 2;
+      }
+      return s / Math.sqrt(a * b);
+    };
+    const c1 = cos(0, 1);
+    const c2 = cos(2, 3);
+    expect(p.sts[enc.name]).toBeCloseTo((c1 + c2) / 2, 6);
+    expect(p.r[enc.name]).toBeCloseTo((0.2 / ((1 - c1) / 2) + 0.4 / ((1 - c2) / 2)) / 2, 4);
+    expect(p.deltaPP).toBeCloseTo((0.5 + 0.25) / 2, 6);
+    expect(p.rPP).toBeCloseTo((0.2 / 0.5 + 0.4 / 0.25) / 2, 6);
+    const q = { ...p, rhoMax: 0.2, r: { [enc.name]: 2 * (p.r[enc.name] as number) }, rPP: 4 };
+    const auc = robustnessAuc([p, q]);
+    expect(auc[enc.name]).toBeCloseTo((0.1 * ((p.r[enc.name] as number) * 3)) / 2, 6);
+    expect(auc.pp).toBeCloseTo((0.1 * (p.rPP! + 4)) / 2, 6);
+    expect(formatRobustness([p, q])).toContain('AUC_r');
+  });
+
+  it('counts language errors with the offline Harper checker: an agreement error and a repeated word add errors', async () => {
+    const checker = await HarperChecker.load();
+    const n = await checker.count(['She goes to school every day.', 'She go to school every every day.']);
+    expect(n[0]).toBe(0);
+    expect(n[1]).toBeGreaterThanOrEqual(2);
+    expect(checker.measures).toMatch(/Harper/);
+    const p = await robustnessPoint('tef', 0.1, [record('She goes to school every day.', 'She go to school every day.', 0.3)], { checker });
+    expect(p.languageErrorIncrease).toBeGreaterThanOrEqual(1);
+  }, 60_000);
+});
+
+describe('masked language model folder', () => {
+  it('refuses a folder without its tokenizer, and a missing folder, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'xtrust-mlm-'));
+    mkdirSync(join(dir, 'onnx'));
+    writeFileSync(join(dir, 'config.json'), '{"model_type":"bert"}');
+    writeFileSync(join(dir, 'onnx', 'model.onnx'), '');
+    await expect(HfMaskedWordModel.load(dir)).rejects.toThrow(/missing its tokenizer: tokenizer\.json/);
+    await expect(HfMaskedWordModel.load(join(dir, 'nope'))).rejects.toThrow(/does not exist/);
+  });
+});
