@@ -16,7 +16,7 @@ export {
   type CachedLoad,
   type CachedLoadOptions,
 } from './binary-cache.js';
-export { nearest, similarityMatrix, syn, NeighbourIndex, EmbeddingSynonymity, type Neighbour, type NearestOptions, type EmbeddingSynonymityOptions } from './similarity.js';
+export { nearest, similarityMatrix, syn, sentenceSimilarity, NeighbourIndex, EmbeddingSynonymity, type Neighbour, type NearestOptions, type EmbeddingSynonymityOptions } from './similarity.js';
 export { UseEmbedding, type UseOptions } from './use.js';
 export { EmbeddingEnsemble, pluralityVote, loadDefaultEnsemble, type MemberSimilarities, type DefaultEnsembleOptions } from './ensemble.js';
 export {

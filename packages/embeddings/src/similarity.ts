@@ -1,4 +1,4 @@
-import { XtrustError, type WordEmbedding } from '@xtrust/core';
+import { XtrustError, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
 import { cosineMatrix, topK } from '@xtrust/native';
 import { StaticEmbedding } from './static-embedding.js';
 import type { Synonymity } from './thesaurus.js';
@@ -209,4 +209,29 @@ export class EmbeddingSynonymity implements Synonymity {
  */
 export async function syn(embedding: WordEmbedding, a: string, b: string, options: EmbeddingSynonymityOptions = {}): Promise<number> {
   return new EmbeddingSynonymity(embedding, options).syn(a, b);
+}
+
+/**
+ * Semantic textual similarity of aligned text pairs (002_20470d3eef4d9d3e.txt §4.2, s_cos(E_s(s̃), E_s(s))):
+ * the cosine of the two sentence embeddings, for USE or MiniLM-style encoders. Every distinct text
+ * is encoded once, in one batched `encode` call.
+ */
+export async function sentenceSimilarity(encoder: SentenceEncoder, a: readonly string[], b: readonly string[]): Promise<Float32Array> {
+  checkWords(a, 'sentenceSimilarity: a');
+  checkWords(b, 'sentenceSimilarity: b');
+  if (a.length !== b.length) throw new XtrustError('DIMENSION_MISMATCH', `sentenceSimilarity: ${a.length} texts vs ${b.length} texts`, { a: a.length, b: b.length });
+  const ids = new Map<string, number>();
+  for (const t of [...a, ...b]) if (!ids.has(t)) ids.set(t, ids.size);
+  const texts = [...ids.keys()];
+  const dim = encoder.dim;
+  const unit = texts.length > 0 ? unitRows(await encoder.encode(texts), dim) : new Float32Array(0);
+  const out = new Float32Array(a.length);
+  for (let i = 0; i < a.length; i++) {
+    const x = ids.get(a[i])!;
+    const y = ids.get(b[i])!;
+    let s = 0;
+    for (let d = 0; d < dim; d++) s += unit[x * dim + d] * unit[y * dim + d];
+    out[i] = s;
+  }
+  return out;
 }

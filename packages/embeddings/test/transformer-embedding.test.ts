@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TransformerEmbedding, similarityMatrix } from '../src/index.js';
+import { TransformerEmbedding, sentenceSimilarity, similarityMatrix } from '../src/index.js';
 import { tempDir } from './helpers.js';
 import { HIDDEN, VOCAB, reference, writeTinyBert } from './tiny-bert.js';
 
@@ -38,6 +38,17 @@ describe('TransformerEmbedding (transformers.js, local ONNX folder)', async () =
     const n = Math.hypot(...mean);
     for (let d = 0; d < HIDDEN; d++) expect(v[d]).toBeCloseTo(mean[d] / n, 5);
     await expect(emb.encode(['  '])).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
+  });
+
+  it('scores semantic textual similarity of aligned pairs (002 §4.2)', async () => {
+    const sts = await sentenceSimilarity(emb, ['the king', 'the king', 'a good film'], ['the king', 'the queen', 'the river bank']);
+    expect(sts[0]).toBeCloseTo(1, 5);
+    const v = await emb.encode(['the king', 'the queen']);
+    let dot = 0;
+    for (let d = 0; d < HIDDEN; d++) dot += v[d] * v[HIDDEN + d];
+    expect(sts[1]).toBeCloseTo(dot, 5);
+    expect(sts[1]).toBeGreaterThan(sts[2]);
+    await expect(sentenceSimilarity(emb, ['a'], [])).rejects.toMatchObject({ code: 'DIMENSION_MISMATCH' });
   });
 
   it('works as a WordEmbedding with an explicit OOV policy', async () => {

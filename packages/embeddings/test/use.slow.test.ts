@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UseEmbedding, similarityMatrix, nearest } from '../src/index.js';
+import { UseEmbedding, similarityMatrix, nearest, sentenceSimilarity } from '../src/index.js';
 import { cosineMatrix } from '@xtrust/native';
 
 // Loads the Universal Sentence Encoder lite (tfjs, wasm backend) from the npm package: ~1 s.
@@ -15,6 +15,10 @@ describe('UseEmbedding (USE lite, 512-d, offline)', () => {
     const m = cosineMatrix(v, v, 512);
     expect(m[1]).toBeGreaterThan(0.6); // paraphrases
     expect(m[1]).toBeGreaterThan(m[2] + 0.3);
+    // STS of an attack's original/perturbed pairs: a synonym swap keeps it high, an antonym less so
+    const sts = await sentenceSimilarity(use, ['the movie was great', 'the movie was great'], ['the film was great', 'the movie was awful']);
+    expect(sts[0]).toBeGreaterThan(0.8);
+    expect(sts[0]).toBeGreaterThan(sts[1]);
   });
 
   it('works as a WordEmbedding: batch-independent, memoised, blank words reported', async () => {
