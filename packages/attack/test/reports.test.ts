@@ -86,3 +86,15 @@ describe('masked language model folder', () => {
     await expect(HfMaskedWordModel.load(join(dir, 'nope'))).rejects.toThrow(/does not exist/);
   });
 });
+
+describe('masked language model through @huggingface/transformers', () => {
+  it('loads a local fill-mask folder and fills several masks from one forward pass (batch masking)', async () => {
+    const { writeTinyMlm } = await import('./tiny-mlm.js');
+    const dir = mkdtempSync(join(tmpdir(), 'xtrust-mlm-'));
+    writeTinyMlm(dir, ['a', 'good', 'great', 'fine', 'film', 'movie', 'picture'], { great: 9, fine: 8, good: 10, movie: 7, picture: 6.5 });
+    const mlm = await HfMaskedWordModel.load(dir);
+    // the mask predicts good > great > fine > movie > picture; the masked word itself is never proposed
+    expect(await mlm.fill(['a', 'good', 'film'], ['', ' ', ' ', ''], [1], 2)).toEqual([['great', 'fine']]);
+    expect(await mlm.fill(['a', 'good', 'film'], ['', ' ', ' ', ''], [1, 2], 3)).toEqual([['great', 'fine', 'movie'], ['good', 'great', 'fine']]);
+  }, 60_000);
+});
