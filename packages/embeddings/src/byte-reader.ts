@@ -79,6 +79,15 @@ const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12,
  * `parseFloat`); anything else falls back to `Number()` on the text.
  */
 export function parseNumber(buf: Buffer, start: number, end: number): { value: number; next: number } {
+  const value = scanNumber(buf, start, end);
+  return { value, next: scanEnd };
+}
+
+/** Index after the number `scanNumber` last read, or −1 when it found none. */
+export let scanEnd = -1;
+
+/** `parseNumber` without the result object (hot loops): the value, with the end in `scanEnd`. */
+export function scanNumber(buf: Buffer, start: number, end: number): number {
   let i = start;
   let neg = false;
   if (i < end && (buf[i] === 45 || buf[i] === 43)) {
@@ -108,7 +117,8 @@ export function parseNumber(buf: Buffer, start: number, end: number): { value: n
   }
   if (!sawDigit) {
     // nan / inf spellings of C printf
-    return { value: NaN, next: -1 };
+    scanEnd = -1;
+    return NaN;
   }
   let exp = 0;
   if (i < end && (buf[i] === 101 || buf[i] === 69)) {
@@ -123,7 +133,10 @@ export function parseNumber(buf: Buffer, start: number, end: number): { value: n
       exp = exp * 10 + (buf[j] - 48);
       j++;
     }
-    if (j === e0) return { value: NaN, next: -1 };
+    if (j === e0) {
+      scanEnd = -1;
+      return NaN;
+    }
     if (eneg) exp = -exp;
     i = j;
   }
@@ -135,5 +148,6 @@ export function parseNumber(buf: Buffer, start: number, end: number): { value: n
   } else {
     value = Number(buf.toString('latin1', start, i));
   }
-  return { value, next: i };
+  scanEnd = i;
+  return value;
 }

@@ -1,5 +1,5 @@
 import { XtrustError } from '@xtrust/core';
-import { ByteReader, parseNumber } from './byte-reader.js';
+import { ByteReader, scanNumber, scanEnd } from './byte-reader.js';
 
 const WS = new Uint8Array(256);
 WS[32] = WS[9] = WS[10] = WS[13] = 1;
@@ -84,9 +84,9 @@ export class JsonStream {
     const r = this.r;
     this.peek();
     if (r.end - r.pos < 64 && !r.eof) r.ensure(64);
-    const { value, next } = parseNumber(r.buf, r.pos, r.end);
-    if (next < 0) this.fail(`expected a number, found ${this.describe()}`);
-    r.pos = next;
+    const value = scanNumber(r.buf, r.pos, r.end);
+    if (scanEnd < 0) this.fail(`expected a number, found ${this.describe()}`);
+    r.pos = scanEnd;
     return value;
   }
 

@@ -3,7 +3,7 @@ import { statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { XtrustError } from '@xtrust/core';
 import { EMBEDDINGS_VERSION, loadCachedTable, rowNorms, type CachedLoadOptions, type VectorTable } from './binary-cache.js';
-import { ByteReader, parseNumber } from './byte-reader.js';
+import { ByteReader, scanEnd, scanNumber } from './byte-reader.js';
 import { cacheDir } from './cache-dir.js';
 import { StaticEmbedding, type CaseFolding } from './static-embedding.js';
 
@@ -155,8 +155,8 @@ function readText(file: string, hasHeader: boolean, options: VectorFileOptions):
       entries++;
       if (keep && !keep.has(word)) continue;
       for (let k = 0; k < dim; k++) {
-        const { value, next } = parseNumber(r.buf, starts[firstValue + k], ends[firstValue + k]);
-        if (next !== ends[firstValue + k] || Number.isNaN(value)) {
+        const value = scanNumber(r.buf, starts[firstValue + k], ends[firstValue + k]);
+        if (scanEnd !== ends[firstValue + k] || Number.isNaN(value)) {
           fail('PARSE_ERROR', file, lineNo, r.fileOffset(starts[firstValue + k]), `value ${k + 1} of ${JSON.stringify(word)} is not a number ("${r.buf.toString('utf8', starts[firstValue + k], ends[firstValue + k]).slice(0, 20)}")`);
         }
         values[k] = value;
