@@ -44,14 +44,15 @@ def predict_proba(strings):
 explainer = LimeTextExplainer(class_names=model['labels'], random_state=seed, feature_selection=feature_selection)
 results = []
 for text in texts:
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), time.process_time()
     exp = explainer.explain_instance(text, predict_proba, top_labels=1, num_features=int(model.get('numFeatures', 10)), num_samples=5000)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu0
     label = exp.top_labels[0]
     results.append({
         'label': model['labels'][label],
         'features': [[w, float(v)] for w, v in exp.as_list(label=label)],
         'score': float(exp.score[label]),
         'seconds': seconds,
+        'cpuSeconds': cpu,
     })
 json.dump({'seed': seed, 'featureSelection': feature_selection, 'results': results}, open(out_path, 'w'))

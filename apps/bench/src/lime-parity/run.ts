@@ -75,26 +75,32 @@ const textsJson = join(out, 'texts.json');
 writeFileSync(textsJson, JSON.stringify(texts));
 
 // 3. xtrust.
-type Run = { features: WordWeights[]; labels: string[]; seconds: number[]; total: number };
+type Run = { features: WordWeights[]; labels: string[]; seconds: number[]; cpu: number[]; total: number };
 async function xtrust(seed: number, featureSelection: 'auto' | 'none', ridgeBackend: 'auto' | 'ts' = 'auto'): Promise<Run> {
   const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, featureSelection, seed, ridgeBackend });
   await lime.explain(model, texts.slice(0, 2)); // warm-up (JIT)
   const seconds: number[] = [];
+  const cpu: number[] = [];
   const exps = [];
   const t0 = performance.now();
   for (const t of texts) {
     const s = performance.now();
+    const c = process.cpuUsage(); // all threads of the process, the addon's pool included
     exps.push(...(await lime.explain(model, [t])));
+    const dc = process.cpuUsage(c);
+    cpu.push((dc.user + dc.system) / 1e6);
     seconds.push((performance.now() - s) / 1000);
   }
   const total = (performance.now() - t0) / 1000;
-  return { features: exps.map((e) => e.features.map((f) => [f.word, f.weight] as const)), labels: exps.map((e) => e.explainedLabel), seconds, total };
+  return { features: exps.map((e) => e.features.map((f) => [f.word, f.weight] as const)), labels: exps.map((e) => e.explainedLabel), seconds, cpu, total };
 }
-async function xtrustBatched(seed: number): Promise<number> {
+async function xtrustBatched(seed: number): Promise<{ wall: number; cpu: number }> {
   const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, seed });
   const t0 = performance.now();
+  const c = process.cpuUsage();
   await lime.explain(model, texts);
-  return (performance.now() - t0) / 1000 / texts.length;
+  const dc = process.cpuUsage(c);
+  return { wall: (performance.now() - t0) / 1000 / texts.length, cpu: (dc.user + dc.system) / 1e6 / texts.length };
 }
 
 // 4. Reference.
@@ -105,9 +111,10 @@ function reference(seed: number, featureSelection: 'auto' | 'none'): Run {
     const r = spawnSync(python, [join(srcDir, 'reference.py'), limeSrc, modelJson, textsJson, String(seed), featureSelection, file], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`reference LIME failed (exit ${r.status})`);
   }
-  const j = JSON.parse(readFileSync(file, 'utf8')) as { results: { label: string; features: [string, number][]; seconds: number }[] };
+  const j = JSON.parse(readFileSync(file, 'utf8')) as { results: { label: string; features: [string, number][]; seconds: number; cpuSeconds: number }[] };
   const seconds = j.results.map((x) => x.seconds);
-  return { features: j.results.map((x) => x.features), labels: j.results.map((x) => x.label), seconds, total: seconds.reduce((s, v) => s + v, 0) };
+  const cpu = j.results.map((x) => x.cpuSeconds);
+  return { features: j.results.map((x) => x.features), labels: j.results.map((x) => x.label), seconds, cpu, total: seconds.reduce((s, v) => s + v, 0) };
 }
 
 const runs: Record<string, Run> = {};
@@ -143,9 +150,11 @@ const table = pairs.map(([name, a, b]) => {
   const none = agree(runs[a.replace('%', 'none')], runs[b.replace('%', 'none')]);
   return { name, top10JaccardAuto: auto.jaccard, top10JaccardNone: none.jaccard, pearsonNone: none.pearson, sameLabel: auto.sameLabel };
 });
-const refPer = mean(runs['ref-auto-1'].seconds.concat(runs['ref-auto-2'].seconds));
-const xtPer = mean(runs['xt-auto-1'].seconds.concat(runs['xt-auto-2'].seconds));
-const xtTsPer = mean(xtTs.seconds);
+const both = (run: 'ref' | 'xt', what: 'seconds' | 'cpu') => mean(runs[`${run}-auto-1`][what].concat(runs[`${run}-auto-2`][what]));
+const refPer = both('ref', 'seconds');
+const refCpu = both('ref', 'cpu');
+const xtPer = both('xt', 'seconds');
+const xtCpu = both('xt', 'cpu');
 const info = backendInfo();
 const distinct = texts.map((t) => new Set(t.match(/[\p{L}\p{N}_]+/gu) ?? []).size);
 const summary = {
@@ -154,14 +163,13 @@ const summary = {
   backend: info.backend,
   threads: info.threads,
   simd: info.simd,
+  loadAverage: (await import('node:os')).loadavg(),
   agreement: table,
   timing: {
-    referenceSecondsPerExplanation: refPer,
-    xtrustSecondsPerExplanation: xtPer,
-    xtrustBatchedSecondsPerExplanation: batched,
-    xtrustTsBackendSecondsPerExplanation: xtTsPer,
-    speedup: refPer / xtPer,
-    speedupBatched: refPer / batched,
+    reference: { wall: refPer, cpu: refCpu },
+    xtrustOnePerCall: { wall: xtPer, cpu: xtCpu },
+    xtrustBatched: batched,
+    xtrustTsRidge: { wall: mean(xtTs.seconds), cpu: mean(xtTs.cpu) },
   },
 };
 writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
@@ -171,9 +179,11 @@ console.log(`\n${texts.length} SpamAssassin e-mails (first 3,000 characters, ${s
 console.log('| pair | top-10 Jaccard (auto) | top-10 Jaccard (none) | Pearson of weights (none, all words) | same explained label |');
 console.log('| --- | --- | --- | --- | --- |');
 for (const r of table) console.log(`| ${r.name} | ${f3(r.top10JaccardAuto)} | ${f3(r.top10JaccardNone)} | ${f3(r.pearsonNone)} | ${f3(r.sameLabel)} |`);
-console.log('\n| implementation | seconds per explanation | speed-up vs reference |');
-console.log('| --- | --- | --- |');
-console.log(`| reference LIME (Python, numpy/scipy/scikit-learn) | ${f3(refPer)} | 1× |`);
-console.log(`| xtrust, one text per call (ridge: ${info.backend}) | ${(xtPer).toFixed(4)} | ${(refPer / xtPer).toFixed(1)}× |`);
-console.log(`| xtrust, 50 texts in one call (ridge: ${info.backend}) | ${batched.toFixed(4)} | ${(refPer / batched).toFixed(1)}× |`);
-console.log(`| xtrust, one text per call (ridge: ts) | ${xtTsPer.toFixed(4)} | ${(refPer / xtTsPer).toFixed(1)}× |`);
+console.log(`\nload average during the run: ${summary.loadAverage.map((x) => x.toFixed(1)).join(', ')} (${(await import('node:os')).cpus().length} cores)\n`);
+console.log('| implementation | wall s / explanation | CPU s / explanation | speed-up (wall) | speed-up (CPU) |');
+console.log('| --- | --- | --- | --- | --- |');
+const row = (name: string, wall: number, cpu: number) => console.log(`| ${name} | ${wall.toFixed(4)} | ${cpu.toFixed(4)} | ${(refPer / wall).toFixed(1)}× | ${(refCpu / cpu).toFixed(1)}× |`);
+row('reference LIME (Python 3, numpy/scipy/scikit-learn)', refPer, refCpu);
+row(`xtrust, one text per call (ridge: ${info.backend})`, xtPer, xtCpu);
+row(`xtrust, ${texts.length} texts in one call (ridge: ${info.backend})`, batched.wall, batched.cpu);
+row('xtrust, one text per call (ridge: ts twin)', mean(xtTs.seconds), mean(xtTs.cpu));
