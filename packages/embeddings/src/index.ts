@@ -1,3 +1,8 @@
+/**
+ * @xtrust/embeddings: word and sentence embeddings that run offline (GloVe, counter-fitted GloVe, USE,
+ * transformer models, user vector files), WordNet, and similarity search through @xtrust/native.
+ * See README.md for the conventions (OOV policy, case folding, cache).
+ */
 export { WordNet, wordnet, wordNetForm, type IndexEntry, type Pointer, type Synset, type LemmaFrequency, type WordNetOptions, type RelationOptions } from './wordnet.js';
 export { morphy, readExceptionLists, DETACHMENT_RULES, WORDNET_POS, type WordNetPos, type ExceptionLists } from './morphology.js';
 export { SynonymThesaurus, type Synonymity, type SynonymThesaurusOptions } from './thesaurus.js';
@@ -12,6 +17,7 @@ export {
   EMBEDDINGS_VERSION,
   CACHE_FORMAT_VERSION,
   type VectorTable,
+  type VocabIndex,
   type CacheRead,
   type CachedLoad,
   type CachedLoadOptions,
