@@ -1,0 +1,3 @@
+import { xtrustProject } from '../../vitest.shared.js';
+
+export default xtrustProject('scale');
