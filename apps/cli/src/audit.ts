@@ -122,6 +122,8 @@ export function countLabels(rows: readonly { label: string }[], labels: readonly
   return counts;
 }
 
+const PHASE_NAMES: Record<string, string> = { predict: 'predicting', explain: 'explaining', keywords: 'clustering', label: 'labelling' };
+
 /** Bridges the oracle's progress callbacks to one progress task per phase. */
 export function progressBridge(progress: Progress, prefix: string): { onProgress: (p: OracleProgress) => void; stop: () => void } {
   let task: ProgressTask | null = null;
@@ -131,7 +133,9 @@ export function progressBridge(progress: Progress, prefix: string): { onProgress
       if (p.phase !== phase) {
         task?.stop();
         phase = p.phase;
-        task = progress.start(`${prefix} ${p.phase}`, p.total);
+        task = progress.start(`${prefix} · ${PHASE_NAMES[p.phase] ?? p.phase}`, p.total);
+        // explainAll's first report is the count found in its checkpoint; other phases start at 0.
+        if (p.phase !== 'explain') task.update(0);
       }
       task!.update(p.done, p.total);
     },
@@ -238,7 +242,7 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
   const { explainer, embeddings, run, progress } = context;
   const labels = classifier.labels;
   progress.note(`labelling: explaining ${tested.length} test predictions`);
-  const lb = progressBridge(progress, 'label');
+  const lb = progressBridge(progress, 'test');
   const texts = tested.map((r) => r.text);
   const probs = await predictAll(classifier, texts, lb.onProgress);
   // Every prediction is explained (incorrect ones too, so the report can show what they rest on).
@@ -303,6 +307,8 @@ export async function identifyStore(
     train.map((r) => r.label),
     {
       explainer: context.explainer,
+      // Recorded in the store's provenance, so `xtrust label` explains the same way by default.
+      explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
       embeddings: context.embeddings,
       thetaRelate: context.thetaRelate,
       thetaDist: settings.thetaDist,

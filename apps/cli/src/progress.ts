@@ -77,8 +77,10 @@ export class Progress {
     const line = (done: number) => {
       const seconds = (performance.now() - started) / 1000;
       const rate = seconds > 0 ? (done - first) / seconds : 0;
-      const eta = rate > 0 && done < total ? ` ETA ${formatSeconds((total - done) / rate)}` : '';
-      sink.write(`${name} ${done}/${total} (${rate.toFixed(1)}/s${eta})\n`);
+      const eta = rate > 0 && done < total ? `, ETA ${formatSeconds((total - done) / rate)}` : '';
+      // Work found done in a checkpoint is not part of this run's rate.
+      const resumed = first > 0 ? `, ${first} resumed` : '';
+      sink.write(`${name} ${done}/${total} (${rate > 0 ? `${rate.toFixed(1)}/s` : `${seconds.toFixed(1)} s`}${eta}${resumed})\n`);
     };
     return {
       update(done, newTotal) {

@@ -43,7 +43,8 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
   const settings = auditSettings(options);
   checkClassNames(settings.classNames, labels);
   const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };
-  const train = await readLabelledFile(options.train, columns, labels, '--train');
+  // The trust column is ground truth of test predictions; training files need not have it.
+  const train = await readLabelledFile(options.train, { ...columns, trustColumn: undefined }, labels, '--train');
   const test = await readLabelledFile(options.test, columns, labels, '--test');
   const fingerprint = await modelFingerprint(model.classifier);
   const run = RunDir.open(

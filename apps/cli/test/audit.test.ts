@@ -1,0 +1,188 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildFixture, SMALL_AUDIT, tempDir, xtrust, xtrustAsync, XSS_TEXTS, type Fixture } from './helpers.js';
+
+let fx: Fixture;
+let runDir: string;
+let audit: { summary: any; files: any };
+
+beforeAll(async () => {
+  fx = await buildFixture();
+  runDir = join(fx.dir, 'run');
+  const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', runDir, '--json', ...SMALL_AUDIT]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  audit = JSON.parse(r.stdout);
+}, 300_000);
+
+describe('xtrust audit on a saved model and CSV files', () => {
+  it('reports accuracy, verdicts and the untrustworthy share consistently', () => {
+    const s = audit.summary;
+    expect(s.format).toBe('xtrust-audit');
+    expect(s.data.labels).toEqual(fx.labels);
+    expect(s.data.auditedTestRows).toBe(40);
+    const v = s.verdicts;
+    expect(v.trustworthy + v.untrustworthy + v.incorrect + v.unknown).toBe(40);
+    expect(s.accuracy).toBeCloseTo((40 - v.incorrect) / 40, 10);
+    expect(s.untrustworthyShare).toBeCloseTo(v.untrustworthy / (v.trustworthy + v.untrustworthy), 10);
+    expect(s.settings).toMatchObject({ samples: 200, trainSample: 120, classNames: { ham: 'legitimate' } });
+    for (const label of fx.labels) expect(s.pools[label].keywords.length + s.pools[label].spurious.length).toBeGreaterThan(0);
+  });
+
+  it('writes predictions.jsonl (one line a test row), the keyword store and a complete manifest', () => {
+    const lines = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(40);
+    expect(lines[0].text).toBe(XSS_TEXTS[0]);
+    for (const p of lines) expect(['trustworthy', 'untrustworthy', 'incorrect', 'unknown']).toContain(p.verdict);
+    expect(JSON.parse(readFileSync(join(runDir, 'run.json'), 'utf8')).status).toBe('complete');
+    expect(JSON.parse(readFileSync(join(runDir, 'keywords.json'), 'utf8')).format).toBe('xtrust-keyword-store');
+  });
+
+  it('compares Naive and TOKI against the trust column, with ROC curves from (0,0) to (1,1)', () => {
+    const c = audit.summary.comparison;
+    expect(c.rows.map((r: any) => r.method)).toEqual(['Naive (θ_conf 0.9)', 'TOKI']);
+    for (const roc of c.roc) {
+      expect(roc.auc).toBeGreaterThanOrEqual(0);
+      expect(roc.auc).toBeLessThanOrEqual(1);
+      expect([roc.fpr[0], roc.tpr[0]]).toEqual([0, 0]);
+      expect([roc.fpr.at(-1), roc.tpr.at(-1)]).toEqual([1, 1]);
+    }
+  });
+
+  it('renders user texts in the report as text: <script> and <img onerror> never become markup', () => {
+    const html = readFileSync(audit.files.report, 'utf8');
+    // (booleans, not toContain: a failure must not print 200 kB of inlined Chart.js)
+    expect(html.includes('<script>window.__xss')).toBe(false);
+    expect(html.includes('<img src=x')).toBe(false);
+    // highlighted words are wrapped in <mark>; without the marks the escaped texts read as typed
+    const plain = html.replace(/<mark[^>]*>|<\/mark>/g, '');
+    expect(plain.includes('&lt;script&gt;window.__xss = 1&lt;/script&gt;')).toBe(true);
+    expect(plain.includes('&lt;img src=x onerror=&quot;window.__xss = 2&quot;&gt;')).toBe(true);
+    // self-contained: Chart.js inline, nothing fetched
+    expect(html.includes('window.Chart=')).toBe(true);
+    expect(/<script[^>]+src=/.test(html)).toBe(false);
+    expect(/<link[^>]+href=/.test(html)).toBe(false);
+  });
+
+  it('xtrust gate passes under a loose bound and fails (exit 1) under a strict one', () => {
+    const share = audit.summary.untrustworthyShare as number;
+    const loose = xtrust(['gate', '--run', runDir, '--max-untrustworthy', '1', '--json']);
+    expect(loose.code).toBe(0);
+    expect(JSON.parse(loose.stdout)).toMatchObject({ passed: true, untrustworthyShare: share });
+    if (share > 0) {
+      const strict = xtrust(['gate', '--run', runDir, '--max-untrustworthy', String(share / 2)]);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toMatch(/^FAILED/);
+    }
+  });
+
+  it('xtrust label with the saved store gives the audit\'s verdicts', async () => {
+    const out = join(fx.dir, 'labels');
+    const r = await xtrustAsync(['label', '--model', fx.model, '--store', runDir, '--test', fx.test, '--out', out, '--json', '--quiet']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).verdicts).toEqual(audit.summary.verdicts);
+    const labels = readFileSync(join(out, 'labels.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).verdict);
+    const audited = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).verdict);
+    expect(labels).toEqual(audited);
+  });
+
+  it('xtrust report writes the report again from the run', () => {
+    const target = join(fx.dir, 'again.html');
+    const r = xtrust(['report', '--run', runDir, '--output', target, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).report).toBe(target);
+    expect(readFileSync(target, 'utf8')).toContain('Naive vs TOKI');
+  });
+
+  it('xtrust explain prints explanations of given texts as JSON', () => {
+    const r = xtrust(['explain', '--model', fx.model, '--text', 'free money offer click now', '--samples', '100', '--top-k', '3', '--json', '--quiet']);
+    expect(r.code).toBe(0);
+    const [e] = JSON.parse(r.stdout).explanations;
+    expect(e.predictedLabel).toMatch(/^(ham|spam)$/);
+    expect(e.features.length).toBeLessThanOrEqual(3);
+    expect(e.params).toMatchObject({ numSamples: 100 });
+  });
+
+  it('xtrust compare scores two explanations, plain and synonymity-weighted', () => {
+    const a = join(fx.dir, 'a.json');
+    const b = join(fx.dir, 'b.json');
+    const expl = (text: string, words: string[]) => ({ text, method: 'lime', params: {}, predictedLabel: 'spam', explainedLabel: 'spam', features: words.map((word, i) => ({ word, weight: 1 - i / 10 })) });
+    writeFileSync(a, JSON.stringify(expl('the film was good', ['good', 'film', 'was'])));
+    writeFileSync(b, JSON.stringify(expl('the movie was good', ['good', 'movie', 'was'])));
+    const r = xtrust(['compare', a, b, '--json']);
+    expect(r.code).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c.mapping).toEqual([['film', 'movie']]);
+    expect(c.plain.jaccard).toBeCloseTo(2 / 4, 10);
+    // film → movie are near-synonyms: the weighted Jaccard credits the substitution
+    expect(c.weighted.jaccard).toBeGreaterThan(c.plain.jaccard);
+  });
+});
+
+describe('bad input: one line, exit 2', () => {
+  const oneLine = (r: { code: number | null; stderr: string }) => {
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/^xtrust: /);
+  };
+
+  it('a model path that does not exist', () => {
+    const r = xtrust(['audit', '--model', join(fx.dir, 'nope'), '--train', fx.train, '--test', fx.test]);
+    oneLine(r);
+    expect(r.stderr).toContain('does not exist');
+  });
+
+  it('a folder that is not a classifier', () => {
+    const r = xtrust(['audit', '--model', fx.dir, '--train', fx.train, '--test', fx.test]);
+    oneLine(r);
+    expect(r.stderr).toContain('not a classifier');
+  });
+
+  it('a CSV without the named column', () => {
+    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--text-column', 'body']);
+    oneLine(r);
+    expect(r.stderr).toContain('body');
+  });
+
+  it('class names that do not match the model\'s labels', () => {
+    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--class-names', 'spma=junk']);
+    oneLine(r);
+    expect(r.stderr).toContain('"spma"');
+  });
+
+  it('a label the model does not have', () => {
+    const bad = join(fx.dir, 'bad-label.csv');
+    writeFileSync(bad, 'text,label\nhello there friend,eggs\n');
+    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', bad]);
+    oneLine(r);
+    expect(r.stderr).toContain('eggs');
+  });
+
+  it('--resume on a run directory of another command', () => {
+    const r = xtrust(['keywords', '--model', fx.model, '--train', fx.train, '--out', runDir, '--resume']);
+    oneLine(r);
+    expect(r.stderr).toContain('xtrust audit');
+  });
+
+  it('--resume on a run directory made with other settings', () => {
+    const otherSamples = SMALL_AUDIT.map((a, i) => (SMALL_AUDIT[i - 1] === '--samples' ? '300' : a));
+    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', runDir, '--resume', ...otherSamples]);
+    oneLine(r);
+    expect(r.stderr).toContain('samples');
+  });
+
+  it('a gate on an unfinished or missing run', () => {
+    oneLine(xtrust(['gate', '--run', tempDir(), '--max-untrustworthy', '0.1']));
+    const bound = xtrust(['gate', '--run', runDir, '--max-untrustworthy', '2']);
+    oneLine(bound);
+  });
+
+  it('an --out folder with other files is never overwritten', () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'precious.txt'), 'keep me');
+    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--out', dir]);
+    oneLine(r);
+    expect(existsSync(join(dir, 'precious.txt'))).toBe(true);
+  });
+});

@@ -1,0 +1,78 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { toCsv, tokenize } from '@xtrust/core';
+import { loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
+import { trainClassifier } from '@xtrust/models';
+
+/** The built CLI (tests run the real executable, as a user would). */
+export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', 'bin.js');
+
+/** Runs the built CLI to completion. */
+export function xtrust(args: readonly string[], options: { cwd?: string } = {}) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Runs the built CLI asynchronously (other tests' timers keep running). */
+export function xtrustAsync(args: readonly string[], options: { cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A fresh temporary folder. */
+export function tempDir(prefix = 'xtrust-cli-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Hostile texts: they must show in the report as text and never run. */
+export const XSS_TEXTS = [
+  '<script>window.__xss = 1</script> win money now, free offer, click here to claim',
+  '<img src=x onerror="window.__xss = 2"> claim your free prize money today, click now',
+];
+
+/** The first `n` words of a text (short texts keep the end-to-end tests fast). */
+function firstWords(text: string, n: number): string {
+  const t = tokenize(text);
+  return t.length <= n ? text : text.slice(0, t[n - 1].end);
+}
+
+/** A small audit setting on disk: a saved built-in model, train.csv and test.csv (with the XSS texts and a trust column). */
+export interface Fixture {
+  readonly dir: string;
+  readonly model: string;
+  readonly train: string;
+  readonly test: string;
+  readonly labels: readonly string[];
+}
+
+/**
+ * Builds the fixture: 240 training and 40 test e-mail bodies of SpamAssassin (first 50 words), a
+ * bow-logistic model trained on them and saved, and a `trust` column (alternating; test-only ground
+ * truth, so the Naive-vs-TOKI section has both kinds).
+ */
+export async function buildFixture(dir = tempDir()): Promise<Fixture> {
+  mkdirSync(dir, { recursive: true });
+  const data = loadSpamAssassin({ headers: false });
+  const split = stratifiedSplit(data.rows, { testFraction: 0.2, seed: 1 });
+  const short = (rows: readonly { text: string; label: string }[]) => rows.map((r) => ({ text: firstWords(r.text, 50), label: r.label }));
+  const train = short(sample(split.train, 240, 1));
+  const test = [...XSS_TEXTS.map((text) => ({ text, label: 'spam' })), ...short(sample(split.test, 38, 1))];
+  const model = await trainClassifier('bow-logistic', train, { seed: 1, labels: data.labels });
+  const modelDir = join(dir, 'model');
+  if (!existsSync(join(modelDir, 'model.json'))) await model.save(modelDir);
+  writeFileSync(join(dir, 'train.csv'), toCsv(train, ['text', 'label']));
+  writeFileSync(join(dir, 'test.csv'), toCsv(test.map((r, i) => ({ ...r, trust: i % 2 === 0 ? 'trustworthy' : 'untrustworthy' })), ['text', 'label', 'trust']));
+  return { dir, model: modelDir, train: join(dir, 'train.csv'), test: join(dir, 'test.csv'), labels: data.labels };
+}
+
+/** Flags of a small, fast audit (LIME with few samples). */
+export const SMALL_AUDIT = ['--train-sample', '120', '--test-sample', '0', '--samples', '200', '--class-names', 'ham=legitimate', '--quiet'];
