@@ -97,3 +97,27 @@ function coerce(flags: string, parse: ((value: string, previous: unknown) => unk
   }
   return parse ? parse(String(value), undefined) : String(value);
 }
+
+const requiredOptions = new WeakMap<Command, string[]>();
+
+/**
+ * An option the command needs, from the command line or the config file. (Commander's own
+ * requiredOption is checked before the config is read, so a config value could never satisfy it.)
+ */
+export function required(command: Command, flags: string, description: string, parse?: (value: string) => unknown): Command {
+  if (parse) command.option(flags, `${description} (required)`, parse);
+  else command.option(flags, `${description} (required)`);
+  const option = command.options[command.options.length - 1];
+  requiredOptions.set(command, [...(requiredOptions.get(command) ?? []), option.attributeName()]);
+  return command;
+}
+
+/** Refuses a run whose required options came neither from flags nor from the config. */
+export function checkRequired(command: Command): void {
+  for (const name of requiredOptions.get(command) ?? []) {
+    if (command.getOptionValue(name) === undefined) {
+      const option = command.options.find((o) => o.attributeName() === name)!;
+      throw new UsageError(`required option '${option.flags}' not specified`);
+    }
+  }
+}

@@ -9,8 +9,8 @@ export function intArg(value: string): number {
 
 /** Parses a positive integer flag value. */
 export function positiveIntArg(value: string): number {
-  const n = intArg(value);
-  if (n === 0) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return n;
 }
 

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { applyConfig, readConfig } from './config.js';
+import { applyConfig, checkRequired, readConfig } from './config.js';
 import { attackCommand } from './commands/attack.js';
 import { auditCommand } from './commands/audit.js';
 import { benchCommand } from './commands/bench.js';
@@ -37,6 +37,7 @@ Exit codes: 0 ok, 1 gate failed, 2 bad input or usage, 3 unexpected failure.`,
   program.hook('preAction', (_root, action) => {
     const { path, values } = readConfig(action.opts().config as string | undefined);
     if (path) applyConfig(action, values, path, program.commands);
+    checkRequired(action);
   });
   return program;
 }

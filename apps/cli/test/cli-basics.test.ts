@@ -30,3 +30,34 @@ describe('xtrust bin', () => {
     expect(r.stderr.trim()).toBe("xtrust: unknown command 'dmo' (did you mean demo?)");
   });
 });
+
+describe('every command', () => {
+  const commands = ['demo', 'audit', 'explain', 'keywords', 'label', 'attack', 'compare', 'gate', 'report', 'bench'];
+
+  it.each(commands)('%s --help shows options and examples, with --json', (name) => {
+    const r = xtrust(name, '--help');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('--json');
+    expect(r.stdout).toContain('--config');
+  });
+
+  it('a missing required option is one line, exit 2', () => {
+    const r = xtrust('audit', '--train', 'a.csv', '--test', 'b.csv');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe("xtrust: required option '--model <path>' not specified\n");
+  });
+
+  it('an invalid option value names the option', () => {
+    const r = xtrust('demo', '--samples', 'many');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^xtrust: option '--samples <n>' argument 'many' is invalid\. expected a positive integer/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('--version prints the version', () => {
+    const r = xtrust('--version');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe('0.1.0');
+  });
+});

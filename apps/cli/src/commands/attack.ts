@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { required } from '../config.js';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Classifier, Explainer, SentenceEncoder, WordEmbedding } from '@xtrust/core';
 import { a2t, cea, explainWith, explanationSimilarity, MeanVectorEncoder, summarizeRun, tef, tokiGuided, type Attack, type AttackRecord, type RunSummary } from '@xtrust/attack';
@@ -118,7 +119,7 @@ export function recipeArg(value: string): Recipe {
 /** Registers `xtrust attack`. */
 export function attackCommand(): Command {
   const c = new Command('attack').description('attack the model: A2T, TOKI-guided (needs a keyword store), CEA, TEF, or an explanation-similarity attack (xaifooler)');
-  c.requiredOption('--recipe <name>', RECIPES.join(' | '), recipeArg);
+  required(c, '--recipe <name>', RECIPES.join(' | '), recipeArg);
   withModelOptions(c, 'test');
   c.option('--store <path>', 'keyword store (keywords.json or a demo/audit run directory) for --recipe toki')
     .option('--max-texts <n>', 'attack the first n test texts', positiveIntArg, 20)

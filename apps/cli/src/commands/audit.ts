@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { required } from '../config.js';
 import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { runAudit } from '../audit.js';
@@ -27,9 +28,9 @@ export interface AuditOptions extends AuditSettingFlags {
 
 /** Model, data and model-loading flags shared by the commands that take a user's model. */
 export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'train' | 'none'): Command {
-  c.requiredOption('--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
-  if (data === 'train-test' || data === 'train') c.requiredOption('--train <file>', 'labelled training texts (.csv with a header row, or .jsonl)');
-  if (data === 'train-test' || data === 'test') c.requiredOption('--test <file>', 'labelled test texts (.csv or .jsonl)');
+  required(c, '--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
+  if (data === 'train-test' || data === 'train') required(c, '--train <file>', 'labelled training texts (.csv with a header row, or .jsonl)');
+  if (data === 'train-test' || data === 'test') required(c, '--test <file>', 'labelled test texts (.csv or .jsonl)');
   return c
     .option('--text-column <name>', 'column (CSV) or field (JSONL) holding the text', 'text')
     .option('--label-column <name>', 'column or field holding the label', 'label')

@@ -1,3 +1,4 @@
+import { required } from '../config.js';
 import { Command, InvalidArgumentError } from 'commander';
 import { EXIT, requestExit } from '../exit.js';
 import { emit } from '../output.js';
@@ -26,7 +27,7 @@ export function checkGate(run: string, maxUntrustworthy: number): GateResult {
 /** Registers `xtrust gate`. */
 export function gateCommand(): Command {
   const c = new Command('gate').description("for a model's CI: exit 1 when the share of untrustworthy correct predictions of an audit exceeds a bound");
-  c.requiredOption('--max-untrustworthy <share>', 'the largest share allowed, between 0 and 1', (v) => {
+  required(c, '--max-untrustworthy <share>', 'the largest share allowed, between 0 and 1', (v) => {
     const n = Number(v);
     if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`expected a number between 0 and 1, got "${v}"`);
     return n;

@@ -1,3 +1,4 @@
+import { required } from '../config.js';
 import { Command } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
@@ -51,7 +52,7 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
 export function labelCommand(): Command {
   const c = new Command('label').description('label test predictions trustworthy or untrustworthy with a saved keyword store');
   withModelOptions(c, 'test');
-  c.requiredOption('--store <path>', 'keyword store: keywords.json or a keywords/demo/audit run directory')
+  required(c, '--store <path>', 'keyword store: keywords.json or a keywords/demo/audit run directory')
     .option('--samples <n>', "LIME samples (default: the store's)", positiveIntArg)
     .option('--seed <n>', "LIME seed (default: the store's)", intArg);
   withRunOptions(c, 'xtrust-labels');
