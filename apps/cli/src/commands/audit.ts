@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { required } from '../config.js';
 import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
@@ -59,7 +59,7 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
     {
       classifier: model.classifier,
       model: { source: resolve(options.model), kind: model.kind, fingerprint },
-      dataset: `${options.test} (train ${options.train})`,
+      dataset: `${basename(options.test)} (trained on ${basename(options.train)})`,
       train,
       test,
     },

@@ -30,7 +30,8 @@ function wordCloud(words: readonly PoolWord[], kind: 'keyword' | 'spurious'): st
   const max = Math.max(...words.map((w) => w.importance), 1e-12);
   return `<div class="cloud ${kind}">${words
     .map((w) => {
-      const size = (0.8 + 1.6 * Math.sqrt(Math.max(0, w.importance) / max)).toFixed(2);
+      // linear in importance: the few words a class leans on most stand out from the rest
+      const size = (0.75 + 1.35 * (Math.max(0, w.importance) / max)).toFixed(2);
       return `<span style="font-size:${size}em" title="${escapeHtml(`${w.word}: importance ${w.importance.toFixed(4)}`)}">${escapeHtml(w.word)}</span>`;
     })
     .join(' ')}</div>`;
