@@ -28,6 +28,9 @@ export interface Table4Row {
   readonly averagePerturbedWords: number | null;
   /** Mean original/adversarial cosine over successful attacks, per encoder name. */
   readonly cosine: Readonly<Record<string, number | null>>;
+  /** Mean perturbed words over the instances every method attacked successfully (null when none): NP on one set. */
+  readonly perturbedWordsOnCommonSuccesses: number | null;
+  readonly commonSuccesses: number;
   readonly averageQueries: number | null;
   readonly secondsPerInstance: number;
 }
@@ -46,6 +49,12 @@ export async function table4(runs: readonly { method: string; records: readonly 
     common = new Set([...common].filter((i) => s.has(i)));
   }
   if (common.size === 0) throw new XtrustError('INVALID_ARGUMENT', 'table4: no instance was attacked by every method', { argument: 'runs' });
+  const won = (rs: readonly AttackRecord[]) => new Set(rs.filter((r) => r.status === 'succeeded').map((r) => r.index));
+  let bothWon = won(runs[0].records);
+  for (const r of runs.slice(1)) {
+    const s = won(r.records);
+    bothWon = new Set([...bothWon].filter((i) => s.has(i)));
+  }
   const rows: Table4Row[] = [];
   for (const run of runs) {
     const recs = run.records.filter((r) => common.has(r.index));
@@ -57,6 +66,8 @@ export async function table4(runs: readonly { method: string; records: readonly 
       successRate: s.successRate,
       averagePerturbedWords: s.averagePerturbedWords,
       cosine: s.cosine,
+      perturbedWordsOnCommonSuccesses: mean(recs.filter((r) => bothWon.has(r.index)).map((r) => r.perturbedWords)),
+      commonSuccesses: bothWon.size,
       averageQueries: mean(recs.map((r) => r.queries.texts)),
       secondsPerInstance: recs.reduce((a, r) => a + r.seconds, 0) / recs.length,
     });
@@ -69,10 +80,10 @@ const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefi
 /** Table 4 as a Markdown table. */
 export function formatTable4(rows: readonly Table4Row[], title = ''): string {
   const enc = [...new Set(rows.flatMap((r) => Object.keys(r.cosine)))];
-  const head = ['method', 'instances', 'SAR ↑', 'Avg. NP ↓', ...enc.map((e) => `${e} ↑`), 'queries', 's/instance'];
+  const head = ['method', 'instances', 'SAR ↑', 'Avg. NP ↓', 'NP on common successes ↓', ...enc.map((e) => `${e} ↑`), 'queries', 's/instance'];
   const lines = [title ? `${title}\n` : '', `| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
   for (const r of rows) {
-    lines.push(`| ${[r.method, r.instances, fmt(r.successRate), fmt(r.averagePerturbedWords), ...enc.map((e) => fmt(r.cosine[e])), fmt(r.averageQueries, 0), fmt(r.secondsPerInstance, 3)].join(' | ')} |`);
+    lines.push(`| ${[r.method, r.instances, fmt(r.successRate), fmt(r.averagePerturbedWords), `${fmt(r.perturbedWordsOnCommonSuccesses)} (${r.commonSuccesses})`, ...enc.map((e) => fmt(r.cosine[e])), fmt(r.averageQueries, 0), fmt(r.secondsPerInstance, 3)].join(' | ')} |`);
   }
   return lines.filter((l) => l !== '').join('\n');
 }

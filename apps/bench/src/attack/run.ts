@@ -6,7 +6,7 @@
  *   pnpm turbo run build --filter=@xtrust/attack... && node apps/bench/dist/attack/run.js --task table4 [options]
  *
  * Tasks: table4 (default), throughput, cea, similarity.
- * Options: --cases spam,brown  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
+ * Options: --cases spam,brown  --store-embedding glove|cf (TOKI's keyword identification)  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
  *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out apps/bench/results/attack
  * Runs write one JSONL file per (case, recipe) under --out and resume from it.
  */
@@ -16,6 +16,7 @@ import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@
 import { GradientExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { loadBrown, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { trainClassifier, evaluateAccuracy, type BuiltinClassifier } from '@xtrust/models';
+import type { WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, type KeywordStore } from '@xtrust/oracle';
 import {
   HarperChecker,
@@ -48,10 +49,12 @@ interface Args {
   ceaN: number;
   seed: number;
   out: string;
+  /** Embedding of TOKI's keyword identification: glove (default) or cf. */
+  storeEmbedding: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'apps/bench/results/attack' };
+  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'apps/bench/results/attack', storeEmbedding: 'glove' };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, '');
     const v = argv[i + 1];
@@ -64,6 +67,7 @@ function parseArgs(argv: string[]): Args {
     else if (k === 'cea-n') a.ceaN = Number(v);
     else if (k === 'seed') a.seed = Number(v);
     else if (k === 'out') a.out = v;
+    else if (k === 'store-embedding') a.storeEmbedding = v;
     else throw new Error(`unknown option --${k}`);
   }
   return a;
@@ -102,18 +106,18 @@ async function trained(c: Case, args: Args): Promise<BuiltinClassifier> {
   return model;
 }
 
-async function keywordStore(model: BuiltinClassifier, c: Case, cf: CounterFittedEmbedding, args: Args): Promise<KeywordStore> {
+async function keywordStore(model: BuiltinClassifier, c: Case, embedding: WordEmbedding, args: Args): Promise<KeywordStore> {
   const t = performance.now();
-  const theta = await calibrateThetaRelate(cf, wordnet(), { seed: 0 });
+  const theta = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
   const store = await identifyKeywords(model, c.train.map((r) => r.text), c.train.map((r) => r.label!), {
     explainer: new OmissionExplainer() as never,
-    embeddings: [cf],
+    embeddings: [embedding],
     thetaRelate: theta.thetaRelate,
     sampleSize: 2000,
     classNames: c.classNames,
     seed: args.seed,
   });
-  log(`keyword store (omission, counter-fitted, θ_relate ${theta.thetaRelate.toFixed(3)}) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${store.labels.map((l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`).join('; ')}`);
+  log(`keyword store (omission, ${embedding.name}, θ_relate ${theta.thetaRelate.toFixed(3)}) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${store.labels.map((l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`).join('; ')}`);
   return store;
 }
 
@@ -131,7 +135,7 @@ async function main(): Promise<void> {
       if (done % 100 === 0 || done === total) log(`  ${tag} ${done}/${total}`);
     };
     if (args.task === 'table4') {
-      const store = await keywordStore(model, c, cf, args);
+      const store = await keywordStore(model, c, args.storeEmbedding === 'cf' ? cf : await GloveEmbedding.load(), args);
       const inputs = test.slice(0, args.n);
       const runs = [];
       for (const [method, attack] of [
