@@ -21,6 +21,8 @@ import { withModelOptions } from './audit.js';
 export const RECIPES = ['a2t', 'toki', 'cea', 'tef', 'xaifooler'] as const;
 export type Recipe = (typeof RECIPES)[number];
 
+const TOKI_NEEDS_STORE = '--recipe toki needs --store (a keyword store of this model: `xtrust keywords`, or a demo/audit run directory)';
+
 /** Options of `xtrust attack`. */
 export interface AttackOptions {
   recipe: Recipe;
@@ -56,7 +58,7 @@ export async function buildAttack(recipe: Recipe, classifier: Classifier, parts:
     case 'a2t':
       return a2t(classifier, { embedding, encoder });
     case 'toki':
-      if (!parts.store) throw new UsageError('--recipe toki needs --store (a keyword store of this model: `xtrust keywords`, or a demo/audit run directory)');
+      if (!parts.store) throw new UsageError(TOKI_NEEDS_STORE);
       return tokiGuided(classifier, { embedding, encoder, store: parts.store });
     case 'cea':
       // No masked language model ships offline: CEA's context-aware substitute (embedding + encoder).
@@ -85,6 +87,7 @@ export function attackExamples(records: readonly AttackRecord[], limit = 50): At
 
 /** Attacks the model's test predictions with a recipe; records go to attacks.jsonl as each finishes (resumable). */
 export async function runAttack(options: AttackOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ summary: RunSummary & { attack: Record<string, unknown> }; records: AttackRecord[]; file: string }> {
+  if (options.recipe === 'toki' && !options.store) throw new UsageError(TOKI_NEEDS_STORE);
   const model = await loadModel(options.model, { allowRemote: options.allowRemote });
   const classifier = model.classifier;
   const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
