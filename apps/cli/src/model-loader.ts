@@ -4,6 +4,9 @@ import type { Classifier } from '@xtrust/core';
 import { BuiltinClassifier, HfClassifier, OnnxClassifier } from '@xtrust/models';
 import { UsageError } from './exit.js';
 
+/** How a Hugging Face layout folder runs: onnxruntime-node directly, or the transformers.js pipeline; auto picks onnx when onnx/model.onnx is there. */
+export type Runtime = 'auto' | 'onnx' | 'transformers';
+
 /** What `--model` named and how it was loaded. */
 export interface LoadedModel {
   readonly classifier: Classifier;
@@ -24,15 +27,18 @@ function tokenizerFolderOf(onnxFile: string): string | null {
  * (model.json), or — only with `allowRemote` — a hub id. A path that does not exist, or is not a
  * classifier, is a usage error naming it.
  */
-export async function loadModel(spec: string, options: { allowRemote?: boolean; labels?: readonly string[] } = {}): Promise<LoadedModel> {
+export async function loadModel(spec: string, options: { allowRemote?: boolean; labels?: readonly string[]; runtime?: Runtime } = {}): Promise<LoadedModel> {
+  const runtime = options.runtime ?? 'auto';
   const path = resolve(spec);
   if (!existsSync(path)) {
     if (options.allowRemote && /^[\w.-]+\/[\w.-]+$/.test(spec)) {
+      if (runtime === 'onnx') throw new UsageError(`--runtime onnx needs a local folder; a hub id loads through --runtime transformers`);
       return { classifier: await HfClassifier.load(spec, { allowRemote: true }), kind: 'huggingface', source: spec };
     }
     throw new UsageError(`--model ${spec} does not exist (expected an .onnx file, a Hugging Face model folder, or a saved xtrust model folder${/^[\w.-]+\/[\w.-]+$/.test(spec) ? '; for a hub id pass --allow-remote' : ''})`);
   }
   if (statSync(path).isFile()) {
+    if (runtime === 'transformers') throw new UsageError(`--runtime transformers needs a model folder, not the file ${spec}`);
     if (!spec.endsWith('.onnx')) throw new UsageError(`--model ${spec} is a file but not an .onnx graph`);
     const folder = tokenizerFolderOf(path);
     if (!folder) throw new UsageError(`--model ${spec}: no tokenizer.json next to the graph or in its parent folder (export it in Hugging Face layout)`);
@@ -40,7 +46,7 @@ export async function loadModel(spec: string, options: { allowRemote?: boolean; 
   }
   if (existsSync(join(path, 'model.json'))) return { classifier: await BuiltinClassifier.load(path), kind: 'builtin', source: spec };
   if (existsSync(join(path, 'config.json'))) {
-    if (existsSync(join(path, 'onnx', 'model.onnx'))) {
+    if (runtime !== 'transformers' && existsSync(join(path, 'onnx', 'model.onnx'))) {
       return { classifier: await OnnxClassifier.load(path, { labels: options.labels }), kind: 'onnx', source: spec };
     }
     return { classifier: await HfClassifier.load(path), kind: 'huggingface', source: spec };

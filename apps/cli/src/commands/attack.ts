@@ -9,7 +9,7 @@ import { LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { KeywordStore, modelFingerprint } from '@xtrust/oracle';
 import { fileDigest, readLabelledFile } from '../data-files.js';
 import { UsageError } from '../exit.js';
-import { loadModel } from '../model-loader.js';
+import { loadModel, type Runtime } from '../model-loader.js';
 import { emit } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
@@ -32,6 +32,7 @@ export interface AttackOptions {
   textColumn: string;
   labelColumn: string;
   allowRemote: boolean;
+  runtime: Runtime;
   maxTexts: number;
   explainer: 'omission' | 'lime';
   samples: number;
@@ -88,7 +89,7 @@ export function attackExamples(records: readonly AttackRecord[], limit = 50): At
 /** Attacks the model's test predictions with a recipe; records go to attacks.jsonl as each finishes (resumable). */
 export async function runAttack(options: AttackOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ summary: RunSummary & { attack: Record<string, unknown> }; records: AttackRecord[]; file: string }> {
   if (options.recipe === 'toki' && !options.store) throw new UsageError(TOKI_NEEDS_STORE);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const classifier = model.classifier;
   const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
   const store = options.store ? await loadStore(options.store, classifier) : undefined;

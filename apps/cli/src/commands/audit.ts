@@ -1,10 +1,10 @@
 import { basename, resolve } from 'node:path';
 import { required } from '../config.js';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { runAudit } from '../audit.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
-import { loadModel } from '../model-loader.js';
+import { loadModel, type Runtime } from '../model-loader.js';
 import { emit, formatAudit, writeAuditFiles } from '../output.js';
 import { examples, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
@@ -20,10 +20,16 @@ export interface AuditOptions extends AuditSettingFlags {
   labelColumn: string;
   trustColumn?: string;
   allowRemote: boolean;
+  runtime: Runtime;
   out: string;
   resume: boolean;
   json: boolean;
   quiet: boolean;
+}
+
+function runtimeArg(value: string): Runtime {
+  if (value !== 'auto' && value !== 'onnx' && value !== 'transformers') throw new InvalidArgumentError('expected auto, onnx or transformers');
+  return value;
 }
 
 /** Model, data and model-loading flags shared by the commands that take a user's model. */
@@ -34,12 +40,13 @@ export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'trai
   return c
     .option('--text-column <name>', 'column (CSV) or field (JSONL) holding the text', 'text')
     .option('--label-column <name>', 'column or field holding the label', 'label')
-    .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false);
+    .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false)
+    .option('--runtime <name>', 'how a Hugging Face folder runs: auto | onnx (onnxruntime-node) | transformers (transformers.js pipeline)', runtimeArg, 'auto');
 }
 
 /** Audits the user's own model on their data: keywords, labelled predictions, report. */
 export async function runUserAudit(options: AuditOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const labels = model.classifier.labels;
   const settings = auditSettings(options);
   checkClassNames(settings.classNames, labels);

@@ -5,7 +5,7 @@ import { explainAll, modelFingerprint } from '@xtrust/oracle';
 import { progressBridge } from '../audit.js';
 import { fileDigest, readTexts } from '../data-files.js';
 import { UsageError } from '../exit.js';
-import { loadModel } from '../model-loader.js';
+import { loadModel, type Runtime } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
@@ -24,6 +24,7 @@ export interface ExplainOptions {
   textColumn: string;
   labelColumn: string;
   allowRemote: boolean;
+  runtime: Runtime;
   out: string;
   resume: boolean;
   json: boolean;
@@ -45,7 +46,7 @@ export async function runExplain(options: ExplainOptions, progress = new Progres
   if (!options.text?.length && !options.input) throw new UsageError('explain needs --text "<text>" (repeatable) or --input <file>');
   if (options.text?.length && options.input) throw new UsageError('give --text or --input, not both');
   if (!(EXPLAINER_NAMES as readonly string[]).includes(options.method)) throw new UsageError(`--method ${options.method} is not one of ${EXPLAINER_NAMES.join(', ')}`);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const explainer = explainerByName(options.method, explainerOptions(options));
   if (options.text?.length) {
     const explanations = await explainer.explain(model.classifier, options.text);

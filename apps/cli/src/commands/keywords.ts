@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { auditExplainer, identifyStore, loadEnsemble, poolsOf } from '../audit.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
-import { loadModel } from '../model-loader.js';
+import { loadModel, type Runtime } from '../model-loader.js';
 import { emit } from '../output.js';
 import { examples, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
@@ -17,6 +17,7 @@ export interface KeywordsOptions extends AuditSettingFlags {
   textColumn: string;
   labelColumn: string;
   allowRemote: boolean;
+  runtime: Runtime;
   out: string;
   resume: boolean;
   json: boolean;
@@ -25,7 +26,7 @@ export interface KeywordsOptions extends AuditSettingFlags {
 
 /** Builds a keyword store (TOKI §3.1) for the model from its training data and saves it as <out>/keywords.json. */
 export async function runKeywords(options: KeywordsOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const classifier = model.classifier;
   const settings = auditSettings(options);
   checkClassNames(settings.classNames, classifier.labels);

@@ -4,7 +4,7 @@ import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { labelRows, loadEnsemble, verdictCounts } from '../audit.js';
 import { fileDigest, readLabelledFile } from '../data-files.js';
-import { loadModel } from '../model-loader.js';
+import { loadModel, type Runtime } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
@@ -20,6 +20,7 @@ export interface LabelOptions {
   textColumn: string;
   labelColumn: string;
   allowRemote: boolean;
+  runtime: Runtime;
   samples?: number;
   seed?: number;
   out: string;
@@ -30,7 +31,7 @@ export interface LabelOptions {
 
 /** Labels the model's test predictions with a saved keyword store (TOKI §3.2); labels.jsonl in the run directory. */
 export async function runLabel(options: LabelOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const classifier = model.classifier;
   const store = await loadStore(options.store, classifier); // refuses a store of another model
   const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
