@@ -31,6 +31,7 @@ export {
 } from './search.js';
 export { Attack, instanceSeed, summarizeRun, type AttackSpec, type AttackRecord, type AttackInput, type AttackStatus, type RunOptions, type RunResult, type RunSummary } from './attack.js';
 export * from './recipes/index.js';
+export { WordNeighbours, type WordNeighbour } from './neighbours.js';
 export { MeanVectorEncoder } from './encoders.js';
 export { HarperChecker, type LanguageChecker } from './grammar.js';
 export {

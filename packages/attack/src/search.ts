@@ -194,6 +194,7 @@ export function greedySearch(options: GreedyOptions): SearchMethod {
       const importance = await options.ranking.scores(ctx.classifier, original, goal.label, positions, ctx.rng);
       const order = positions.map((p, n) => ({ p, s: importance[n] })).sort((a, b) => b.s - a.s || a.p - b.p).map((x) => x.p);
       const b = Math.max(1, typeof block === 'number' ? block : block(original.length));
+      await ctx.transformation.prepare?.(original, order, { label: goal.label, labels: ctx.classifier.labels, original });
       let current = original;
       let cur = goal.initial;
       let anyCandidate = false;

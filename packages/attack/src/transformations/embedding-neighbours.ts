@@ -1,5 +1,5 @@
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
-import { NeighbourIndex } from '@xtrust/embeddings';
+import { WordNeighbours } from '../neighbours.js';
 import { isSingleToken, type AttackedText } from '../text.js';
 import type { Transformation } from './types.js';
 
@@ -20,12 +20,18 @@ export interface EmbeddingNeighboursOptions {
 export function embeddingNeighbours(embedding: WordEmbedding, options: EmbeddingNeighboursOptions = {}): Transformation {
   const k = options.maxCandidates ?? 20;
   if (!Number.isInteger(k) || k < 1) throw new XtrustError('INVALID_ARGUMENT', `embeddingNeighbours: maxCandidates must be a positive integer, got ${k}`, { argument: 'maxCandidates' });
-  let index: Promise<NeighbourIndex> | undefined;
+  let index: Promise<WordNeighbours> | undefined;
+  const words = (text: AttackedText, indices: readonly number[]) => indices.map((i) => text.word(i).toLowerCase()).filter((w) => embedding.has(w));
   return {
+    async prepare(text, indices) {
+      index ??= WordNeighbours.build(embedding, options.vocabulary);
+      const w = words(text, indices);
+      if (w.length > 0) await (await index).query(w, k + 5);
+    },
     name: 'embedding-neighbours',
     params: { embedding: embedding.name, maxCandidates: k, minCos: options.minCos ?? null },
     async candidates(text: AttackedText, indices: readonly number[]) {
-      index ??= NeighbourIndex.build(embedding, options.vocabulary);
+      index ??= WordNeighbours.build(embedding, options.vocabulary);
       const idx = await index;
       const queries: string[] = [];
       const slot = indices.map((i) => {

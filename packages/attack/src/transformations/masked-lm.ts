@@ -1,5 +1,5 @@
 import { XtrustError, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
-import { NeighbourIndex } from '@xtrust/embeddings';
+import { WordNeighbours } from '../neighbours.js';
 import type { MaskedWordModel } from '../mlm.js';
 import { isSingleToken, type AttackedText } from '../text.js';
 import type { Transformation } from './types.js';
@@ -52,12 +52,12 @@ export interface ContextRerankedOptions {
 export function contextRerankedNeighbours(embedding: WordEmbedding, encoder: SentenceEncoder, options: ContextRerankedOptions = {}): Transformation {
   const n = options.candidates ?? 15;
   const pool = options.neighbours ?? 40;
-  let index: Promise<NeighbourIndex> | undefined;
+  let index: Promise<WordNeighbours> | undefined;
   return {
     name: 'context-reranked-neighbours',
     params: { embedding: embedding.name, encoder: encoder.name, candidates: n, neighbours: pool },
     async candidates(text, indices) {
-      index ??= NeighbourIndex.build(embedding, options.vocabulary);
+      index ??= WordNeighbours.build(embedding, options.vocabulary);
       const idx = await index;
       const words = indices.map((i) => text.word(i).toLowerCase());
       const known = words.map((w) => embedding.has(w));

@@ -1,5 +1,5 @@
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
-import { NeighbourIndex } from '@xtrust/embeddings';
+import { WordNeighbours } from '../neighbours.js';
 import type { KeywordStore } from '@xtrust/oracle';
 import { isSingleToken, type AttackedText } from '../text.js';
 import type { TransformContext, Transformation } from './types.js';
@@ -26,7 +26,7 @@ export function tokiPools(store: KeywordStore, embedding: WordEmbedding, options
   const neighbours = options.neighbours ?? 50;
   const minCos = options.minCos ?? 0.5;
   if (!Number.isInteger(k) || k < 1) throw new XtrustError('INVALID_ARGUMENT', `tokiPools: maxCandidates must be a positive integer, got ${k}`);
-  const cache = new Map<string, Promise<{ pool: NeighbourIndex; keywords: NeighbourIndex; others: NeighbourIndex; importance: Map<string, number>; otherImportance: Map<string, number> }>>();
+  const cache = new Map<string, Promise<{ pool: WordNeighbours; keywords: WordNeighbours; others: WordNeighbours; importance: Map<string, number>; otherImportance: Map<string, number> }>>();
   const prepare = (label: string) => {
     let p = cache.get(label);
     if (!p) {
@@ -39,9 +39,9 @@ export function tokiPools(store: KeywordStore, embedding: WordEmbedding, options
           for (const w of store.nonKeywords(l)) otherImportance.set(w, Math.max(otherImportance.get(w) ?? -Infinity, pool.get(w)!));
         }
         const [pool, keywords, others] = await Promise.all([
-          NeighbourIndex.build(embedding, [...importance.keys()]),
-          NeighbourIndex.build(embedding, store.keywords(label)),
-          NeighbourIndex.build(embedding, [...otherImportance.keys()]),
+          WordNeighbours.build(embedding, [...importance.keys()]),
+          WordNeighbours.build(embedding, store.keywords(label)),
+          WordNeighbours.build(embedding, [...otherImportance.keys()]),
         ]);
         return { pool, keywords, others, importance, otherImportance };
       })();

@@ -18,4 +18,9 @@ export interface Transformation {
   readonly name: string;
   readonly params: Readonly<Record<string, unknown>>;
   candidates(text: AttackedText, indices: readonly number[], ctx: TransformContext): Promise<string[][]>;
+  /**
+   * Optional: called once per instance with every position the search may visit, so a context-free source
+   * can answer all of them in one batched look-up up front (later `candidates` calls hit its memo).
+   */
+  prepare?(text: AttackedText, indices: readonly number[], ctx: TransformContext): Promise<void>;
 }
