@@ -80,7 +80,9 @@ export class Progress {
       const eta = rate > 0 && done < total ? `, ETA ${formatSeconds((total - done) / rate)}` : '';
       // Work found done in a checkpoint is not part of this run's rate.
       const resumed = first > 0 ? `, ${first} resumed` : '';
-      sink.write(`${name} ${done}/${total} (${rate > 0 ? `${rate.toFixed(1)}/s` : `${seconds.toFixed(1)} s`}${eta}${resumed})\n`);
+      // A rate over a blink (a phase that reports only when done) says nothing: show the time instead.
+      const speed = rate > 0 && seconds >= 0.5 ? `${rate.toFixed(1)}/s` : `${seconds.toFixed(1)} s`;
+      sink.write(`${name} ${done}/${total} (${speed}${eta}${resumed})\n`);
     };
     return {
       update(done, newTotal) {
