@@ -114,9 +114,12 @@ export interface CollectOptions extends QueueConnection {
   readonly runId: string;
   /** Give up waiting after this long (default: wait until every chunk completed or failed). */
   readonly timeoutMs?: number;
-  /** Called about every `pollMs` with the number of stored results. */
+  /** Called about once a second with the number of stored results. */
   readonly onProgress?: (p: { results: number; total: number; failedChunks: number }) => void;
+  /** How often the results are counted (default 250 ms). */
   readonly pollMs?: number;
+  /** How often the chunks' states are read to notice failed chunks (default 1 s). */
+  readonly stateCheckMs?: number;
 }
 
 export interface ChunkFailure {
@@ -145,20 +148,31 @@ export async function collect(o: CollectOptions): Promise<CollectResult> {
     const start = Date.now();
     const done = new Set<number>();
     const failures = new Map<number, string>();
+    const stateEveryMs = o.stateCheckMs ?? 1000;
+    let lastStates = -Infinity;
     for (;;) {
-      for (let c = 0; c < meta.chunks; c++) {
-        if (done.has(c)) continue;
-        const job = await queue.getJob(jobId(runId, c));
-        const state = job ? await job.getState() : 'missing';
-        if (state === 'completed' || state === 'missing') done.add(c);
-        else if (state === 'failed') {
-          done.add(c);
-          failures.set(c, job?.failedReason ?? 'unknown');
-        }
-      }
+      // one HLEN per poll; the per-chunk states (to see failed chunks) only about once a second, so waiting costs Redis little
       const stored = await redis.hlen(keys.results);
-      o.onProgress?.({ results: stored, total: meta.total, failedChunks: failures.size });
-      if (done.size === meta.chunks || stored === meta.total) break;
+      if (stored === meta.total) {
+        o.onProgress?.({ results: stored, total: meta.total, failedChunks: failures.size });
+        break;
+      }
+      if (Date.now() - lastStates >= stateEveryMs) {
+        lastStates = Date.now();
+        for (let c = 0; c < meta.chunks; c++) {
+          if (done.has(c)) continue;
+          const job = await queue.getJob(jobId(runId, c));
+          const state = job ? await job.getState() : 'missing';
+          if (state === 'completed' || state === 'missing') done.add(c);
+          else if (state === 'failed') {
+            done.add(c);
+            failures.set(c, job?.failedReason ?? 'unknown');
+          }
+        }
+        o.onProgress?.({ results: stored, total: meta.total, failedChunks: failures.size });
+        // every chunk finished: read once more, since results may have landed since the HLEN above
+        if (done.size === meta.chunks) break;
+      }
       if (o.timeoutMs !== undefined && Date.now() - start > o.timeoutMs) {
         throw new XtrustError('INCOMPATIBLE', `run ${runId}: ${stored}/${meta.total} results after ${o.timeoutMs} ms — are workers running on queue ${o.queueName ?? DEFAULT_QUEUE}?`, { runId, stored });
       }

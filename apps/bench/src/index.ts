@@ -1,0 +1,315 @@
+#!/usr/bin/env node
+/**
+ * `pnpm bench`: runs every benchmark of the repository and writes BENCHMARKS.md at the root.
+ *
+ *   pnpm bench                       every section, full sizes (hours on 2 cores)
+ *   pnpm bench --quick               reduced sizes (minutes), figures marked quick
+ *   pnpm bench --only table3,scale   some sections; the others stay as last written
+ *   pnpm bench --list                the section names
+ *   options: --lime-src DIR (the reference Python LIME package folder; or LIME_SRC), --out FILE (default BENCHMARKS.md)
+ *
+ * Benchmarks written by the package engineers are reused as they are: in-process ones return
+ * BenchResult[] (src/result.ts); script ones (src/<area>/*.ts with their own options) are run as child
+ * processes and their Markdown output is kept. Each section is stored under
+ * apps/bench/results/sections/ and BENCHMARKS.md is rebuilt from all stored sections.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { machineInfo } from './machine.js';
+import { saveSection, writeBenchmarks, type Section } from './report.js';
+import type { BenchResult } from './result.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+/** Repository root (this file is apps/bench/dist/index.js). */
+export const ROOT = resolve(here, '../../..');
+const DIST = resolve(ROOT, 'apps/bench/dist');
+const RESULTS = resolve(ROOT, 'apps/bench/results');
+
+interface RunContext {
+  readonly quick: boolean;
+  readonly limeSrc?: string;
+  readonly log: (line: string) => void;
+}
+
+/** What a benchmark produced. */
+interface Produced {
+  results?: BenchResult[];
+  markdown?: string;
+  /** Present when the benchmark could not run here (missing peer, missing data). */
+  skipped?: string;
+}
+
+interface Benchmark {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** The child-process command (script benchmarks), for the report and to run it. */
+  readonly script?: (ctx: RunContext) => { file: string; args: string[] } | { skipped: string };
+  /** In-process benchmarks. */
+  readonly run?: (ctx: RunContext) => Promise<Produced>;
+  /** Wall-clock limit in seconds (full, quick). */
+  readonly limit: readonly [number, number];
+}
+
+/** Imports a module of this package by its dist path at run time, so a benchmark file that is not there yet is reported, not a build error. */
+async function load<T>(path: string): Promise<T> {
+  const file = join(DIST, path);
+  if (!existsSync(file)) throw new Error(`${relative(ROOT, file)} is missing (not built, or the benchmark is not in this checkout)`);
+  return (await import(pathToFileURL(file).href)) as T;
+}
+
+function limeSource(ctx: RunContext): string | undefined {
+  for (const dir of [ctx.limeSrc, process.env.LIME_SRC, '/tmp/lime-ref']) {
+    if (dir && existsSync(join(dir, 'lime', 'lime_text.py'))) return dir;
+  }
+  return undefined;
+}
+
+/** The registry, in BENCHMARKS.md order. */
+export const BENCHMARKS: readonly Benchmark[] = [
+  {
+    name: 'native',
+    title: 'Native kernels: top-k cosine search, average-linkage clustering, batched LIME ridge',
+    description:
+      '@xtrust/native (C++ addon, CPU threads + AVX) against its TypeScript twins in @xtrust/core, numpy with OpenBLAS (similarity search), SciPy and ml-hclust (clustering). Benchmarks by the native engineer (apps/bench/src/native/).',
+    limit: [3600, 900],
+    run: async (ctx) => {
+      const m = await load<{ runNativeBenchmarks: (o: { quick?: boolean; log?: (l: string) => void }) => Promise<BenchResult[]> }>('native/index.js');
+      return { results: await m.runNativeBenchmarks({ quick: ctx.quick, log: ctx.log }) };
+    },
+  },
+  {
+    name: 'lime-parity',
+    title: 'LIME: agreement with and speed against the reference Python LIME',
+    description:
+      "xtrust's LimeExplainer vs marcotcr/lime's LimeTextExplainer (Debian's numpy/scipy/scikit-learn) on the same SpamAssassin e-mails and the same built-in model, 5,000 samples; the reference is re-run in the same run. Harness by the explainers engineer (apps/bench/src/lime-parity/).",
+    limit: [5400, 900],
+    script: (ctx) => {
+      const src = limeSource(ctx);
+      if (!src) return { skipped: 'the reference LIME source is not here: `git archive` the `lime` folder of github.com/marcotcr/lime into a folder and pass --lime-src DIR (or LIME_SRC=DIR); apt-get install -y python3-numpy python3-scipy python3-sklearn' };
+      const out = join(RESULTS, ctx.quick ? 'lime-parity-quick' : 'lime-parity');
+      return { file: 'lime-parity/run.js', args: ['--lime-src', src, '--texts', ctx.quick ? '10' : '50', '--out', out, '--rerun-reference'] };
+    },
+  },
+  {
+    name: 'explainers-speed',
+    title: 'Explainers: time per explanation on a built-in model',
+    description: 'LIME, KernelSHAP, omission, gradient and integrated gradients over SpamAssassin e-mails (first 3,000 characters). Harness by the explainers engineer (apps/bench/src/explainers-speed/).',
+    limit: [3600, 600],
+    script: (ctx) => ({ file: 'explainers-speed/run.js', args: ['--texts', ctx.quick ? '50' : '1000'] }),
+  },
+  {
+    name: 'oracle-speed',
+    title: 'Oracle: keyword identification + labelling time against the paper’s reported time',
+    description:
+      'TOKI keyword identification over training texts plus labelling test predictions with LIME, in one process, against the TOKI paper’s **reported** 4,866 s + 1,053 s (000, Table 3; 12-core laptop, not measured here). Harness by the oracle engineer (apps/bench/src/oracle/speed.ts).',
+    limit: [3600, 900],
+    script: (ctx) => ({ file: 'oracle/speed.js', args: ctx.quick ? ['--embeddings', 'glove', '--train', '300', '--test', '100', '--samples', '1000'] : [] }),
+  },
+  {
+    name: 'table3',
+    title: 'Reproduction — TOKI paper Table 3 on shortcut benchmarks (TOKI-lime/-omis/-grad, Naive, –K.I)',
+    description:
+      'Layout of 000_6d314fe57d39eb4c.txt Table 3 on offline shortcut benchmarks with known ground truth: Brown genres and SpamAssassin with a planted trigger word, SpamAssassin with its headers (a natural shortcut). Built by the oracle engineer’s harness (apps/bench/src/oracle/shortcut.ts) through @xtrust/oracle’s compareOracles.',
+    limit: [7200, 1200],
+    script: (ctx) => ({
+      file: 'oracle/shortcut.js',
+      args: ctx.quick ? ['--cases', 'brown', '--embeddings', 'glove', '--train', '300', '--test', '200', '--samples', '500'] : [],
+    }),
+  },
+  {
+    name: 'table4',
+    title: 'Reproduction — TOKI paper Table 4: TOKI-guided attack vs A2T',
+    description: 'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (apps/bench/src/attack/run.ts --task table4).',
+    limit: [7200, 1200],
+    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'table4', ...(ctx.quick ? ['--cases', 'spam', '--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+  },
+  {
+    name: 'attack-throughput',
+    title: 'A2T attack throughput',
+    description: 'Instances attacked per second by A2T on a built-in model (apps/bench/src/attack/run.ts --task throughput).',
+    limit: [3600, 600],
+    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'throughput', '--cases', 'spam', '--throughput', ctx.quick ? '100' : '1000'] }),
+  },
+  {
+    name: 'cea-tef',
+    title: 'Reproduction — CEA vs TEF over ρ_max',
+    description: 'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (apps/bench/src/attack/run.ts --task cea).',
+    limit: [7200, 1200],
+    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+  },
+  {
+    name: 'similarity',
+    title: 'Reproduction — explanation-similarity attack, base vs synonymity-weighted success (GloVe)',
+    description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (apps/bench/src/attack/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
+    limit: [7200, 1200],
+    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'similarity', '--cases', 'spam', ...(ctx.quick ? ['--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--n', '300', '--out', join(RESULTS, 'attack')])] }),
+  },
+  {
+    name: 'synonymity',
+    title: 'Reproduction — success rates weighted by GloVe, counter-fitted GloVe and WordNet synonymity',
+    description:
+      'Tables 3/5 of 001_3eb24fee3e674c02.txt: the success rate of the explanation-similarity attack under each ranked-list measure, unweighted and weighted by synonymity, with three Syn sources: GloVe cosine, counter-fitted GloVe cosine and the WordNet thesaurus (1 for synonyms). Reads the attack records the previous section wrote (apps/bench/src/reproductions/synonymity.ts).',
+    limit: [3600, 900],
+    script: (ctx) => ({ file: 'reproductions/synonymity.js', args: ['--records', join(RESULTS, ctx.quick ? 'attack-quick' : 'attack', 'spam-xaifooler.jsonl')] }),
+  },
+  {
+    name: 'ndcg',
+    title: 'Reproduction — NDCG@k of LIME, KernelSHAP and omission against the class name (Brown genres)',
+    description:
+      'After 003_0785e9c45c69d264.txt Figures 2–3: how well each explainer ranks the words related to the predicted class first, measured as NDCG@k with a word’s relevance its embedding similarity to the class name, on Brown genres with a built-in model (apps/bench/src/reproductions/ndcg.ts).',
+    limit: [3600, 900],
+    script: (ctx) => ({ file: 'reproductions/ndcg.js', args: ctx.quick ? ['--texts', '40', '--samples', '500'] : [] }),
+  },
+  {
+    name: 'scale',
+    title: 'Scale-out over BullMQ on Redis: 1 vs 2 workers, queue overhead vs a local run',
+    description:
+      'Jobs of 100 LIME explanations run through @xtrust/scale (BullMQ on a local redis-server) by 1 and 2 worker processes, against the same work in one local process; overhead = (queued − local) / local with one worker. Target: under 5 %. Also a kill -9 of a worker during a 1,000-instance audit (apps/bench/src/scale/run.ts).',
+    limit: [3600, 900],
+    script: (ctx) => ({ file: 'scale/run.js', args: ctx.quick ? ['--instances', '200', '--kill-instances', '200', '--repeats', '2'] : [] }),
+  },
+];
+
+/** Runs a script benchmark as `node dist/<file> args` from the repository root; its stdout is the section's Markdown. */
+function runScript(file: string, args: string[], limitS: number, log: (l: string) => void): Promise<{ stdout: string; code: number | null; timedOut: boolean }> {
+  return new Promise((resolveRun) => {
+    const path = join(DIST, file);
+    if (!existsSync(path)) return resolveRun({ stdout: `${relative(ROOT, path)} is missing`, code: 127, timedOut: false });
+    const child = spawn(process.execPath, [path, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let tail = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      process.stderr.write(d);
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      tail = (tail + d.toString()).slice(-4000);
+      process.stderr.write(d);
+    });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      log(`time limit of ${limitS} s reached: stopping ${file}`);
+      child.kill('SIGTERM');
+      setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    }, limitS * 1000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolveRun({ stdout: code === 0 ? stdout : `${stdout}\n${tail}`, code, timedOut });
+    });
+  });
+}
+
+/**
+ * Plain output lines as Markdown: tables stay tables, other lines keep their line breaks; lines that
+ * only show progress (`[hh:mm:ss] …`, `name 10/300`) are dropped.
+ */
+export function toMarkdown(stdout: string): string {
+  const lines = stdout.replace(/\r/g, '').split('\n');
+  const out: string[] = [];
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    if (/^\[\d\d:\d\d:\d\d\]/.test(line)) continue;
+    if (line.startsWith('|') || line.startsWith('#') || line === '') out.push(line);
+    else {
+      // a table needs a blank line before it; a plain line gets a hard break so lines do not run together
+      out.push(`${line}  `);
+    }
+  }
+  const joined: string[] = [];
+  for (let i = 0; i < out.length; i++) {
+    if (out[i].startsWith('|') && i > 0 && !out[i - 1].startsWith('|') && out[i - 1] !== '') joined.push('');
+    joined.push(out[i]);
+  }
+  return joined.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
+
+function parseArgs(argv: string[]) {
+  const o = { quick: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = () => {
+      const x = argv[++i];
+      if (x === undefined) throw new Error(`${a} needs a value`);
+      return x;
+    };
+    if (a === '--quick') o.quick = true;
+    else if (a === '--only') o.only = v().split(',');
+    else if (a === '--skip') o.skip = v().split(',');
+    else if (a === '--list') o.list = true;
+    else if (a === '--lime-src') o.limeSrc = resolve(v());
+    else if (a === '--out') o.out = resolve(v());
+    else if (a === '--help' || a === '-h') {
+      process.stdout.write('pnpm bench [--quick] [--only NAME[,NAME]] [--skip NAME[,NAME]] [--list] [--lime-src DIR] [--out FILE]\n');
+      process.exit(0);
+    } else throw new Error(`unknown option ${a} (try --help)`);
+  }
+  const names = new Set(BENCHMARKS.map((b) => b.name));
+  for (const n of [...(o.only ?? []), ...o.skip]) if (!names.has(n)) throw new Error(`unknown benchmark "${n}"; known: ${[...names].join(', ')}`);
+  return o;
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  if (o.list) {
+    for (const b of BENCHMARKS) process.stdout.write(`${b.name.padEnd(18)} ${b.title}\n`);
+    return;
+  }
+  const log = (l: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${l}\n`);
+  const ctx: RunContext = { quick: o.quick, limeSrc: o.limeSrc, log };
+  const sectionsDir = join(RESULTS, 'sections');
+  const chosen = BENCHMARKS.filter((b) => (o.only ? o.only.includes(b.name) : true) && !o.skip.includes(b.name));
+  let failed = 0;
+  for (const b of chosen) {
+    const order = BENCHMARKS.indexOf(b);
+    const machine = machineInfo();
+    const date = new Date().toISOString();
+    const t0 = performance.now();
+    const limit = b.limit[o.quick ? 1 : 0];
+    const flags = `--only ${b.name}${o.quick ? ' --quick' : ''}`;
+    let command = `pnpm bench ${flags}`;
+    let produced: Produced = {};
+    let status: Section['status'] = 'ok';
+    let reason: string | undefined;
+    log(`${b.name}: ${b.title}`);
+    try {
+      if (b.run) produced = await b.run(ctx);
+      else if (b.script) {
+        const s = b.script(ctx);
+        if ('skipped' in s) produced = { skipped: s.skipped };
+        else {
+          const shown = s.args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) || '.' : a));
+          command += ` (runs \`node apps/bench/dist/${s.file} ${shown.join(' ')}\`)`;
+          const r = await runScript(s.file, s.args, limit, log);
+          if (r.code !== 0) {
+            status = 'failed';
+            reason = r.timedOut ? `stopped at the time limit of ${limit} s` : `exit code ${r.code}: ${r.stdout.trim().split('\n').slice(-3).join(' / ')}`;
+          }
+          produced = { markdown: toMarkdown(r.code === 0 ? r.stdout : r.stdout.split('\n').slice(0, -3).join('\n')) };
+        }
+      }
+    } catch (e) {
+      status = 'failed';
+      reason = e instanceof Error ? e.message : String(e);
+    }
+    if (produced.skipped) {
+      status = 'skipped';
+      reason = produced.skipped;
+    }
+    if (status === 'failed') failed++;
+    const seconds = (performance.now() - t0) / 1000;
+    log(`${b.name}: ${status}${reason ? ` (${reason.slice(0, 300)})` : ''} in ${seconds.toFixed(1)} s`);
+    saveSection(sectionsDir, { name: b.name, title: b.title, description: b.description, command, date, seconds, quick: o.quick, machine, status, reason, results: produced.results, markdown: produced.markdown, order });
+    writeBenchmarks(o.out, sectionsDir);
+  }
+  log(`wrote ${relative(process.cwd(), o.out) || o.out} (${chosen.length} sections run, ${failed} failed)`);
+  if (failed > 0) process.exitCode = 1;
+}
+
+main().catch((e) => {
+  process.stderr.write(`pnpm bench: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(2);
+});
