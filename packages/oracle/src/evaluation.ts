@@ -1,10 +1,10 @@
 import { classificationMetrics, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
 import { XtrustError, type Classifier, type Explainer, type Explanation, type WordEmbedding } from '@xtrust/core';
-import { explainAll, type Progress } from './explaining.js';
+import { explainTolerant, type Progress } from './explaining.js';
 import { identifyKeywords } from './keyword-identification.js';
 import type { KeywordStore } from './keyword-store.js';
 import { chooseThetaConf, naiveOracle, predictionConfidence } from './naive.js';
-import { labelExplanations, predictAll, type TrustLabel } from './trust-labels.js';
+import { labelExplanations, labelTolerant, predictAll, type TrustLabel } from './trust-labels.js';
 
 /** Binary classification metrics with trustworthy as the positive class (§6.3), from @xtrust/metrics. */
 export type OracleMetrics = ClassificationMetrics;
@@ -234,13 +234,13 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
     });
     stores[entry.suffix] = store;
     const t0 = performance.now();
-    const explanations = await explainAll(entry.explainer, classifier, texts, texts.map((_, i) => String(i)), { explainerOptions: entry.options, batchSize: args.batchSize, onProgress: progress });
+    const tolerant = await explainTolerant(entry.explainer, classifier, texts, texts.map((_, i) => String(i)), { explainerOptions: entry.options, batchSize: args.batchSize, onProgress: progress });
     const explainSeconds = (performance.now() - t0) / 1000;
     const t1 = performance.now();
-    const toki = await labelExplanations(store, explanations, { embeddings: args.embeddings, trueLabels, mode: 'toki' });
+    const toki = await labelTolerant(store, tolerant, texts, trueLabels, { embeddings: args.embeddings, mode: 'toki' });
     const tokiSeconds = (performance.now() - t1) / 1000;
     const t2 = performance.now();
-    const noKi = await labelExplanations(store, explanations, { embeddings: args.embeddings, trueLabels, mode: 'toki-ki-ablated' });
+    const noKi = await labelTolerant(store, tolerant, texts, trueLabels, { embeddings: args.embeddings, mode: 'toki-ki-ablated' });
     const noKiSeconds = (performance.now() - t2) / 1000;
     allLabels[`toki-${entry.suffix}`] = toki;
     allLabels[`toki-${entry.suffix}-ki`] = noKi;
@@ -253,17 +253,21 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
       }),
     );
     ablated.push(scoreOracle(`TOKI-${entry.suffix} (–K.I)`, noKi, truth, { testInstances: texts.length, labelSeconds: explainSeconds + noKiSeconds }));
-    if (args.sweep && !sweep) sweep = await thetaDistSweep(store, args.embeddings, explanations, truth, args.sweep);
+    // the sweeps score the explained items only (a refused text has no explanation to relabel)
+    const okIdx = tolerant.explanations.flatMap((e, i) => (e ? [i] : []));
+    const explanations = okIdx.map((i) => tolerant.explanations[i]!);
+    if (args.sweep && !sweep) sweep = await thetaDistSweep(store, args.embeddings, explanations, okIdx.map((i) => truth[i]), args.sweep);
     if (args.validation) {
       const v = scoredItems(args.validation, 'validation');
-      const vExplanations = await explainAll(entry.explainer, classifier, v.texts, v.texts.map((_, i) => `v${i}`), { explainerOptions: entry.options, batchSize: args.batchSize });
+      const vt = await explainTolerant(entry.explainer, classifier, v.texts, v.texts.map((_, i) => `v${i}`), { explainerOptions: entry.options, batchSize: args.batchSize });
+      const vIdx = vt.explanations.flatMap((e, i) => (e ? [i] : []));
       const candidates = args.thetaDistCandidates ?? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
-      const onValidation = await thetaDistSweep(store, args.embeddings, vExplanations, v.truth, candidates);
+      const onValidation = await thetaDistSweep(store, args.embeddings, vIdx.map((i) => vt.explanations[i]!), vIdx.map((i) => v.truth[i]), candidates);
       // best G-mean; ties to the smaller θ_dist (fewer words pulled into keyword clusters)
       const best = onValidation.reduce((a, b) => (b.metrics.gmean > a.metrics.gmean ? b : a));
       const tuned = await store.withThresholds(args.embeddings, { thetaDist: best.thetaDist });
       const t3 = performance.now();
-      const labels = await labelExplanations(tuned, explanations, { embeddings: args.embeddings, trueLabels, mode: 'toki' });
+      const labels = await labelTolerant(tuned, tolerant, texts, trueLabels, { embeddings: args.embeddings, mode: 'toki' });
       const tunedSeconds = (performance.now() - t3) / 1000;
       stores[`${entry.suffix}@${best.thetaDist}`] = tuned;
       allLabels[`toki-${entry.suffix}-tuned`] = labels;

@@ -23,7 +23,18 @@ export interface ExplainAllOptions {
 
 interface CheckpointRecord {
   key: string;
-  explanation: Explanation;
+  explanation?: Explanation;
+  /** Why the explainer refused this text (with `skipUnexplainable`). */
+  error?: string;
+}
+
+/** Error codes with which an explainer refuses one text (not the whole run): such a text can be skipped. */
+const PER_TEXT_CODES = new Set(['INVALID_ARGUMENT', 'EMPTY_TEXT', 'NO_KNOWN_WORDS']);
+
+/** Explanations in input order; `null` where the explainer refused the text, with the reason in `failures`. */
+export interface TolerantExplanations {
+  readonly explanations: (Explanation | null)[];
+  readonly failures: { readonly index: number; readonly reason: string }[];
 }
 
 /**
@@ -38,10 +49,29 @@ export async function explainAll(
   keys: readonly string[],
   options: ExplainAllOptions = {},
 ): Promise<Explanation[]> {
+  const r = await explainTolerant(explainer, classifier, texts, keys, options, false);
+  return r.explanations as Explanation[];
+}
+
+/**
+ * `explainAll` that survives texts the explainer refuses (a one-word text for LIME, an empty text):
+ * when a batch fails with a per-text error (INVALID_ARGUMENT, EMPTY_TEXT, NO_KNOWN_WORDS), its texts are
+ * explained one by one and those refused come back as `null` with the reason — one odd training text
+ * must not end a keyword identification over thousands. Refusals are checkpointed too.
+ */
+export async function explainTolerant(
+  explainer: Explainer,
+  classifier: Classifier,
+  texts: readonly string[],
+  keys: readonly string[],
+  options: ExplainAllOptions = {},
+  skipUnexplainable = true,
+): Promise<TolerantExplanations> {
   const batchSize = options.batchSize ?? 32;
   if (!Number.isInteger(batchSize) || batchSize <= 0) throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${batchSize}`);
   if (keys.length !== texts.length) throw new XtrustError('DIMENSION_MISMATCH', `explainAll: ${texts.length} texts but ${keys.length} keys`);
-  const out: (Explanation | undefined)[] = new Array(texts.length);
+  const out: (Explanation | null | undefined)[] = new Array(texts.length);
+  const failures: { index: number; reason: string }[] = [];
   const position = new Map<string, number>();
   keys.forEach((k, i) => position.set(k, i));
   let writer: JsonlWriter | null = null;
@@ -50,6 +80,12 @@ export async function explainAll(
       for await (const rec of readJsonl<CheckpointRecord>(options.checkpoint, { tolerateTruncatedTail: true })) {
         const i = position.get(rec.value.key);
         if (i === undefined) continue;
+        if (rec.value.error !== undefined && skipUnexplainable) {
+          out[i] = null;
+          failures.push({ index: i, reason: rec.value.error });
+          continue;
+        }
+        if (!rec.value.explanation) continue;
         if (rec.value.explanation.text !== texts[i]) {
           throw new XtrustError(
             'INCOMPATIBLE',
@@ -63,20 +99,34 @@ export async function explainAll(
     writer = new JsonlWriter(options.checkpoint);
   }
   const todo: number[] = [];
-  for (let i = 0; i < texts.length; i++) if (!out[i]) todo.push(i);
+  for (let i = 0; i < texts.length; i++) if (out[i] === undefined) todo.push(i);
   let done = texts.length - todo.length;
   options.onProgress?.({ phase: 'explain', done, total: texts.length });
   try {
     for (let b = 0; b < todo.length; b += batchSize) {
       const idx = todo.slice(b, b + batchSize);
       const batch = idx.map((i) => texts[i]);
-      const ex = await explainer.explain(classifier, batch, options.explainerOptions);
-      if (ex.length !== batch.length) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `explainer ${explainer.name} returned ${ex.length} explanations for ${batch.length} texts`);
+      let ex: (Explanation | null)[];
+      try {
+        ex = await explainBatch(explainer, classifier, batch, options.explainerOptions);
+      } catch (e) {
+        if (!skipUnexplainable || !perText(e)) throw e;
+        // find the refused texts: explain this batch one text at a time
+        ex = [];
+        for (let j = 0; j < batch.length; j++) {
+          try {
+            ex.push((await explainBatch(explainer, classifier, [batch[j]], options.explainerOptions))[0]);
+          } catch (e1) {
+            if (!perText(e1)) throw e1;
+            ex.push(null);
+            failures.push({ index: idx[j], reason: (e1 as Error).message });
+            if (writer) writer.write({ key: keys[idx[j]], error: (e1 as Error).message } satisfies CheckpointRecord);
+          }
+        }
       }
       for (let j = 0; j < idx.length; j++) {
         out[idx[j]] = ex[j];
-        if (writer) writer.write({ key: keys[idx[j]], explanation: ex[j] } satisfies CheckpointRecord);
+        if (writer && ex[j]) writer.write({ key: keys[idx[j]], explanation: ex[j]! } satisfies CheckpointRecord);
       }
       done += idx.length;
       options.onProgress?.({ phase: 'explain', done, total: texts.length });
@@ -84,5 +134,18 @@ export async function explainAll(
   } finally {
     writer?.close();
   }
-  return out as Explanation[];
+  failures.sort((a, b) => a.index - b.index);
+  return { explanations: out as (Explanation | null)[], failures };
+}
+
+function perText(e: unknown): boolean {
+  return e instanceof XtrustError && PER_TEXT_CODES.has(e.code);
+}
+
+async function explainBatch(explainer: Explainer, classifier: Classifier, batch: readonly string[], options: Record<string, unknown> | undefined): Promise<Explanation[]> {
+  const ex = await explainer.explain(classifier, batch, options);
+  if (ex.length !== batch.length) {
+    throw new XtrustError('BAD_MODEL_OUTPUT', `explainer ${explainer.name} returned ${ex.length} explanations for ${batch.length} texts`);
+  }
+  return ex;
 }

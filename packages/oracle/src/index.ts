@@ -15,6 +15,7 @@ export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vo
 export {
   labelPredictions,
   labelExplanations,
+  labelTolerant,
   relatedness,
   predictAll,
   type TrustLabel,
@@ -23,7 +24,7 @@ export {
   type LabelOptions,
   type LabelPredictionsOptions,
 } from './trust-labels.js';
-export { explainAll, type ExplainAllOptions, type Progress } from './explaining.js';
+export { explainAll, explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 export {
   calibrateThetaRelate,
   thresholdFromPairs,

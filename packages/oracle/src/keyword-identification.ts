@@ -1,5 +1,5 @@
 import { XtrustError, argmaxRow, rng, type Classifier, type Explainer, type WordEmbedding } from '@xtrust/core';
-import { explainAll, type ExplainAllOptions } from './explaining.js';
+import { explainTolerant, type ExplainAllOptions } from './explaining.js';
 import { KeywordStore, modelFingerprint, type EnsembleMember } from './keyword-store.js';
 import { predictAll } from './trust-labels.js';
 
@@ -92,19 +92,26 @@ export async function identifyKeywords(
   picked.forEach((row, j) => {
     if (labels[argmaxRow(probs, j, k)] === trainLabels[row]) correct.push(row);
   });
-  const explanations = await explainAll(
+  // a training text the explainer refuses (e.g. one word, for LIME) is skipped and counted
+  const tolerant = await explainTolerant(
     options.explainer,
     classifier,
     correct.map((i) => trainTexts[i]),
     correct.map((i) => `train:${i}`),
     options,
   );
+  const explained = correct.filter((_, j) => tolerant.explanations[j] !== null);
   options.onProgress?.({ phase: 'keywords', done: 0, total: labels.length });
-  await store.addExplanations(explanations, options.embeddings, correct.map((i) => trainLabels[i]));
+  await store.addExplanations(
+    tolerant.explanations.filter((e) => e !== null),
+    options.embeddings,
+    explained.map((i) => trainLabels[i]),
+  );
   options.onProgress?.({ phase: 'keywords', done: labels.length, total: labels.length });
   store.provenance = {
     ...store.provenance,
     sampled: take,
+    unexplainable: tolerant.failures.length,
     keywordIdentificationSeconds: (performance.now() - started) / 1000,
   };
   return store;

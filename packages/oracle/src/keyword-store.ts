@@ -25,6 +25,8 @@ export interface KeywordStoreProvenance {
   /** Training texts sampled, and how many of them the model predicted correctly (and were explained). */
   readonly sampled: number;
   readonly explained: number;
+  /** Correctly predicted sampled texts the explainer refused (skipped). */
+  readonly unexplainable?: number;
   readonly keywordIdentificationSeconds: number;
   readonly createdAt: string;
 }

@@ -1,7 +1,7 @@
 import { XtrustError, argmaxRow, checkProbabilities, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
 import { cosineMatrix } from '@xtrust/native';
 import { ABSTAIN, pluralityColumns } from './ensemble-vote.js';
-import { explainAll, type ExplainAllOptions, type Progress } from './explaining.js';
+import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 import type { KeywordStore } from './keyword-store.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
@@ -201,16 +201,56 @@ export async function labelPredictions(store: KeywordStore, classifier: Classifi
       }
     }
   }
-  const explanations = await explainAll(
+  const tolerant = await explainTolerant(
     options.explainer,
     classifier,
     toExplain.map((i) => texts[i]),
     toExplain.map((i) => String(i)),
     options,
   );
-  const labelled = await labelExplanations(store, explanations, { ...options, trueLabels: truth ? toExplain.map((i) => truth[i]) : undefined });
+  const labelled = await labelTolerant(store, tolerant, toExplain.map((i) => texts[i]), truth ? toExplain.map((i) => truth[i]) : undefined, options);
   toExplain.forEach((i, j) => (out[i] = labelled[j]));
   return out as TrustLabel[];
+}
+
+/**
+ * `labelExplanations` over the result of `explainTolerant`: a text the explainer refused is labelled
+ * 'unknown' with the explainer's reason; the others as usual.
+ */
+export async function labelTolerant(
+  store: KeywordStore,
+  tolerant: TolerantExplanations,
+  texts: readonly string[],
+  trueLabels: readonly string[] | undefined,
+  options: LabelOptions,
+): Promise<TrustLabel[]> {
+  const ok: number[] = [];
+  tolerant.explanations.forEach((e, i) => {
+    if (e) ok.push(i);
+  });
+  const labelled = await labelExplanations(
+    store,
+    ok.map((i) => tolerant.explanations[i]!),
+    { ...options, trueLabels: trueLabels ? ok.map((i) => trueLabels[i]) : undefined },
+  );
+  const out: TrustLabel[] = new Array(texts.length);
+  ok.forEach((i, j) => (out[i] = labelled[j]));
+  for (const f of tolerant.failures) {
+    const truth = trueLabels?.[f.index];
+    out[f.index] = {
+      text: texts[f.index],
+      predicted: truth ?? '',
+      truth,
+      correct: truth === undefined ? undefined : true,
+      verdict: 'unknown',
+      reason: `the explainer could not explain this text: ${f.reason}`,
+      isRel: 0,
+      isUnr: 0,
+      related: [],
+      unrelated: [],
+    };
+  }
+  return out;
 }
 
 /** Class probabilities of many texts, in batches of 512, checked (shape, NaN, rows summing to 1). */

@@ -56,4 +56,20 @@ describe('TOKI with real explainers and a real built-in model', () => {
     expect(labels.map((l) => l.verdict)).toEqual(['untrustworthy', 'trustworthy', 'trustworthy']);
     expect(labels[0].unrelated.map((f) => f.word)).toContain('zq');
   });
+
+  it('skips a training text LIME refuses (one distinct word) and labels such a test text unknown, with the reason', async () => {
+    const train = corpus(200, 5, true);
+    train.push({ text: 'goal', label: 'sports' }, { text: 'soup soup', label: 'food' });
+    const model = await trainClassifier('bow-logistic', train, { seed: 1, minCount: 1 });
+    const lime = new LimeExplainer({ numSamples: 200, seed: 1 }) as unknown as Explainer;
+    const store = await identifyKeywords(model, train.map((r) => r.text), train.map((r) => r.label), { explainer: lime, embeddings: [emb], thetaRelate: 0.8, seed: 2, batchSize: 64 });
+    expect(store.provenance.unexplainable).toBe(2);
+    const p = await model.predictProba(train.map((r) => r.text));
+    const correct = train.filter((r, i) => model.labels[p[2 * i] >= p[2 * i + 1] ? 0 : 1] === r.label).length;
+    expect(store.provenance.explained).toBe(correct - 2); // every correct text explained but the two refused
+    const [one, two] = await labelPredictions(store, model, ['goal', 'the goal and team'], { explainer: lime, embeddings: [emb], trueLabels: ['sports', 'sports'] });
+    expect(one.verdict).toBe('unknown');
+    expect(one.reason).toMatch(/could not explain this text: .*single distinct word/);
+    expect(two.verdict).toBe('trustworthy');
+  });
 });
