@@ -39,10 +39,11 @@ export function writeAuditFiles(run: RunDir, summary: AuditSummary, predictions:
 
 /** The top `n` words of each class's spurious pool, as "label: w1, w2, …" lines. */
 function spuriousLines(s: AuditSummary, n: number): string[] {
+  const width = Math.max(12, ...s.data.labels.map((l) => l.length + 1));
   return s.data.labels.map((l) => {
     const p = s.pools[l];
     const words = p?.spurious.slice(0, n).map((w) => w.word) ?? [];
-    return `  ${l.padEnd(12)} ${words.length ? words.join(', ') : '(no pool)'}`;
+    return `  ${l.padEnd(width)} ${words.length ? words.join(', ') : '(no pool)'}`;
   });
 }
 

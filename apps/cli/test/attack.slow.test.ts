@@ -14,7 +14,7 @@ beforeAll(async () => {
 }, 300_000);
 
 describe('xtrust attack through @xtrust/attack', () => {
-  it.each(['a2t', 'toki', 'tef'])('--recipe %s attacks the first test texts and records each (resumable JSONL)', async (recipe) => {
+  it.each(['a2t', 'toki', 'cea', 'tef', 'xaifooler'])('--recipe %s attacks the first test texts and records each (resumable JSONL)', async (recipe) => {
     const out = join(tempDir(), recipe);
     const r = await xtrustAsync(['attack', '--recipe', recipe, '--model', fx.model, '--test', fx.test, '--store', store, '--max-texts', '4', '--out', out, '--json', '--quiet']);
     expect(r.stderr).toBe('');
