@@ -175,31 +175,30 @@ export async function labelPredictions(store: KeywordStore, classifier: Classifi
   if (truth && truth.length !== texts.length) {
     throw new XtrustError('DIMENSION_MISMATCH', `labelPredictions: ${texts.length} texts but ${truth.length} true labels`);
   }
-  let toExplain = texts.map((_, i) => i);
+  // one batched model call for all texts: correctness, and the prediction of texts the explainer refuses
+  const k = classifier.labels.length;
+  const probs = await predictAll(classifier, texts, options.onProgress);
+  const predicted = texts.map((_, i) => classifier.labels[argmaxRow(probs, i, k)]);
+  const toExplain: number[] = [];
   const out: (TrustLabel | undefined)[] = new Array(texts.length);
-  if (truth) {
-    const k = classifier.labels.length;
-    const probs = await predictAll(classifier, texts, options.onProgress);
-    toExplain = [];
-    for (let i = 0; i < texts.length; i++) {
-      store.className(truth[i]); // an unknown true label is refused, not counted as incorrect
-      const p = argmaxRow(probs, i, k);
-      if (classifier.labels[p] === truth[i]) toExplain.push(i);
-      else {
-        out[i] = {
-          text: texts[i],
-          predicted: classifier.labels[p],
-          truth: truth[i],
-          correct: false,
-          confidence: probs[i * k + p],
-          verdict: 'incorrect',
-          isRel: 0,
-          isUnr: 0,
-          related: [],
-          unrelated: [],
-        };
-      }
+  for (let i = 0; i < texts.length; i++) {
+    if (truth) store.className(truth[i]); // an unknown true label is refused, not counted as incorrect
+    if (!truth || predicted[i] === truth[i]) {
+      toExplain.push(i);
+      continue;
     }
+    out[i] = {
+      text: texts[i],
+      predicted: predicted[i],
+      truth: truth[i],
+      correct: false,
+      confidence: probs[i * k + classifier.labels.indexOf(predicted[i])],
+      verdict: 'incorrect',
+      isRel: 0,
+      isUnr: 0,
+      related: [],
+      unrelated: [],
+    };
   }
   const tolerant = await explainTolerant(
     options.explainer,
@@ -208,7 +207,7 @@ export async function labelPredictions(store: KeywordStore, classifier: Classifi
     toExplain.map((i) => String(i)),
     options,
   );
-  const labelled = await labelTolerant(store, tolerant, toExplain.map((i) => texts[i]), truth ? toExplain.map((i) => truth[i]) : undefined, options);
+  const labelled = await labelTolerant(store, tolerant, toExplain.map((i) => texts[i]), truth ? toExplain.map((i) => truth[i]) : undefined, options, toExplain.map((i) => predicted[i]));
   toExplain.forEach((i, j) => (out[i] = labelled[j]));
   return out as TrustLabel[];
 }
@@ -223,6 +222,7 @@ export async function labelTolerant(
   texts: readonly string[],
   trueLabels: readonly string[] | undefined,
   options: LabelOptions,
+  predicted?: readonly string[],
 ): Promise<TrustLabel[]> {
   const ok: number[] = [];
   tolerant.explanations.forEach((e, i) => {
@@ -239,9 +239,9 @@ export async function labelTolerant(
     const truth = trueLabels?.[f.index];
     out[f.index] = {
       text: texts[f.index],
-      predicted: truth ?? '',
+      predicted: predicted?.[f.index] ?? truth ?? '',
       truth,
-      correct: truth === undefined ? undefined : true,
+      correct: truth === undefined || predicted === undefined ? undefined : predicted[f.index] === truth,
       verdict: 'unknown',
       reason: `the explainer could not explain this text: ${f.reason}`,
       isRel: 0,

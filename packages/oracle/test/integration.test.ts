@@ -69,6 +69,7 @@ describe('TOKI with real explainers and a real built-in model', () => {
     expect(store.provenance.explained).toBe(correct - 2); // every correct text explained but the two refused
     const [one, two] = await labelPredictions(store, model, ['goal', 'the goal and team'], { explainer: lime, embeddings: [emb], trueLabels: ['sports', 'sports'] });
     expect(one.verdict).toBe('unknown');
+    expect(one.predicted).toBe('sports');
     expect(one.reason).toMatch(/could not explain this text: .*single distinct word/);
     expect(two.verdict).toBe('trustworthy');
   });
