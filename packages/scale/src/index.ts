@@ -14,6 +14,7 @@ export {
   forgetRun,
   withQueue,
   DEFAULT_QUEUE,
+  RUN_TTL_S,
   type QueueConnection,
   type EnqueueOptions,
   type EnqueueResult,
@@ -22,3 +23,4 @@ export {
   type ChunkFailure,
 } from './queue.js';
 export { startWorker, type WorkerOptions, type RunningWorker } from './worker.js';
+export { QueuedExplainer, type QueuedExplainerOptions } from './queued-explainer.js';

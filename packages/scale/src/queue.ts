@@ -10,6 +10,9 @@ import { checkRunId, jobId, makePayload, runKeys, type Instance, type TaskSpec }
 import { openRedis, probeRedis, redisUrl } from './redis.js';
 import { redactor } from './redact.js';
 
+/** Seconds a run's results and metadata are kept after it was last enqueued. */
+export const RUN_TTL_S = 7 * 24 * 3600;
+
 /** Name of the BullMQ queue workers listen on unless told otherwise. */
 export const DEFAULT_QUEUE = 'xtrust-audit';
 
@@ -85,6 +88,9 @@ export async function enqueueAudit(o: EnqueueOptions): Promise<EnqueueResult> {
       }
     }
     await redis.set(keys.meta, JSON.stringify({ total: instances.length, chunks, chunkSize, kind: o.task.kind, ids: instances.map((x) => x.id) }));
+    // a run nobody collects does not stay in Redis for ever (a week: time enough to resume an audit)
+    await redis.expire(keys.meta, RUN_TTL_S);
+    await redis.expire(keys.results, RUN_TTL_S);
     let added = 0;
     let retried = 0;
     for (let c = 0; c < chunks; c++) {

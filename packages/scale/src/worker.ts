@@ -7,7 +7,7 @@ import { isXtrustError } from '@xtrust/core';
 import { checkPayload, runKeys, type JobPayload } from './job.js';
 import { openRedis, probeRedis, redisUrl } from './redis.js';
 import { redactUrl, redactor } from './redact.js';
-import { DEFAULT_QUEUE } from './queue.js';
+import { DEFAULT_QUEUE, RUN_TTL_S } from './queue.js';
 import { Resources, processInstances, resultJson, type ModelLoader } from './tasks.js';
 
 export interface WorkerOptions {
@@ -69,7 +69,7 @@ export async function startWorker(o: WorkerOptions = {}): Promise<RunningWorker>
         const flat: string[] = [];
         for (const r of rs) flat.push(r.id, resultJson(r));
         // HSET per instance id: a result written twice (a job retried after a kill) is one entry
-        await redis.hset(keys.results, ...flat);
+        await redis.multi().hset(keys.results, ...flat).expire(keys.results, RUN_TTL_S).exec();
         stats.instances += rs.length;
         await job.updateProgress(Math.round((100 * (ids.length - todo.length + stats.instances)) / Math.max(1, ids.length))).catch(() => undefined);
       });

@@ -10,7 +10,10 @@ import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collect, enqueueAudit, makePayload, runKeys, runLocal, startWorker, type TaskSpec } from '../src/index.js';
+import type { Explanation } from '@xtrust/core';
+import { LimeExplainer } from '@xtrust/explainers';
+import { BuiltinClassifier } from '@xtrust/models';
+import { QueuedExplainer, collect, enqueueAudit, makePayload, runKeys, runLocal, startWorker, type TaskSpec } from '../src/index.js';
 import { fixture } from './fixture.js';
 import { startRedis, freePort, type TestRedis } from './redis-server.js';
 
@@ -101,6 +104,25 @@ describe('queued audit', () => {
       client.disconnect();
     }
   }, 150_000);
+
+  it('QueuedExplainer gives the explanations the same explainer gives locally, and a second call reuses the stored results', async () => {
+    const queueName = 'q-explainer';
+    const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
+    try {
+      const options = { numSamples: 200, numFeatures: 5, seed: 9 };
+      const classifier = await BuiltinClassifier.load(modelDir);
+      const texts = instances.slice(0, 12).map((x) => x.text);
+      const queued = new QueuedExplainer({ redis: redis.url, queueName, model: modelDir, method: 'lime', options, jobSize: 5 });
+      const canon = (e: Explanation) => ({ ...e, probabilities: e.probabilities ? Array.from(e.probabilities) : undefined });
+      const local = (await new LimeExplainer(options).explain(classifier, texts)).map(canon);
+      expect((await queued.explain(classifier, texts)).map(canon)).toEqual(local);
+      const done = w.stats.instances;
+      expect((await queued.explain(classifier, texts)).map(canon)).toEqual(local);
+      expect(w.stats.instances).toBe(done);
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
 
   it('fails a job whose model cannot be read with the reason, and other jobs continue', async () => {
     const queueName = 'q-model';
