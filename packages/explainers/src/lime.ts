@@ -38,7 +38,6 @@ export interface LimeOptions extends ModelCallOptions, LabelOptions {
 }
 
 interface Prepared {
-  index: number;
   tf: TextFeatures;
   data: Uint8Array;
   rows: number;
@@ -186,7 +185,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
           for (let r = 0; r < numSamples; r++) y[r] = probs[r * k + l];
           return y;
         });
-        prepared.push({ index: i, tf, data: samples.data, rows: numSamples, weights, probs, labels, ys, scorer: scorer.kind });
+        prepared.push({ tf, data: samples.data, rows: numSamples, weights, probs, labels, ys, scorer: scorer.kind });
       }
 
       const fitted = await fitLimeModels(prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })), method, numFeatures, backend);
