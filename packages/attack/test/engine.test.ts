@@ -90,6 +90,11 @@ describe('greedy word swap on a known linear model', () => {
     expect(s.skippedBy).toEqual({ 'already-misclassified': 1, 'too-short': 1, 'no-modifiable-words': 1 });
     expect(s.successRate).toBe(1);
     await expect(attack.attack('a good film', { label: 'positive' })).rejects.toThrow(/not one of the classifier's labels/);
+    // a minimum word count: shorter texts are skipped before any model call
+    const clf = linearClassifier();
+    const strict = new Attack(clf, { ...attack.spec, minWords: 4 });
+    expect((await strict.attack('a good film')).reason).toBe('too-short');
+    expect(clf.calls).toEqual([]);
   });
 
   it('respects the modification budget: a text needing two swaps fails under a one-word budget', async () => {

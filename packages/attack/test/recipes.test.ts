@@ -114,6 +114,11 @@ describe('TOKI-guided attack', () => {
     const posTagger = WinkPosTagger.load();
     const toki = await tokiGuided(model, { store, embedding: emb, encoder: enc, posTagger }).run(inputs, { seed: 1 });
     const base = await a2t(model, { embedding: emb, encoder: enc, posTagger }).run(inputs, { seed: 1 });
+    const names = (a: ReturnType<typeof a2t>) => (a.describe().constraints as { name: string }[]).map((c) => c.name);
+    const tokiAttack = tokiGuided(model, { store, embedding: emb, encoder: enc, posTagger });
+    // identical to A2T but for the candidates (and the word-cosine constraint the pools' similarity replaces)
+    expect(names(tokiAttack)).toEqual(names(a2t(model, { embedding: emb, encoder: enc, posTagger })).filter((n) => n !== 'word-embedding-distance'));
+    expect(tokiAttack.describe().search).toEqual(a2t(model, { embedding: emb, encoder: enc, posTagger }).describe().search);
     const pools = new Set(['bad', 'awful', 'terrible', 'poor', 'picture', 'story', 'good', 'great', 'fine', 'film']);
     for (const r of toki.records) for (const s of r.substitutions) expect(pools.has(s.to.toLowerCase())).toBe(true);
     const rows = await table4([{ method: 'TOKI-guided', records: toki.records }, { method: 'A2T', records: base.records }], [enc]);

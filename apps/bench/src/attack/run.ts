@@ -6,7 +6,7 @@
  *   pnpm turbo run build --filter=@xtrust/attack... && node apps/bench/dist/attack/run.js --task table4 [options]
  *
  * Tasks: table4 (default), throughput, cea, similarity.
- * Options: --cases spam,brown  --store-embedding glove|cf (TOKI's keyword identification)  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
+ * Options: --cases spam,brown  --store-embedding cf|glove (TOKI's keyword identification)  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
  *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out apps/bench/results/attack
  * Runs write one JSONL file per (case, recipe) under --out and resume from it.
  */
@@ -49,12 +49,12 @@ interface Args {
   ceaN: number;
   seed: number;
   out: string;
-  /** Embedding of TOKI's keyword identification: glove (default) or cf. */
+  /** Embedding of TOKI's keyword identification: cf (default, the attack's own counter-fitted vectors) or glove. */
   storeEmbedding: string;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'apps/bench/results/attack', storeEmbedding: 'glove' };
+  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'apps/bench/results/attack', storeEmbedding: 'cf' };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, '');
     const v = argv[i + 1];
