@@ -43,9 +43,9 @@ const char* simd_name();
 constexpr int MR = 6;
 constexpr int NR = 16;
 using MicroFn = void (*)(const float* const* rows, const float* panel, int d, float* c, int ldc, int mr, int nr);
-// g (ld) += Σ_r x[r]ᵀ x[r] over rows [0, rows) of a row-major matrix x (stride ld) for the
-// 4-row × 12-column tile at (i0, j0); x is double, ld a multiple of 12 and of 4.
-using GramTileFn = void (*)(const double* x, int rows, int ld, int i0, int j0, double* g);
+// The 4×12 tile of a Gram matrix from packed 4-column panels (rows×4, row-major): g[i*ldg + j] +=
+// Σ_r a[r][i] · (b0|b1|b2)[r][j], for i < 4, j < 12 (b0, b1, b2: columns 0–3, 4–7, 8–11).
+using GramTileFn = void (*)(const double* a, const double* b0, const double* b1, const double* b2, int rows, double* g, int ldg);
 // min over v[i] + pen[i] for i in [0, n) (float), returned as float.
 using MinFn = float (*)(const float* v, const float* pen, std::int64_t n);
 // Bit v set when max over r < MR of tile[r*NR + v] * scale[r] exceeds thr[v] (v < NR): the queries of

@@ -95,12 +95,22 @@ void solve_one(const RidgeIn& p, RidgeOut& o, const GramTileFn gram) {
   bool ok;
   if (d <= n) {
     g.assign(static_cast<std::size_t>(ld) * ld, 0.0);
-    const int chunk = 128;
+    // Rows in chunks of 128, each packed into 4-column panels (128×4 contiguous doubles), so every
+    // 4×12 tile streams four contiguous panels from L1.
+    const int chunk = 128, panels = ld / 4;
+    thread_local std::vector<double> pk;
+    pk.resize(static_cast<std::size_t>(panels) * chunk * 4);
     for (int r0 = 0; r0 < n; r0 += chunk) {
       const int rc = std::min(chunk, n - r0);
-      const double* xc = xs.data() + static_cast<std::int64_t>(r0) * ld;
+      for (int r = 0; r < rc; r++) {
+        const double* src = xs.data() + static_cast<std::int64_t>(r0 + r) * ld;
+        for (int pn = 0; pn < panels; pn++)
+          for (int c = 0; c < 4; c++) pk[(static_cast<std::size_t>(pn) * chunk + r) * 4 + c] = src[pn * 4 + c];
+      }
+      auto panel = [&](int pn) { return pk.data() + static_cast<std::size_t>(pn) * chunk * 4; };
       for (int i0 = 0; i0 < d; i0 += 4)
-        for (int j0 = i0 / 12 * 12; j0 < d; j0 += 12) gram(xc, rc, ld, i0, j0, g.data());
+        for (int j0 = i0 / 12 * 12; j0 < d; j0 += 12)
+          gram(panel(i0 / 4), panel(j0 / 4), panel(j0 / 4 + 1), panel(j0 / 4 + 2), rc, g.data() + static_cast<std::int64_t>(i0) * ld + j0, ld);
     }
     // Upper triangle (j ≥ i) is complete; mirror it into the lower one read by the solver.
     for (int i = 0; i < d; i++) {

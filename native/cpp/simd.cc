@@ -3,14 +3,14 @@
 namespace xt {
 namespace base {
 void micro(const float* const*, const float*, int, float*, int, int, int);
-void gram(const double*, int, int, int, int, double*);
+void gram(const double*, const double*, const double*, const double*, int, double*, int);
 float min_plus(const float*, const float*, std::int64_t);
 std::uint32_t tile_mask(const float*, const float*, const float*);
 }  // namespace base
 #if defined(XT_HAVE_AVX)
 namespace avx {
 void micro(const float* const*, const float*, int, float*, int, int, int);
-void gram(const double*, int, int, int, int, double*);
+void gram(const double*, const double*, const double*, const double*, int, double*, int);
 float min_plus(const float*, const float*, std::int64_t);
 std::uint32_t tile_mask(const float*, const float*, const float*);
 }  // namespace avx

@@ -131,7 +131,11 @@ int xtc_kmax() { return KMAX; }
 // out (m×n, host) = cosine similarities of unit rows q with rows c scaled by inv.
 int xtc_cosine(const float* q, long long m, const float* c, const float* inv, long long n, int d, float* out, char* err, int errlen) {
   float *dq = nullptr, *dc = nullptr, *dinv = nullptr, *dout = nullptr;
-  const long long rowsPer = m < 4096 ? m : 4096;
+  // Output rows per pass: at most 4,096 and at most 2^28 floats (1 GiB) of device output.
+  long long rowsPer = (1LL << 28) / (n > 0 ? n : 1);
+  if (rowsPer > 4096) rowsPer = 4096;
+  if (rowsPer > m) rowsPer = m;
+  if (rowsPer < 1) rowsPer = 1;
   XTC_CHECK(cudaMalloc(&dq, sizeof(float) * m * d), "cudaMalloc");
   XTC_CHECK(cudaMalloc(&dc, sizeof(float) * n * d), "cudaMalloc");
   XTC_CHECK(cudaMalloc(&dinv, sizeof(float) * n), "cudaMalloc");
