@@ -334,6 +334,8 @@ export interface AuditInputs {
   readonly test: readonly AuditRow[];
   /** Test rows before sampling, when the caller sampled them (shown in the summary). */
   readonly testTotal?: number;
+  /** Replaces the audit's local LIME (xtrust audit --queue: the same LIME run by queue workers). */
+  readonly explainer?: Explainer;
 }
 
 /** What an audit leaves in its run directory, besides its JSONL checkpoints. */
@@ -353,7 +355,7 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
   const { classifier } = inputs;
   const labels = classifier.labels;
   const { embeddings, thetaRelate } = await loadEnsemble(progress);
-  const explainer = auditExplainer(settings);
+  const explainer = inputs.explainer ?? auditExplainer(settings);
   const store = await identifyStore(classifier, inputs.train, settings, { explainer, embeddings, thetaRelate, run, progress });
   const keywordSeconds = (performance.now() - started) / 1000;
 

@@ -10,6 +10,7 @@ import { gateCommand } from './commands/gate.js';
 import { keywordsCommand } from './commands/keywords.js';
 import { labelCommand } from './commands/label.js';
 import { reportCommand } from './commands/report.js';
+import { workerCommand } from './commands/worker.js';
 import { EXIT, errorLine, exitCodeOf, takeRequestedExit } from './exit.js';
 
 /** The whole `xtrust` command tree. */
@@ -30,7 +31,7 @@ Examples:
 Every option can also come from ./xtrust.config.json (or --config <file>): flag > config > default.
 Exit codes: 0 ok, 1 gate failed, 2 bad input or usage, 3 unexpected failure.`,
     );
-  for (const c of [demoCommand(), auditCommand(), explainCommand(), keywordsCommand(), labelCommand(), attackCommand(), compareCommand(), gateCommand(), reportCommand(), benchCommand()]) {
+  for (const c of [demoCommand(), auditCommand(), explainCommand(), keywordsCommand(), labelCommand(), attackCommand(), compareCommand(), gateCommand(), reportCommand(), benchCommand(), workerCommand()]) {
     program.addCommand(c);
   }
   // Config values fill in options the command line left out: flag > xtrust.config.json > default.

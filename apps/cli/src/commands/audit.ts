@@ -10,6 +10,7 @@ import { examples, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
+import { queuedAuditExplainer, withQueueOption } from './worker.js';
 
 /** Options of `xtrust audit`. */
 export interface AuditOptions extends AuditSettingFlags {
@@ -25,6 +26,8 @@ export interface AuditOptions extends AuditSettingFlags {
   resume: boolean;
   json: boolean;
   quiet: boolean;
+  queue?: string;
+  queueName?: string;
 }
 
 function runtimeArg(value: string): Runtime {
@@ -69,6 +72,7 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
       dataset: `${basename(options.test)} (trained on ${basename(options.train)})`,
       train,
       test,
+      explainer: await queuedAuditExplainer(options, settings),
     },
     settings,
     run,
@@ -84,6 +88,7 @@ export function auditCommand(): Command {
   withModelOptions(c, 'train-test');
   c.option('--trust-column <name>', 'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC');
   withAuditSettings(c);
+  withQueueOption(c);
   withRunOptions(c, 'xtrust-report-audit');
   withCommonOptions(c);
   examples(c, [

@@ -1,0 +1,65 @@
+/**
+ * `xtrust worker` and `xtrust audit --queue` against a real redis-server on 127.0.0.1: a queued audit
+ * ends with the same run directory contents as a local one, and an unreachable Redis is one clear line
+ * and exit code 2, without hanging.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, SMALL_AUDIT, buildFixture, tempDir, xtrustAsync, type Fixture } from './helpers.js';
+// the throw-away redis-server of @xtrust/scale's tests (installs Debian's redis-server as root when missing)
+import { freePort, startRedis, type TestRedis } from '../../../packages/scale/test/redis-server.js';
+
+let redis: TestRedis;
+let fx: Fixture;
+const workers: ChildProcess[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis({ password: 'cli-secret' });
+  fx = await buildFixture();
+}, 120_000);
+
+afterAll(async () => {
+  for (const w of workers) w.kill('SIGTERM');
+  await redis?.stop();
+});
+
+describe('xtrust worker and audit --queue', () => {
+  it('a queued audit writes the same predictions as a local audit, and the password shows nowhere', async () => {
+    let logs = '';
+    for (let i = 0; i < 2; i++) {
+      const w = spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', 'cli-test'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      w.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
+      workers.push(w);
+    }
+    const queuedDir = join(tempDir(), 'queued');
+    const localDir = join(tempDir(), 'local');
+    const args = ['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, ...SMALL_AUDIT];
+    const [q, l] = await Promise.all([
+      xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', 'cli-test', '--json']),
+      xtrustAsync([...args, '--out', localDir, '--json']),
+    ]);
+    expect(q.stderr).toBe('');
+    expect(q.code).toBe(0);
+    expect(l.code).toBe(0);
+    const read = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8');
+    expect(read(queuedDir)).toBe(read(localDir));
+    expect(logs).toMatch(/xtrust worker: job .* completed/);
+    for (const text of [logs, q.stdout, q.stderr, readFileSync(join(queuedDir, 'run.json'), 'utf8')]) expect(text).not.toContain('cli-secret');
+  }, 240_000);
+
+  it('Redis unreachable: one line naming the redacted URL, exit code 2, no hang', async () => {
+    const url = `redis://:hunter2@127.0.0.1:${await freePort()}`;
+    const t0 = Date.now();
+    const w = await xtrustAsync(['worker', '--redis', url]);
+    expect(w.code).toBe(2);
+    expect(w.stderr.trim().split('\n')).toHaveLength(1);
+    expect(w.stderr).toMatch(/^xtrust: cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: .*ECONNREFUSED/);
+    const a = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, ...SMALL_AUDIT, '--out', join(tempDir(), 'x'), '--queue', url]);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/cannot use Redis at redis:\/\/:\*\*\*@/);
+    for (const text of [w.stderr, a.stderr, a.stdout]) expect(text).not.toContain('hunter2');
+    expect(Date.now() - t0).toBeLessThan(60_000);
+  }, 120_000);
+});
