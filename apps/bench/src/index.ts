@@ -169,7 +169,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       'Jobs of 100 LIME explanations run through @xtrust/scale (BullMQ on a local redis-server) by 1 and 2 worker processes, against the same work in one local process; overhead = (queued − local) / local with one worker. Target: under 5 %. Also a kill -9 of a worker during a 1,000-instance audit (apps/bench/src/scale/run.ts).',
     limit: [3600, 900],
-    script: (ctx) => ({ file: 'scale/run.js', args: ctx.quick ? ['--instances', '200', '--kill-instances', '200', '--repeats', '2'] : [] }),
+    script: (ctx) => ({ file: 'scale/run.js', args: ctx.quick ? ['--instances', '200', '--samples', '2000', '--kill-instances', '200', '--repeats', '2'] : [] }),
   },
 ];
 
@@ -270,7 +270,8 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const limit = b.limit[o.quick ? 1 : 0];
     const flags = `--only ${b.name}${o.quick ? ' --quick' : ''}`;
-    let command = `pnpm bench ${flags}`;
+    const command = `pnpm bench ${flags}`;
+    let script: string | undefined;
     let produced: Produced = {};
     let status: Section['status'] = 'ok';
     let reason: string | undefined;
@@ -282,7 +283,7 @@ async function main(): Promise<void> {
         if ('skipped' in s) produced = { skipped: s.skipped };
         else {
           const shown = s.args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) || '.' : a));
-          command += ` (runs \`node apps/bench/dist/${s.file} ${shown.join(' ')}\`)`;
+          script = `node apps/bench/dist/${s.file} ${shown.join(' ')}`;
           const r = await runScript(s.file, s.args, limit, log);
           if (r.code !== 0) {
             status = 'failed';
@@ -302,7 +303,7 @@ async function main(): Promise<void> {
     if (status === 'failed') failed++;
     const seconds = (performance.now() - t0) / 1000;
     log(`${b.name}: ${status}${reason ? ` (${reason.slice(0, 300)})` : ''} in ${seconds.toFixed(1)} s`);
-    saveSection(sectionsDir, { name: b.name, title: b.title, description: b.description, command, date, seconds, quick: o.quick, machine, status, reason, results: produced.results, markdown: produced.markdown, order });
+    saveSection(sectionsDir, { name: b.name, title: b.title, description: b.description, command, script, date, seconds, quick: o.quick, machine, status, reason, results: produced.results, markdown: produced.markdown, order });
     writeBenchmarks(o.out, sectionsDir);
   }
   log(`wrote ${relative(process.cwd(), o.out) || o.out} (${chosen.length} sections run, ${failed} failed)`);

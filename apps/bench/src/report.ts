@@ -16,6 +16,8 @@ export interface Section {
   readonly description: string;
   /** Shell command that re-runs this section alone. */
   readonly command: string;
+  /** The benchmark script and arguments that command runs (script benchmarks). */
+  readonly script?: string;
   readonly date: string;
   readonly seconds: number;
   readonly quick: boolean;
@@ -78,7 +80,7 @@ export function resultsTable(results: readonly BenchResult[]): string {
 
 function sectionMarkdown(s: Section): string {
   const out = [`## ${s.title}`, '', s.description, ''];
-  out.push(`- Command: \`${s.command}\``);
+  out.push(`- Command: \`${s.command}\`${s.script ? ` (runs \`${s.script}\` after building)` : ''}`);
   out.push(`- Run: ${s.date.slice(0, 16).replace('T', ' ')} UTC, ${secs(s.seconds)} s${s.quick ? ', **quick mode** (reduced sizes; figures indicative)' : ''}`);
   out.push(`- Machine: ${formatMachine(s.machine)}`);
   out.push('');

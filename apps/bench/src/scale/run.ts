@@ -5,7 +5,7 @@
  * worker during a 1,000-instance audit, checked against the local run's results.
  *
  *   pnpm turbo run build --filter=@xtrust/bench... && node apps/bench/dist/scale/run.js
- *     [--instances 400] [--chunk 100] [--samples 2000] [--repeats 3] [--kill-instances 1000] [--kill-samples 500]
+ *     [--instances 1000] [--chunk 100] [--samples 5000] [--repeats 3] [--kill-instances 1000] [--kill-samples 500]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -26,17 +26,24 @@ const opt = (name: string, def: number) => {
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? Number(argv[i + 1]) : def;
 };
-const N = opt('instances', 400);
+const N = opt('instances', 1000);
 const CHUNK = opt('chunk', 100);
-const SAMPLES = opt('samples', 2000);
+const SAMPLES = opt('samples', 5000);
 const REPEATS = opt('repeats', 3);
 const KILL_N = opt('kill-instances', 1000);
 const KILL_SAMPLES = opt('kill-samples', 500);
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const workerMain = join(dirname(fileURLToPath(import.meta.resolve('@xtrust/scale'))), 'worker-main.js');
 
+/**
+ * n worker processes sharing the machine's cores: each gets cores / n kernel threads (XTRUST_THREADS),
+ * as the README advises — n processes with all-core thread pools each would fight over the same cores.
+ */
 function startWorkers(n: number, url: string, queue: string, extra: string[] = []): ChildProcess[] {
-  return Array.from({ length: n }, () => spawn(process.execPath, [workerMain, '--redis', url, '--queue', queue, ...extra], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const threads = String(Math.max(1, Math.floor(cpus().length / n)));
+  return Array.from({ length: n }, () =>
+    spawn(process.execPath, [workerMain, '--redis', url, '--queue', queue, ...extra], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XTRUST_THREADS: threads } }),
+  );
 }
 async function stopWorkers(ws: ChildProcess[]): Promise<void> {
   await Promise.all(ws.map((w) => new Promise<void>((r) => (w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM'))))));
@@ -172,7 +179,7 @@ async function main(): Promise<void> {
     const m2 = median(times.q2);
     const jobs = Math.ceil(instances.length / CHUNK);
     const range = (xs: number[]) => `${median(xs).toFixed(2)} s (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
-    console.log(`${instances.length} LIME explanations (${SAMPLES} samples, SpamAssassin, first 100 words), ${jobs} jobs of ${CHUNK}; medians of ${REPEATS} runs (min–max); every side in its own fresh process, warmed up on 50 instances before timing\n`);
+    console.log(`${instances.length} LIME explanations (${SAMPLES} samples, SpamAssassin, first 100 words), ${jobs} jobs of ${CHUNK}; medians of ${REPEATS} runs (min–max); every side in its own fresh process, warmed up on 50 instances before timing; with 2 workers each runs its kernels on cores / 2 threads (XTRUST_THREADS)\n`);
     const cl = median(cpu.local);
     const c1 = median(cpu.q1);
     const c2 = median(cpu.q2);
