@@ -129,6 +129,24 @@ export function attributionDistanceGoal(explain: ExplainFn, options: Attribution
   };
 }
 
+/**
+ * The mapping a → b of a text's substitutions, one-to-one as the weighted measures require (001 §3): when
+ * one word was replaced at several positions, or two words by the same substitute, the first (leftmost)
+ * pair is kept and the others are left out — those words then count as plain changes.
+ */
+export function oneToOne(substitutions: readonly { from: string; to: string }[]): [string, string][] {
+  const from = new Set<string>();
+  const to = new Set<string>();
+  const out: [string, string][] = [];
+  for (const s of substitutions) {
+    if (from.has(s.from) || to.has(s.to) || s.from === s.to) continue;
+    from.add(s.from);
+    to.add(s.to);
+    out.push([s.from, s.to]);
+  }
+  return out;
+}
+
 export interface RankedListGoalOptions {
   /** The ranked-list similarity guiding the search (one of the six measures of 001/004). Default `rbo0.5`. */
   measure?: PaperMeasureName;
@@ -176,7 +194,7 @@ export function rankedListGoal(explain: ExplainFn, options: RankedListGoalOption
           const out: GoalResult[] = texts.map((_, i) => ({ score: -Infinity, succeeded: false, valid: false, predicted: argmax(probs, i, nk), probabilities: rowOf(probs, i, nk) }));
           kept.forEach((i, j) => {
             const listB = rankedWords(expl[j], k);
-            const mapping = texts[i].substitutions().map((s) => [s.from, s.to] as const);
+            const mapping = oneToOne(texts[i].substitutions());
             const sim = measure({ original: listA, perturbed: listB, mapping });
             out[i] = { ...out[i], score: 1 - sim, succeeded: sim < tau, valid: true, details: { similarity: sim, originalList: listA, perturbedList: listB, mapping } };
           });

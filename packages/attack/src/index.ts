@@ -5,6 +5,7 @@ export {
   attributionDistanceGoal,
   rankedListGoal,
   attributionMap,
+  oneToOne,
   type GoalFunction,
   type GoalResult,
   type InstanceGoal,

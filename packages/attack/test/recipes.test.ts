@@ -13,6 +13,7 @@ import {
   formatSimilarityTable,
   formatTable4,
   modificationBudget,
+  oneToOne,
   similaritySuccessTable,
   summarizeRun,
   table4,
@@ -204,6 +205,10 @@ describe('CEA and TEF', () => {
 });
 
 describe('explanation-similarity attack (xaifooler)', () => {
+  it('keeps the mapping one-to-one when a word was replaced twice or two words by one substitute', () => {
+    expect(oneToOne([{ from: 'run', to: 'jog' }, { from: 'run', to: 'sprint' }, { from: 'fast', to: 'jog' }, { from: 'big', to: 'large' }])).toEqual([['run', 'jog'], ['big', 'large']]);
+  });
+
   it('pushes the ranked-list similarity below τ with the prediction kept, recording A, B and a → b for re-scoring', async () => {
     const explain = explainWith(new OmissionExplainer());
     const attack = explanationSimilarity(model, { explain, embedding: emb, measure: 'jaccard', tau: 0.6, k: 3, maxRate: 0.5 });
@@ -213,7 +218,7 @@ describe('explanation-similarity attack (xaifooler)', () => {
     for (const r of ok) {
       expect(r.adversarialPrediction).toBe(r.originalPrediction);
       expect(r.details.similarity as number).toBeLessThan(0.6);
-      expect(r.details.mapping).toEqual(r.substitutions.map((s) => [s.from, s.to]));
+      expect(r.details.mapping).toEqual(oneToOne(r.substitutions));
     }
     const syn = intervalSyn((a, b) => (VECTORS[a.toLowerCase()] && VECTORS[b.toLowerCase()] ? cos(a, b) : 0));
     const table = similaritySuccessTable(run.records, syn, { k: 3 });
