@@ -18,7 +18,7 @@ import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machineInfo } from './machine.js';
-import { saveSection, writeBenchmarks, type Section } from './report.js';
+import { saveSection, toMarkdown, writeBenchmarks, type Section } from './report.js';
 import type { BenchResult } from './result.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -203,30 +203,6 @@ function runScript(file: string, args: string[], limitS: number, log: (l: string
   });
 }
 
-/**
- * Plain output lines as Markdown: tables stay tables, other lines keep their line breaks; lines that
- * only show progress (`[hh:mm:ss] …`, `name 10/300`) are dropped.
- */
-export function toMarkdown(stdout: string): string {
-  const lines = stdout.replace(/\r/g, '').split('\n');
-  const out: string[] = [];
-  for (const raw of lines) {
-    const line = raw.trimEnd();
-    if (/^\[\d\d:\d\d:\d\d\]/.test(line)) continue;
-    if (line.startsWith('|') || line.startsWith('#') || line === '') out.push(line);
-    else {
-      // a table needs a blank line before it; a plain line gets a hard break so lines do not run together
-      out.push(`${line}  `);
-    }
-  }
-  const joined: string[] = [];
-  for (let i = 0; i < out.length; i++) {
-    if (out[i].startsWith('|') && i > 0 && !out[i - 1].startsWith('|') && out[i - 1] !== '') joined.push('');
-    joined.push(out[i]);
-  }
-  return joined.join('\n').replace(/\n{3,}/g, '\n\n').trim();
-}
-
 function parseArgs(argv: string[]) {
   const o = { quick: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
   for (let i = 0; i < argv.length; i++) {
@@ -310,7 +286,10 @@ async function main(): Promise<void> {
   if (failed > 0) process.exitCode = 1;
 }
 
-main().catch((e) => {
-  process.stderr.write(`pnpm bench: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(2);
-});
+// run when executed (`node apps/bench/dist/index.js`), not when imported (tests read BENCHMARKS)
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((e) => {
+    process.stderr.write(`pnpm bench: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(2);
+  });
+}

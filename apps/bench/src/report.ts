@@ -121,3 +121,27 @@ export function anchor(title: string): string {
 export function writeBenchmarks(file: string, sectionsDir: string): void {
   writeFileSync(file, benchmarksMarkdown(loadSections(sectionsDir)));
 }
+
+/**
+ * Plain output lines as Markdown: tables stay tables, other lines keep their line breaks; lines that
+ * only show progress (`[hh:mm:ss] …`, `name 10/300`) are dropped.
+ */
+export function toMarkdown(stdout: string): string {
+  const lines = stdout.replace(/\r/g, '').split('\n');
+  const out: string[] = [];
+  for (const raw of lines) {
+    const line = raw.trimEnd();
+    if (/^\[\d\d:\d\d:\d\d\]/.test(line)) continue;
+    if (line.startsWith('|') || line.startsWith('#') || line === '') out.push(line);
+    else {
+      // a table needs a blank line before it; a plain line gets a hard break so lines do not run together
+      out.push(`${line}  `);
+    }
+  }
+  const joined: string[] = [];
+  for (let i = 0; i < out.length; i++) {
+    if (out[i].startsWith('|') && i > 0 && !out[i - 1].startsWith('|') && out[i - 1] !== '') joined.push('');
+    joined.push(out[i]);
+  }
+  return joined.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+}
