@@ -121,6 +121,23 @@ export async function thetaDistSweep(
   return out;
 }
 
+/**
+ * RQ2.1 on held-out data: the θ_dist among `candidates` whose TOKI labels score the best G-mean on
+ * `explanations` with ground truth `truth` (ties to the smaller θ_dist), with the whole sweep.
+ */
+export async function chooseThetaDist(
+  store: KeywordStore,
+  embeddings: readonly WordEmbedding[],
+  explanations: readonly Explanation[],
+  truth: ArrayLike<boolean | number>,
+  candidates: readonly number[] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8],
+): Promise<{ thetaDist: number; gmean: number; sweep: { thetaDist: number; metrics: OracleMetrics }[] }> {
+  if (candidates.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'chooseThetaDist: no candidate θ_dist');
+  const sweep = await thetaDistSweep(store, embeddings, explanations, truth, candidates);
+  const best = sweep.reduce((a, b) => (b.metrics.gmean > a.metrics.gmean ? b : a));
+  return { thetaDist: best.thetaDist, gmean: best.metrics.gmean, sweep };
+}
+
 export function formatSweep(rows: readonly { thetaDist: number; metrics: OracleMetrics }[]): string {
   return ['θ_dist  Acc    Sen    Spec   G-mean', ...rows.map((r) => `${r.thetaDist.toFixed(2)}    ${f3(r.metrics.accuracy)}  ${f3(r.metrics.sensitivity)}  ${f3(r.metrics.specificity)}  ${f3(r.metrics.gmean)}`)].join('\n');
 }
@@ -262,9 +279,8 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
       const vt = await explainTolerant(entry.explainer, classifier, v.texts, v.texts.map((_, i) => `v${i}`), { explainerOptions: entry.options, batchSize: args.batchSize });
       const vIdx = vt.explanations.flatMap((e, i) => (e ? [i] : []));
       const candidates = args.thetaDistCandidates ?? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8];
-      const onValidation = await thetaDistSweep(store, args.embeddings, vIdx.map((i) => vt.explanations[i]!), vIdx.map((i) => v.truth[i]), candidates);
       // best G-mean; ties to the smaller θ_dist (fewer words pulled into keyword clusters)
-      const best = onValidation.reduce((a, b) => (b.metrics.gmean > a.metrics.gmean ? b : a));
+      const best = await chooseThetaDist(store, args.embeddings, vIdx.map((i) => vt.explanations[i]!), vIdx.map((i) => v.truth[i]), candidates);
       const tuned = await store.withThresholds(args.embeddings, { thetaDist: best.thetaDist });
       const t3 = performance.now();
       const labels = await labelTolerant(tuned, tolerant, texts, trueLabels, { embeddings: args.embeddings, mode: 'toki' });

@@ -48,6 +48,7 @@ export {
   confidenceDistribution,
   formatConfidenceDistribution,
   thetaDistSweep,
+  chooseThetaDist,
   formatSweep,
   type OracleMetrics,
   type OracleRow,
