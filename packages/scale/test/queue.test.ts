@@ -144,6 +144,25 @@ describe('queued audit', () => {
     }
   }, 60_000);
 
+  it('label and attack jobs with settings that cannot work fail once with the reason', async () => {
+    const queueName = 'q-kinds';
+    const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
+    try {
+      const few = instances.slice(0, 3);
+      await enqueueAudit({ redis: redis.url, queueName, runId: 'label-nostore', task: { kind: 'label', model: modelDir, label: { store: '/nonexistent/keywords.json', embeddings: ['glove'] } }, instances: few });
+      await enqueueAudit({ redis: redis.url, queueName, runId: 'attack-recipe', task: { kind: 'attack', model: modelDir, attack: { recipe: 'bogus' } }, instances: few });
+      const label = await collect({ redis: redis.url, queueName, runId: 'label-nostore', timeoutMs: 30_000 });
+      const attack = await collect({ redis: redis.url, queueName, runId: 'attack-recipe', timeoutMs: 30_000 });
+      expect(label.failures).toHaveLength(1);
+      expect(label.failures[0].reason).toMatch(/\/nonexistent\/keywords\.json/);
+      expect(attack.failures).toHaveLength(1);
+      expect(attack.failures[0].reason).toMatch(/unknown attack recipe "bogus"/);
+      expect(w.stats.failed).toBe(2);
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+
   it('rejects a payload written by another xtrust version with the reason', async () => {
     const queueName = 'q-version';
     const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
