@@ -3,11 +3,11 @@
  * throughput of 1,000 A2T attacks, CEA vs TEF over a ρ_max grid (002 §5, Figures 2–3) and the base vs
  * synonymity-weighted success rates of the explanation-similarity attack (001 Table 3).
  *
- *   pnpm turbo run build --filter=@xtrust/attack... && node apps/bench/dist/attack/run.js --task table4 [options]
+ *   pnpm turbo run build --filter=@xtrust/attack... && npx tsc -p packages/attack/tsconfig.bench.json && node packages/attack/dist/bench/bench/run.js --task table4 [options]
  *
  * Tasks: table4 (default), throughput, cea, similarity.
  * Options: --cases spam,brown  --store-embedding cf|glove (TOKI's keyword identification)  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
- *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out apps/bench/results/attack
+ *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out runs/attack
  * Runs write one JSONL file per (case, recipe) under --out and resume from it.
  */
 import { mkdirSync } from 'node:fs';
@@ -37,7 +37,7 @@ import {
   tokiGuided,
   type AttackInput,
   type RobustnessPoint,
-} from '@xtrust/attack';
+} from '../src/index.js';
 
 interface Args {
   task: string;
@@ -54,7 +54,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'apps/bench/results/attack', storeEmbedding: 'cf' };
+  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'runs/attack', storeEmbedding: 'cf' };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, '');
     const v = argv[i + 1];
