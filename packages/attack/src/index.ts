@@ -16,6 +16,7 @@ export * from './constraints/index.js';
 export * from './transformations/index.js';
 export { WinkPosTagger, WordNetPosTagger, defaultPosTagger, type PosTagger, type PosQuery } from './pos.js';
 export { HfMaskedWordModel, type MaskedWordModel } from './mlm.js';
+export { CbowMaskedWordModel, trainMaskedWordModel, type CbowOptions } from './cbow-mlm.js';
 export {
   greedySearch,
   gradientRanking,

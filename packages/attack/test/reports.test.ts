@@ -98,3 +98,32 @@ describe('masked language model through @huggingface/transformers', () => {
     expect(await mlm.fill(['a', 'good', 'film'], ['', ' ', ' ', ''], [1, 2], 3)).toEqual([['great', 'fine', 'movie'], ['good', 'great', 'fine']]);
   }, 60_000);
 });
+
+describe('CBOW masked-word model trained by xtrust', () => {
+  it('learns fillers from context and gives the same fillers through its fill-mask ONNX export', async () => {
+    const { trainMaskedWordModel } = await import('../src/index.js');
+    const { rng } = await import('@xtrust/core');
+    const r = rng(3);
+    const texts: string[] = [];
+    // "the cat sat on the mat" / "a dog ran in the park": fillers depend on the neighbours
+    for (let i = 0; i < 400; i++) {
+      texts.push(r.float() < 0.5 ? `the ${['cat', 'kitten'][r.int(2)]} sat on the mat` : `a ${['dog', 'puppy'][r.int(2)]} ran in the park`);
+    }
+    const mlm = trainMaskedWordModel(texts, { dim: 16, window: 2, epochs: 5, minCount: 1, seed: 1, corpus: 'toy' });
+    const [cat] = await mlm.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1], 1);
+    expect(cat).toEqual(['kitten']);
+    const [[dog]] = await mlm.fill(['a', 'dog', 'ran', 'in', 'the', 'park'], [], [1, 5], 2);
+    expect(dog).toBe('puppy');
+    const dir = mkdtempSync(join(tmpdir(), 'xtrust-cbow-'));
+    await mlm.exportFillMask(dir);
+    const hf = await HfMaskedWordModel.load(dir);
+    for (const [words, masked] of [
+      [['the', 'cat', 'sat', 'on', 'the', 'mat'], [1]],
+      [['a', 'dog', 'ran', 'in', 'the', 'park'], [1, 3]],
+      [['the', 'kitten', 'ran', 'on', 'a', 'mat'], [0, 2, 5]],
+    ] as const) {
+      const seps = ['', ...words.map((_, i) => (i === words.length - 1 ? '' : ' '))];
+      expect(await hf.fill(words, seps, masked, 3)).toEqual(await mlm.fill(words, seps, masked, 3));
+    }
+  }, 60_000);
+});

@@ -1,0 +1,245 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DEFAULT_SEPARATOR, XtrustError, rng, tokenize } from '@xtrust/core';
+import onnxProto from 'onnx-proto';
+import type { MaskedWordModel } from './mlm.js';
+import { isSingleToken } from './text.js';
+
+const { onnx } = onnxProto;
+
+export interface CbowOptions {
+  /** Vector size. Default 64. */
+  dim?: number;
+  /** Context words on each side. Default 2. */
+  window?: number;
+  /** Passes over the texts. Default 3. */
+  epochs?: number;
+  /** Negative samples per position (unigram^0.75). Default 5. */
+  negatives?: number;
+  /** Words seen fewer times are left out. Default 3. */
+  minCount?: number;
+  /** At most this many words (the most frequent). Default 20,000. */
+  maxVocab?: number;
+  /** Start learning rate, decayed linearly to 1e-4 of it. Default 0.05. */
+  learningRate?: number;
+  seed?: number;
+  /** Recorded as the model's provenance (e.g. "Brown + SpamAssassin training bodies"). */
+  corpus?: string;
+}
+
+const SPECIAL = ['[PAD]', '[UNK]', '[MASK]'] as const;
+const OFFSET = SPECIAL.length;
+
+/**
+ * A masked-word model trained by xtrust: continuous bag of words (Mikolov et al. 2013, CBOW with negative
+ * sampling), which is exactly a masked-word predictor — p(w_t | the ±`window` words around t). Small and
+ * real: it predicts fillers from context, unlike embedding neighbours. Masked and unknown context words
+ * contribute nothing. `exportFillMask(dir)` writes it in Hugging Face fill-mask layout (tokenizer.json with
+ * [MASK], config.json, onnx/model.onnx with input_ids/attention_mask → logits [batch, sequence, vocab]), so
+ * `HfMaskedWordModel.load(dir)` runs the same model through @huggingface/transformers.
+ */
+export class CbowMaskedWordModel implements MaskedWordModel {
+  readonly name: string;
+  private readonly index: Map<string, number>;
+
+  constructor(
+    readonly words: readonly string[],
+    readonly dim: number,
+    readonly window: number,
+    /** V×dim context (input) vectors. */
+    readonly input: Float32Array,
+    /** V×dim output vectors. */
+    readonly output: Float32Array,
+    readonly corpus = 'unspecified corpus',
+  ) {
+    this.index = new Map(words.map((w, i) => [w, i]));
+    this.name = `cbow-mlm (${words.length} words, d=${dim}, window ±${window}; ${corpus})`;
+  }
+
+  /** Fillers for each masked position of one text, best first (one scoring pass over the vocabulary per mask). */
+  async fill(words: readonly string[], _separators: readonly string[], masked: readonly number[], topK: number): Promise<string[][]> {
+    const V = this.words.length;
+    const d = this.dim;
+    const maskedSet = new Set(masked);
+    const ids = words.map((w, i) => (maskedSet.has(i) ? -1 : (this.index.get(w.toLowerCase()) ?? -1)));
+    return masked.map((m) => {
+      const h = new Float64Array(d);
+      for (let j = Math.max(0, m - this.window); j <= Math.min(words.length - 1, m + this.window); j++) {
+        if (j === m || ids[j] < 0) continue;
+        for (let k = 0; k < d; k++) h[k] += this.input[ids[j] * d + k];
+      }
+      const scores = new Float64Array(V);
+      for (let v = 0; v < V; v++) {
+        let s = 0;
+        for (let k = 0; k < d; k++) s += h[k] * this.output[v * d + k];
+        scores[v] = s;
+      }
+      const order = Array.from({ length: V }, (_, v) => v).sort((a, b) => scores[b] - scores[a] || a - b);
+      const own = words[m].toLowerCase();
+      const out: string[] = [];
+      for (const v of order) {
+        if (out.length >= topK) break;
+        const w = this.words[v];
+        if (w !== own && isSingleToken(w)) out.push(w);
+      }
+      return out;
+    });
+  }
+
+  /** Writes the model in Hugging Face fill-mask layout (see the class comment). */
+  async exportFillMask(dir: string): Promise<void> {
+    const V = this.words.length + OFFSET;
+    const d = this.dim;
+    const w = this.window;
+    // input table with zero rows for [PAD], [UNK], [MASK]: they add nothing to a context
+    const E = new Float32Array(V * d);
+    E.set(this.input, OFFSET * d);
+    // output matrix d×V; special tokens get a very low score so they are never proposed
+    const W = new Float32Array(d * V);
+    for (let v = 0; v < this.words.length; v++) for (let k = 0; k < d; k++) W[k * V + OFFSET + v] = this.output[v * d + k];
+    const bias = new Float32Array(V);
+    for (let s = 0; s < OFFSET; s++) bias[s] = -1e4;
+    // depthwise convolution over positions: the sum of the ±w neighbours, the position itself left out
+    const K = new Float32Array(d * (2 * w + 1));
+    for (let c = 0; c < d; c++) for (let t = 0; t <= 2 * w; t++) K[c * (2 * w + 1) + t] = t === w ? 0 : 1;
+    const tensor = (name: string, dims: number[], data: Float32Array) => {
+      const bytes = new Uint8Array(data.length * 4);
+      const view = new DataView(bytes.buffer);
+      data.forEach((x, i) => view.setFloat32(i * 4, x, true));
+      return onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: bytes });
+    };
+    const int = (name: string, i: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i });
+    const ints = (name: string, v: number[]) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: v });
+    const info = (name: string, elemType: number, dims: (string | number)[]) =>
+      onnx.ValueInfoProto.create({
+        name,
+        type: onnx.TypeProto.create({
+          tensorType: onnx.TypeProto.Tensor.create({
+            elemType,
+            shape: onnx.TensorShapeProto.create({ dim: dims.map((x) => onnx.TensorShapeProto.Dimension.create(typeof x === 'number' ? { dimValue: x } : { dimParam: x })) }),
+          }),
+        }),
+      });
+    const FLOAT = onnx.TensorProto.DataType.FLOAT;
+    const INT64 = onnx.TensorProto.DataType.INT64;
+    const node = (opType: string, input: string[], output: string, attribute: InstanceType<typeof onnx.AttributeProto>[] = []) =>
+      onnx.NodeProto.create({ opType, input, output: [output], name: `${output}_node`, attribute });
+    const graph = onnx.GraphProto.create({
+      name: 'xtrust-cbow-mlm',
+      node: [
+        node('Cast', ['attention_mask'], 'mask_f', [int('to', FLOAT)]),
+        node('Gather', ['E', 'input_ids'], 'vectors', [int('axis', 0)]), // [B, T, d]
+        node('Unsqueeze', ['mask_f', 'axis2'], 'mask3'), // [B, T, 1]
+        node('Mul', ['vectors', 'mask3'], 'kept'),
+        node('Transpose', ['kept'], 'channels', [ints('perm', [0, 2, 1])]), // [B, d, T]
+        node('Conv', ['channels', 'K'], 'context', [int('group', d), ints('kernel_shape', [2 * w + 1]), ints('pads', [w, w])]),
+        node('Transpose', ['context'], 'h', [ints('perm', [0, 2, 1])]), // [B, T, d]
+        node('MatMul', ['h', 'W'], 'scores'),
+        node('Add', ['scores', 'bias'], 'logits'),
+      ],
+      initializer: [
+        tensor('E', [V, d], E),
+        tensor('W', [d, V], W),
+        tensor('bias', [V], bias),
+        tensor('K', [d, 1, 2 * w + 1], K),
+        onnx.TensorProto.create({ name: 'axis2', dims: [1], dataType: INT64, rawData: new Uint8Array(new BigInt64Array([2n]).buffer) }),
+      ],
+      input: [info('input_ids', INT64, ['batch', 'sequence']), info('attention_mask', INT64, ['batch', 'sequence'])],
+      output: [info('logits', FLOAT, ['batch', 'sequence', V])],
+    });
+    const model = onnx.ModelProto.create({ irVersion: 8, producerName: 'xtrust', producerVersion: '0.1.0', docString: this.name, opsetImport: [onnx.OperatorSetIdProto.create({ domain: '', version: 17 })], graph });
+    await mkdir(join(dir, 'onnx'), { recursive: true });
+    await writeFile(join(dir, 'onnx', 'model.onnx'), onnx.ModelProto.encode(model).finish());
+    const added = SPECIAL.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+    const vocab: Record<string, number> = {};
+    SPECIAL.forEach((s, i) => (vocab[s] = i));
+    this.words.forEach((x, i) => (vocab[x] = i + OFFSET));
+    await writeFile(
+      join(dir, 'tokenizer.json'),
+      JSON.stringify({
+        version: '1.0',
+        truncation: null,
+        padding: null,
+        added_tokens: added,
+        normalizer: { type: 'Lowercase' },
+        pre_tokenizer: { type: 'Split', pattern: { Regex: DEFAULT_SEPARATOR.source }, behavior: 'Removed', invert: false },
+        post_processor: null,
+        decoder: { type: 'WordPiece', prefix: '##', cleanup: false },
+        model: { type: 'WordLevel', vocab, unk_token: '[UNK]' },
+      }),
+    );
+    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'PreTrainedTokenizerFast', unk_token: '[UNK]', pad_token: '[PAD]', mask_token: '[MASK]', model_max_length: 1_000_000, do_lower_case: true }));
+    await writeFile(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', architectures: ['BertForMaskedLM'], vocab_size: V, xtrust: { kind: 'cbow-mlm', window: w, dim: d, corpus: this.corpus } }));
+  }
+}
+
+/**
+ * Trains a CBOW masked-word model on texts (lower-cased core tokens), seeded. A few million tokens take
+ * seconds. Throws INVALID_ARGUMENT when the texts leave fewer than two words in the vocabulary.
+ */
+export function trainMaskedWordModel(texts: readonly string[], options: CbowOptions = {}): CbowMaskedWordModel {
+  const d = options.dim ?? 64;
+  const w = options.window ?? 2;
+  const epochs = options.epochs ?? 3;
+  const negatives = options.negatives ?? 5;
+  const lr0 = options.learningRate ?? 0.05;
+  const r = rng(options.seed ?? 0);
+  const counts = new Map<string, number>();
+  const docs = texts.map((t) => tokenize(t, { lowercase: true }).map((x) => x.text));
+  for (const doc of docs) for (const x of doc) counts.set(x, (counts.get(x) ?? 0) + 1);
+  const vocab = [...counts].filter(([, c]) => c >= (options.minCount ?? 3)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, options.maxVocab ?? 20_000);
+  if (vocab.length < 2) throw new XtrustError('INVALID_ARGUMENT', `trainMaskedWordModel: only ${vocab.length} words occur ${options.minCount ?? 3} times or more; give more text`, { argument: 'texts' });
+  const words = vocab.map(([x]) => x);
+  const id = new Map(words.map((x, i) => [x, i]));
+  const V = words.length;
+  // unigram^0.75 table for negative sampling
+  const table = new Int32Array(1 << 20);
+  const pow = vocab.map(([, c]) => Math.pow(c, 0.75));
+  const total = pow.reduce((a, b) => a + b, 0);
+  for (let i = 0, v = 0, acc = pow[0] / total; i < table.length; i++) {
+    table[i] = v;
+    if (i / table.length > acc && v < V - 1) acc += pow[++v] / total;
+  }
+  const input = new Float32Array(V * d).map(() => (r.float() - 0.5) / d);
+  const output = new Float32Array(V * d);
+  const seqs = docs.map((doc) => Int32Array.from(doc, (x) => id.get(x) ?? -1));
+  const steps = epochs * seqs.reduce((s, q) => s + q.length, 0);
+  let step = 0;
+  const h = new Float32Array(d);
+  const e = new Float32Array(d);
+  for (let ep = 0; ep < epochs; ep++) {
+    for (const q of seqs) {
+      for (let t = 0; t < q.length; t++, step++) {
+        const target = q[t];
+        if (target < 0) continue;
+        const lr = Math.max(lr0 * 1e-4, lr0 * (1 - step / steps));
+        h.fill(0);
+        e.fill(0);
+        let n = 0;
+        for (let j = Math.max(0, t - w); j <= Math.min(q.length - 1, t + w); j++) {
+          if (j === t || q[j] < 0) continue;
+          n++;
+          for (let k = 0; k < d; k++) h[k] += input[q[j] * d + k];
+        }
+        if (n === 0) continue;
+        for (let k = 0; k < d; k++) h[k] /= n;
+        for (let s = 0; s <= negatives; s++) {
+          const o = s === 0 ? target : table[r.int(table.length)];
+          if (s > 0 && o === target) continue;
+          let z = 0;
+          for (let k = 0; k < d; k++) z += h[k] * output[o * d + k];
+          const g = ((s === 0 ? 1 : 0) - 1 / (1 + Math.exp(-z))) * lr;
+          for (let k = 0; k < d; k++) {
+            e[k] += g * output[o * d + k];
+            output[o * d + k] += g * h[k];
+          }
+        }
+        for (let j = Math.max(0, t - w); j <= Math.min(q.length - 1, t + w); j++) {
+          if (j === t || q[j] < 0) continue;
+          for (let k = 0; k < d; k++) input[q[j] * d + k] += e[k];
+        }
+      }
+    }
+  }
+  return new CbowMaskedWordModel(words, d, w, input, output, options.corpus);
+}
