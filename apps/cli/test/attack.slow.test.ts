@@ -44,4 +44,21 @@ describe('xtrust attack through @xtrust/attack', () => {
     expect(summary.attack.total).toBe(Math.min(2, summary.verdicts.untrustworthy));
     if (summary.attack.attacked > 0) expect(readFileSync(files.report, 'utf8').includes('<h2>Attack examples</h2>')).toBe(true);
   }, 600_000);
+
+  it('audit --attack records the attacks and the report shows them; xtrust report keeps them', async () => {
+    const out = join(tempDir(), 'audit');
+    const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--out', out, '--attack', 'a2t', '--attack-texts', '2', '--json', ...SMALL_AUDIT]);
+    expect(r.code).toBe(0);
+    const { summary, files } = JSON.parse(r.stdout);
+    expect(summary.attack.recipe).toBe('a2t');
+    const records = readFileSync(join(out, 'attack-records.jsonl'), 'utf8').trim().split('\n');
+    expect(records).toHaveLength(summary.attack.total);
+    const shows = (html: string) => html.includes('<h2>Attack examples</h2>');
+    if (summary.attack.attacked > 0) {
+      expect(shows(readFileSync(files.report, 'utf8'))).toBe(true);
+      const again = await xtrustAsync(['report', '--run', out, '--output', join(out, 'again.html')]);
+      expect(again.code).toBe(0);
+      expect(shows(readFileSync(join(out, 'again.html'), 'utf8'))).toBe(true);
+    }
+  }, 600_000);
 });

@@ -15,7 +15,7 @@ import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } f
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import type { AttackExample } from '../report/render.js';
-import { withModelOptions } from './audit.js';
+import { withModelOptions } from './model-options.js';
 
 /** The attack recipes of @xtrust/attack the CLI offers. */
 export const RECIPES = ['a2t', 'toki', 'cea', 'tef', 'xaifooler'] as const;

@@ -1,12 +1,13 @@
 import { basename, resolve } from 'node:path';
-import { required } from '../config.js';
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
-import { runAudit } from '../audit.js';
+import { runAudit, type AuditSummary } from '../audit.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel, type Runtime } from '../model-loader.js';
+import { withModelOptions } from './model-options.js';
 import { emit, formatAudit, writeAuditFiles } from '../output.js';
-import { examples, withCommonOptions, withRunOptions } from '../options.js';
+import { examples, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
@@ -23,28 +24,13 @@ export interface AuditOptions extends AuditSettingFlags {
   allowRemote: boolean;
   runtime: Runtime;
   out: string;
+  attack?: Recipe;
+  attackTexts: number;
   resume: boolean;
   json: boolean;
   quiet: boolean;
   queue?: string;
   queueName?: string;
-}
-
-function runtimeArg(value: string): Runtime {
-  if (value !== 'auto' && value !== 'onnx' && value !== 'transformers') throw new InvalidArgumentError('expected auto, onnx or transformers');
-  return value;
-}
-
-/** Model, data and model-loading flags shared by the commands that take a user's model. */
-export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'train' | 'none'): Command {
-  required(c, '--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
-  if (data === 'train-test' || data === 'train') required(c, '--train <file>', 'labelled training texts (.csv with a header row, or .jsonl)');
-  if (data === 'train-test' || data === 'test') required(c, '--test <file>', 'labelled test texts (.csv or .jsonl)');
-  return c
-    .option('--text-column <name>', 'column (CSV) or field (JSONL) holding the text', 'text')
-    .option('--label-column <name>', 'column or field holding the label', 'label')
-    .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false)
-    .option('--runtime <name>', 'how a Hugging Face folder runs: auto | onnx (onnxruntime-node) | transformers (transformers.js pipeline)', runtimeArg, 'auto');
 }
 
 /** Audits the user's own model on their data: keywords, labelled predictions, report. */
@@ -61,7 +47,7 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
   const run = RunDir.open(
     options.out,
     'audit',
-    { model: fingerprint, train: fileDigest(options.train), test: fileDigest(options.test), columns, ...settings },
+    { model: fingerprint, train: fileDigest(options.train), test: fileDigest(options.test), columns, ...settings, attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null },
     options.resume,
   );
   progress.note(`xtrust audit: ${model.kind} model ${options.model} (labels ${labels.join(', ')}); ${train.length} training and ${test.length} test texts${run.resumed ? ' (resuming)' : ''}`);
@@ -78,8 +64,15 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
     run,
     progress,
   );
-  const files = writeAuditFiles(run, output.summary, output.predictions);
-  return { summary: output.summary, files };
+  let summary: AuditSummary = output.summary;
+  let attacks;
+  if (options.attack) {
+    const a = await attackPredictions(options.attack, model.classifier, output.store, output.predictions, run, progress, { limit: options.attackTexts, seed: options.seed });
+    attacks = a.examples;
+    summary = { ...summary, attack: { ...a.summary } };
+  }
+  const files = writeAuditFiles(run, summary, output.predictions, attacks);
+  return { summary, files };
 }
 
 /** Registers `xtrust audit`. */
@@ -89,6 +82,7 @@ export function auditCommand(): Command {
   c.option('--trust-column <name>', 'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC');
   withAuditSettings(c);
   withQueueOption(c);
+  c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report-audit');
   withCommonOptions(c);
   examples(c, [

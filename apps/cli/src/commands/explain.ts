@@ -10,7 +10,7 @@ import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
-import { withModelOptions } from './audit.js';
+import { withModelOptions } from './model-options.js';
 
 /** Options of `xtrust explain`. */
 export interface ExplainOptions {

@@ -1,5 +1,5 @@
-import { required } from '../config.js';
 import { Command, InvalidArgumentError } from 'commander';
+import { required } from '../config.js';
 import { EXIT, requestExit } from '../exit.js';
 import { emit } from '../output.js';
 import { examples, withCommonOptions } from '../options.js';

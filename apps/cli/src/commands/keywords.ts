@@ -8,7 +8,7 @@ import { examples, withCommonOptions, withRunOptions } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
-import { withModelOptions } from './audit.js';
+import { withModelOptions } from './model-options.js';
 
 /** Options of `xtrust keywords`. */
 export interface KeywordsOptions extends AuditSettingFlags {

@@ -1,7 +1,7 @@
-import { required } from '../config.js';
 import { Command } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
+import { required } from '../config.js';
 import { labelRows, loadEnsemble, verdictCounts } from '../audit.js';
 import { fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel, type Runtime } from '../model-loader.js';
@@ -10,7 +10,7 @@ import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } f
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { loadStore } from './attack.js';
-import { withModelOptions } from './audit.js';
+import { withModelOptions } from './model-options.js';
 
 /** Options of `xtrust label`. */
 export interface LabelOptions {

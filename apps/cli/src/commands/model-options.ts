@@ -1,0 +1,21 @@
+import { Command, InvalidArgumentError } from 'commander';
+import { required } from '../config.js';
+import type { Runtime } from '../model-loader.js';
+
+function runtimeArg(value: string): Runtime {
+  if (value !== 'auto' && value !== 'onnx' && value !== 'transformers') throw new InvalidArgumentError('expected auto, onnx or transformers');
+  return value;
+}
+
+/** Model, data and model-loading flags shared by the commands that take a user's model. */
+export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'train' | 'none'): Command {
+  required(c, '--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
+  if (data === 'train-test' || data === 'train') required(c, '--train <file>', 'labelled training texts (.csv with a header row, or .jsonl)');
+  if (data === 'train-test' || data === 'test') required(c, '--test <file>', 'labelled test texts (.csv or .jsonl)');
+  return c
+    .option('--text-column <name>', 'column (CSV) or field (JSONL) holding the text', 'text')
+    .option('--label-column <name>', 'column or field holding the label', 'label')
+    .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false)
+    .option('--runtime <name>', 'how a Hugging Face folder runs: auto | onnx (onnxruntime-node) | transformers (transformers.js pipeline)', runtimeArg, 'auto');
+}
+
