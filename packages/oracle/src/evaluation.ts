@@ -95,6 +95,7 @@ export function confidenceDistribution(confidence: ArrayLike<number>, truth: Arr
   return bins;
 }
 
+/** RQ1.1 as text: per confidence bin, trustworthy and untrustworthy counts and the trustworthy share (Figure 6 as a table). */
 export function formatConfidenceDistribution(bins: readonly ConfidenceBin[]): string {
   const out = ['Confidence    Trustworthy  Untrustworthy  Share trustworthy'];
   for (const b of bins) {
@@ -138,6 +139,7 @@ export async function chooseThetaDist(
   return { thetaDist: best.thetaDist, gmean: best.metrics.gmean, sweep };
 }
 
+/** RQ2.1 as text: Acc, Sen, Spec and G-mean of TOKI per θ_dist (Figure 9 as a table). */
 export function formatSweep(rows: readonly { thetaDist: number; metrics: OracleMetrics }[]): string {
   return ['θ_dist  Acc    Sen    Spec   G-mean', ...rows.map((r) => `${r.thetaDist.toFixed(2)}    ${f3(r.metrics.accuracy)}  ${f3(r.metrics.sensitivity)}  ${f3(r.metrics.specificity)}  ${f3(r.metrics.gmean)}`)].join('\n');
 }
