@@ -5,10 +5,9 @@ import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from
 import { textFeatures } from './text-features.js';
 import { aggregateToFeatures, alignTokens } from './word-alignment.js';
 
-export interface AttentionOptions extends ModelCallOptions, LabelOptions {
+export type AttentionOptions = ModelCallOptions & LabelOptions & {
   /** One feature per distinct word (default; occurrences averaged) or per word position. */
-  bow?: boolean;
-}
+  bow?: boolean;};
 
 /**
  * Word scores from one last-layer attention map, as 003_0785e9c45c69d264 §3.3 describes (after

@@ -5,10 +5,9 @@ import { intOption } from './options.js';
 import { shapleyExplanations, type ShapleyOptions } from './shapley-common.js';
 import { textFeatures } from './text-features.js';
 
-export interface ExactShapleyOptions extends ShapleyOptions {
+export type ExactShapleyOptions = ShapleyOptions & {
   /** Largest number of players accepted (2^d coalitions are scored). Default 12, at most 20. */
-  maxFeatures?: number;
-}
+  maxFeatures?: number;};
 
 /**
  * Shapley values of the words of a text for the game v(S) = p(label | text keeping only the words in

@@ -42,10 +42,9 @@ export function makeExplanation(p: ExplanationParts): Explanation {
   return exp;
 }
 
-export interface TopWordsOptions {
+export type TopWordsOptions = {
   /** Keep only words that push towards the explained label (weight > 0). Default false. */
-  positiveOnly?: boolean;
-}
+  positiveOnly?: boolean;};
 
 /**
  * The first `k` words of an explanation by |weight| (features are already sorted), optionally only

@@ -5,14 +5,13 @@ import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from
 import { textFeatures, type TextFeatures } from './text-features.js';
 import { aggregateToFeatures, alignTokens, type Aggregation } from './word-alignment.js';
 
-export interface GradientExplainerOptions extends ModelCallOptions, LabelOptions {
+export type GradientExplainerOptions = ModelCallOptions & LabelOptions & {
   /** `gradient-x-input` (default): Σ over the vector of gradient·input; `l2`: the gradient's L2 norm. */
   variant?: 'gradient-x-input' | 'l2';
   /** Differentiate the class probability (default) or logit. */
   output?: 'probability' | 'logit';
   /** One feature per distinct word (default; occurrences combined) or per word position. */
-  bow?: boolean;
-}
+  bow?: boolean;};
 
 /** Throws UNSUPPORTED unless the classifier is a GradientProvider (never faked). */
 export function requireGradients(classifier: Classifier, method: string): asserts classifier is Classifier & GradientProvider {

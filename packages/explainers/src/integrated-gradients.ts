@@ -9,15 +9,14 @@ import { textFeatures } from './text-features.js';
 /** Quadrature rules on [0, 1], named as Captum names them. */
 export type IntegrationMethod = 'gausslegendre' | 'riemann_left' | 'riemann_right' | 'riemann_middle' | 'riemann_trapezoid';
 
-export interface IntegratedGradientsOptions extends ModelCallOptions, LabelOptions {
+export type IntegratedGradientsOptions = ModelCallOptions & LabelOptions & {
   /** Points on the path from the zero baseline to the input. Default 50. */
   steps?: number;
   /** Default `gausslegendre` (Captum's default). */
   method?: IntegrationMethod;
   /** Differentiate the class probability (default) or logit. */
   output?: 'probability' | 'logit';
-  bow?: boolean;
-}
+  bow?: boolean;};
 
 /** Nodes α and weights of an m-point rule for ∫₀¹ f(α) dα. */
 export function integrationRule(method: IntegrationMethod, m: number): { alphas: Float64Array; weights: Float64Array } {

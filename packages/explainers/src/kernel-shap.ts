@@ -6,12 +6,11 @@ import { intOption, seedOption } from './options.js';
 import { shapleyExplanations, type ShapleyOptions } from './shapley-common.js';
 import { textFeatures } from './text-features.js';
 
-export interface KernelShapOptions extends ShapleyOptions {
+export type KernelShapOptions = ShapleyOptions & {
   /** Coalitions scored besides the empty and the full one. Default 2d + 2048 (shap's `auto`), capped at 2^d − 2. */
   numSamples?: number;
   /** Seed of the coalition sampler (each text restarts from it). Default 0. */
-  seed?: number;
-}
+  seed?: number;};
 
 function binomial(n: number, k: number): number {
   let b = 1;

@@ -1,15 +1,14 @@
 import { XtrustError, argmaxRow, labelIndex } from '@xtrust/core';
 
 /** Which labels to explain for each text. */
-export interface LabelOptions {
+export type LabelOptions = {
   /** Explain these labels (names, or indices into `classifier.labels`) for every text. */
   labels?: readonly (string | number)[];
   /**
    * Explain the `topLabels` most probable labels of each text, most probable first (the reference's
    * `top_labels`). Default 1 (the predicted label) when `labels` is not given.
    */
-  topLabels?: number;
-}
+  topLabels?: number;};
 
 /** Validates `labels` once per call and returns their indices (undefined when top labels are used). */
 export function explicitLabels(classifierLabels: readonly string[], options: LabelOptions): number[] | undefined {

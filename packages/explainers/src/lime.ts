@@ -16,7 +16,7 @@ import { intOption, positiveOption, seedOption } from './options.js';
 import { resolveRidgeBackend, ridgeBatch, type RidgeBackend } from './ridge.js';
 import { textFeatures, type TextFeatures } from './text-features.js';
 
-export interface LimeOptions extends ModelCallOptions, LabelOptions {
+export type LimeOptions = ModelCallOptions & LabelOptions & {
   /** Neighbourhood size including the unperturbed text (the reference's `num_samples`). Default 5,000. */
   numSamples?: number;
   /** Maximum number of words in an explanation (`num_features`). Default 10. */
@@ -34,8 +34,7 @@ export interface LimeOptions extends ModelCallOptions, LabelOptions {
   /** Where the regressions run. Default `auto` (@xtrust/native when it loads, unless XTRUST_BACKEND=ts). */
   ridgeBackend?: RidgeBackend;
   /** Texts whose regressions go to `ridgeBatch` together (bounds memory: each holds numSamples×d bytes). Default 32. */
-  chunkSize?: number;
-}
+  chunkSize?: number;};
 
 interface Prepared {
   tf: TextFeatures;

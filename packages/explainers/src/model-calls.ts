@@ -2,7 +2,7 @@ import { XtrustError, checkProbabilities, isTokenScorer, type Classifier } from 
 import { PerturbedTexts, tokenMasks, type TextFeatures } from './text-features.js';
 
 /** Options every explainer shares for talking to the classifier. */
-export interface ModelCallOptions {
+export type ModelCallOptions = {
   /**
    * Rescale probability rows that do not sum to 1. Without it such rows are explained as they are
    * (after one warning per `explain` call): a multi-label model's sigmoid scores are legitimate.
@@ -18,8 +18,7 @@ export interface ModelCallOptions {
    * mask string, which a token scorer (that removes tokens) reproduces only for models that ignore
    * unknown words.
    */
-  tokenScorer?: boolean | 'auto';
-}
+  tokenScorer?: boolean | 'auto';};
 
 const defaultWarn = (message: string): void => {
   process.emitWarning(message, { code: 'XTRUST_PROBABILITIES' });

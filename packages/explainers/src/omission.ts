@@ -4,12 +4,11 @@ import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './l
 import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
 import { textFeatures } from './text-features.js';
 
-export interface OmissionOptions extends ModelCallOptions, LabelOptions {
+export type OmissionOptions = ModelCallOptions & LabelOptions & {
   /** Drop every occurrence of a word (default) or each token position on its own. */
   bow?: boolean;
   /** In position mode, what replaces the dropped word; default: nothing (the word is erased). */
-  maskString?: string;
-}
+  maskString?: string;};
 
 /**
  * Word omission, leave-one-out (Li, Monroe & Jurafsky, 2016, "Understanding Neural Networks through

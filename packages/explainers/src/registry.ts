@@ -11,22 +11,22 @@ export const EXPLAINER_NAMES = ['lime', 'omission', 'gradient', 'integrated-grad
 export type ExplainerName = (typeof EXPLAINER_NAMES)[number];
 
 /** A new explainer by its name (the `method` of the explanations it makes), with default options. */
-export function explainerByName(name: string, defaults: Record<string, unknown> = {}): Explainer<Record<string, unknown>> {
+export function explainerByName(name: string, defaults: Record<string, unknown> = {}): Explainer {
   switch (name) {
     case 'lime':
-      return new LimeExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new LimeExplainer(defaults);
     case 'omission':
-      return new OmissionExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new OmissionExplainer(defaults);
     case 'gradient':
-      return new GradientExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new GradientExplainer(defaults);
     case 'integrated-gradients':
-      return new IntegratedGradientsExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new IntegratedGradientsExplainer(defaults);
     case 'kernel-shap':
-      return new KernelShapExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new KernelShapExplainer(defaults);
     case 'exact-shapley':
-      return new ExactShapleyExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new ExactShapleyExplainer(defaults);
     case 'attention':
-      return new AttentionExplainer(defaults) as Explainer<Record<string, unknown>>;
+      return new AttentionExplainer(defaults);
     default:
       throw new XtrustError('INVALID_ARGUMENT', `unknown explanation method "${name}"; expected one of ${EXPLAINER_NAMES.join(', ')}`, { argument: 'method' });
   }

@@ -5,10 +5,9 @@ import type { ModelCallOptions } from './model-calls.js';
 import type { TextFeatures } from './text-features.js';
 
 /** Options shared by the Shapley explainers. */
-export interface ShapleyOptions extends ModelCallOptions, LabelOptions {
+export type ShapleyOptions = ModelCallOptions & LabelOptions & {
   /** Players are distinct words (default) or word positions. */
-  bow?: boolean;
-}
+  bow?: boolean;};
 
 /** Builds the explanations of one text from per-label Shapley values. */
 export function shapleyExplanations(

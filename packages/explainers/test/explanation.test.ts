@@ -1,6 +1,19 @@
-import type { Explanation } from '@xtrust/core';
+import type { Explainer, Explanation } from '@xtrust/core';
 import { describe, expect, it } from 'vitest';
-import { EXPLAINER_NAMES, explainerByName, makeExplanation, sortByMagnitude, topWords } from '../src/index.js';
+import {
+  AttentionExplainer,
+  EXPLAINER_NAMES,
+  ExactShapleyExplainer,
+  GradientExplainer,
+  IntegratedGradientsExplainer,
+  KernelShapExplainer,
+  LimeExplainer,
+  OmissionExplainer,
+  explainerByName,
+  makeExplanation,
+  sortByMagnitude,
+  topWords,
+} from '../src/index.js';
 import { LinearBowModel } from './models.js';
 
 describe('the Explanation shape', () => {
@@ -30,6 +43,19 @@ describe('the Explanation shape', () => {
     expect(topWords(exp, 0)).toEqual([]);
     expect(() => topWords(exp, -1)).toThrow(/non-negative/);
     expect(sortByMagnitude([{ word: 'p', weight: -1 }, { word: 'q', weight: 1 }]).map((f) => f.word)).toEqual(['p', 'q']);
+  });
+
+  it('every explainer is a plain core Explainer (no cast needed) and has its method name', () => {
+    const all: Explainer[] = [
+      new LimeExplainer(),
+      new OmissionExplainer(),
+      new GradientExplainer(),
+      new IntegratedGradientsExplainer(),
+      new KernelShapExplainer(),
+      new ExactShapleyExplainer(),
+      new AttentionExplainer(),
+    ];
+    expect(all.map((e) => e.name)).toEqual([...EXPLAINER_NAMES]);
   });
 
   it('every method returns word-level explanations carrying method, params and labels', async () => {
