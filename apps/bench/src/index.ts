@@ -13,7 +13,7 @@
  * processes and their Markdown output is kept. Each section is stored under
  * apps/bench/results/sections/ and BENCHMARKS.md is rebuilt from all stored sections.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -45,8 +45,11 @@ interface Benchmark {
   readonly name: string;
   readonly title: string;
   readonly description: string;
-  /** The child-process command (script benchmarks), for the report and to run it. */
-  readonly script?: (ctx: RunContext) => { file: string; args: string[] } | { skipped: string };
+  /**
+   * The child-process command (script benchmarks), for the report and to run it: `file` relative to the
+   * repository root, and an optional build step for scripts outside the turbo build.
+   */
+  readonly script?: (ctx: RunContext) => { file: string; args: string[]; prepare?: () => string | undefined } | { skipped: string };
   /** In-process benchmarks. */
   readonly run?: (ctx: RunContext) => Promise<Produced>;
   /** Wall-clock limit in seconds (full, quick). */
@@ -58,6 +61,18 @@ async function load<T>(path: string): Promise<T> {
   const file = join(DIST, path);
   if (!existsSync(file)) throw new Error(`${relative(ROOT, file)} is missing (not built, or the benchmark is not in this checkout)`);
   return (await import(pathToFileURL(file).href)) as T;
+}
+
+/** @xtrust/attack keeps its benchmark script in packages/attack/bench, built by its own tsconfig (not part of `turbo run build`). */
+const ATTACK_BENCH = 'packages/attack/dist/bench/bench/run.js';
+let attackBenchBuilt: string | undefined | null = null;
+/** Builds the attack benchmark once per run; returns an error message when the build fails. */
+function buildAttackBench(): string | undefined {
+  if (attackBenchBuilt !== null) return attackBenchBuilt;
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'packages/attack/tsconfig.bench.json')], { encoding: 'utf8' });
+  attackBenchBuilt = r.status === 0 ? undefined : `building the attack benchmark failed: ${(r.stdout + r.stderr).trim().split('\n').slice(0, 3).join(' / ')}`;
+  return attackBenchBuilt;
 }
 
 function limeSource(ctx: RunContext): string | undefined {
@@ -90,7 +105,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
       const src = limeSource(ctx);
       if (!src) return { skipped: 'the reference LIME source is not here: `git archive` the `lime` folder of github.com/marcotcr/lime into a folder and pass --lime-src DIR (or LIME_SRC=DIR); apt-get install -y python3-numpy python3-scipy python3-sklearn' };
       const out = join(RESULTS, ctx.quick ? 'lime-parity-quick' : 'lime-parity');
-      return { file: 'lime-parity/run.js', args: ['--lime-src', src, '--texts', ctx.quick ? '10' : '50', '--out', out, '--rerun-reference'] };
+      return { file: 'apps/bench/dist/lime-parity/run.js', args: ['--lime-src', src, '--texts', ctx.quick ? '10' : '50', '--out', out, '--rerun-reference'] };
     },
   },
   {
@@ -98,7 +113,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     title: 'Explainers: time per explanation on a built-in model',
     description: 'LIME, KernelSHAP, omission, gradient and integrated gradients over SpamAssassin e-mails (first 3,000 characters). Harness by the explainers engineer (apps/bench/src/explainers-speed/).',
     limit: [3600, 600],
-    script: (ctx) => ({ file: 'explainers-speed/run.js', args: ['--texts', ctx.quick ? '50' : '1000'] }),
+    script: (ctx) => ({ file: 'apps/bench/dist/explainers-speed/run.js', args: ['--texts', ctx.quick ? '50' : '1000'] }),
   },
   {
     name: 'oracle-speed',
@@ -106,7 +121,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       'TOKI keyword identification over training texts plus labelling test predictions with LIME, in one process, against the TOKI paper’s **reported** 4,866 s + 1,053 s (000, Table 3; 12-core laptop, not measured here). Harness by the oracle engineer (apps/bench/src/oracle/speed.ts).',
     limit: [3600, 900],
-    script: (ctx) => ({ file: 'oracle/speed.js', args: ctx.quick ? ['--embeddings', 'glove', '--train', '300', '--test', '100', '--samples', '1000'] : [] }),
+    script: (ctx) => ({ file: 'apps/bench/dist/oracle/speed.js', args: ctx.quick ? ['--embeddings', 'glove', '--train', '300', '--test', '100', '--samples', '1000'] : [] }),
   },
   {
     name: 'table3',
@@ -115,37 +130,37 @@ export const BENCHMARKS: readonly Benchmark[] = [
       'Layout of 000_6d314fe57d39eb4c.txt Table 3 on offline shortcut benchmarks with known ground truth: Brown genres and SpamAssassin with a planted trigger word, SpamAssassin with its headers (a natural shortcut). Built by the oracle engineer’s harness (apps/bench/src/oracle/shortcut.ts) through @xtrust/oracle’s compareOracles.',
     limit: [7200, 1200],
     script: (ctx) => ({
-      file: 'oracle/shortcut.js',
+      file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick ? ['--cases', 'brown', '--embeddings', 'glove', '--train', '300', '--test', '200', '--samples', '500'] : [],
     }),
   },
   {
     name: 'table4',
     title: 'Reproduction — TOKI paper Table 4: TOKI-guided attack vs A2T',
-    description: 'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (apps/bench/src/attack/run.ts --task table4).',
+    description: 'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (packages/attack/bench/run.ts --task table4).',
     limit: [7200, 1200],
-    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'table4', ...(ctx.quick ? ['--cases', 'spam', '--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'table4', ...(ctx.quick ? ['--cases', 'spam', '--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
   },
   {
     name: 'attack-throughput',
     title: 'A2T attack throughput',
-    description: 'Instances attacked per second by A2T on a built-in model (apps/bench/src/attack/run.ts --task throughput).',
+    description: 'Instances attacked per second by A2T on a built-in model (packages/attack/bench/run.ts --task throughput).',
     limit: [3600, 600],
-    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'throughput', '--cases', 'spam', '--throughput', ctx.quick ? '100' : '1000'] }),
+    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'throughput', '--cases', 'spam', '--throughput', ctx.quick ? '100' : '1000'] }),
   },
   {
     name: 'cea-tef',
     title: 'Reproduction — CEA vs TEF over ρ_max',
-    description: 'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (apps/bench/src/attack/run.ts --task cea).',
+    description: 'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (packages/attack/bench/run.ts --task cea).',
     limit: [7200, 1200],
-    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
   },
   {
     name: 'similarity',
     title: 'Reproduction — explanation-similarity attack, base vs synonymity-weighted success (GloVe)',
-    description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (apps/bench/src/attack/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
+    description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (packages/attack/bench/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
     limit: [7200, 1200],
-    script: (ctx) => ({ file: 'attack/run.js', args: ['--task', 'similarity', '--cases', 'spam', ...(ctx.quick ? ['--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--n', '300', '--out', join(RESULTS, 'attack')])] }),
+    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'similarity', '--cases', 'spam', ...(ctx.quick ? ['--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--n', '300', '--out', join(RESULTS, 'attack')])] }),
   },
   {
     name: 'synonymity',
@@ -153,7 +168,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       'Tables 3/5 of 001_3eb24fee3e674c02.txt: the success rate of the explanation-similarity attack under each ranked-list measure, unweighted and weighted by synonymity, with three Syn sources: GloVe cosine, counter-fitted GloVe cosine and the WordNet thesaurus (1 for synonyms). Reads the attack records the previous section wrote (apps/bench/src/reproductions/synonymity.ts).',
     limit: [3600, 900],
-    script: (ctx) => ({ file: 'reproductions/synonymity.js', args: ['--records', join(RESULTS, ctx.quick ? 'attack-quick' : 'attack', 'spam-xaifooler.jsonl')] }),
+    script: (ctx) => ({ file: 'apps/bench/dist/reproductions/synonymity.js', args: ['--records', join(RESULTS, ctx.quick ? 'attack-quick' : 'attack', 'spam-xaifooler.jsonl')] }),
   },
   {
     name: 'ndcg',
@@ -161,7 +176,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       'After 003_0785e9c45c69d264.txt Figures 2–3: how well each explainer ranks the words related to the predicted class first, measured as NDCG@k with a word’s relevance its embedding similarity to the class name, on Brown genres with a built-in model (apps/bench/src/reproductions/ndcg.ts).',
     limit: [3600, 900],
-    script: (ctx) => ({ file: 'reproductions/ndcg.js', args: ctx.quick ? ['--texts', '40', '--samples', '500'] : [] }),
+    script: (ctx) => ({ file: 'apps/bench/dist/reproductions/ndcg.js', args: ctx.quick ? ['--texts', '40', '--samples', '500'] : [] }),
   },
   {
     name: 'scale',
@@ -169,14 +184,14 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       'Jobs of 100 LIME explanations run through @xtrust/scale (BullMQ on a local redis-server) by 1 and 2 worker processes, against the same work in one local process; overhead = (queued − local) / local with one worker. Target: under 5 %. Also a kill -9 of a worker during a 1,000-instance audit (apps/bench/src/scale/run.ts).',
     limit: [3600, 900],
-    script: (ctx) => ({ file: 'scale/run.js', args: ctx.quick ? ['--instances', '200', '--samples', '2000', '--kill-instances', '200', '--repeats', '2'] : [] }),
+    script: (ctx) => ({ file: 'apps/bench/dist/scale/run.js', args: ctx.quick ? ['--instances', '200', '--samples', '2000', '--kill-instances', '200', '--repeats', '2'] : [] }),
   },
 ];
 
 /** Runs a script benchmark as `node dist/<file> args` from the repository root; its stdout is the section's Markdown. */
 function runScript(file: string, args: string[], limitS: number, log: (l: string) => void): Promise<{ stdout: string; code: number | null; timedOut: boolean }> {
   return new Promise((resolveRun) => {
-    const path = join(DIST, file);
+    const path = join(ROOT, file);
     if (!existsSync(path)) return resolveRun({ stdout: `${relative(ROOT, path)} is missing`, code: 127, timedOut: false });
     const child = spawn(process.execPath, [path, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -259,8 +274,9 @@ async function main(): Promise<void> {
         if ('skipped' in s) produced = { skipped: s.skipped };
         else {
           const shown = s.args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) || '.' : a));
-          script = `node apps/bench/dist/${s.file} ${shown.join(' ')}`;
-          const r = await runScript(s.file, s.args, limit, log);
+          script = `node ${s.file} ${shown.join(' ')}`;
+          const failedBuild = s.prepare?.();
+          const r = failedBuild ? { stdout: failedBuild, code: 126, timedOut: false } : await runScript(s.file, s.args, limit, log);
           if (r.code !== 0) {
             status = 'failed';
             reason = r.timedOut ? `stopped at the time limit of ${limit} s` : `exit code ${r.code}: ${r.stdout.trim().split('\n').slice(-3).join(' / ')}`;

@@ -123,25 +123,34 @@ export function writeBenchmarks(file: string, sectionsDir: string): void {
 }
 
 /**
- * Plain output lines as Markdown: tables stay tables, other lines keep their line breaks; lines that
- * only show progress (`[hh:mm:ss] …`, `name 10/300`) are dropped.
+ * A script's stdout as Markdown: Markdown tables stay tables, fixed-width tables (columns aligned with
+ * spaces, dashed rules) go into code blocks so their columns survive, other lines keep their line
+ * breaks; progress lines (`[hh:mm:ss] …`) are dropped.
  */
 export function toMarkdown(stdout: string): string {
-  const lines = stdout.replace(/\r/g, '').split('\n');
-  const out: string[] = [];
-  for (const raw of lines) {
-    const line = raw.trimEnd();
-    if (/^\[\d\d:\d\d:\d\d\]/.test(line)) continue;
-    if (line.startsWith('|') || line.startsWith('#') || line === '') out.push(line);
-    else {
-      // a table needs a blank line before it; a plain line gets a hard break so lines do not run together
-      out.push(`${line}  `);
+  const lines = stdout
+    .replace(/\r/g, '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => !/^\[\d\d:\d\d:\d\d\]/.test(l));
+  // blocks: runs of lines of one kind (Markdown table, heading, other), split at blank lines
+  const blocks: string[][] = [];
+  let cur: string[] = [];
+  const kind = (l: string) => (l.startsWith('|') ? 'table' : l.startsWith('#') ? 'heading' : 'text');
+  for (const l of lines) {
+    if (l === '' || (cur.length > 0 && kind(cur[0]) !== kind(l))) {
+      if (cur.length) blocks.push(cur);
+      cur = [];
     }
+    if (l !== '') cur.push(l);
   }
-  const joined: string[] = [];
-  for (let i = 0; i < out.length; i++) {
-    if (out[i].startsWith('|') && i > 0 && !out[i - 1].startsWith('|') && out[i - 1] !== '') joined.push('');
-    joined.push(out[i]);
+  if (cur.length) blocks.push(cur);
+  const out: string[] = [];
+  for (const b of blocks) {
+    const k = kind(b[0]);
+    if (k !== 'text') out.push(b.join('\n'));
+    else if (b.some((l) => /^[-=]{10,}$/.test(l) || /\S {2,}\S/.test(l.trim()))) out.push(['```', ...b, '```'].join('\n'));
+    else out.push(b.map((l, i) => (i < b.length - 1 ? `${l}  ` : l)).join('\n'));
   }
-  return joined.join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return out.join('\n\n');
 }

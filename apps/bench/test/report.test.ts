@@ -56,7 +56,8 @@ describe('BENCHMARKS.md', () => {
   });
 
   it('keeps tables and drops progress lines from a script output', () => {
-    expect(toMarkdown('[12:00:01] loading\nsome figure\n| a | b |\n| --- | --- |\n| 1 | 2 |\n')).toBe('some figure  \n\n| a | b |\n| --- | --- |\n| 1 | 2 |');
+    expect(toMarkdown('[12:00:01] loading\nsome figure\nand another\n| a | b |\n| --- | --- |\n| 1 | 2 |\n')).toBe('some figure  \nand another\n\n| a | b |\n| --- | --- |\n| 1 | 2 |');
+    expect(toMarkdown('Method    Acc\n-------------\nTOKI      .9\n\nnote')).toBe('```\nMethod    Acc\n-------------\nTOKI      .9\n```\n\nnote');
   });
 
   it('registers every benchmark area of apps/bench/src once', () => {
