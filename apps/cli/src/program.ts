@@ -60,6 +60,12 @@ function configureErrors(command: Command): void {
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = buildProgram();
   configureErrors(program);
+  // With --json a program reads stdout: it gets the failure as JSON there too (stderr keeps the line).
+  const json = argv.includes('--json');
+  const fail = (code: number, message: string) => {
+    if (json) process.stdout.write(JSON.stringify({ error: { message, exitCode: code } }) + '\n');
+    return code;
+  };
   try {
     await program.parseAsync([...argv]);
     return takeRequestedExit() ?? EXIT.OK;
@@ -67,9 +73,9 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     if (error instanceof CommanderError) {
       // --help and --version end with exit code 0; commander already printed the message.
       if (error.exitCode === 0) return EXIT.OK;
-      return EXIT.USAGE;
+      return fail(EXIT.USAGE, error.message.replace(/^error: /, '').split('\n')[0]);
     }
     process.stderr.write(errorLine(error) + '\n');
-    return exitCodeOf(error);
+    return fail(exitCodeOf(error), errorLine(error).replace(/^xtrust: /, ''));
   }
 }
