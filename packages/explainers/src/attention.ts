@@ -61,7 +61,7 @@ export function attentionWordScores(text: string, map: AttentionMap, where = 'at
 /**
  * Self-attention as an explanation (003_0785e9c45c69d264 §3.3) for classifiers that are
  * `AttentionProvider`s, e.g. an HfClassifier whose ONNX model outputs attentions: one `attentions`
- * call for all texts; each word scored by `attentionWordScores`. Attention does not depend on the
+ * call per `batchSize` (default 64) texts; each word scored by `attentionWordScores`. Attention does not depend on the
  * label, so every explained label gets the same weights (all non-negative).
  */
 export class AttentionExplainer implements Explainer<AttentionOptions> {
@@ -81,9 +81,15 @@ export class AttentionExplainer implements Explainer<AttentionOptions> {
     const top = topLabelCount(k, o);
     const tfs = texts.map((t, i) => textFeatures(t, bow, `texts[${i}]`));
     const probs = await predictAll(classifier, texts, new ProbabilityGuard('attention: classifier', k, o), o.batchSize);
-    const maps = await provider.attentions(texts);
-    if (!Array.isArray(maps) || maps.length !== texts.length) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `attention: attentions() returned ${Array.isArray(maps) ? maps.length : typeof maps} maps for ${texts.length} texts`);
+    const batch = o.batchSize ?? 64;
+    const maps: AttentionMap[] = [];
+    for (let start = 0; start < texts.length; start += batch) {
+      const chunk = texts.slice(start, start + batch);
+      const got = await provider.attentions(chunk);
+      if (!Array.isArray(got) || got.length !== chunk.length) {
+        throw new XtrustError('BAD_MODEL_OUTPUT', `attention: attentions() returned ${Array.isArray(got) ? got.length : typeof got} maps for ${chunk.length} texts`);
+      }
+      maps.push(...got);
     }
     const out: Explanation[] = [];
     for (let i = 0; i < texts.length; i++) {

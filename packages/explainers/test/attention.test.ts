@@ -37,6 +37,22 @@ describe('AttentionExplainer (003 §3.3)', () => {
     expect(byPos.features.length).toBe(5);
   });
 
+  it('asks for attentions in batches of batchSize and keeps text order', async () => {
+    const model = new SubwordModel();
+    let calls = 0;
+    const counting = Object.assign(Object.create(model) as SubwordModel, {
+      attentions: (texts: readonly string[]) => {
+        calls++;
+        return model.attentions(texts);
+      },
+    });
+    const texts = ['big elephant', 'the cat and the dog', 'tiny mouse'];
+    const batched = await new AttentionExplainer().explain(counting, texts, { batchSize: 2 });
+    expect(calls).toBe(2);
+    const alone = await new AttentionExplainer().explain(model, [texts[2]]);
+    expect(batched[2]).toEqual(alone[0]);
+  });
+
   it('refuses a classifier without attentions', async () => {
     await expect(new AttentionExplainer().explain(new LinearBowModel({}), ['a b'])).rejects.toMatchObject({ code: 'UNSUPPORTED' });
   });

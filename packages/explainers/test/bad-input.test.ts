@@ -82,6 +82,14 @@ describe('bad input', () => {
     await expect(new OmissionExplainer().explain(short, ['good bad'])).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT', message: expect.stringContaining('expected') });
   });
 
+  it('no texts: no explanations and no model call', async () => {
+    const m = new LinearBowModel({ good: 1 });
+    for (const name of ['lime', 'omission', 'kernel-shap', 'exact-shapley', 'gradient', 'integrated-gradients']) {
+      expect(await explainerByName(name).explain(m, [])).toEqual([]);
+    }
+    expect(m.calls).toEqual({ predictProba: 0, scoreTokenMasks: 0, rows: 0 });
+  });
+
   it('texts that are not strings and classifiers that are not classifiers', async () => {
     await expect(new LimeExplainer().explain(model, [42 as unknown as string])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('texts[0]') });
     await expect(new LimeExplainer().explain({} as Classifier, ['a b'])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('classifier') });
