@@ -35,6 +35,7 @@ import {
   table4,
   tef,
   tokiGuided,
+  trainMaskedWordModel,
   type AttackInput,
   type RobustnessPoint,
 } from '../src/index.js';
@@ -164,15 +165,20 @@ async function main(): Promise<void> {
       const inputs = test.slice(0, args.ceaN);
       const use = await UseEmbedding.load();
       const checker = await HarperChecker.load();
+      // a real masked-word model, trained here: CBOW on the case's training texts and the whole Brown corpus
+      const t0 = performance.now();
+      const mlmTexts = [...c.train.map((r) => r.text), ...loadBrown({ tags: false }).rows.map((r) => r.text)];
+      const mlm = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
+      log(`${mlm.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
-        for (const attack of [cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {
+        for (const attack of [cea(model, { explain, mlm, rhoMax: rho }), cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {
           const run = await attack.run(inputs, { output: join(args.out, `${name}-${attack.name}-rho${rho}.jsonl`), seed: args.seed });
           points.push(await robustnessPoint(attack.name, rho, run.records, { encoders: [use], checker }));
           log(`${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
         }
       }
-      console.log(`\nCEA (context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic\n${formatRobustness(points)}\n`);
+      console.log(`\nCEA (cea: CBOW masked-word model trained here; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic\n${formatRobustness(points)}\n`);
     } else if (args.task === 'similarity') {
       const explain = explainWith(new OmissionExplainer());
       const glove = await GloveEmbedding.load();
