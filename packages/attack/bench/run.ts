@@ -10,7 +10,7 @@
  *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out runs/attack
  * Runs write one JSONL file per (case, recipe) under --out and resume from it.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import { GradientExplainer, OmissionExplainer } from '@xtrust/explainers';
@@ -36,7 +36,9 @@ import {
   tef,
   tokiGuided,
   trainMaskedWordModel,
+  HfMaskedWordModel,
   type AttackInput,
+  type MaskedWordModel,
   type RobustnessPoint,
 } from '../src/index.js';
 
@@ -166,10 +168,20 @@ async function main(): Promise<void> {
       const use = await UseEmbedding.load();
       const checker = await HarperChecker.load();
       // a real masked-word model, trained here: CBOW on the case's training texts and the whole Brown corpus
+      // (exported in fill-mask layout under --out and loaded from there through @huggingface/transformers next time)
       const t0 = performance.now();
-      const mlmTexts = [...c.train.map((r) => r.text), ...loadBrown({ tags: false }).rows.map((r) => r.text)];
-      const mlm = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
-      log(`${mlm.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      const mlmDir = join(args.out, `cbow-mlm-${name}-seed${args.seed}`);
+      let mlm: MaskedWordModel;
+      if (existsSync(join(mlmDir, 'onnx', 'model.onnx'))) {
+        mlm = await HfMaskedWordModel.load(mlmDir);
+        log(`masked-word model loaded from ${mlmDir}`);
+      } else {
+        const mlmTexts = [...c.train.map((r) => r.text), ...loadBrown({ tags: false }).rows.map((r) => r.text)];
+        const trained = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
+        await trained.exportFillMask(mlmDir);
+        mlm = trained;
+        log(`${trained.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s, exported to ${mlmDir}`);
+      }
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
         for (const attack of [cea(model, { explain, mlm, rhoMax: rho }), cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {

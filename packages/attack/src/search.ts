@@ -124,6 +124,7 @@ export function omissionRanking(): WordRanking {
   return {
     name: 'omission',
     async scores(classifier, text, label, indices) {
+      if (text.length < 2) return new Float64Array(indices.length); // removing the only word leaves no text
       const k = classifier.labels.length;
       let probs: Float32Array;
       if (isTokenScorer(classifier)) {
@@ -148,6 +149,7 @@ export function attributionDistanceRanking(explain: ExplainFn): WordRanking {
   return {
     name: 'attribution-distance',
     async scores(classifier, text, label, indices) {
+      if (text.length < 2) return new Float64Array(indices.length); // nothing left to explain after a removal
       const texts = [text.text, ...indices.map((i) => text.deleteWord(i))];
       const ex = await explain(classifier, texts, label);
       const a0 = attributionMap(text.text, ex[0]);

@@ -191,6 +191,9 @@ describe('CEA and TEF', () => {
     expect(['succeeded', 'failed']).toContain(r.status);
     expect(r.adversarialPrediction).toBe('pos');
     expect(() => cea(model, { explain })).toThrow(/exactly one candidate source/);
+    // a one-word text: nothing to rank by removal, still attacked (or failed) without an error
+    const one = await attack.attack('good', { label: 'pos' });
+    expect(['succeeded', 'failed']).toContain(one.status);
   });
 
   it('TEF: counter-fitted neighbours, prediction kept, attribution distance maximised', async () => {
