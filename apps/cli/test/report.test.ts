@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { compareWithTruth, confidenceBuckets, type AuditedPrediction } from '../src/audit.js';
+import { escapeHtml, jsonForScript, scriptSafe } from '../src/report/escape.js';
+import { highlightText, markSubstitutions } from '../src/report/highlight.js';
+
+/** A prediction with only what the figures read. */
+function prediction(confidence: number, verdict: AuditedPrediction['verdict'], trustworthy?: boolean, isRel = 1, isUnr = 0): AuditedPrediction {
+  return { index: 0, text: 't', truth: 'a', predicted: 'a', confidence, verdict, isRel, isUnr, related: [], unrelated: [], features: [], ...(trustworthy === undefined ? {} : { trustworthy }) };
+}
+
+describe('escaping', () => {
+  it('escapes the five HTML metacharacters', () => {
+    expect(escapeHtml(`<a href="x" onclick='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; onclick=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+  });
+
+  it('JSON in a script block cannot close the block', () => {
+    const s = jsonForScript({ t: '</script><script>alert(1)</script>', u: '\u2028' });
+    expect(s.includes('<')).toBe(false);
+    expect(JSON.parse(s)).toEqual({ t: '</script><script>alert(1)</script>', u: '\u2028' });
+  });
+
+  it('inline library code cannot close its script element', () => {
+    expect(scriptSafe('var a = "</script>"; <!-- x')).toBe('var a = "<\\/script>"; <\\!-- x');
+  });
+});
+
+describe('highlighting', () => {
+  const labels = ['ham', 'spam'];
+
+  it('marks explained words by colour of the class they push towards, shade by weight, and escapes the rest', () => {
+    const html = highlightText('<b>Free</b> money & more', [{ word: 'Free', weight: 0.5 }, { word: 'money', weight: -0.25 }], 1, labels);
+    expect(html).toBe(
+      '&lt;b&gt;<mark class="w" style="background:rgba(214, 39, 40,0.90)" title="Free: +0.5000 towards spam">Free</mark>&lt;/b&gt; ' +
+        '<mark class="w" style="background:rgba(31, 119, 180,0.53)" title="money: -0.2500 towards ham">money</mark> &amp; more',
+    );
+  });
+
+  it('matches words case-insensitively and leaves unexplained text alone', () => {
+    expect(highlightText('FREE offer', [{ word: 'free', weight: 1 }], 0, labels)).toContain('>FREE</mark>');
+    expect(highlightText('nothing here', [], 0, labels)).toBe('nothing here');
+  });
+
+  it('marks substitutions of a perturbed text, escaped', () => {
+    const m = markSubstitutions('a <good> film', 'a <great> film');
+    expect(m.changed).toBe(1);
+    expect(m.original).toBe('a &lt;<del>good</del>&gt; film');
+    expect(m.perturbed).toBe('a &lt;<ins>great</ins>&gt; film');
+    expect(markSubstitutions('a b', 'a b c').changed).toBe(-1);
+  });
+});
+
+describe('figures', () => {
+  it('Figure 6: correct predictions per confidence bucket by verdict and by ground truth', () => {
+    const b = confidenceBuckets([prediction(0.55, 'trustworthy', true), prediction(0.95, 'untrustworthy', true), prediction(1, 'untrustworthy', false), prediction(0.99, 'incorrect')], 2);
+    expect(b.map((x) => [x.lo, x.hi])).toEqual([[0.5, 0.6], [0.6, 0.7], [0.7, 0.8], [0.8, 0.9], [0.9, 1]]);
+    expect(b[0]).toMatchObject({ trustworthy: 1, untrustworthy: 0, truthTrustworthy: 1, truthUntrustworthy: 0 });
+    expect(b[4]).toMatchObject({ trustworthy: 0, untrustworthy: 2, truthTrustworthy: 1, truthUntrustworthy: 1 });
+  });
+
+  it('buckets start at 1/k for k classes', () => {
+    expect(confidenceBuckets([], 4)[0].lo).toBe(0.2);
+  });
+
+  it('Naive vs TOKI needs both kinds of ground truth; a perfect TOKI has AUC 1', () => {
+    expect(compareWithTruth([prediction(0.9, 'trustworthy', true)], 0.9)).toBeUndefined();
+    const c = compareWithTruth([prediction(0.95, 'trustworthy', true, 1, 0), prediction(0.99, 'untrustworthy', false, 0, 1), prediction(0.7, 'trustworthy', true, 2, 1)], 0.9)!;
+    expect(c.cases).toBe(3);
+    const toki = c.rows.find((r) => r.method === 'TOKI')!;
+    expect(toki.accuracy).toBe(1);
+    expect(c.roc.find((r) => r.method.startsWith('TOKI'))!.auc).toBe(1);
+    // Naive calls 0.95 and 0.99 trustworthy, 0.7 not: one of three right
+    expect(c.rows[0].accuracy).toBeCloseTo(1 / 3, 10);
+  });
+});
