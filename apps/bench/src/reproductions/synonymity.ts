@@ -9,6 +9,7 @@
  *   node apps/bench/dist/reproductions/synonymity.js --records apps/bench/results/attack/spam-xaifooler.jsonl
  */
 import { existsSync } from 'node:fs';
+import { relative } from 'node:path';
 import { readJsonlAll } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, wordnet } from '@xtrust/embeddings';
 import { intervalSyn, thesaurusSyn, type Syn } from '@xtrust/metrics';
@@ -43,7 +44,7 @@ const sources: [string, Syn][] = [
   ['counter-fitted GloVe cosine (interval form)', intervalSyn(cosineOf(await CounterFittedEmbedding.load()))],
   ['WordNet thesaurus (1 for synonyms)', thesaurusSyn((a, b) => wn.synonyms(a.toLowerCase()).includes(b.toLowerCase()))],
 ];
-console.log(`${records.length} attack records from ${file} (explanation-similarity attack guided by RBO p=0.5, k=10, omission explanations); success = similarity below τ.\n`);
+console.log(`${records.length} attack records from ${relative(process.cwd(), file) || file} (explanation-similarity attack guided by RBO p=0.5, k=10, omission explanations); success = similarity below τ.\n`);
 for (const [name, syn] of sources) {
   console.log(`### Syn = ${name}\n`);
   console.log(`${formatSimilarityTable(similaritySuccessTable(records, syn, { k: 10 }))}\n`);
