@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import { buildShortcutBenchmark, loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit, type Row } from '@xtrust/datasets';
-import { BuiltinClassifier, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
+import { BuiltinClassifier, BUILTIN_KINDS, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
+import { GloveEmbedding } from '@xtrust/embeddings';
 import { runAudit, type AuditRow, type AuditSettings } from '../audit.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
 import { checkClassNames } from '../data-files.js';
@@ -54,6 +55,10 @@ function demoData(dataset: DemoDataset): DemoData {
   return { name: 'State of the Union (party)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: {} };
 }
 
+function gloveVectors(t: { words: readonly string[]; matrix: Float32Array; dim: number }) {
+  return { words: t.words, vectors: t.matrix, dim: t.dim };
+}
+
 /** The built-in model of a run: reloaded from the run directory when resuming, else trained and saved there. */
 async function demoModel(run: RunDir, kind: BuiltinKind, train: readonly Row<unknown>[], labels: readonly string[], seed: number, progress: Progress): Promise<{ classifier: BuiltinClassifier; reloaded: boolean }> {
   const dir = run.path('model');
@@ -65,7 +70,9 @@ async function demoModel(run: RunDir, kind: BuiltinKind, train: readonly Row<unk
     }
   }
   progress.note(`training ${kind} on ${train.length} texts…`);
-  const classifier = await trainClassifier(kind, train.map((r) => ({ text: r.text, label: r.label })), { seed, labels });
+  // The averaged-vector MLP takes its word vectors as a matrix (models never loads an embedding itself).
+  const vectors = kind === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined;
+  const classifier = await trainClassifier(kind, train.map((r) => ({ text: r.text, label: r.label })), { seed, labels, vectors });
   await classifier.save(dir);
   return { classifier, reloaded: false };
 }
@@ -134,15 +141,15 @@ function datasetArg(value: string): DemoDataset {
 }
 
 function modelKindArg(value: string): BuiltinKind {
-  if (value !== 'bow-logistic' && value !== 'bow-mlp') throw new InvalidArgumentError('expected bow-logistic or bow-mlp');
-  return value;
+  if (!(BUILTIN_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${BUILTIN_KINDS.join(', ')}`);
+  return value as BuiltinKind;
 }
 
 /** Registers `xtrust demo`. */
 export function demoCommand(): Command {
   const c = new Command('demo').description('the main job on bundled data: train a built-in model, audit its trustworthiness, write the HTML report');
   c.option('--dataset <name>', `bundled corpus: ${DEMO_DATASETS.join(' | ')}`, datasetArg, 'spamassassin')
-    .option('--model <kind>', 'built-in model: bow-logistic | bow-mlp', modelKindArg, 'bow-logistic')
+    .option('--model <kind>', `built-in model: ${BUILTIN_KINDS.join(' | ')}`, modelKindArg, 'bow-logistic')
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
   c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
