@@ -109,13 +109,15 @@ export async function processInstances(
     const oracle = await import('@xtrust/oracle');
     const store = await resources.get(`store:${storePath}`, () => oracle.KeywordStore.load(storePath));
     const embeddings = await Promise.all(names.map((n) => resources.get(`embedding:${n}`, () => embeddingByName(n))));
+    // a store made for another model fails the job (not each instance); checked once per worker, as it hashes the model
+    await resources.get(`checked:${storePath}:${task.model}`, () => store.checkClassifier(classifier));
     const spec = task.explainer ?? { name: 'lime' };
     const explainer = explainerByName(spec.name, { ...(spec.options ?? {}) });
     for (let s = 0; s < instances.length; s += MINI_BATCH) {
       const batch = instances.slice(s, s + MINI_BATCH);
       const label = async (b: readonly Instance[]) => {
         const truth = b.every((x) => x.label !== undefined) ? b.map((x) => x.label!) : undefined;
-        const out = await oracle.labelPredictions(store, classifier, b.map((x) => x.text), { explainer, embeddings, mode, trueLabels: truth });
+        const out = await oracle.labelPredictions(store, classifier, b.map((x) => x.text), { explainer, embeddings, mode, trueLabels: truth, skipFingerprintCheck: true });
         return out.map(({ text: _text, ...rest }) => rest);
       };
       await onResults(await isolate(batch, label));
