@@ -72,3 +72,20 @@ describe('figures', () => {
     expect(c.rows[0].accuracy).toBeCloseTo(1 / 3, 10);
   });
 });
+
+describe('the report page', () => {
+  it('lists at most maxPredictions predictions and says where the rest are', async () => {
+    const { renderReport } = await import('../src/report/render.js');
+    const predictions = Array.from({ length: 5 }, (_, i) => ({ ...prediction(0.9, 'trustworthy'), index: i, text: `text number ${i}` }));
+    const summary = {
+      format: 'xtrust-audit', version: 1, model: {}, accuracy: 1, untrustworthyShare: 0,
+      data: { dataset: 'd', labels: ['a', 'b'], trainRows: 1, testRows: 5, auditedTestRows: 5, labelCounts: { train: {}, test: {} } },
+      settings: { trainSample: 1, testSample: 5, samples: 10, topK: 3, thetaDist: 0.3, thetaConf: 0.9, seed: 0, classNames: {}, explainer: 'lime', embeddings: [] },
+      verdicts: { trustworthy: 5, untrustworthy: 0, incorrect: 0, unknown: 0 },
+      pools: {}, confidence: confidenceBuckets(predictions, 2), seconds: { keywords: 0, labelling: 0, total: 0 },
+    } as const;
+    const html = renderReport({ summary: summary as never, predictions, maxPredictions: 3 });
+    expect(html.match(/<article class="pred"/g)).toHaveLength(3);
+    expect(html).toContain('Listing the first 3 of 5 predictions');
+  });
+});

@@ -19,7 +19,12 @@ export interface ReportInput {
   readonly predictions: readonly AuditedPrediction[];
   readonly attacks?: readonly AttackExample[];
   readonly title?: string;
+  /** Predictions listed at most (default 1,000: a report stays a few megabytes); all of them are in predictions.jsonl. */
+  readonly maxPredictions?: number;
 }
+
+/** Predictions a report lists by default. */
+export const MAX_REPORT_PREDICTIONS = 1000;
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)} %`);
 const num = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '–');
@@ -85,8 +90,10 @@ function poolsSection(s: AuditSummary): string {
   return `<section id="pools"><h2>What each class rests on</h2><p>Word pools from explanations of correctly predicted training texts, sized by averaged importance.</p><div class="pools">${classes}</div></section>`;
 }
 
-function predictionsSection(s: AuditSummary, predictions: readonly AuditedPrediction[]): string {
+function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], max: number): string {
   const labels = s.data.labels;
+  const predictions = all.slice(0, max);
+  const cut = all.length > predictions.length ? `<p class="muted">Listing the first ${predictions.length} of ${all.length} predictions; predictions.jsonl in the run directory holds all of them.</p>` : '';
   const items = predictions
     .map((p) => {
       const pi = labels.indexOf(p.predicted);
@@ -104,7 +111,7 @@ function predictionsSection(s: AuditSummary, predictions: readonly AuditedPredic
     .join('\n');
   const verdicts = ['trustworthy', 'untrustworthy', 'incorrect', 'unknown'];
   return `<section id="predictions"><h2>Predictions</h2>
-<p>Words highlighted by their contribution: the predicted class's colour when they push towards it, the other class's when they push against it; darker means more weight.</p>
+<p>Words highlighted by their contribution: the predicted class's colour when they push towards it, the other class's when they push against it; darker means more weight.</p>${cut}
 <div class="filters">verdict: <button class="filter active" data-filter="all">all <span class="n">${predictions.length}</span></button>${verdicts
     .map((v) => `<button class="filter" data-filter="${v}">${v} <span class="n">${predictions.filter((p) => p.verdict === v).length}</span></button>`)
     .join('')} · predicted <select id="label-filter"><option value="">any</option>${labels.map((l) => `<option value="${escapeHtml(l)}">${escapeHtml(l)}</option>`).join('')}</select> · showing <span id="shown-count">${predictions.length}</span></div>
@@ -193,7 +200,7 @@ ${confidenceSection(s)}
 ${poolsSection(s)}
 ${comparisonSection(s)}
 ${attacksSection(input.attacks)}
-${predictionsSection(s, input.predictions)}
+${predictionsSection(s, input.predictions, input.maxPredictions ?? MAX_REPORT_PREDICTIONS)}
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>
 <script>${scriptSafe(chartJsSource())}</script>
 <script>${SCRIPT}</script>
