@@ -111,7 +111,7 @@ function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], 
     .join('\n');
   const verdicts = ['trustworthy', 'untrustworthy', 'incorrect', 'unknown'];
   return `<section id="predictions"><h2>Predictions</h2>
-<p>Words highlighted by their contribution: the predicted class's colour when they push towards it, the other class's when they push against it; darker means more weight.</p>${cut}
+<p>Words highlighted by their contribution: the predicted class's colour when they push towards it, the other class's${labels.length > 2 ? ' (grey with more than two classes)' : ''} when they push against it; darker means more weight. Class colours: ${labels.map((l, i) => `<span class="chip" style="background:rgba(${classColour(i)},0.6)">${escapeHtml(l)}</span>`).join(' ')}. Below each text, the oracle's <span class="rel">related</span> and <span class="unr">unrelated</span> decision words.</p>${cut}
 <div class="filters">verdict: <button class="filter active" data-filter="all">all <span class="n">${predictions.length}</span></button>${verdicts
     .map((v) => `<button class="filter" data-filter="${v}">${v} <span class="n">${predictions.filter((p) => p.verdict === v).length}</span></button>`)
     .join('')} · predicted <select id="label-filter"><option value="">any</option>${labels.map((l) => `<option value="${escapeHtml(l)}">${escapeHtml(l)}</option>`).join('')}</select> · showing <span id="shown-count">${predictions.length}</span></div>
