@@ -49,7 +49,8 @@ export interface AuditSettings {
 export interface AuditedPrediction {
   readonly index: number;
   readonly text: string;
-  readonly truth: string;
+  /** The true label (null for unlabelled texts, `xtrust label --unlabelled`). */
+  readonly truth: string | null;
   readonly predicted: string;
   readonly confidence: number;
   readonly verdict: TrustLabel['verdict'];
@@ -231,6 +232,8 @@ export interface LabelRowsContext {
   readonly embeddings: readonly WordEmbedding[];
   readonly run: RunDir;
   readonly progress: Progress;
+  /** The rows carry no true label (production texts): every prediction is labelled, none is 'incorrect'. */
+  readonly unlabelled?: boolean;
 }
 
 /**
@@ -251,7 +254,7 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
     onProgress: lb.onProgress,
   });
   lb.stop();
-  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels: tested.map((r) => r.label) });
+  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels: context.unlabelled ? undefined : tested.map((r) => r.label) });
   const k = labels.length;
   return tested.map((r, i) => {
     const p = argmaxRow(probs, i, k);
@@ -259,7 +262,7 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
     return {
       index: i,
       text: r.text,
-      truth: r.label,
+      truth: context.unlabelled ? null : r.label,
       predicted: labels[p],
       confidence: probs[i * k + p],
       verdict: v.verdict,

@@ -87,6 +87,22 @@ describe('xtrust audit on a saved model and CSV files', () => {
     expect(labels).toEqual(audited);
   });
 
+  it('xtrust label --unlabelled labels every prediction of texts without labels', async () => {
+    const texts = join(fx.dir, 'incoming.txt');
+    writeFileSync(texts, 'free money offer, click here now\nthe meeting moved to thursday, see the agenda\n');
+    const out = join(fx.dir, 'labels-unlabelled');
+    const r = await xtrustAsync(['label', '--model', fx.model, '--store', runDir, '--test', texts, '--unlabelled', '--out', out, '--json', '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).verdicts.incorrect).toBe(0);
+    const rows = readFileSync(join(out, 'labels.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      expect(row.truth).toBeNull();
+      expect(['trustworthy', 'untrustworthy', 'unknown']).toContain(row.verdict);
+    }
+  });
+
   it('xtrust report writes the report again from the run', () => {
     const target = join(fx.dir, 'again.html');
     const r = xtrust(['report', '--run', runDir, '--output', target, '--json']);

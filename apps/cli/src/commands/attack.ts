@@ -159,7 +159,7 @@ export async function attackPredictions(
   recipe: Recipe,
   classifier: Classifier,
   store: KeywordStore,
-  predictions: readonly { text: string; truth: string; verdict: string }[],
+  predictions: readonly { text: string; truth: string | null; verdict: string }[],
   run: RunDir,
   progress: Progress,
   options: { limit: number; seed: number },
@@ -170,7 +170,7 @@ export async function attackPredictions(
   const targets = predictions.filter((p) => p.verdict === 'untrustworthy').slice(0, options.limit);
   const task = progress.start(`attack ${recipe}`, targets.length);
   const result = await attack.run(
-    targets.map((p, i) => ({ text: p.text, label: p.truth, id: String(i) })),
+    targets.map((p, i) => ({ text: p.text, label: p.truth ?? undefined, id: String(i) })),
     { output: run.path('attack-records.jsonl'), seed: options.seed, onRecord: (_r, done) => task.update(done) },
   );
   task.stop();

@@ -3,7 +3,7 @@ import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { required } from '../config.js';
 import { labelRows, loadEnsemble, verdictCounts } from '../audit.js';
-import { fileDigest, readLabelledFile } from '../data-files.js';
+import { fileDigest, readLabelledFile, readTexts } from '../data-files.js';
 import { loadModel, type Runtime } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
@@ -21,6 +21,7 @@ export interface LabelOptions {
   labelColumn: string;
   allowRemote: boolean;
   runtime: Runtime;
+  unlabelled: boolean;
   samples?: number;
   seed?: number;
   out: string;
@@ -34,15 +35,17 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
   const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const classifier = model.classifier;
   const store = await loadStore(options.store, classifier); // refuses a store of another model
-  const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
+  const test = options.unlabelled
+    ? (await readTexts(options.test, options.textColumn)).map((text) => ({ text, label: '' }))
+    : await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
   // The store's own explainer settings by default: labels then use the explanations keywords came from.
   const params = store.provenance.explainer.params as { numSamples?: number; seed?: number };
   const samples = options.samples ?? params.numSamples ?? 1000;
   const seed = options.seed ?? store.provenance.seed;
-  const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), samples, seed, topK: store.topK }, options.resume);
+  const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), unlabelled: options.unlabelled, samples, seed, topK: store.topK }, options.resume);
   const { embeddings } = await loadEnsemble(progress);
   const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed }) as unknown as Explainer;
-  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress });
+  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled });
   const { counts, untrustworthyShare } = verdictCounts(predictions);
   const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
   run.complete();
@@ -54,11 +57,12 @@ export function labelCommand(): Command {
   const c = new Command('label').description('label test predictions trustworthy or untrustworthy with a saved keyword store');
   withModelOptions(c, 'test');
   required(c, '--store <path>', 'keyword store: keywords.json or a keywords/demo/audit run directory')
+    .option('--unlabelled', 'the texts have no true label (production data: .txt, or .csv/.jsonl with --text-column): every prediction is labelled', false)
     .option('--samples <n>', "LIME samples (default: the store's)", positiveIntArg)
     .option('--seed <n>', "LIME seed (default: the store's)", intArg);
   withRunOptions(c, 'xtrust-labels');
   withCommonOptions(c);
-  examples(c, ['xtrust label --model xtrust-report/model --store xtrust-report --test new.csv --out runs/labels']);
+  examples(c, ['xtrust label --model xtrust-report/model --store xtrust-report --test new.csv --out runs/labels', 'xtrust label --model ./my-model --store runs/keywords --test incoming.txt --unlabelled']);
   return c.action(async (opts: LabelOptions) => {
     const r = await runLabel(opts);
     emit(opts.json, r, () => `${Object.entries(r.verdicts).map(([v, n]) => `${v} ${n}`).join(', ')}; untrustworthy ${r.untrustworthyShare === null ? '–' : `${(100 * r.untrustworthyShare).toFixed(1)} %`} of correct predictions\nlabels ${r.labels}`);

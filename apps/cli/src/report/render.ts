@@ -105,7 +105,7 @@ function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], 
             ? `<div class="words muted">${escapeHtml(p.reason)}</div>`
             : '';
       return `<article class="pred" data-verdict="${escapeHtml(p.verdict)}" data-predicted="${escapeHtml(p.predicted)}">
-<header>#${p.index} · predicted <span class="chip" style="background:rgba(${classColour(pi)},0.25)">${escapeHtml(p.predicted)}</span> (${num(p.confidence)}) · true ${escapeHtml(p.truth)} · <span class="verdict v-${escapeHtml(p.verdict)}">${escapeHtml(p.verdict)}</span>${truth}</header>
+<header>#${p.index} · predicted <span class="chip" style="background:rgba(${classColour(pi)},0.25)">${escapeHtml(p.predicted)}</span> (${num(p.confidence)})${p.truth === null ? '' : ` · true ${escapeHtml(p.truth)}`} · <span class="verdict v-${escapeHtml(p.verdict)}">${escapeHtml(p.verdict)}</span>${truth}</header>
 <div class="text">${highlightText(p.text, p.features, pi, labels)}</div>${words}</article>`;
     })
     .join('\n');
