@@ -72,7 +72,12 @@ async function demoModel(run: RunDir, kind: BuiltinKind, train: readonly Row<unk
   progress.note(`training ${kind} on ${train.length} texts…`);
   // The averaged-vector MLP takes its word vectors as a matrix (models never loads an embedding itself).
   const vectors = kind === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined;
-  const classifier = await trainClassifier(kind, train.map((r) => ({ text: r.text, label: r.label })), { seed, labels, vectors });
+  const classifier = await trainClassifier(kind, train.map((r) => ({ text: r.text, label: r.label })), {
+    seed,
+    labels,
+    vectors,
+    onEpoch: (e) => progress.note(`  epoch ${e.epoch}: training loss ${e.trainLoss.toFixed(4)}${e.validationAccuracy === null ? '' : `, validation accuracy ${(100 * e.validationAccuracy).toFixed(2)} %`}`),
+  });
   await classifier.save(dir);
   return { classifier, reloaded: false };
 }
