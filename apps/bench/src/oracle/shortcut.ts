@@ -7,9 +7,11 @@
  *
  *   pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/oracle/shortcut.js [options]
  *
- * Options: --cases brown,spam,headers  --explainers lime,omis,grad  --embeddings glove,cf,use
- *          --train 2000 (texts sampled for keyword identification)  --test 1000 (test rows)
- *          --samples 5000 (LIME)  --model bow-logistic  --seed 1  --out results.json  --sweep
+ * Options (defaults reproduce packages/oracle/README.md):
+ *   --cases brown,spam,headers  --explainers lime,omis,grad  --embeddings glove,cf,use
+ *   --models bow-logistic,bow-mlp  --train 2000 (texts sampled for keyword identification)
+ *   --test 1000 (test rows)  --samples 5000 (LIME)  --words 40  --share 1.0  --seed 1
+ *   --out results.json  --no-sweep
  */
 import { writeFile } from 'node:fs/promises';
 import { wordnet, GloveEmbedding, CounterFittedEmbedding, UseEmbedding } from '@xtrust/embeddings';
@@ -34,7 +36,7 @@ interface Args {
   train: number;
   test: number;
   samples: number;
-  model: BuiltinKind;
+  models: BuiltinKind[];
   seed: number;
   out?: string;
   sweep: boolean;
@@ -45,7 +47,7 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { cases: ['brown', 'spam', 'headers'], explainers: ['lime', 'omis', 'grad'], embeddings: ['glove', 'cf', 'use'], train: 2000, test: 1000, samples: 5000, model: 'bow-logistic', seed: 1, sweep: false, words: 60, share: 0.5 };
+  const a: Args = { cases: ['brown', 'spam', 'headers'], explainers: ['lime', 'omis', 'grad'], embeddings: ['glove', 'cf', 'use'], train: 2000, test: 1000, samples: 5000, models: ['bow-logistic', 'bow-mlp'], seed: 1, sweep: true, words: 40, share: 1.0 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -59,10 +61,11 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--train') a.train = Number(v());
     else if (k === '--test') a.test = Number(v());
     else if (k === '--samples') a.samples = Number(v());
-    else if (k === '--model') a.model = v() as BuiltinKind;
+    else if (k === '--model' || k === '--models') a.models = v().split(',') as BuiltinKind[];
     else if (k === '--seed') a.seed = Number(v());
     else if (k === '--out') a.out = v();
     else if (k === '--sweep') a.sweep = true;
+    else if (k === '--no-sweep') a.sweep = false;
     else if (k === '--words') a.words = Number(v());
     else if (k === '--share') a.share = Number(v());
     else throw new Error(`unknown option ${k}`);
@@ -167,54 +170,56 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = { args, thetaRelate, backend: info.backend };
   for (const name of args.cases) {
     const d = prepare(name, args);
-    log(`${d.name}: ${d.train.length} train / ${d.validation.length} validation / ${d.test.length} test rows; ${d.note}`);
-    const t0 = performance.now();
-    const model = await trainClassifier(args.model, d.train.map((r) => ({ text: r.text, label: r.label })), { seed: args.seed });
-    const acc = await evaluateAccuracy(model, d.test.map((r) => ({ text: r.text, label: r.label })));
-    log(`trained ${args.model} in ${((performance.now() - t0) / 1000).toFixed(1)} s; test accuracy ${acc.accuracy.toFixed(3)}`);
-    const testRows = d.test.length > args.test ? sample(d.test, args.test, args.seed) : d.test;
-    const bench = await buildShortcutBenchmark(model, testRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
-    log(`ground truth: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, excluded ${JSON.stringify(bench.counts.excluded)}`);
-    const asSet = (b: typeof bench) => ({ texts: b.cases.map((c) => c.text), labels: b.cases.map((c) => c.label), trustworthy: b.cases.map((c) => c.truth === 'trustworthy') });
-    const test = asSet(bench);
-    const validationRows = d.validation.length > args.test / 2 ? sample(d.validation, Math.floor(args.test / 2), args.seed) : d.validation;
-    const vbench = await buildShortcutBenchmark(model, validationRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
-    log(`validation ground truth: ${vbench.counts.trustworthy} trustworthy, ${vbench.counts.untrustworthy} untrustworthy`);
-    const validation = vbench.counts.trustworthy > 0 && vbench.counts.untrustworthy > 0 ? asSet(vbench) : undefined;
-    let lastLog = 0;
-    const r: CompareOraclesResult = await compareOracles({
-      dataset: d.name,
-      classifier: model,
-      train: { texts: d.train.map((x) => x.text), labels: d.train.map((x) => x.label) },
-      test,
-      validation,
-      explainers: explainers(args.explainers, args.samples, args.seed),
-      embeddings,
-      thetaRelate,
-      classNames: d.classNames,
-      sampleSize: args.train,
-      seed: args.seed,
-      sweep: args.sweep ? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8] : undefined,
-      onProgress: (p) => {
-        const now = performance.now();
-        if (now - lastLog > 15000 || p.done === p.total) {
-          lastLog = now;
-          log(`  ${p.explainer} ${p.phase} ${p.done}/${p.total}`);
+    for (const kind of args.models) {
+      log(`${d.name}: ${d.train.length} train / ${d.validation.length} validation / ${d.test.length} test rows; ${d.note}`);
+      const t0 = performance.now();
+      const model = await trainClassifier(kind, d.train.map((r) => ({ text: r.text, label: r.label })), { seed: args.seed });
+      const acc = await evaluateAccuracy(model, d.test.map((r) => ({ text: r.text, label: r.label })));
+      log(`trained ${kind} in ${((performance.now() - t0) / 1000).toFixed(1)} s; test accuracy ${acc.accuracy.toFixed(3)}`);
+      const testRows = d.test.length > args.test ? sample(d.test, args.test, args.seed) : d.test;
+      const bench = await buildShortcutBenchmark(model, testRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
+      log(`ground truth: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, excluded ${JSON.stringify(bench.counts.excluded)}`);
+      const asSet = (b: typeof bench) => ({ texts: b.cases.map((c) => c.text), labels: b.cases.map((c) => c.label), trustworthy: b.cases.map((c) => c.truth === 'trustworthy') });
+      const test = asSet(bench);
+      const validationRows = d.validation.length > args.test / 2 ? sample(d.validation, Math.floor(args.test / 2), args.seed) : d.validation;
+      const vbench = await buildShortcutBenchmark(model, validationRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
+      log(`validation ground truth: ${vbench.counts.trustworthy} trustworthy, ${vbench.counts.untrustworthy} untrustworthy`);
+      const validation = vbench.counts.trustworthy > 0 && vbench.counts.untrustworthy > 0 ? asSet(vbench) : undefined;
+      let lastLog = 0;
+      const r: CompareOraclesResult = await compareOracles({
+        dataset: `${d.name}, ${kind}`,
+        classifier: model,
+        train: { texts: d.train.map((x) => x.text), labels: d.train.map((x) => x.label) },
+        test,
+        validation,
+        explainers: explainers(args.explainers, args.samples, args.seed),
+        embeddings,
+        thetaRelate,
+        classNames: d.classNames,
+        sampleSize: args.train,
+        seed: args.seed,
+        sweep: args.sweep ? [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8] : undefined,
+        onProgress: (p) => {
+          const now = performance.now();
+          if (now - lastLog > 15000 || p.done === p.total) {
+            lastLog = now;
+            log(`  ${p.explainer} ${p.phase} ${p.done}/${p.total}`);
+          }
+        },
+      });
+      console.log(`\n${r.table}`);
+      console.log(`Naive ROC AUC ${r.naiveAuc.toFixed(3)}; G-mean-optimal θ_conf ${r.thetaConfOptimal.thetaConf.toFixed(4)}`);
+      console.log(`\nRQ1 — confidence by ground-truth label (${d.name})\n${formatConfidenceDistribution(r.confidence)}`);
+      if (r.sweep) console.log(`\nRQ2.1 — θ_dist sweep, TOKI-${args.explainers[0]}\n${formatSweep(r.sweep)}`);
+      for (const [suffix, store] of Object.entries(r.stores)) {
+        for (const l of store.labels) {
+          const methods = store.methods(l).map((m) => `${m.embedding}: ${m.relatedClusters}/${m.clusters} clusters related, ${m.keywords} kw, ${m.abstained} abstain`).join('; ');
+          log(`  K[${suffix}][${l}] (${store.keywords(l).length}/${store.pool(l).length}): ${store.keywords(l).slice(0, 12).join(' ')}  [${methods}]`);
         }
-      },
-    });
-    console.log(`\n${r.table}`);
-    console.log(`Naive ROC AUC ${r.naiveAuc.toFixed(3)}; G-mean-optimal θ_conf ${r.thetaConfOptimal.thetaConf.toFixed(4)}`);
-    console.log(`\nRQ1 — confidence by ground-truth label (${d.name})\n${formatConfidenceDistribution(r.confidence)}`);
-    if (r.sweep) console.log(`\nRQ2.1 — θ_dist sweep, TOKI-${args.explainers[0]}\n${formatSweep(r.sweep)}`);
-    for (const [suffix, store] of Object.entries(r.stores)) {
-      for (const l of store.labels) {
-        const methods = store.methods(l).map((m) => `${m.embedding}: ${m.relatedClusters}/${m.clusters} clusters related, ${m.keywords} kw, ${m.abstained} abstain`).join('; ');
-        log(`  K[${suffix}][${l}] (${store.keywords(l).length}/${store.pool(l).length}): ${store.keywords(l).slice(0, 12).join(' ')}  [${methods}]`);
+        log(`  F[${suffix}] top: ${store.labels.map((l) => `${l}: ${store.nonKeywords(l).slice(0, 8).join(' ')}`).join(' | ')}`);
       }
-      log(`  F[${suffix}] top: ${store.labels.map((l) => `${l}: ${store.nonKeywords(l).slice(0, 8).join(' ')}`).join(' | ')}`);
+      results[`${name}/${kind}`] = { name: d.name, model: kind, note: d.note, accuracy: acc.accuracy, counts: bench.counts, rows: r.rows, confidence: r.confidence, sweep: r.sweep, naiveAuc: r.naiveAuc, thetaConfOptimal: r.thetaConfOptimal };
     }
-    results[name] = { name: d.name, note: d.note, accuracy: acc.accuracy, counts: bench.counts, rows: r.rows, confidence: r.confidence, sweep: r.sweep, naiveAuc: r.naiveAuc, thetaConfOptimal: r.thetaConfOptimal };
   }
   if (args.out) await writeFile(args.out, JSON.stringify(results, null, 2));
 }
