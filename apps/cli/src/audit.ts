@@ -159,11 +159,12 @@ export async function loadEnsemble(progress: Progress): Promise<{ embeddings: Wo
 /** The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each. */
 export function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
   const out: AuditSummary['pools'] = {};
+  // the per-class explanation counts are public only through the store's JSON form
+  const json = store.toJSON() as KeywordStoreJson & { classes: { label: string; explanations?: number }[] };
   for (const label of store.labels) {
     const pool = store.hasPool(label) ? store.pool(label) : [];
     const keywords = pool.filter((w) => store.isKeyword(label, w.word)).slice(0, n);
     const spurious = pool.filter((w) => !store.isKeyword(label, w.word)).slice(0, n);
-    const json = store.toJSON() as KeywordStoreJson & { classes: { label: string; explanations?: number }[] };
     out[label] = {
       className: store.className(label),
       explanations: json.classes.find((c) => c.label === label)?.explanations ?? 0,
