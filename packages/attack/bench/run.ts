@@ -14,7 +14,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import { GradientExplainer, OmissionExplainer } from '@xtrust/explainers';
-import { loadBrown, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
+import { loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { trainClassifier, evaluateAccuracy, type BuiltinClassifier } from '@xtrust/models';
 import type { WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, type KeywordStore } from '@xtrust/oracle';
@@ -182,15 +182,20 @@ async function main(): Promise<void> {
         mlm = trained;
         log(`${trained.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s, exported to ${mlmDir}`);
       }
+      // an independent fluency scorer for Δ_PP: a second CBOW model on other text (Brown + State of the Union, another seed)
+      const t1 = performance.now();
+      const scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
+      const perplexity = (texts: readonly string[]) => scorer.pseudoPerplexity(texts);
+      log(`pseudo-perplexity scorer ${scorer.name} trained in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
         for (const attack of [cea(model, { explain, mlm, rhoMax: rho }), cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {
           const run = await attack.run(inputs, { output: join(args.out, `${name}-${attack.name}-rho${rho}.jsonl`), seed: args.seed });
-          points.push(await robustnessPoint(attack.name, rho, run.records, { encoders: [use], checker }));
+          points.push(await robustnessPoint(attack.name, rho, run.records, { encoders: [use], checker, perplexity }));
           log(`${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
         }
       }
-      console.log(`\nCEA (cea: CBOW masked-word model trained here; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic\n${formatRobustness(points)}\n`);
+      console.log(`\nCEA (cea: CBOW masked-word model trained here; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from CBOW pseudo-perplexity (Brown + SotU), not GPT-2\n${formatRobustness(points)}\n`);
     } else if (args.task === 'similarity') {
       const explain = explainWith(new OmissionExplainer());
       const glove = await GloveEmbedding.load();

@@ -86,6 +86,47 @@ export class CbowMaskedWordModel implements MaskedWordModel {
     });
   }
 
+  /**
+   * Pseudo-perplexity of each text (Salazar et al. 2020, masked-LM scoring): exp of the mean over its words of
+   * −log p(w_t | the ±window words around t), the softmax taken over the whole vocabulary. A word outside the
+   * vocabulary gets the uniform probability 1/V. This is a fluency score from a masked-word model, not GPT-2's
+   * left-to-right perplexity of 002 Eq. 1; a text without words gets 1.
+   */
+  async pseudoPerplexity(texts: readonly string[]): Promise<Float64Array> {
+    const V = this.words.length;
+    const d = this.dim;
+    const out = new Float64Array(texts.length);
+    const scores = new Float64Array(V);
+    const h = new Float64Array(d);
+    texts.forEach((text, n) => {
+      const ids = tokenize(text, { lowercase: true }).map((t) => this.index.get(t.text) ?? -1);
+      let nll = 0;
+      ids.forEach((id, t) => {
+        if (id < 0) {
+          nll += Math.log(V);
+          return;
+        }
+        h.fill(0);
+        for (let j = Math.max(0, t - this.window); j <= Math.min(ids.length - 1, t + this.window); j++) {
+          if (j === t || ids[j] < 0) continue;
+          for (let k = 0; k < d; k++) h[k] += this.input[ids[j] * d + k];
+        }
+        let max = -Infinity;
+        for (let v = 0; v < V; v++) {
+          let s = 0;
+          for (let k = 0; k < d; k++) s += h[k] * this.output[v * d + k];
+          scores[v] = s;
+          if (s > max) max = s;
+        }
+        let z = 0;
+        for (let v = 0; v < V; v++) z += Math.exp(scores[v] - max);
+        nll -= scores[id] - max - Math.log(z);
+      });
+      out[n] = ids.length === 0 ? 1 : Math.exp(nll / ids.length);
+    });
+    return out;
+  }
+
   /** Writes the model in Hugging Face fill-mask layout (see the class comment). */
   async exportFillMask(dir: string): Promise<void> {
     const V = this.words.length + OFFSET;

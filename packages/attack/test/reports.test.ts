@@ -114,6 +114,10 @@ describe('CBOW masked-word model trained by xtrust', () => {
     expect(cat).toEqual(['kitten']);
     const [[dog]] = await mlm.fill(['a', 'dog', 'ran', 'in', 'the', 'park'], [], [1, 5], 2);
     expect(dog).toBe('puppy');
+    // pseudo-perplexity: a sentence like the corpus's reads more fluently than the templates mixed up
+    const [fluent, shuffled] = await mlm.pseudoPerplexity(['the cat sat on the mat', 'the park sat on a puppy']);
+    expect(fluent).toBeLessThan(shuffled);
+    expect(fluent).toBeGreaterThanOrEqual(1);
     const dir = mkdtempSync(join(tmpdir(), 'xtrust-cbow-'));
     await mlm.exportFillMask(dir);
     const hf = await HfMaskedWordModel.load(dir);
