@@ -188,6 +188,18 @@ describe('bad input: one line, exit 2', () => {
     expect(r.stderr).toContain('samples');
   });
 
+  it('--resume with another model', async () => {
+    // any model other than the fixture's will do
+    const other = join(fx.dir, 'other-model');
+    const { trainClassifier } = await import('@xtrust/models');
+    const { loadSpamAssassin, sample } = await import('@xtrust/datasets');
+    const train = sample(loadSpamAssassin({ headers: false }).rows, 100, 7).map((r) => ({ text: r.text.slice(0, 300), label: r.label }));
+    await (await trainClassifier('bow-logistic', train, { seed: 7, labels: fx.labels })).save(other);
+    const r = xtrust(['audit', '--model', other, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', runDir, '--resume', ...SMALL_AUDIT]);
+    oneLine(r);
+    expect(r.stderr).toMatch(/^xtrust: cannot resume: .* was made with model = probe-sha256:/);
+  });
+
   it('a gate on an unfinished or missing run', () => {
     oneLine(xtrust(['gate', '--run', tempDir(), '--max-untrustworthy', '0.1']));
     const bound = xtrust(['gate', '--run', runDir, '--max-untrustworthy', '2']);
