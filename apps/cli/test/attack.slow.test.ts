@@ -61,4 +61,20 @@ describe('xtrust attack through @xtrust/attack', () => {
       expect(shows(readFileSync(join(out, 'again.html'), 'utf8'))).toBe(true);
     }
   }, 600_000);
+
+  it('--recipe cea --mlm runs CEA with a fill-mask model folder (a CBOW model trained here, exported in HF layout)', async () => {
+    const { trainMaskedWordModel } = await import('@xtrust/attack');
+    const texts = readFileSync(fx.train, 'utf8').split('\n').slice(1);
+    const mlm = join(tempDir(), 'mlm');
+    await trainMaskedWordModel(texts, { seed: 1 }).exportFillMask(mlm);
+    const out = join(tempDir(), 'cea-mlm');
+    const r = await xtrustAsync(['attack', '--recipe', 'cea', '--mlm', mlm, '--model', fx.model, '--test', fx.test, '--max-texts', '3', '--out', out, '--json', '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const { summary } = JSON.parse(r.stdout);
+    expect(summary.recipe).toBe('cea');
+    expect(summary.total).toBe(3);
+    const misuse = await xtrustAsync(['attack', '--recipe', 'a2t', '--mlm', mlm, '--model', fx.model, '--test', fx.test, '--out', join(tempDir(), 'x')]);
+    expect(misuse.code).toBe(2);
+  }, 600_000);
 });

@@ -1,9 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { required } from '../config.js';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Classifier, Explainer, SentenceEncoder, WordEmbedding } from '@xtrust/core';
-import { a2t, cea, explainWith, explanationSimilarity, MeanVectorEncoder, summarizeRun, tef, tokiGuided, type Attack, type AttackRecord, type RunSummary } from '@xtrust/attack';
+import { a2t, cea, explainWith, explanationSimilarity, HfMaskedWordModel, MeanVectorEncoder, summarizeRun, tef, tokiGuided, type Attack, type AttackRecord, type MaskedWordModel, type RunSummary } from '@xtrust/attack';
 import { CounterFittedEmbedding, UseEmbedding } from '@xtrust/embeddings';
 import { LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { KeywordStore, modelFingerprint } from '@xtrust/oracle';
@@ -37,6 +37,7 @@ export interface AttackOptions {
   explainer: 'omission' | 'lime';
   samples: number;
   encoder: 'mean' | 'use';
+  mlm?: string;
   seed: number;
   out: string;
   resume: boolean;
@@ -52,7 +53,11 @@ export async function loadStore(path: string, classifier: Classifier): Promise<K
 }
 
 /** Builds the attack of a recipe with the CLI's offline parts: counter-fitted GloVe, a sentence encoder, an explainer for the explanation attacks. */
-export async function buildAttack(recipe: Recipe, classifier: Classifier, parts: { embedding: WordEmbedding; encoder: SentenceEncoder; explainer: Explainer; store?: KeywordStore }): Promise<Attack> {
+export async function buildAttack(
+  recipe: Recipe,
+  classifier: Classifier,
+  parts: { embedding: WordEmbedding; encoder: SentenceEncoder; explainer: Explainer; store?: KeywordStore; mlm?: MaskedWordModel },
+): Promise<Attack> {
   const { embedding, encoder } = parts;
   const explain = explainWith(parts.explainer);
   switch (recipe) {
@@ -62,8 +67,9 @@ export async function buildAttack(recipe: Recipe, classifier: Classifier, parts:
       if (!parts.store) throw new UsageError(TOKI_NEEDS_STORE);
       return tokiGuided(classifier, { embedding, encoder, store: parts.store });
     case 'cea':
-      // No masked language model ships offline: CEA's context-aware substitute (embedding + encoder).
-      return cea(classifier, { explain, context: { embedding, encoder } });
+      // CEA proper proposes words with a masked language model (--mlm); without one, its context-aware
+      // substitute (embedding neighbours filtered by the sentence encoder) stands in.
+      return parts.mlm ? cea(classifier, { explain, mlm: parts.mlm }) : cea(classifier, { explain, context: { embedding, encoder } });
     case 'tef':
       return tef(classifier, { explain, embedding });
     case 'xaifooler':
@@ -89,6 +95,7 @@ export function attackExamples(records: readonly AttackRecord[], limit = 50): At
 /** Attacks the model's test predictions with a recipe; records go to attacks.jsonl as each finishes (resumable). */
 export async function runAttack(options: AttackOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ summary: RunSummary & { attack: Record<string, unknown> }; records: AttackRecord[]; file: string }> {
   if (options.recipe === 'toki' && !options.store) throw new UsageError(TOKI_NEEDS_STORE);
+  if (options.mlm && options.recipe !== 'cea') throw new UsageError('--mlm is used by --recipe cea only');
   const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const classifier = model.classifier;
   const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
@@ -96,14 +103,15 @@ export async function runAttack(options: AttackOptions, progress = new Progress(
   const run = RunDir.open(
     options.out,
     'attack',
-    { recipe: options.recipe, model: await modelFingerprint(classifier), test: fileDigest(options.test), maxTexts: options.maxTexts, explainer: options.explainer, samples: options.samples, encoder: options.encoder, seed: options.seed, store: store?.fingerprint ?? null },
+    { recipe: options.recipe, model: await modelFingerprint(classifier), test: fileDigest(options.test), maxTexts: options.maxTexts, explainer: options.explainer, samples: options.samples, encoder: options.encoder, mlm: options.mlm ? resolve(options.mlm) : null, seed: options.seed, store: store?.fingerprint ?? null },
     options.resume,
   );
   progress.note(`loading counter-fitted GloVe${options.encoder === 'use' ? ' and the Universal Sentence Encoder' : ''}…`);
   const embedding = await CounterFittedEmbedding.load();
   const encoder: SentenceEncoder = options.encoder === 'use' ? await UseEmbedding.load() : new MeanVectorEncoder(embedding);
   const explainer = (options.explainer === 'lime' ? new LimeExplainer({ numSamples: options.samples, seed: options.seed }) : new OmissionExplainer()) as unknown as Explainer;
-  const attack = await buildAttack(options.recipe, classifier, { embedding, encoder, explainer, store });
+  const mlm = options.mlm ? await HfMaskedWordModel.load(options.mlm, { allowRemote: options.allowRemote }) : undefined;
+  const attack = await buildAttack(options.recipe, classifier, { embedding, encoder, explainer, store, mlm });
   const inputs = test.slice(0, options.maxTexts).map((r, i) => ({ text: r.text, label: r.label, id: String(i) }));
   const task = progress.start(`attack ${options.recipe}`, inputs.length);
   const file = run.path('attacks.jsonl');
@@ -136,6 +144,7 @@ export function attackCommand(): Command {
       if (v !== 'mean' && v !== 'use') throw new InvalidArgumentError('expected mean or use');
       return v;
     }, 'mean')
+    .option('--mlm <folder>', 'a fill-mask model folder (Hugging Face layout) proposing CEA\'s words; without it CEA uses its context-aware substitute')
     .option('--seed <n>', 'base seed (instance i gets its own seed from it)', intArg, 0);
   withRunOptions(c, 'xtrust-attack');
   withCommonOptions(c);
