@@ -47,7 +47,7 @@ const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.len
 /** Table 3's layout: Method, Acc, Pre, Sen, F1, Spec, G-mean, training instances, KI time, test instances, labelling time. */
 export function formatTable3(dataset: string, rows: readonly OracleRow[]): string {
   const head = ['Method', 'Acc', 'Pre', 'Sen', 'F1', 'Spec', 'G-mean', 'Train', 'KI (s)', 'Test', 'Label (s)', 'Unknown'];
-  const width = [22, 6, 6, 6, 6, 6, 7, 6, 8, 6, 10, 8];
+  const width = [30, 6, 6, 6, 6, 6, 7, 6, 8, 6, 10, 8];
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? pad(c, width[i]) : lpad(c, width[i]))).join(' ');
   const out = [`Dataset: ${dataset}`, line(head), '-'.repeat(width.reduce((a, b) => a + b + 1, -1))];
   for (const r of rows) {
