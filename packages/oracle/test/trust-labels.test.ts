@@ -121,6 +121,24 @@ describe('Eqs. 5–6: trustworthiness labels', () => {
     expect(labels[3].correct).toBe(false);
   });
 
+  it('Eq. 5 edge cases: with no keyword every word is unrelated, with no non-keyword every known word related', async () => {
+    const mk = async (thetaRelate: number) => {
+      const st = KeywordStore.create({ fingerprint: 'm', labels: ['computer', 'fruit'], thetaDist: 0.3, topK: 10, ensemble: [{ name: 'hand', dim: 2, thetaRelate }], provenance });
+      await st.addExplanations([explanation('computer', { file: 0.5, banana: 0.4 })], [glove]);
+      return st;
+    };
+    const none = await mk(1.01); // no cluster reaches cos ≥ 1.01: K_c empty
+    expect(none.keywords('computer')).toEqual([]);
+    const all = await mk(-1.01); // every cluster is related: F_c empty
+    expect(all.nonKeywords('computer')).toEqual([]);
+    const e = [explanation('computer', { file: 0.3, lemon: 0.2, zzyzx: 0.1 })];
+    const [a] = await labelExplanations(none, e, { embeddings: [glove] });
+    expect(a.isRel).toBe(0);
+    const [b] = await labelExplanations(all, e, { embeddings: [glove] });
+    expect(b.related.map((f) => f.word)).toEqual(['file', 'lemon']); // zzyzx: unknown to every method → unrelated
+    expect(b.unrelated.map((f) => f.word)).toEqual(['zzyzx']);
+  });
+
   it('refuses explanations of a label other than the prediction', async () => {
     const store = await computerStore([glove]);
     const e = { ...explanation('computer', { file: 0.5 }), explainedLabel: 'fruit' };
