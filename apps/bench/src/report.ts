@@ -3,7 +3,7 @@
  * the command that reproduces it. Sections are stored as JSON under apps/bench/results/sections/, so
  * `pnpm bench --only X` re-runs X and rewrites the file with the other sections as they were.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { formatMachine, type MachineInfo } from './machine.js';
 import { median, type BenchResult } from './result.js';
@@ -33,9 +33,12 @@ export interface Section {
   readonly order: number;
 }
 
+/** Stores a section atomically (temporary file, then rename): two runs side by side never read half a file. */
 export function saveSection(dir: string, s: Section): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, `${s.name}.json`), `${JSON.stringify(s, null, 2)}\n`);
+  const target = join(dir, `${s.name}.json`);
+  writeFileSync(`${target}.${process.pid}.tmp`, `${JSON.stringify(s, null, 2)}\n`);
+  renameSync(`${target}.${process.pid}.tmp`, target);
 }
 
 export function loadSections(dir: string): Section[] {
@@ -119,7 +122,8 @@ export function anchor(title: string): string {
 }
 
 export function writeBenchmarks(file: string, sectionsDir: string): void {
-  writeFileSync(file, benchmarksMarkdown(loadSections(sectionsDir)));
+  writeFileSync(`${file}.${process.pid}.tmp`, benchmarksMarkdown(loadSections(sectionsDir)));
+  renameSync(`${file}.${process.pid}.tmp`, file);
 }
 
 /**
