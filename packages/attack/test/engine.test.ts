@@ -97,6 +97,20 @@ describe('greedy word swap on a known linear model', () => {
     expect(clf.calls).toEqual([]);
   });
 
+  it('stops with BAD_MODEL_OUTPUT when the model returns NaN or the wrong shape', async () => {
+    const emb = handEmbedding();
+    const make = (out: (n: number) => Float32Array) =>
+      new Attack({ labels: ['neg', 'pos'], predictProba: async (texts: readonly string[]) => out(texts.length) }, {
+        name: 'bad',
+        goal: untargetedClassification(),
+        transformation: embeddingNeighbours(emb),
+        constraints: [],
+        search: greedySearch({ ranking: omissionRanking() }),
+      });
+    await expect(make((n) => new Float32Array(2 * n).fill(NaN)).attack('a good film')).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT' });
+    await expect(make(() => new Float32Array(3)).attack('a good film')).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT' });
+  });
+
   it('respects the modification budget: a text needing two swaps fails under a one-word budget', async () => {
     const emb = handEmbedding();
     const make = (min: number) =>
