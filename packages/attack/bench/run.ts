@@ -36,6 +36,7 @@ import {
   tef,
   tokiGuided,
   trainMaskedWordModel,
+  CbowMaskedWordModel,
   HfMaskedWordModel,
   type AttackInput,
   type MaskedWordModel,
@@ -184,9 +185,15 @@ async function main(): Promise<void> {
       }
       // an independent fluency scorer for Δ_PP: a second CBOW model on other text (Brown + State of the Union, another seed)
       const t1 = performance.now();
-      const scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
+      const scorerDir = join(args.out, `cbow-pppl-brown-sotu-seed${args.seed + 1}`);
+      let scorer: CbowMaskedWordModel;
+      if (existsSync(join(scorerDir, 'cbow.json'))) scorer = await CbowMaskedWordModel.load(scorerDir);
+      else {
+        scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
+        await scorer.save(scorerDir);
+      }
       const perplexity = (texts: readonly string[]) => scorer.pseudoPerplexity(texts);
-      log(`pseudo-perplexity scorer ${scorer.name} trained in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+      log(`pseudo-perplexity scorer ${scorer.name} ready in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
         for (const attack of [cea(model, { explain, mlm, rhoMax: rho }), cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {

@@ -1,4 +1,5 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_SEPARATOR, XtrustError, rng, tokenize } from '@xtrust/core';
 import onnxProto from 'onnx-proto';
@@ -125,6 +126,40 @@ export class CbowMaskedWordModel implements MaskedWordModel {
       out[n] = ids.length === 0 ? 1 : Math.exp(nll / ids.length);
     });
     return out;
+  }
+
+  /** Saves the model as `cbow.json` (words, sizes, corpus) and `cbow.bin` (input then output vectors, little-endian Float32). */
+  async save(dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    const buf = Buffer.alloc((this.input.length + this.output.length) * 4);
+    this.input.forEach((x, i) => buf.writeFloatLE(x, i * 4));
+    this.output.forEach((x, i) => buf.writeFloatLE(x, (this.input.length + i) * 4));
+    await writeFile(join(dir, 'cbow.bin'), buf);
+    await writeFile(join(dir, 'cbow.json'), JSON.stringify({ format: 'xtrust-cbow-mlm', version: 1, dim: this.dim, window: this.window, corpus: this.corpus, words: this.words }));
+  }
+
+  /** Loads a model written by `save`; FILE_NOT_FOUND or PARSE_ERROR name the file. */
+  static async load(dir: string): Promise<CbowMaskedWordModel> {
+    const meta = join(dir, 'cbow.json');
+    const bin = join(dir, 'cbow.bin');
+    for (const f of [meta, bin]) if (!existsSync(f)) throw new XtrustError('FILE_NOT_FOUND', `${f}: no such file (a CBOW masked-word model folder holds cbow.json and cbow.bin)`, { file: f });
+    let m: { format?: string; dim: number; window: number; corpus: string; words: string[] };
+    try {
+      m = JSON.parse(await readFile(meta, 'utf8'));
+    } catch (e) {
+      throw new XtrustError('PARSE_ERROR', `${meta}: not valid JSON (${(e as Error).message})`, { file: meta }, { cause: e });
+    }
+    if (m.format !== 'xtrust-cbow-mlm') throw new XtrustError('INCOMPATIBLE', `${meta}: not a CBOW masked-word model (format ${String(m.format)})`, { file: meta });
+    const b = await readFile(bin);
+    const n = m.words.length * m.dim;
+    if (b.length !== 8 * n) throw new XtrustError('DIMENSION_MISMATCH', `${bin}: ${b.length} bytes; expected ${8 * n} for ${m.words.length} words × ${m.dim} × 2`, { file: bin });
+    const input = new Float32Array(n);
+    const output = new Float32Array(n);
+    for (let i = 0; i < n; i++) {
+      input[i] = b.readFloatLE(i * 4);
+      output[i] = b.readFloatLE((n + i) * 4);
+    }
+    return new CbowMaskedWordModel(m.words, m.dim, m.window, input, output, m.corpus);
   }
 
   /** Writes the model in Hugging Face fill-mask layout (see the class comment). */

@@ -119,6 +119,11 @@ describe('CBOW masked-word model trained by xtrust', () => {
     expect(fluent).toBeLessThan(shuffled);
     expect(fluent).toBeGreaterThanOrEqual(1);
     const dir = mkdtempSync(join(tmpdir(), 'xtrust-cbow-'));
+    await mlm.save(join(dir, 'saved'));
+    const { CbowMaskedWordModel } = await import('../src/index.js');
+    const again = await CbowMaskedWordModel.load(join(dir, 'saved'));
+    expect(await again.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1, 4], 3)).toEqual(await mlm.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1, 4], 3));
+    await expect(CbowMaskedWordModel.load(join(dir, 'nothing'))).rejects.toThrow(/cbow\.json: no such file/);
     await mlm.exportFillMask(dir);
     const hf = await HfMaskedWordModel.load(dir);
     for (const [words, masked] of [
