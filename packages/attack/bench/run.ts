@@ -175,7 +175,7 @@ async function main(): Promise<void> {
       let mlm: MaskedWordModel;
       if (existsSync(join(mlmDir, 'onnx', 'model.onnx'))) {
         mlm = await HfMaskedWordModel.load(mlmDir);
-        log(`masked-word model loaded from ${mlmDir}`);
+        log(`masked-word model loaded from ${mlmDir} through @huggingface/transformers`);
       } else {
         const mlmTexts = [...c.train.map((r) => r.text), ...loadBrown({ tags: false }).rows.map((r) => r.text)];
         const trained = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
