@@ -112,6 +112,7 @@ export async function identifyKeywords(
     ...store.provenance,
     sampled: take,
     unexplainable: tolerant.failures.length,
+    classesWithoutPool: labels.filter((l) => !store.hasPool(l)),
     keywordIdentificationSeconds: (performance.now() - started) / 1000,
   };
   return store;

@@ -27,6 +27,8 @@ export interface KeywordStoreProvenance {
   readonly explained: number;
   /** Correctly predicted sampled texts the explainer refused (skipped). */
   readonly unexplainable?: number;
+  /** Classes none of whose sampled training texts was predicted correctly and explained: no pool, their predictions are 'unknown'. */
+  readonly classesWithoutPool?: readonly string[];
   readonly keywordIdentificationSeconds: number;
   readonly createdAt: string;
 }

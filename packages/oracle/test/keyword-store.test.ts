@@ -80,6 +80,7 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
       thetaRelate: 0.6,
     });
     expect(store.hasPool('food')).toBe(false);
+    expect(store.provenance.classesWithoutPool).toEqual(['food']);
     const [l] = await labelPredictions(store, model, ['bread cheese'], { explainer: new LinearContributionExplainer(coef), embeddings: [emb] });
     expect(l.verdict).toBe('unknown');
     expect(l.reason).toMatch(/no word pool/);
