@@ -1,5 +1,5 @@
 import { XtrustError, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
-import { cosineMatrix, topK } from '@xtrust/native';
+import { CosineIndex, cosineMatrix } from '@xtrust/native';
 import { StaticEmbedding } from './static-embedding.js';
 import type { Synonymity } from './thesaurus.js';
 import { checkWords } from './words.js';
@@ -46,6 +46,8 @@ export class NeighbourIndex {
   readonly skipped: readonly string[];
   /** The candidate word of a corpus row. */
   readonly wordAt: (row: number) => string;
+  /** Built on the first query: the corpus is validated once, not on every search (attacks query per word). */
+  #index: CosineIndex | undefined;
 
   private constructor(embedding: WordEmbedding, size: number, wordAt: (row: number) => string, unit: Float32Array, skipped: readonly string[]) {
     this.embedding = embedding;
@@ -85,7 +87,8 @@ export class NeighbourIndex {
     const dim = this.embedding.dim;
     const q = await this.embedding.vectors(words);
     const extra = options.includeSelf ? 0 : 1;
-    const res = topK(q, this.unit, dim, Math.min(k + extra, this.size), { corpusNormalized: true });
+    this.#index ??= new CosineIndex(this.unit, dim);
+    const res = this.#index.topK(q, Math.min(k + extra, this.size));
     const out: Neighbour[][] = [];
     const fold = (w: string) => w.toLowerCase();
     for (let i = 0; i < words.length; i++) {
