@@ -104,7 +104,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
     script: (ctx) => {
       const src = limeSource(ctx);
       if (!src) return { skipped: 'the reference LIME source is not here: `git archive` the `lime` folder of github.com/marcotcr/lime into a folder and pass --lime-src DIR (or LIME_SRC=DIR); apt-get install -y python3-numpy python3-scipy python3-sklearn' };
-      const out = join(RESULTS, ctx.quick ? 'lime-parity-quick' : 'lime-parity');
+      // its own folder: results/lime-parity holds the explainers engineer's recorded run
+      const out = join(RESULTS, ctx.quick ? 'lime-parity-quick' : 'lime-parity-bench');
       return { file: 'apps/bench/dist/lime-parity/run.js', args: ['--lime-src', src, '--texts', ctx.quick ? '10' : '50', '--out', out, '--rerun-reference'] };
     },
   },
