@@ -275,7 +275,7 @@ async function main(): Promise<void> {
         if ('skipped' in s) produced = { skipped: s.skipped };
         else {
           const shown = s.args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) || '.' : a));
-          script = `node ${s.file} ${shown.join(' ')}`;
+          script = ['node', s.file, ...shown].join(' ');
           const failedBuild = s.prepare?.();
           const r = failedBuild ? { stdout: failedBuild, code: 126, timedOut: false } : await runScript(s.file, s.args, limit, log);
           if (r.code !== 0) {
