@@ -83,7 +83,7 @@ export function resultsTable(results: readonly BenchResult[]): string {
 
 function sectionMarkdown(s: Section): string {
   const out = [`## ${s.title}`, '', s.description, ''];
-  out.push(`- Command: \`${s.command}\`${s.script ? ` (runs \`${s.script}\` after building)` : ''}`);
+  out.push(`- Command: \`${s.command}\`${s.script ? ` (runs \`${s.script.trim()}\` after building)` : ''}`);
   out.push(`- Run: ${s.date.slice(0, 16).replace('T', ' ')} UTC, ${secs(s.seconds)} s${s.quick ? ', **quick mode** (reduced sizes; figures indicative)' : ''}`);
   out.push(`- Machine: ${formatMachine(s.machine)}`);
   out.push('');
