@@ -4,7 +4,8 @@
  * with 200 samples) so the file runs in well under a minute.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Queue } from 'bullmq';
@@ -139,6 +140,29 @@ describe('queued audit', () => {
       expect(good.failures).toEqual([]);
       expect(good.results.length).toBe(10);
       expect(w.stats.failed).toBe(2); // unrecoverable: not retried three times
+    } finally {
+      await w.close();
+    }
+  }, 60_000);
+
+  it('enqueueing a run again resumes it: nothing added twice, failed chunks retried once the cause is fixed', async () => {
+    const queueName = 'q-resume';
+    const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
+    try {
+      const later = join(mkdtempSync(join(tmpdir(), 'xtrust-scale-later-')), 'model');
+      const run = { redis: redis.url, queueName, runId: 'resume', task: { ...task(), model: later }, instances: instances.slice(0, 12), chunkSize: 4 };
+      const first = await enqueueAudit(run);
+      expect(first).toMatchObject({ chunks: 3, added: 3, retried: 0 });
+      const failed = await collect({ redis: redis.url, queueName, runId: 'resume', timeoutMs: 30_000 });
+      expect(failed.failures).toHaveLength(3);
+      cpSync(modelDir, later, { recursive: true }); // the model shows up where the jobs look for it
+      const again = await enqueueAudit(run);
+      expect(again).toMatchObject({ chunks: 3, added: 0, retried: 3 });
+      const done = await collect({ redis: redis.url, queueName, runId: 'resume', timeoutMs: 30_000 });
+      expect(done.failures).toEqual([]);
+      expect(done.results).toHaveLength(12);
+      expect(await enqueueAudit(run)).toMatchObject({ added: 0, retried: 0 });
+      await expect(enqueueAudit({ ...run, chunkSize: 5 })).rejects.toThrow(/queued with 12 instances in chunks of 4; now 12 in chunks of 5/);
     } finally {
       await w.close();
     }
