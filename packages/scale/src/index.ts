@@ -6,7 +6,7 @@
  */
 export { JOB_FORMAT, JOB_VERSION, XTRUST_VERSION, makePayload, checkPayload, jobId, runKeys, checkRunId, type JobKind, type Instance, type TaskSpec, type JobPayload } from './job.js';
 export { redactUrl, redactor } from './redact.js';
-export { probeRedis, openRedis, redisUrl, REDIS_URL_ENV, type ConnectOptions } from './redis.js';
+export { probeRedis, openRedis, redisUrl, REDIS_URL_ENV, REDIS_CA_ENV, type ConnectOptions } from './redis.js';
 export { Resources, processInstances, runLocal, resultJson, loadBuiltinModel, MINI_BATCH, type ModelLoader, type InstanceResult } from './tasks.js';
 export {
   enqueueAudit,

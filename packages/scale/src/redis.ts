@@ -3,6 +3,7 @@
  * user and password when the server wants them) is checked once with a bounded probe, so a wrong host
  * or password is a clear error within seconds instead of a client that retries for ever.
  */
+import { readFileSync } from 'node:fs';
 import { Redis, type RedisOptions } from 'ioredis';
 import { XtrustError } from '@xtrust/core';
 import { redactUrl, redactor } from './redact.js';
@@ -32,9 +33,20 @@ export function redisUrl(given?: string): string {
   return url;
 }
 
+/** Environment variable naming a PEM file of CA certificates to trust for rediss:// (a private CA or a self-signed server). */
+export const REDIS_CA_ENV = 'XTRUST_REDIS_CA';
+
 function baseOptions(url: string): RedisOptions {
-  // rediss:// turns TLS on; ioredis reads user, password, host, port and db from the URL itself.
-  return new URL(url).protocol === 'rediss:' ? { tls: {} } : {};
+  // rediss:// turns TLS on (server certificate verified, against XTRUST_REDIS_CA when set, else the
+  // system's CAs); ioredis reads user, password, host, port and db from the URL itself.
+  if (new URL(url).protocol !== 'rediss:') return {};
+  const caFile = process.env[REDIS_CA_ENV];
+  if (!caFile) return { tls: {} };
+  try {
+    return { tls: { ca: readFileSync(caFile) } };
+  } catch (e) {
+    throw new XtrustError('FILE_UNREADABLE', `${REDIS_CA_ENV}=${caFile} cannot be read: ${(e as Error).message}`, { file: caFile });
+  }
 }
 
 /**
@@ -75,7 +87,9 @@ export async function probeRedis(url: string, options: ConnectOptions = {}): Pro
       ? ' (check the user and password in the URL)'
       : /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|no answer/i.test(reason)
         ? ' (is redis-server running and reachable from this machine?)'
-        : '';
+        : /certificate|SSL|TLS|EPROTO/i.test(reason)
+          ? ` (TLS: is the server's certificate signed by a CA this machine trusts? point ${REDIS_CA_ENV} at its CA's PEM file)`
+          : '';
     throw new XtrustError('NOT_FOUND', `cannot use Redis at ${redactUrl(url)}: ${reason}${hint}`, { redis: redactUrl(url), reason });
   } finally {
     clearTimeout(timer);

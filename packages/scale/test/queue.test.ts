@@ -16,7 +16,7 @@ import { LimeExplainer } from '@xtrust/explainers';
 import { BuiltinClassifier } from '@xtrust/models';
 import { QueuedExplainer, collect, enqueueAudit, makePayload, runKeys, runLocal, startWorker, type TaskSpec } from '../src/index.js';
 import { fixture } from './fixture.js';
-import { startRedis, freePort, type TestRedis } from './redis-server.js';
+import { selfSignedCert, startRedis, freePort, type TestRedis } from './redis-server.js';
 
 const pkg = join(dirname(fileURLToPath(import.meta.url)), '..');
 const workerMain = join(pkg, 'dist', 'worker-main.js');
@@ -252,5 +252,36 @@ describe('Redis with a password', () => {
     }
     const wrong = secured.url.replace(encodeURIComponent(password), 'wrong-guess');
     await expect(collect({ redis: wrong, runId: 'auth' })).rejects.toThrow(/cannot use Redis at .*\*\*\*.*(WRONGPASS|invalid).*check the user and password/);
+  }, 60_000);
+});
+
+describe('Redis over TLS (rediss://) with a password', () => {
+  let tls: TestRedis;
+  let cert: { key: string; cert: string };
+  beforeAll(async () => {
+    cert = selfSignedCert();
+    tls = await startRedis({ password: 'tls-secret', tls: cert });
+  });
+  afterAll(async () => {
+    delete process.env.XTRUST_REDIS_CA;
+    await tls?.stop();
+  });
+
+  it('works when the server certificate is trusted through XTRUST_REDIS_CA, and says why when it is not', async () => {
+    expect(tls.url.startsWith('rediss://')).toBe(true);
+    delete process.env.XTRUST_REDIS_CA;
+    await expect(collect({ redis: tls.url, runId: 'tls' })).rejects.toThrow(/cannot use Redis at rediss:\/\/:\*\*\*@127\.0\.0\.1:\d+: .*certificate.*XTRUST_REDIS_CA/);
+    process.env.XTRUST_REDIS_CA = cert.cert;
+    const queueName = 'q-tls';
+    const logs: string[] = [];
+    const w = await startWorker({ redis: tls.url, queueName, log: (l) => logs.push(l) });
+    try {
+      await enqueueAudit({ redis: tls.url, queueName, runId: 'tls', task: task(), instances: instances.slice(0, 4), chunkSize: 2 });
+      const got = await collect({ redis: tls.url, queueName, runId: 'tls', timeoutMs: 30_000 });
+      expect(got.results).toHaveLength(4);
+      expect(logs.join('\n')).not.toContain('tls-secret');
+    } finally {
+      await w.close();
+    }
   }, 60_000);
 });

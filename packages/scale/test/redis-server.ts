@@ -3,7 +3,10 @@
  * Debian's redis-server when it is missing and we are root (as in CI); otherwise says how to install it.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export interface TestRedis {
   readonly port: number;
@@ -39,11 +42,27 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Starts redis-server (optionally with `requirepass`) and resolves once it accepts connections. */
-export async function startRedis(options: { password?: string } = {}): Promise<TestRedis> {
+/** A self-signed certificate for 127.0.0.1 (key, cert) made with openssl in a temporary folder. */
+export function selfSignedCert(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'xtrust-tls-'));
+  const key = join(dir, 'key.pem');
+  const cert = join(dir, 'cert.pem');
+  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  if (r.status !== 0) throw new Error('openssl could not make a test certificate');
+  return { key, cert };
+}
+
+/**
+ * Starts redis-server (optionally with `requirepass`, optionally TLS-only with a self-signed certificate)
+ * and resolves once it accepts connections.
+ */
+export async function startRedis(options: { password?: string; tls?: { key: string; cert: string } } = {}): Promise<TestRedis> {
   ensureRedisServer();
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'];
+  const args = options.tls
+    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-ca-cert-file', options.tls.cert, '--tls-auth-clients', 'no']
+    : ['--port', String(port)];
+  args.push('--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes');
   if (options.password) args.push('--requirepass', options.password);
   const proc: ChildProcess = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
@@ -64,7 +83,7 @@ export async function startRedis(options: { password?: string } = {}): Promise<T
   const auth = options.password ? `:${encodeURIComponent(options.password)}@` : '';
   return {
     port,
-    url: `redis://${auth}127.0.0.1:${port}`,
+    url: `${options.tls ? 'rediss' : 'redis'}://${auth}127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (proc.exitCode !== null) return resolve();
