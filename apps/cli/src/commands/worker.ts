@@ -7,7 +7,7 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Explainer } from '@xtrust/core';
-import { DEFAULT_QUEUE, QueuedExplainer, REDIS_URL_ENV, probeRedis, redisUrl, startWorker } from '@xtrust/scale';
+import { DEFAULT_QUEUE, QueuedExplainer, REDIS_CA_ENV, REDIS_URL_ENV, probeRedis, redisUrl, startWorker } from '@xtrust/scale';
 import { loadModel, type Runtime } from '../model-loader.js';
 import { examples } from '../options.js';
 
@@ -30,7 +30,7 @@ function positive(value: string): number {
 export function workerCommand(): Command {
   const c = new Command('worker')
     .description('process audit jobs from a Redis queue (BullMQ): run one per core on as many machines as you like')
-    .option('--redis <url>', `redis://[user:password@]host:port[/db] or rediss:// for TLS (default: $${REDIS_URL_ENV}; the password is never printed)`)
+    .option('--redis <url>', `redis://[user:password@]host:port[/db] or rediss:// for TLS, trusting the CA file in $${REDIS_CA_ENV} when set (default: $${REDIS_URL_ENV}; the password is never printed)`)
     .option('--queue-name <name>', 'queue to take jobs from', DEFAULT_QUEUE)
     .option('--concurrency <n>', 'jobs at once in this process (the work is CPU-bound: prefer one process per core)', positive, 1)
     .option('--runtime <name>', 'how Hugging Face model folders run: auto | onnx | transformers', 'auto')
