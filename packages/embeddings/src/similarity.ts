@@ -1,4 +1,4 @@
-import { XtrustError, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
+import { XtrustError, normalizeRows, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
 import { CosineIndex, cosineMatrix } from '@xtrust/native';
 import { StaticEmbedding } from './static-embedding.js';
 import type { Synonymity } from './thesaurus.js';
@@ -20,18 +20,6 @@ export interface NearestOptions {
   vocabulary?: readonly string[];
   /** Keep the query word itself among its neighbours. Default false. */
   includeSelf?: boolean;
-}
-
-function unitRows(m: Float32Array, dim: number): Float32Array {
-  const out = new Float32Array(m.length);
-  for (let r = 0; r < m.length; r += dim) {
-    let s = 0;
-    for (let d = 0; d < dim; d++) s += m[r + d] * m[r + d];
-    if (s === 0) continue;
-    const inv = 1 / Math.sqrt(s);
-    for (let d = 0; d < dim; d++) out[r + d] = m[r + d] * inv;
-  }
-  return out;
 }
 
 /**
@@ -76,7 +64,7 @@ export class NeighbourIndex {
       else skipped.push(w);
     }
     const vecs = known.length > 0 ? await embedding.vectors(known) : new Float32Array(0);
-    return new NeighbourIndex(embedding, known.length, (r) => known[r], unitRows(vecs, embedding.dim), skipped);
+    return new NeighbourIndex(embedding, known.length, (r) => known[r], normalizeRows(vecs, embedding.dim), skipped);
   }
 
   /** The k nearest candidates of each query word by cosine similarity, best first (through @xtrust/native's topK). */
@@ -169,7 +157,7 @@ export class EmbeddingSynonymity implements Synonymity {
     }
     const list = [...distinct.keys()];
     const dim = this.embedding.dim;
-    const unit = list.length > 0 ? unitRows(await this.embedding.vectors(list), dim) : new Float32Array(0);
+    const unit = list.length > 0 ? normalizeRows(await this.embedding.vectors(list), dim) : new Float32Array(0);
     for (let i = 0; i < a.length; i++) {
       if (a[i] === b[i]) {
         out[i] = 1;
@@ -227,7 +215,7 @@ export async function sentenceSimilarity(encoder: SentenceEncoder, a: readonly s
   for (const t of [...a, ...b]) if (!ids.has(t)) ids.set(t, ids.size);
   const texts = [...ids.keys()];
   const dim = encoder.dim;
-  const unit = texts.length > 0 ? unitRows(await encoder.encode(texts), dim) : new Float32Array(0);
+  const unit = texts.length > 0 ? normalizeRows(await encoder.encode(texts), dim) : new Float32Array(0);
   const out = new Float32Array(a.length);
   for (let i = 0; i < a.length; i++) {
     const x = ids.get(a[i])!;
