@@ -101,7 +101,7 @@ export function benchmarksMarkdown(sections: readonly Section[]): string {
     '# Benchmarks',
     '',
     'Written by `pnpm bench` (apps/bench; `pnpm bench --quick` for reduced sizes, `pnpm bench --only NAME[,NAME]` for some sections, `pnpm bench --list` for the names).',
-    'Every timing compares xtrust with a peer **in the same run on the same machine**, as the median of several runs with the range shown; a peer that cannot run here is labelled **reported** (a paper\'s own figure) or **extrapolated** (scaled from a smaller measured run), never passed off as measured.',
+    'Where a section compares xtrust with a peer, both sides are measured **in the same run on the same machine**; repeated runs are shown as the median with the range (min–max, number of runs); a peer that cannot run here is labelled **reported** (a paper\'s own figure) or **extrapolated** (scaled from a smaller measured run), never passed off as measured.',
     'Ratios are peer time over xtrust time: above 1, xtrust is faster. The machine may be shared with other work: the load average at the start of each section is recorded.',
     '',
     '| section | status | run | mode |',
