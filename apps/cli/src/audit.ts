@@ -1,6 +1,6 @@
-import { argmaxRow, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
+import { argmaxRow, XtrustError, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
 import { sample } from '@xtrust/datasets';
-import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
+import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import { LimeExplainer } from '@xtrust/explainers';
 import { rocAuc, rocCurve } from '@xtrust/metrics';
 import {
@@ -43,6 +43,8 @@ export interface AuditSettings {
   readonly seed: number;
   /** Names standing for labels in similarities, e.g. { ham: 'legitimate' }. */
   readonly classNames: Readonly<Record<string, string>>;
+  /** Members of TOKI's embedding ensemble, by `--embeddings` name (see ENSEMBLE_MEMBERS). */
+  readonly ensemble: readonly EnsembleMemberName[];
 }
 
 /** One audited test prediction (a line of predictions.jsonl). */
@@ -148,12 +150,38 @@ export function progressBridge(progress: Progress, prefix: string): { onProgress
   };
 }
 
+/**
+ * The embeddings TOKI's ensemble can use offline (§3.2: every method votes with its own θ_relate), by
+ * the name `--embeddings` takes, with the name each reports (which a keyword store records).
+ */
+export const ENSEMBLE_MEMBERS = {
+  glove: { reports: 'glove-6b-100d', load: (): Promise<WordEmbedding> => GloveEmbedding.load() },
+  'counter-fitted': { reports: 'glove-counter-fitted', load: (): Promise<WordEmbedding> => CounterFittedEmbedding.load() },
+  use: { reports: 'use-lite-512', load: (): Promise<WordEmbedding> => UseEmbedding.load() },
+} as const;
+export type EnsembleMemberName = keyof typeof ENSEMBLE_MEMBERS;
+
+/** The flag names of the members a keyword store was built with (so `xtrust label` loads the same ensemble). */
+export function ensembleOfStore(store: KeywordStore): EnsembleMemberName[] {
+  return store.ensemble.map(({ name: reported }) => {
+    const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === reported);
+    if (!entry) throw new XtrustError('INCOMPATIBLE', `the keyword store was built with embedding "${reported}", which this xtrust cannot load (it knows ${Object.values(ENSEMBLE_MEMBERS).map((m) => m.reports).join(', ')})`);
+    return entry[0] as EnsembleMemberName;
+  });
+}
+
 /** The embedding ensemble of the audit and each member's calibrated θ_relate (cached by the oracle). */
-export async function loadEnsemble(progress: Progress): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
-  const glove = await GloveEmbedding.load();
-  const calibration = await calibrateThetaRelate(glove, wordnet(), { seed: 0 });
-  progress.note(`embedding ${glove.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`);
-  return { embeddings: [glove], thetaRelate: { [glove.name]: calibration.thetaRelate } };
+export async function loadEnsemble(progress: Progress, members: readonly EnsembleMemberName[] = ['glove']): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
+  const embeddings: WordEmbedding[] = [];
+  const thetaRelate: Record<string, number> = {};
+  for (const member of members) {
+    const embedding = await ENSEMBLE_MEMBERS[member].load();
+    const calibration = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
+    progress.note(`embedding ${embedding.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`);
+    embeddings.push(embedding);
+    thetaRelate[embedding.name] = calibration.thetaRelate;
+  }
+  return { embeddings, thetaRelate };
 }
 
 /** The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each. */
@@ -358,7 +386,7 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
   const started = performance.now();
   const { classifier } = inputs;
   const labels = classifier.labels;
-  const { embeddings, thetaRelate } = await loadEnsemble(progress);
+  const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
   const explainer = inputs.explainer ?? auditExplainer(settings);
   const store = await identifyStore(classifier, inputs.train, settings, { explainer, embeddings, thetaRelate, run, progress });
   const keywordSeconds = (performance.now() - started) / 1000;

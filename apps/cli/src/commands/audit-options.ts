@@ -1,9 +1,19 @@
 import type { Command } from 'commander';
-import type { AuditSettings } from '../audit.js';
+import { ENSEMBLE_MEMBERS, type AuditSettings, type EnsembleMemberName } from '../audit.js';
+import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
-export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaDist: 0.3, thetaConf: 0.9, seed: 0 };
+export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaDist: 0.3, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[] };
+
+/** Parses `glove,counter-fitted,use` into ensemble member names (each once, in the order given). */
+export function embeddingsArg(value: string): EnsembleMemberName[] {
+  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const known = Object.keys(ENSEMBLE_MEMBERS);
+  for (const n of names) if (!known.includes(n)) throw new InvalidArgumentError(`unknown embedding "${n}" (expected a comma-separated list of ${known.join(', ')})`);
+  if (names.length === 0) throw new InvalidArgumentError(`expected at least one of ${known.join(', ')}`);
+  return [...new Set(names)] as EnsembleMemberName[];
+}
 
 /** The audit settings as flags (shared by demo and audit). */
 export function withAuditSettings(c: Command): Command {
@@ -15,7 +25,8 @@ export function withAuditSettings(c: Command): Command {
     .option('--theta-dist <d>', 'dendrogram cut in cosine distance (TOKI)', fractionArg, AUDIT_DEFAULTS.thetaDist)
     .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, AUDIT_DEFAULTS.thetaConf)
     .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
-    .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg);
+    .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg)
+    .option('--embeddings <list>', "TOKI's embedding ensemble, plurality vote across members (paper: glove,counter-fitted,use)", embeddingsArg, AUDIT_DEFAULTS.embeddings);
 }
 
 /** Parsed audit-setting flags. */
@@ -28,6 +39,7 @@ export interface AuditSettingFlags {
   thetaConf: number;
   seed: number;
   classNames?: Record<string, string>;
+  embeddings?: EnsembleMemberName[];
 }
 
 /** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */
@@ -41,5 +53,6 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     thetaConf: flags.thetaConf,
     seed: flags.seed,
     classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },
+    ensemble: flags.embeddings ?? AUDIT_DEFAULTS.embeddings,
   };
 }

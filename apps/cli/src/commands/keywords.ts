@@ -33,7 +33,7 @@ export async function runKeywords(options: KeywordsOptions, progress = new Progr
   const train = await readLabelledFile(options.train, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--train');
   const { testSample: _unused, thetaConf: _unused2, ...keyed } = settings;
   const run = RunDir.open(options.out, 'keywords', { model: await modelFingerprint(classifier), train: fileDigest(options.train), ...keyed }, options.resume);
-  const { embeddings, thetaRelate } = await loadEnsemble(progress);
+  const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
   const store = await identifyStore(classifier, train, settings, { explainer: auditExplainer(settings), embeddings, thetaRelate, run, progress });
   run.complete();
   const pools = poolsOf(store, 20);

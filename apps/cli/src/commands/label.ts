@@ -2,7 +2,7 @@ import { Command } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { required } from '../config.js';
-import { labelRows, loadEnsemble, verdictCounts } from '../audit.js';
+import { ensembleOfStore, labelRows, loadEnsemble, verdictCounts } from '../audit.js';
 import { fileDigest, readLabelledFile, readTexts } from '../data-files.js';
 import { loadModel, type Runtime } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
@@ -43,7 +43,8 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
   const samples = options.samples ?? params.numSamples ?? 1000;
   const seed = options.seed ?? store.provenance.seed;
   const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), unlabelled: options.unlabelled, samples, seed, topK: store.topK }, options.resume);
-  const { embeddings } = await loadEnsemble(progress);
+  // The store's own ensemble: its keywords were decided by these members' votes.
+  const { embeddings } = await loadEnsemble(progress, ensembleOfStore(store));
   const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed }) as unknown as Explainer;
   const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled });
   const { counts, untrustworthyShare } = verdictCounts(predictions);
