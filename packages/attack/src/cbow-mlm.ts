@@ -2,11 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_SEPARATOR, XtrustError, rng, tokenize } from '@xtrust/core';
-import onnxProto from 'onnx-proto';
+import { OnnxGraphBuilder, ONNX_FLOAT, ONNX_INT64 } from '@xtrust/models';
 import type { MaskedWordModel } from './mlm.js';
 import { isSingleToken } from './text.js';
-
-const { onnx } = onnxProto;
 
 export interface CbowOptions {
   /** Vector size. Default 64. */
@@ -178,54 +176,26 @@ export class CbowMaskedWordModel implements MaskedWordModel {
     // depthwise convolution over positions: the sum of the ±w neighbours, the position itself left out
     const K = new Float32Array(d * (2 * w + 1));
     for (let c = 0; c < d; c++) for (let t = 0; t <= 2 * w; t++) K[c * (2 * w + 1) + t] = t === w ? 0 : 1;
-    const tensor = (name: string, dims: number[], data: Float32Array) => {
-      const bytes = new Uint8Array(data.length * 4);
-      const view = new DataView(bytes.buffer);
-      data.forEach((x, i) => view.setFloat32(i * 4, x, true));
-      return onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: bytes });
-    };
-    const int = (name: string, i: number) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i });
-    const ints = (name: string, v: number[]) => onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: v });
-    const info = (name: string, elemType: number, dims: (string | number)[]) =>
-      onnx.ValueInfoProto.create({
-        name,
-        type: onnx.TypeProto.create({
-          tensorType: onnx.TypeProto.Tensor.create({
-            elemType,
-            shape: onnx.TensorShapeProto.create({ dim: dims.map((x) => onnx.TensorShapeProto.Dimension.create(typeof x === 'number' ? { dimValue: x } : { dimParam: x })) }),
-          }),
-        }),
-      });
-    const FLOAT = onnx.TensorProto.DataType.FLOAT;
-    const INT64 = onnx.TensorProto.DataType.INT64;
-    const node = (opType: string, input: string[], output: string, attribute: InstanceType<typeof onnx.AttributeProto>[] = []) =>
-      onnx.NodeProto.create({ opType, input, output: [output], name: `${output}_node`, attribute });
-    const graph = onnx.GraphProto.create({
-      name: 'xtrust-cbow-mlm',
-      node: [
-        node('Cast', ['attention_mask'], 'mask_f', [int('to', FLOAT)]),
-        node('Gather', ['E', 'input_ids'], 'vectors', [int('axis', 0)]), // [B, T, d]
-        node('Unsqueeze', ['mask_f', 'axis2'], 'mask3'), // [B, T, 1]
-        node('Mul', ['vectors', 'mask3'], 'kept'),
-        node('Transpose', ['kept'], 'channels', [ints('perm', [0, 2, 1])]), // [B, d, T]
-        node('Conv', ['channels', 'K'], 'context', [int('group', d), ints('kernel_shape', [2 * w + 1]), ints('pads', [w, w])]),
-        node('Transpose', ['context'], 'h', [ints('perm', [0, 2, 1])]), // [B, T, d]
-        node('MatMul', ['h', 'W'], 'scores'),
-        node('Add', ['scores', 'bias'], 'logits'),
-      ],
-      initializer: [
-        tensor('E', [V, d], E),
-        tensor('W', [d, V], W),
-        tensor('bias', [V], bias),
-        tensor('K', [d, 1, 2 * w + 1], K),
-        onnx.TensorProto.create({ name: 'axis2', dims: [1], dataType: INT64, rawData: new Uint8Array(new BigInt64Array([2n]).buffer) }),
-      ],
-      input: [info('input_ids', INT64, ['batch', 'sequence']), info('attention_mask', INT64, ['batch', 'sequence'])],
-      output: [info('logits', FLOAT, ['batch', 'sequence', V])],
-    });
-    const model = onnx.ModelProto.create({ irVersion: 8, producerName: 'xtrust', producerVersion: '0.1.0', docString: this.name, opsetImport: [onnx.OperatorSetIdProto.create({ domain: '', version: 17 })], graph });
+    const g = new OnnxGraphBuilder('xtrust-cbow-mlm');
+    g.input('input_ids', ONNX_INT64, ['batch', 'sequence']);
+    g.input('attention_mask', ONNX_INT64, ['batch', 'sequence']);
+    g.floats('E', [V, d], E);
+    g.floats('W', [d, V], W);
+    g.floats('bias', [V], bias);
+    g.floats('K', [d, 1, 2 * w + 1], K);
+    g.int64s('axis2', [1], [2]);
+    g.node('Cast', ['attention_mask'], { to: { int: ONNX_FLOAT } }, 'mask_f');
+    g.node('Gather', ['E', 'input_ids'], { axis: { int: 0 } }, 'vectors'); // [B, T, d]
+    g.node('Unsqueeze', ['mask_f', 'axis2'], {}, 'mask3'); // [B, T, 1]
+    g.node('Mul', ['vectors', 'mask3'], {}, 'kept');
+    g.node('Transpose', ['kept'], { perm: { ints: [0, 2, 1] } }, 'channels'); // [B, d, T]
+    g.node('Conv', ['channels', 'K'], { group: { int: d }, kernel_shape: { ints: [2 * w + 1] }, pads: { ints: [w, w] } }, 'context');
+    g.node('Transpose', ['context'], { perm: { ints: [0, 2, 1] } }, 'h'); // [B, T, d]
+    g.node('MatMul', ['h', 'W'], {}, 'scores');
+    g.node('Add', ['scores', 'bias'], {}, 'logits');
+    g.output('logits', ONNX_FLOAT, ['batch', 'sequence', V]);
     await mkdir(join(dir, 'onnx'), { recursive: true });
-    await writeFile(join(dir, 'onnx', 'model.onnx'), onnx.ModelProto.encode(model).finish());
+    await writeFile(join(dir, 'onnx', 'model.onnx'), g.toBytes(17, this.name));
     const added = SPECIAL.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
     const vocab: Record<string, number> = {};
     SPECIAL.forEach((s, i) => (vocab[s] = i));

@@ -3,6 +3,7 @@ export { BuiltinClassifier, BUILTIN_KINDS, type BuiltinKind, type TrainingSummar
 export { trainClassifier, type TextRow, type TrainOptions, type WordVectors, type EpochReport } from './train.js';
 export { evaluateAccuracy, trainAndEvaluate, type AccuracyReport, type TrainEvaluateReport } from './evaluate.js';
 export { exportOnnx, builtinOnnxGraph, hfConfigJson } from './onnx-export.js';
+export { OnnxGraphBuilder, FLOAT as ONNX_FLOAT, INT64 as ONNX_INT64, BOOL as ONNX_BOOL } from './onnx-graph.js';
 export { tokenizerJson, tokenizerConfigJson, PAD_TOKEN, UNK_TOKEN } from './hf-tokenizer.js';
 export { OnnxClassifier, type OnnxClassifierOptions } from './onnx-classifier.js';
 export { HfClassifier, type HfClassifierOptions } from './hf-classifier.js';
