@@ -55,6 +55,64 @@ export function wordFeatures(tf: TextFeatures, g: InputGradients, tokenScores: A
   return { features, dropped, uncovered };
 }
 
+/** How one gradient method turns a GradientProvider's answer into per-token scores. */
+export interface GradientAttribution {
+  /** Multipliers of the inputs at which gradients are taken (one `inputGradients` call for all). */
+  readonly scales: ArrayLike<number>;
+  /** How sub-word token scores merge into a word's score. */
+  readonly combine: Aggregation;
+  /** The method's parameters as recorded in each explanation. */
+  params(output: 'probability' | 'logit', bow: boolean): Record<string, unknown>;
+  /** Per-token scores from S×T×dim gradients and T×dim inputs. */
+  tokenScores(g: InputGradients, T: number): Float64Array;
+  /** The method's own diagnostics, given the token scores and the score of dropped (special or unaligned) tokens. */
+  diagnostics(scores: Float64Array, dropped: number): Record<string, number>;
+}
+
+/**
+ * The loop the gradient methods share: one batched prediction pass, then per text and explained label
+ * one `inputGradients` call (all scales at once), token scores merged into word features by offsets.
+ */
+export async function explainWithGradients(
+  method: string,
+  classifier: Classifier & GradientProvider,
+  texts: readonly string[],
+  o: ModelCallOptions & LabelOptions & { output?: 'probability' | 'logit'; bow?: boolean },
+  attribution: GradientAttribution,
+): Promise<Explanation[]> {
+  const output = o.output ?? 'probability';
+  const bow = o.bow ?? true;
+  const k = classifier.labels.length;
+  const explicit = explicitLabels(classifier.labels, o);
+  const top = topLabelCount(k, o);
+  const tfs = texts.map((t, i) => textFeatures(t, bow, `texts[${i}]`));
+  const probs = await predictAll(classifier, texts, new ProbabilityGuard(`${method}: classifier`, k, o), o.batchSize);
+  const out: Explanation[] = [];
+  for (let i = 0; i < texts.length; i++) {
+    const predicted = labelsFor(probs, i, k, undefined, 1)[0];
+    for (const label of labelsFor(probs, i, k, explicit, top)) {
+      const g = await classifier.inputGradients(texts[i], label, { scales: attribution.scales, output });
+      const T = checkGradients(g, attribution.scales.length, `${method}: texts[${i}]`);
+      const scores = attribution.tokenScores(g, T);
+      const { features, dropped, uncovered } = wordFeatures(tfs[i], g, scores, attribution.combine);
+      out.push(
+        makeExplanation({
+          text: texts[i],
+          method,
+          params: attribution.params(output, bow),
+          labels: classifier.labels,
+          probabilities: probs.subarray(i * k, (i + 1) * k),
+          predicted,
+          explained: label,
+          features,
+          diagnostics: { modelPrediction: probs[i * k + label], ...attribution.diagnostics(scores, dropped), uncoveredWords: uncovered },
+        }),
+      );
+    }
+  }
+  return out;
+}
+
 /**
  * Gradient saliency for classifiers that are `GradientProvider`s (Simonyan, Vedaldi & Zisserman, 2014;
  * gradient·input: Shrikumar et al., 2017; in the setting of 000_6d314fe57d39eb4c §5 after Mohebbi et
@@ -74,42 +132,20 @@ export class GradientExplainer implements Explainer<GradientExplainerOptions> {
     if (variant !== 'gradient-x-input' && variant !== 'l2') {
       throw new XtrustError('INVALID_ARGUMENT', `variant must be "gradient-x-input" or "l2", got ${String(variant)}`, { argument: 'variant' });
     }
-    const output = o.output ?? 'probability';
-    const bow = o.bow ?? true;
-    const k = classifier.labels.length;
-    const explicit = explicitLabels(classifier.labels, o);
-    const top = topLabelCount(k, o);
-    const tfs = texts.map((t, i) => textFeatures(t, bow, `texts[${i}]`));
-    const probs = await predictAll(classifier, texts, new ProbabilityGuard('gradient: classifier', k, o), o.batchSize);
-    const out: Explanation[] = [];
-    for (let i = 0; i < texts.length; i++) {
-      const predicted = labelsFor(probs, i, k, undefined, 1)[0];
-      for (const label of labelsFor(probs, i, k, explicit, top)) {
-        const g = await classifier.inputGradients(texts[i], label, { scales: [1], output });
-        const T = checkGradients(g, 1, `gradient: texts[${i}]`);
-        const dim = g.dim;
+    return explainWithGradients('gradient', classifier, texts, o, {
+      scales: [1],
+      combine: variant === 'l2' ? 'root-sum-square' : 'sum',
+      params: (output, bow) => ({ variant, output, bow }),
+      tokenScores(g, T) {
         const scores = new Float64Array(T);
         for (let t = 0; t < T; t++) {
           let s = 0;
-          for (let j = t * dim; j < (t + 1) * dim; j++) s += variant === 'l2' ? g.gradients[j] * g.gradients[j] : g.gradients[j] * g.inputs[j];
+          for (let j = t * g.dim; j < (t + 1) * g.dim; j++) s += variant === 'l2' ? g.gradients[j] * g.gradients[j] : g.gradients[j] * g.inputs[j];
           scores[t] = s;
         }
-        const { features, dropped, uncovered } = wordFeatures(tfs[i], g, scores, variant === 'l2' ? 'root-sum-square' : 'sum');
-        out.push(
-          makeExplanation({
-            text: texts[i],
-            method: 'gradient',
-            params: { variant, output, bow },
-            labels: classifier.labels,
-            probabilities: probs.subarray(i * k, (i + 1) * k),
-            predicted,
-            explained: label,
-            features,
-            diagnostics: { modelPrediction: probs[i * k + label], droppedTokenScore: variant === 'l2' ? Math.sqrt(dropped) : dropped, uncoveredWords: uncovered },
-          }),
-        );
-      }
-    }
-    return out;
+        return scores;
+      },
+      diagnostics: (_scores, dropped) => ({ droppedTokenScore: variant === 'l2' ? Math.sqrt(dropped) : dropped }),
+    });
   }
 }

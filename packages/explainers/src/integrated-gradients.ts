@@ -1,10 +1,8 @@
 import { XtrustError, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
-import { makeExplanation } from './explanation.js';
-import { checkGradients, requireGradients, wordFeatures } from './gradient.js';
-import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
-import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from './model-calls.js';
+import { explainWithGradients, requireGradients } from './gradient.js';
+import type { LabelOptions } from './labels.js';
+import { checkInputs, type ModelCallOptions } from './model-calls.js';
 import { intOption } from './options.js';
-import { textFeatures } from './text-features.js';
 
 /** Quadrature rules on [0, 1], named as Captum names them. */
 export type IntegrationMethod = 'gausslegendre' | 'riemann_left' | 'riemann_right' | 'riemann_middle' | 'riemann_trapezoid';
@@ -89,22 +87,13 @@ export class IntegratedGradientsExplainer implements Explainer<IntegratedGradien
     const steps = intOption('steps', o.steps, 50, 1);
     const method = o.method ?? 'gausslegendre';
     const { alphas, weights } = integrationRule(method, steps);
-    const output = o.output ?? 'probability';
-    const bow = o.bow ?? true;
-    const k = classifier.labels.length;
-    const explicit = explicitLabels(classifier.labels, o);
-    const top = topLabelCount(k, o);
-    const tfs = texts.map((t, i) => textFeatures(t, bow, `texts[${i}]`));
-    const probs = await predictAll(classifier, texts, new ProbabilityGuard('integrated-gradients: classifier', k, o), o.batchSize);
-    const out: Explanation[] = [];
-    for (let i = 0; i < texts.length; i++) {
-      const predicted = labelsFor(probs, i, k, undefined, 1)[0];
-      for (const label of labelsFor(probs, i, k, explicit, top)) {
-        const g = await classifier.inputGradients(texts[i], label, { scales: alphas, output });
-        const T = checkGradients(g, steps, `integrated-gradients: texts[${i}]`);
+    return explainWithGradients('integrated-gradients', classifier, texts, o, {
+      scales: alphas,
+      combine: 'sum',
+      params: (output, bow) => ({ steps, method, output, baseline: 'zero', bow }),
+      tokenScores(g, T) {
         const dim = g.dim;
         const scores = new Float64Array(T);
-        let total = 0;
         for (let t = 0; t < T; t++) {
           let s = 0;
           for (let j = 0; j < dim; j++) {
@@ -113,24 +102,10 @@ export class IntegratedGradientsExplainer implements Explainer<IntegratedGradien
             s += avg * g.inputs[t * dim + j];
           }
           scores[t] = s;
-          total += s;
         }
-        const { features, dropped, uncovered } = wordFeatures(tfs[i], g, scores, 'sum');
-        out.push(
-          makeExplanation({
-            text: texts[i],
-            method: 'integrated-gradients',
-            params: { steps, method, output, baseline: 'zero', bow },
-            labels: classifier.labels,
-            probabilities: probs.subarray(i * k, (i + 1) * k),
-            predicted,
-            explained: label,
-            features,
-            diagnostics: { modelPrediction: probs[i * k + label], attributionSum: total, droppedAttribution: dropped, uncoveredWords: uncovered },
-          }),
-        );
-      }
-    }
-    return out;
+        return scores;
+      },
+      diagnostics: (scores, dropped) => ({ attributionSum: scores.reduce((a, b) => a + b, 0), droppedAttribution: dropped }),
+    });
   }
 }
