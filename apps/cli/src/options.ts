@@ -33,6 +33,14 @@ export function pairsArg(value: string): Record<string, string> {
 }
 
 /** Options every command has: --json and --config (read by the program before the action runs). */
+/** Parsed flags of withCommonOptions and withRunOptions. */
+export interface RunFlags {
+  out: string;
+  resume: boolean;
+  json: boolean;
+  quiet: boolean;
+}
+
 export function withCommonOptions(command: Command): Command {
   return command
     .option('--json', 'print machine-readable JSON on stdout (progress stays on stderr)', false)

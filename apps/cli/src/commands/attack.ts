@@ -9,13 +9,13 @@ import { LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { KeywordStore, modelFingerprint } from '@xtrust/oracle';
 import { fileDigest, readLabelledFile } from '../data-files.js';
 import { UsageError } from '../exit.js';
-import { loadModel, type Runtime } from '../model-loader.js';
+import { loadModel } from '../model-loader.js';
 import { emit } from '../output.js';
-import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import type { AttackExample } from '../report/render.js';
-import { withModelOptions } from './model-options.js';
+import { withModelOptions, type ModelFlags } from './model-options.js';
 
 /** The attack recipes of @xtrust/attack the CLI offers. */
 export const RECIPES = ['a2t', 'toki', 'cea', 'tef', 'xaifooler'] as const;
@@ -24,25 +24,16 @@ export type Recipe = (typeof RECIPES)[number];
 const TOKI_NEEDS_STORE = '--recipe toki needs --store (a keyword store of this model: `xtrust keywords`, or a demo/audit run directory)';
 
 /** Options of `xtrust attack`. */
-export interface AttackOptions {
+export interface AttackOptions extends ModelFlags, RunFlags {
   recipe: Recipe;
-  model: string;
   test: string;
   store?: string;
-  textColumn: string;
-  labelColumn: string;
-  allowRemote: boolean;
-  runtime: Runtime;
   maxTexts: number;
   explainer: 'omission' | 'lime';
   samples: number;
   encoder: 'mean' | 'use';
   mlm?: string;
   seed: number;
-  out: string;
-  resume: boolean;
-  json: boolean;
-  quiet: boolean;
 }
 
 /** The keyword store of `--store`: a keywords.json file, or a run directory holding one. */

@@ -3,10 +3,10 @@ import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { runAudit, type AuditSummary } from '../audit.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
-import { loadModel, type Runtime } from '../model-loader.js';
-import { withModelOptions } from './model-options.js';
+import { loadModel } from '../model-loader.js';
+import { withModelOptions, type ModelFlags } from './model-options.js';
 import { emit, formatAudit, writeAuditFiles } from '../output.js';
-import { examples, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { examples, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
@@ -14,21 +14,12 @@ import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audi
 import { queuedAuditExplainer, withQueueOption } from './worker.js';
 
 /** Options of `xtrust audit`. */
-export interface AuditOptions extends AuditSettingFlags {
-  model: string;
+export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
   train: string;
   test: string;
-  textColumn: string;
-  labelColumn: string;
   trustColumn?: string;
-  allowRemote: boolean;
-  runtime: Runtime;
-  out: string;
   attack?: Recipe;
   attackTexts: number;
-  resume: boolean;
-  json: boolean;
-  quiet: boolean;
   queue?: string;
   queueName?: string;
 }

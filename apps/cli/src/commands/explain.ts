@@ -5,30 +5,21 @@ import { explainAll, modelFingerprint } from '@xtrust/oracle';
 import { progressBridge } from '../audit.js';
 import { fileDigest, readTexts } from '../data-files.js';
 import { UsageError } from '../exit.js';
-import { loadModel, type Runtime } from '../model-loader.js';
+import { loadModel } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
-import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
-import { withModelOptions } from './model-options.js';
+import { withModelOptions, type ModelFlags } from './model-options.js';
 
 /** Options of `xtrust explain`. */
-export interface ExplainOptions {
-  model: string;
+export interface ExplainOptions extends ModelFlags, RunFlags {
   text?: string[];
   input?: string;
   method: string;
   samples: number;
   topK: number;
   seed: number;
-  textColumn: string;
-  labelColumn: string;
-  allowRemote: boolean;
-  runtime: Runtime;
-  out: string;
-  resume: boolean;
-  json: boolean;
-  quiet: boolean;
 }
 
 /** The explainer's options from the flags (LIME's neighbourhood and word count; a seed for the stochastic ones). */

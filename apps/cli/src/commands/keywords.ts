@@ -2,26 +2,17 @@ import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { auditExplainer, identifyStore, loadEnsemble, poolsOf } from '../audit.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
-import { loadModel, type Runtime } from '../model-loader.js';
+import { loadModel } from '../model-loader.js';
 import { emit } from '../output.js';
-import { examples, withCommonOptions, withRunOptions } from '../options.js';
+import { examples, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
-import { withModelOptions } from './model-options.js';
+import { withModelOptions, type ModelFlags } from './model-options.js';
 
 /** Options of `xtrust keywords`. */
-export interface KeywordsOptions extends AuditSettingFlags {
-  model: string;
+export interface KeywordsOptions extends AuditSettingFlags, ModelFlags, RunFlags {
   train: string;
-  textColumn: string;
-  labelColumn: string;
-  allowRemote: boolean;
-  runtime: Runtime;
-  out: string;
-  resume: boolean;
-  json: boolean;
-  quiet: boolean;
 }
 
 /** Builds a keyword store (TOKI §3.1) for the model from its training data and saves it as <out>/keywords.json. */

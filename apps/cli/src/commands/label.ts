@@ -4,30 +4,21 @@ import { LimeExplainer } from '@xtrust/explainers';
 import { required } from '../config.js';
 import { ensembleOfStore, labelRows, loadEnsemble, verdictCounts } from '../audit.js';
 import { fileDigest, readLabelledFile, readTexts } from '../data-files.js';
-import { loadModel, type Runtime } from '../model-loader.js';
+import { loadModel } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
-import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
+import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { loadStore } from './attack.js';
-import { withModelOptions } from './model-options.js';
+import { withModelOptions, type ModelFlags } from './model-options.js';
 
 /** Options of `xtrust label`. */
-export interface LabelOptions {
-  model: string;
+export interface LabelOptions extends ModelFlags, RunFlags {
   store: string;
   test: string;
-  textColumn: string;
-  labelColumn: string;
-  allowRemote: boolean;
-  runtime: Runtime;
   unlabelled: boolean;
   samples?: number;
   seed?: number;
-  out: string;
-  resume: boolean;
-  json: boolean;
-  quiet: boolean;
 }
 
 /** Labels the model's test predictions with a saved keyword store (TOKI §3.2); labels.jsonl in the run directory. */

@@ -7,6 +7,15 @@ function runtimeArg(value: string): Runtime {
   return value;
 }
 
+/** Parsed flags of withModelOptions (the data files themselves are declared by each command). */
+export interface ModelFlags {
+  model: string;
+  textColumn: string;
+  labelColumn: string;
+  allowRemote: boolean;
+  runtime: Runtime;
+}
+
 /** Model, data and model-loading flags shared by the commands that take a user's model. */
 export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'train' | 'none'): Command {
   required(c, '--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
