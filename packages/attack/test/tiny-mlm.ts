@@ -1,8 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import onnxProto from 'onnx-proto';
-
-const { onnx } = onnxProto;
+import { OnnxGraphBuilder, ONNX_FLOAT, ONNX_INT64 } from '@xtrust/models';
 
 /**
  * Writes a tiny but real fill-mask model in Hugging Face layout: a WordLevel tokenizer.json with a [MASK]
@@ -21,39 +19,19 @@ export function writeTinyMlm(dir: string, words: readonly string[], scores: Read
   for (let i = 0; i < V; i++) W[i * V + i] = 5; // a plain token predicts itself
   const mask = 2;
   for (const [w, s] of Object.entries(scores)) W[mask * V + vocab.indexOf(w)] = s;
-  const tensor = (name: string, dims: number[], data: Float32Array) => {
-    const bytes = new Uint8Array(data.length * 4);
-    const view = new DataView(bytes.buffer);
-    data.forEach((x, i) => view.setFloat32(i * 4, x, true));
-    return onnx.TensorProto.create({ name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: bytes });
-  };
-  const info = (name: string, elemType: number, dims: (string | number)[]) =>
-    onnx.ValueInfoProto.create({
-      name,
-      type: onnx.TypeProto.create({
-        tensorType: onnx.TypeProto.Tensor.create({
-          elemType,
-          shape: onnx.TensorShapeProto.create({ dim: dims.map((x) => onnx.TensorShapeProto.Dimension.create(typeof x === 'number' ? { dimValue: x } : { dimParam: x })) }),
-        }),
-      }),
-    });
-  const INT64 = onnx.TensorProto.DataType.INT64;
-  const FLOAT = onnx.TensorProto.DataType.FLOAT;
-  const graph = onnx.GraphProto.create({
-    name: 'tiny-mlm',
-    node: [
-      onnx.NodeProto.create({ opType: 'Gather', input: ['E', 'input_ids'], output: ['h'], name: 'gather', attribute: [onnx.AttributeProto.create({ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 })] }),
-      onnx.NodeProto.create({ opType: 'MatMul', input: ['h', 'W'], output: ['logits'], name: 'matmul' }),
-      // attention_mask is an input of every BERT graph; this one only passes it through a no-op
-      onnx.NodeProto.create({ opType: 'Identity', input: ['attention_mask'], output: ['mask_out'], name: 'mask' }),
-    ],
-    initializer: [tensor('E', [V, d], E), tensor('W', [d, V], W)],
-    input: [info('input_ids', INT64, ['batch', 'sequence']), info('attention_mask', INT64, ['batch', 'sequence'])],
-    output: [info('logits', FLOAT, ['batch', 'sequence', V]), info('mask_out', INT64, ['batch', 'sequence'])],
-  });
-  const model = onnx.ModelProto.create({ irVersion: 8, producerName: 'xtrust-test', opsetImport: [onnx.OperatorSetIdProto.create({ domain: '', version: 17 })], graph });
+  const g = new OnnxGraphBuilder('tiny-mlm');
+  g.input('input_ids', ONNX_INT64, ['batch', 'sequence']);
+  g.input('attention_mask', ONNX_INT64, ['batch', 'sequence']);
+  g.floats('E', [V, d], E);
+  g.floats('W', [d, V], W);
+  g.node('Gather', ['E', 'input_ids'], { axis: { int: 0 } }, 'h');
+  g.node('MatMul', ['h', 'W'], {}, 'logits');
+  // attention_mask is an input of every BERT graph; this one only passes it through a no-op
+  g.node('Identity', ['attention_mask'], {}, 'mask_out');
+  g.output('logits', ONNX_FLOAT, ['batch', 'sequence', V]);
+  g.output('mask_out', ONNX_INT64, ['batch', 'sequence']);
   mkdirSync(join(dir, 'onnx'), { recursive: true });
-  writeFileSync(join(dir, 'onnx', 'model.onnx'), onnx.ModelProto.encode(model).finish());
+  writeFileSync(join(dir, 'onnx', 'model.onnx'), g.toBytes(17));
   const added = special.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
   writeFileSync(
     join(dir, 'tokenizer.json'),
