@@ -14,15 +14,8 @@ import {
   semanticDistance,
   sentenceDistances,
 } from '../src/index.js';
+import { code } from './error-code.js';
 
-function code(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (e) {
-    return isXtrustError(e) ? e.code : 'OTHER';
-  }
-  return undefined;
-}
 
 /** A 2-d "encoder": a text's vector is looked up in a table. */
 function tableEncoder(table: Record<string, number[]>): SentenceEncoder {

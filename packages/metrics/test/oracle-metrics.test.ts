@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { isXtrustError } from '@xtrust/core';
 import {
   bestGMeanThreshold,
   classificationMetrics,
@@ -9,15 +8,8 @@ import {
   rocCurve,
   thresholdSweep,
 } from '../src/index.js';
+import { code } from './error-code.js';
 
-function code(f: () => unknown): string | undefined {
-  try {
-    f();
-  } catch (e) {
-    return isXtrustError(e) ? e.code : 'OTHER';
-  }
-  return undefined;
-}
 
 describe('classification metrics, trustworthy = positive (000 §6.3)', () => {
   it('counts the confusion matrix', () => {
