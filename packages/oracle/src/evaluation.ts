@@ -1,7 +1,7 @@
 import { classificationMetrics, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
 import { XtrustError, type Classifier, type Explainer, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { explainTolerant, type Progress } from './explaining.js';
-import { identifyKeywords } from './keyword-identification.js';
+import { identifyKeywords, type IdentifyKeywordsOptions } from './keyword-identification.js';
 import type { KeywordStore } from './keyword-store.js';
 import { chooseThetaConf, naiveOracle, predictionConfidence } from './naive.js';
 import { labelExplanations, labelTolerant, predictAll, type TrustLabel } from './trust-labels.js';
@@ -151,7 +151,8 @@ export interface ExplainerEntry {
   readonly options?: Record<string, unknown>;
 }
 
-export interface CompareOraclesArgs {
+/** Keyword-identification settings (same meaning and defaults as identifyKeywords'), plus the comparison's own. */
+export interface CompareOraclesArgs extends Pick<IdentifyKeywordsOptions, 'embeddings' | 'thetaRelate' | 'thetaDist' | 'topK' | 'sampleSize' | 'classNames' | 'seed'> {
   readonly dataset: string;
   readonly classifier: Classifier;
   readonly train: { readonly texts: readonly string[]; readonly labels: readonly string[] };
@@ -161,13 +162,6 @@ export interface CompareOraclesArgs {
    */
   readonly test: { readonly texts: readonly string[]; readonly labels: readonly string[]; readonly trustworthy: readonly (boolean | null)[] };
   readonly explainers: readonly ExplainerEntry[];
-  readonly embeddings: readonly WordEmbedding[];
-  readonly thetaRelate: number | Readonly<Record<string, number>>;
-  readonly thetaDist?: number;
-  readonly topK?: number;
-  readonly sampleSize?: number;
-  readonly classNames?: Readonly<Record<string, string>>;
-  readonly seed?: number;
   /** Naive's threshold (default 0.9); the G-mean-optimal threshold on this data is reported too. */
   readonly thetaConf?: number;
   /** θ_dist values for the RQ2.1 sweep with the first explainer (none when omitted). */
