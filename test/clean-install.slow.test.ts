@@ -16,10 +16,16 @@ function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.Proc
   return spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
 }
 
+/** The last line a command prints on stdout, run in this checkout with this process's environment. */
 function stdoutOf(cmd: string, args: readonly string[]): string {
   const r = run(cmd, args, root);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${root}: ${r.stderr}`);
   return r.stdout.trim().split('\n').at(-1)!.trim();
+}
+
+/** The lines of a command's output that match a notice (so a failure shows those lines, not the whole log). */
+function linesMatching(r: SpawnSyncReturns<string>, notice: RegExp): string[] {
+  return `${r.stdout}${r.stderr}`.split('\n').filter((line) => notice.test(line));
 }
 
 /**
@@ -27,11 +33,6 @@ function stdoutOf(cmd: string, args: readonly string[]): string {
  * (npm_* settings, node_modules/.bin on PATH, TURBO_TELEMETRY_DISABLED from the root script: inherited,
  * it would make the telemetry check pass whatever the clone's scripts say) and with a new HOME.
  */
-/** The lines of a command's output that match a notice (so a failure shows those lines, not the whole log). */
-function linesMatching(r: SpawnSyncReturns<string>, notice: RegExp): string[] {
-  return `${r.stdout}${r.stderr}`.split('\n').filter((line) => notice.test(line));
-}
-
 function freshEnv(home: string, npmCache: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
