@@ -1,4 +1,4 @@
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -12,19 +12,37 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): SpawnSyncReturns<string> {
-  return spawnSync(cmd, args, { cwd, env, encoding: 'utf8', timeout: 300_000, maxBuffer: 64 * 1024 * 1024 });
+interface Ran {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs a command to completion without blocking this worker: a synchronous spawn that holds the thread
+ * for over 60 s makes vitest's worker RPC time out ("Timeout calling onTaskUpdate"), failing the run.
+ */
+function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env, timeout: 300_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
 }
 
 /** The last line a command prints on stdout, run in this checkout with this process's environment. */
-function stdoutOf(cmd: string, args: readonly string[]): string {
-  const r = run(cmd, args, root);
+async function stdoutOf(cmd: string, args: readonly string[]): Promise<string> {
+  const r = await run(cmd, args, root);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${root}: ${r.stderr}`);
   return r.stdout.trim().split('\n').at(-1)!.trim();
 }
 
 /** The lines of a command's output that match a notice (so a failure shows those lines, not the whole log). */
-function linesMatching(r: SpawnSyncReturns<string>, notice: RegExp): string[] {
+function linesMatching(r: Ran, notice: RegExp): string[] {
   return `${r.stdout}${r.stderr}`.split('\n').filter((line) => notice.test(line));
 }
 
@@ -48,24 +66,24 @@ function freshEnv(home: string, npmCache: string): NodeJS.ProcessEnv {
 describe('a fresh clone of this repository', () => {
   let tmp = '';
   let home = '';
-  let install: SpawnSyncReturns<string>;
-  let turbo: SpawnSyncReturns<string>;
+  let install: Ran;
+  let turbo: Ran;
 
-  beforeAll(() => {
-    const head = stdoutOf('git', ['rev-parse', 'HEAD']);
-    const npmCache = stdoutOf('npm', ['config', 'get', 'cache']);
-    const storeDir = stdoutOf('npx', ['-y', 'pnpm@10', 'store', 'path']);
+  beforeAll(async () => {
+    const head = await stdoutOf('git', ['rev-parse', 'HEAD']);
+    const npmCache = await stdoutOf('npm', ['config', 'get', 'cache']);
+    const storeDir = await stdoutOf('npx', ['-y', 'pnpm@10', 'store', 'path']);
     tmp = mkdtempSync(join(tmpdir(), 'xtrust-clean-install-'));
     home = join(tmp, 'home');
     mkdirSync(home);
     const clone = join(tmp, 'xtrust');
     for (const args of [['clone', '--quiet', '--no-checkout', root, clone], ['-C', clone, 'checkout', '--quiet', '--detach', head]]) {
-      const r = run('git', args, tmp);
+      const r = await run('git', args, tmp);
       if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
     }
     const env = freshEnv(home, npmCache);
-    install = run('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile', '--store-dir', storeDir], clone, env);
-    turbo = run('npx', ['-y', 'pnpm@10', 'turbo', 'run', 'build', '--dry'], clone, env);
+    install = await run('npx', ['-y', 'pnpm@10', 'install', '--frozen-lockfile', '--store-dir', storeDir], clone, env);
+    turbo = await run('npx', ['-y', 'pnpm@10', 'turbo', 'run', 'build', '--dry'], clone, env);
   }, 600_000);
 
   afterAll(() => {
