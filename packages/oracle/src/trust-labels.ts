@@ -4,6 +4,7 @@ import { ABSTAIN, pluralityColumns } from './ensemble-vote.js';
 import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 import type { KeywordStore } from './keyword-store.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
+import { otherClassVectors, relatesToClass } from './keyword-selection.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
 
 export type Verdict = 'trustworthy' | 'untrustworthy' | 'incorrect' | 'unknown';
@@ -65,8 +66,9 @@ export async function relatedness(
       const cv = await classNameVector(e, store.className(label));
       if (!cv) continue;
       const theta = store.ensemble.find((x) => x.name === e.name)!.thetaRelate;
-      const sims = cosineMatrix(qv.vectors, cv, e.dim);
-      for (let r = 0; r < qv.known.length; r++) ballots[m * q + qv.known[r]] = sims[r] >= theta ? 1 : 0;
+      const others = store.oracle.classContrast ? await otherClassVectors(e, store.labels.filter((l) => l !== label).map((l) => store.className(l))) : null;
+      const rel = relatesToClass(qv.vectors, qv.known.length, e.dim, cv, others, theta);
+      for (let r = 0; r < qv.known.length; r++) ballots[m * q + qv.known[r]] = rel[r] as 0 | 1;
       continue;
     }
     const pv = await knownVectors(e, pool);
@@ -100,7 +102,7 @@ export async function relatedness(
  */
 export async function labelExplanations(store: KeywordStore, explanations: readonly Explanation[], options: LabelOptions): Promise<TrustLabel[]> {
   const mode = options.mode ?? 'toki';
-  const members = store.matchEnsemble(options.embeddings);
+  const members = await store.members(options.embeddings);
   const truth = options.trueLabels;
   if (truth && truth.length !== explanations.length) {
     throw new XtrustError('DIMENSION_MISMATCH', `labelExplanations: ${explanations.length} explanations but ${truth.length} true labels`);
