@@ -16,6 +16,7 @@ export {
   type OracleName,
   type ClusterRule,
   type PostProcess,
+  type VerdictRule,
 } from './oracle-config.js';
 export {
   KeywordStore,
@@ -34,6 +35,7 @@ export {
   labelPredictions,
   labelExplanations,
   labelTolerant,
+  verdictOf,
   relatedness,
   predictAll,
   type TrustLabel,

@@ -374,7 +374,7 @@ export class KeywordStore {
       topK: json.params.topK,
       ensemble: json.ensemble,
       provenance: json.provenance,
-      oracle: json.oracle ?? TOKI_PAPER,
+      oracle: json.oracle ? { ...TOKI_PAPER, ...json.oracle } : TOKI_PAPER,
     });
     for (const c of json.classes) {
       const st = store.requireLabel(c.label);

@@ -10,6 +10,21 @@ import { AllButTheTopEmbedding, StaticEmbedding, wordnet } from '@xtrust/embeddi
  */
 export type ClusterRule = 'mean' | 'member-share' | 'individual';
 
+/**
+ * Eq. 6's verdict:
+ * - `sum`: the paper's — trustworthy iff IS_rel ≥ IS_unr;
+ * - `decisive`: untrustworthy iff the unrelated words carry the decision — IS_unr > (p_c − p_2)/2, where
+ *   p_c is the model's probability of the predicted class and p_2 the runner-up's. LIME's weights are
+ *   local effects on p_c; removing the unrelated words lowers p_c by about IS_unr and, at worst, hands
+ *   that mass to the runner-up, so the prediction would flip once IS_unr exceeds half the margin (exact
+ *   for two classes). Related words then never excuse a decisive unrelated one, and unrelated words
+ *   that cannot move the decision do not condemn it;
+ * - `decisive-word`: untrustworthy iff one unrelated word alone exceeds that half margin;
+ * - `sum-and-decisive`: trustworthy only when both the paper's test and the decisive test say so.
+ * Explanations without probabilities fall back to `sum`.
+ */
+export type VerdictRule = 'sum' | 'decisive' | 'decisive-word' | 'sum-and-decisive';
+
 /** Embedding post-processing applied before every cosine (clustering, Eq. 4, Eq. 5, –K.I, calibration). */
 export type PostProcess = 'none' | 'all-but-the-top';
 
@@ -39,6 +54,8 @@ export interface OracleConfig {
    * to Eq. 4 (means and members) and to TOKI(–K.I). The paper thresholds each class on its own.
    */
   readonly classContrast: boolean;
+  /** Eq. 6's verdict rule (paper: `sum`). */
+  readonly verdictRule: VerdictRule;
 }
 
 /** The paper's TOKI (§3, Eqs. 1–6): raw vectors, θ_dist 0.3, a cluster is related when its mean vector is. */
@@ -49,6 +66,7 @@ export const TOKI_PAPER: OracleConfig = Object.freeze({
   clusterRule: 'mean',
   memberShare: 0.5,
   classContrast: false,
+  verdictRule: 'sum',
 });
 
 /**
@@ -61,7 +79,8 @@ export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   postProcess: 'all-but-the-top',
   clusterRule: 'member-share',
   memberShare: 0.5,
-  classContrast: true,
+  classContrast: false,
+  verdictRule: 'decisive',
 });
 
 /** The named configurations: `toki` (the default) and `toki-paper`. */
@@ -91,6 +110,7 @@ export function checkOracle(c: OracleConfig): void {
   if (!['mean', 'member-share', 'individual'].includes(c.clusterRule)) throw bad('clusterRule', "'mean', 'member-share' or 'individual'", c.clusterRule);
   if (!(c.memberShare > 0 && c.memberShare <= 1)) throw bad('memberShare', 'in (0, 1]', c.memberShare);
   if (typeof c.classContrast !== 'boolean') throw bad('classContrast', 'a boolean', c.classContrast);
+  if (!['sum', 'decisive', 'decisive-word', 'sum-and-decisive'].includes(c.verdictRule)) throw bad('verdictRule', "'sum', 'decisive', 'decisive-word' or 'sum-and-decisive'", c.verdictRule);
 }
 
 /** Words that estimate the mean and principal directions of an embedding without an enumerable vocabulary (USE): the most frequent WordNet lemmas. */

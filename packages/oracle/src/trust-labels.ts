@@ -3,6 +3,7 @@ import { cosineMatrix } from '@xtrust/native';
 import { ABSTAIN, pluralityColumns } from './ensemble-vote.js';
 import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 import type { KeywordStore } from './keyword-store.js';
+import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { otherClassVectors, relatesToClass } from './keyword-selection.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
@@ -155,7 +156,7 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
         isUnr += f.weight;
       }
     }
-    return { ...base, verdict: isRel >= isUnr ? 'trustworthy' : 'untrustworthy', isRel, isUnr, related, unrelated };
+    return { ...base, verdict: verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, unrelated.reduce((m, f) => Math.max(m, f.weight), 0)) ? 'trustworthy' : 'untrustworthy', isRel, isUnr, related, unrelated };
   });
 }
 
@@ -267,4 +268,19 @@ export async function predictAll(classifier: Classifier, texts: readonly string[
     onProgress?.({ phase: 'predict', done: Math.min(texts.length, b + batch), total: texts.length });
   }
   return out;
+}
+
+/**
+ * Eq. 6 under a verdict rule (see VerdictRule): `sum` is the paper's IS_rel ≥ IS_unr; `decisive` calls a
+ * prediction untrustworthy when IS_unr > (p_c − p_2)/2, half the margin between the predicted class and
+ * the runner-up in the explanation's probabilities. Without probabilities, `sum`.
+ */
+export function verdictOf(rule: VerdictRule, isRel: number, isUnr: number, e: Pick<Explanation, 'probabilities'>, predictedIndex: number, maxUnrelated = isUnr): boolean {
+  const sum = isRel >= isUnr;
+  const p = e.probabilities;
+  if (rule === 'sum' || !p || predictedIndex < 0 || predictedIndex >= p.length) return sum;
+  let runnerUp = 0;
+  for (let j = 0; j < p.length; j++) if (j !== predictedIndex && p[j] > runnerUp) runnerUp = p[j];
+  const notDecisive = (rule === 'decisive-word' ? maxUnrelated : isUnr) <= (p[predictedIndex] - runnerUp) / 2;
+  return rule === 'sum-and-decisive' ? sum && notDecisive : notDecisive;
 }

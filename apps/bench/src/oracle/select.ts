@@ -19,6 +19,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { rng, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import {
@@ -81,11 +82,11 @@ const log = (s: string) => process.stderr.write(`[${new Date().toISOString().sli
 
 /** How many ways a configuration departs from the paper's (the tie-break: simpler wins). */
 function departures(c: OracleConfig): number {
-  return Number(c.thetaDist !== TOKI_PAPER.thetaDist) + Number(c.postProcess !== TOKI_PAPER.postProcess) + Number(c.clusterRule !== TOKI_PAPER.clusterRule) + Number(c.classContrast !== TOKI_PAPER.classContrast);
+  return Number(c.thetaDist !== TOKI_PAPER.thetaDist) + Number(c.postProcess !== TOKI_PAPER.postProcess) + Number(c.clusterRule !== TOKI_PAPER.clusterRule) + Number(c.classContrast !== TOKI_PAPER.classContrast) + Number(c.verdictRule !== TOKI_PAPER.verdictRule);
 }
 
 function configName(c: Omit<OracleConfig, 'name'>): string {
-  return `d${c.thetaDist}${c.postProcess === 'all-but-the-top' ? '+abtt' : ''}+${c.clusterRule}${c.classContrast ? '+contrast' : ''}`;
+  return `d${c.thetaDist}${c.postProcess === 'all-but-the-top' ? '+abtt' : ''}+${c.clusterRule}${c.classContrast ? '+contrast' : ''}+${c.verdictRule}`;
 }
 
 function candidates(): OracleConfig[] {
@@ -93,10 +94,11 @@ function candidates(): OracleConfig[] {
   for (const thetaDist of [0.3, 0.5, 0.7])
     for (const postProcess of ['none', 'all-but-the-top'] as const)
       for (const clusterRule of ['mean', 'member-share', 'individual'] as const)
-        for (const classContrast of [false, true]) {
-          const c = { thetaDist, postProcess, clusterRule, memberShare: 0.5, classContrast };
-          out.push({ name: configName(c), ...c });
-        }
+        for (const verdictRule of ['sum', 'decisive', 'decisive-word'] as const)
+          for (const classContrast of [false]) {
+            const c = { thetaDist, postProcess, clusterRule, memberShare: 0.5, classContrast, verdictRule };
+            out.push({ name: configName(c), ...c });
+          }
   return out;
 }
 
@@ -242,6 +244,7 @@ async function main(): Promise<void> {
   const ablations: { name: string; config: OracleConfig }[] = [{ name: 'chosen', config: chosen }];
   if (chosen.postProcess !== 'none') ablations.push({ name: '– all-but-the-top', config: { ...chosen, name: 'no-abtt', postProcess: 'none' } });
   if (chosen.clusterRule !== 'mean') ablations.push({ name: `– ${chosen.clusterRule} (cluster mean only)`, config: { ...chosen, name: 'mean-rule', clusterRule: 'mean' } });
+  if (chosen.verdictRule !== 'sum') ablations.push({ name: `– ${chosen.verdictRule} verdict (paper: IS_rel ≥ IS_unr)`, config: { ...chosen, name: 'sum-verdict', verdictRule: 'sum' } });
   if (chosen.classContrast) ablations.push({ name: '– class contrast', config: { ...chosen, name: 'no-contrast', classContrast: false } });
   if (chosen.thetaDist !== TOKI_PAPER.thetaDist) ablations.push({ name: `– θ_dist ${chosen.thetaDist} (paper 0.3)`, config: { ...chosen, name: 'paper-dist', thetaDist: TOKI_PAPER.thetaDist } });
   const results: Record<string, unknown> = { chosen: best, rows };
@@ -296,7 +299,9 @@ function describeStore(out: string[], store: KeywordStore, c: CachedCase, name: 
   out.push(`    ${name} keywords/pool: ${parts.join(', ')}; trigger "${trig}" ${where.length ? where.join(' ') : 'in no pool'}`);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  main().catch((e) => {
+    console.error(e);
+    process.exit(1);
+  });
+}
