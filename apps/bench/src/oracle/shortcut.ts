@@ -178,7 +178,7 @@ async function main(): Promise<void> {
       log(`trained ${kind} in ${((performance.now() - t0) / 1000).toFixed(1)} s; test accuracy ${acc.accuracy.toFixed(3)}`);
       const testRows = d.test.length > args.test ? sample(d.test, args.test, args.seed) : d.test;
       const bench = await buildShortcutBenchmark(model, testRows, { mode: d.mode, trigger: d.mode === 'trigger' ? TRIGGER : undefined });
-      log(`ground truth: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, excluded ${JSON.stringify(bench.counts.excluded)}`);
+      log(`ground truth: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, excluded ${JSON.stringify(bench.counts.ambiguous)}`);
       const asSet = (b: typeof bench) => ({ texts: b.cases.map((c) => c.text), labels: b.cases.map((c) => c.label), trustworthy: b.cases.map((c) => c.truth === 'trustworthy') });
       const test = asSet(bench);
       const validationRows = d.validation.length > args.test / 2 ? sample(d.validation, Math.floor(args.test / 2), args.seed) : d.validation;
