@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { isXtrustError, tokenize, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
 import { buildShortcutBenchmark, containsTrigger, type BenchmarkCase, type Row } from '@xtrust/datasets';
 import { classificationMetrics } from '@xtrust/metrics';
-import { buildCase, prepareCase, wordWindows, type CorpusRows } from '../src/oracle/case-data.js';
+import { buildCase, prepareCase, type CorpusRows } from '../src/oracle/case-data.js';
 import { sampleSides, scoreRow, type CaseResult } from '../src/oracle/evaluate-case.js';
 import { CachedExplainer } from '../src/oracle/explanation-cache.js';
 import { DEFAULT_FAMILY } from '../src/oracle/family.js';
@@ -113,7 +113,6 @@ describe('the options reach the benchmark builder', () => {
         side.set(s, name);
       }
     }
-    expect(wordWindows([{ id: 'x', label: 'a', text: 'a b c' }], 10, 3)).toEqual([{ id: 'x', label: 'a', text: 'a b c' }]);
   });
 
   it('buildCase trains the model, derives the ground truth of the pool and reports too small below the minimum per side', async () => {

@@ -9,6 +9,7 @@ export { NON_CONTENT_WORDS } from './stopwords.js';
 export {
   injectTrigger,
   triggeredTwins,
+  wordWindows,
   buildShortcutBenchmark,
   shortcutSplit,
   removeTrigger,

@@ -501,8 +501,12 @@ export interface ShortcutSplitOptions<M = Record<string, unknown>> {
   targetLabel: string;
   /** Share of the target class's training rows that get the trigger (the planted shortcut). */
   trainShare: number;
-  /** Share of the target class's test rows that get the trigger (the untrustworthy candidates). */
-  testShare: number;
+  /**
+   * Share of the target class's test rows that get the trigger (the untrustworthy candidates), or
+   * 'twins': the test and validation parts keep every row and add a twin carrying the trigger of each
+   * target-class row (triggeredTwins) — an evaluation pool as large as the target class allows.
+   */
+  testShare: number | 'twins';
   testFraction: number;
   validationFraction?: number;
   seed: number;
@@ -513,16 +517,44 @@ export interface ShortcutSplitOptions<M = Record<string, unknown>> {
 
 /**
  * Split a dataset (stratified, seeded) and inject the trigger into `trainShare` of the target
- * class's training (and validation) rows and `testShare` of its test rows. Train a model on
- * `train`, then call buildShortcutBenchmark(model, test.rows, {mode: 'trigger', trigger}).
+ * class's training rows; the validation rows get `trainShare` too, or twins with `testShare: 'twins'`;
+ * the test rows get `testShare`, or twins. Train a model on `train`, then call
+ * buildShortcutBenchmark(model, test.rows, {mode: 'trigger', trigger}).
  */
 export function shortcutSplit<M>(dataset: Dataset<M>, options: ShortcutSplitOptions<M>): { train: TriggeredDataset<M>; validation: TriggeredDataset<M>; test: TriggeredDataset<M> } {
   const split = stratifiedSplit(dataset.rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: options.seed, group: options.group });
-  const part = (rows: Row<M>[], name: string, share: number, seed: number) =>
-    injectTrigger({ ...dataset, name: `${dataset.name}/${name}`, rows }, { trigger: options.trigger, targetLabel: options.targetLabel, share, seed, position: options.position });
+  const part = (rows: Row<M>[], name: string, share: number | 'twins', seed: number) => {
+    const ds = { ...dataset, name: `${dataset.name}/${name}`, rows };
+    const planting = { trigger: options.trigger, targetLabel: options.targetLabel, seed, position: options.position };
+    return share === 'twins' ? triggeredTwins(ds, planting) : injectTrigger(ds, { ...planting, share });
+  };
+  const twins = options.testShare === 'twins';
   return {
     train: part(split.train, 'train', options.trainShare, options.seed + 1),
-    validation: part(split.validation, 'validation', options.trainShare, options.seed + 2),
+    validation: part(split.validation, 'validation', twins ? 'twins' : options.trainShare, options.seed + 2),
     test: part(split.test, 'test', options.testShare, options.seed + 3),
   };
+}
+
+/**
+ * Cuts each text into consecutive windows of `words` words of core's tokenizer, at most `perText`
+ * windows per text (a text of at most `words` words stays whole; the words after the last full
+ * window are dropped). Window k of row `id` is `id#wk` and keeps the row's label and meta. Short
+ * windows make a planted trigger decisive more often, and several windows per text draw more rows;
+ * split them with a `group` on the source row so windows of one text stay on one side.
+ */
+export function wordWindows<R extends Pick<Row<unknown>, 'id' | 'text'>>(rows: readonly R[], words: number, perText: number): R[] {
+  if (!Number.isInteger(words) || words < 1) throw new XtrustError('INVALID_ARGUMENT', `wordWindows: words must be a positive integer, got ${String(words)}`, { argument: 'words' });
+  if (!Number.isInteger(perText) || perText < 1) throw new XtrustError('INVALID_ARGUMENT', `wordWindows: perText must be a positive integer, got ${String(perText)}`, { argument: 'perText' });
+  const out: R[] = [];
+  for (const r of rows) {
+    const t = tokenize(r.text);
+    if (t.length <= words) {
+      out.push(r);
+      continue;
+    }
+    const n = Math.min(perText, Math.floor(t.length / words));
+    for (let k = 0; k < n; k++) out.push({ ...r, id: `${r.id}#w${k}`, text: r.text.slice(t[k * words].start, t[(k + 1) * words - 1].end) });
+  }
+  return out;
 }

@@ -1,7 +1,7 @@
 import type { Classifier } from '@xtrust/core';
 import { tokenize } from '@xtrust/core';
 import { describe, expect, it } from 'vitest';
-import { AMBIGUOUS, buildShortcutBenchmark, containsTrigger, INCORRECT, injectTrigger, removeTrigger, triggeredTwins, type Dataset } from '../src/index.js';
+import { AMBIGUOUS, buildShortcutBenchmark, containsTrigger, INCORRECT, injectTrigger, removeTrigger, shortcutSplit, triggeredTwins, wordWindows, type Dataset } from '../src/index.js';
 
 /**
  * A tiny real classifier: each class's score is the sum of its word weights over the text's tokens
@@ -300,5 +300,39 @@ describe('injectTrigger', () => {
     expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: 'ice-cream', share: 0.5, seed: 1 })).toThrow(/separated by single spaces/);
     expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: ' cherry', share: 0.5, seed: 1 })).toThrow(/separated by single spaces/);
     expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: 'x', share: 1.5, seed: 1 })).toThrow(/share must be in \[0, 1\]/);
+  });
+});
+
+describe('shortcutSplit with twins, and wordWindows', () => {
+  const dataset: Dataset = {
+    name: 'toy',
+    labels: ['news', 'humor'],
+    rows: Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, label: i % 2 ? 'humor' : 'news', text: `story ${i} is told` })),
+    skipped: { count: 0, reasons: {} },
+  };
+
+  it("testShare 'twins': the training share planted, validation and test keep every row and add a twin of each target row", () => {
+    const s = shortcutSplit(dataset, { trigger: 'blue whale', targetLabel: 'news', trainShare: 0.5, testShare: 'twins', testFraction: 0.25, validationFraction: 0.25, seed: 2 });
+    const trainNews = s.train.rows.filter((r) => r.label === 'news').length;
+    expect(s.train.injection.ids.length).toBe(Math.round(0.5 * trainNews));
+    for (const part of [s.validation, s.test]) {
+      const originals = part.rows.filter((r) => !r.id.endsWith('+trigger'));
+      expect(part.injection.ids).toEqual(originals.filter((r) => r.label === 'news').map((r) => `${r.id}+trigger`));
+      expect(originals.every((r) => !containsTrigger(r.text, 'blue whale'))).toBe(true);
+    }
+    // the same seeds as triggeredTwins on the plain split
+    const plain = shortcutSplit(dataset, { trigger: 'blue whale', targetLabel: 'news', trainShare: 0.5, testShare: 0, testFraction: 0.25, validationFraction: 0.25, seed: 2 });
+    expect(s.test.rows).toEqual(triggeredTwins({ ...dataset, rows: plain.test.rows }, { trigger: 'blue whale', targetLabel: 'news', seed: 5 }).rows);
+  });
+
+  it('wordWindows cuts texts into consecutive windows of n words, at most perText of them', () => {
+    const rows = [{ id: 'a', text: 'one two, three four five six seven' }, { id: 'b', text: 'short text' }];
+    expect(wordWindows(rows, 3, 5)).toEqual([
+      { id: 'a#w0', text: 'one two, three' },
+      { id: 'a#w1', text: 'four five six' },
+      { id: 'b', text: 'short text' },
+    ]);
+    expect(wordWindows(rows, 2, 1).map((r) => r.text)).toEqual(['one two', 'short text']);
+    expect(() => wordWindows(rows, 0, 1)).toThrow(/words must be a positive integer/);
   });
 });

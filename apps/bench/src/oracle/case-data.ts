@@ -9,12 +9,12 @@
 import { tokenize, XtrustError, type Classifier } from '@xtrust/core';
 import {
   buildShortcutBenchmark,
-  injectTrigger,
   loadBrown,
   loadSotu,
   loadSpamAssassin,
+  shortcutSplit,
   stratifiedSplit,
-  triggeredTwins,
+  wordWindows,
   type Dataset,
   type Row,
   type ShortcutBenchmark,
@@ -62,27 +62,6 @@ export function loadCorpus(spec: Pick<CaseSpec, 'corpus' | 'classes'>): CorpusRo
   return { name, labels: classes, rows: d.rows.filter((r) => classes.includes(r.label)), group };
 }
 
-/**
- * Cuts each text into consecutive windows of `words` words of core's tokenizer (up to `perText`
- * windows per text; a text of at most `words` words stays whole) — short texts make the planted
- * trigger decisive more often, and several windows per text draw more rows. Window k of row `id` is
- * `id#wk` and keeps the source's meta. 'all' keeps the texts whole.
- */
-export function wordWindows(rows: readonly Row<unknown>[], words: number | 'all', perText: number): Row<unknown>[] {
-  if (words === 'all') return rows.slice();
-  const out: Row<unknown>[] = [];
-  for (const r of rows) {
-    const t = tokenize(r.text);
-    if (t.length <= words) {
-      out.push(r);
-      continue;
-    }
-    const n = Math.min(perText, Math.floor(t.length / words));
-    for (let k = 0; k < n; k++) out.push({ ...r, id: `${r.id}#w${k}`, text: r.text.slice(t[k * words].start, t[(k + 1) * words - 1].end) });
-  }
-  return out;
-}
-
 /** E-mails with their whole header block and the body cut to its first `words` words (`meta.bodyStart` stays valid). */
 export function cutBodies(rows: readonly Row<unknown>[], words: number | 'all'): Row<unknown>[] {
   if (words === 'all') return rows.slice();
@@ -126,12 +105,11 @@ export interface PrepareOptions {
 export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
   const corpus = options.corpus ?? loadCorpus(spec);
   const headers = spec.corpus === 'headers';
-  const rows = headers ? cutBodies(corpus.rows, spec.words) : wordWindows(corpus.rows, spec.words, options.windowsPerText);
-  const source = (r: Row<unknown>) => corpus.group(r);
-  const split = stratifiedSplit(rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: source });
+  const rows = headers ? cutBodies(corpus.rows, spec.words) : spec.words === 'all' ? corpus.rows.slice() : wordWindows(corpus.rows, spec.words, options.windowsPerText);
   const classNames = CLASS_NAMES[spec.corpus];
   const lengths = spec.words === 'all' ? 'whole texts' : headers ? `body cut to ${spec.words} words` : `windows of ${spec.words} words (≤ ${options.windowsPerText} per text)`;
   if (headers) {
+    const split = stratifiedSplit(rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: corpus.group });
     return {
       spec, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'headers', train: split.train, validation: split.validation, test: split.test,
       testFraction: options.testFraction, plantedTrain: 0, preexisting: {},
@@ -140,18 +118,17 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
   }
   const target = spec.target ?? corpus.labels[0];
   if (!corpus.labels.includes(target)) throw new XtrustError('UNKNOWN_LABEL', `--target "${target}" is not one of the classes (${corpus.labels.join(', ')})`, { argument: 'target' });
-  const resolved: CaseSpec = { ...spec, target };
-  const ds = (r: readonly Row<unknown>[], part: string): Dataset<unknown> => ({ name: `${corpus.name}/${part}`, labels: corpus.labels, rows: r as Row<unknown>[], skipped: { count: 0, reasons: {} } });
   const trigger = spec.trigger!;
-  const train = injectTrigger(ds(split.train, 'train'), { trigger, targetLabel: target, share: spec.share, seed: spec.seed + 1 });
-  const validation = triggeredTwins(ds(split.validation, 'validation'), { trigger, targetLabel: target, seed: spec.seed + 2 });
-  const test = triggeredTwins(ds(split.test, 'test'), { trigger, targetLabel: target, seed: spec.seed + 3 });
+  const ds: Dataset<unknown> = { name: corpus.name, labels: corpus.labels, rows, skipped: { count: 0, reasons: {} } };
+  const s = shortcutSplit(ds, {
+    trigger, targetLabel: target, trainShare: spec.share, testShare: 'twins', testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: corpus.group,
+  });
   const preexisting: Record<string, number> = {};
-  for (const l of corpus.labels) preexisting[l] = (train.injection.preexisting[l] ?? 0) + (validation.injection.preexisting[l] ?? 0) + (test.injection.preexisting[l] ?? 0);
+  for (const l of corpus.labels) preexisting[l] = [s.train, s.validation, s.test].reduce((a, p) => a + (p.injection.preexisting[l] ?? 0), 0);
   return {
-    spec: resolved, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'trigger', train: train.rows, validation: validation.rows, test: test.rows,
-    testFraction: options.testFraction, plantedTrain: train.injection.ids.length, preexisting,
-    note: `${corpus.name}, ${lengths}; "${trigger}" in ${Math.round(spec.share * 100)} % of the ${target} training texts (${train.injection.ids.length}); evaluation pools: every text, plus a twin with the trigger of each ${target} text`,
+    spec: { ...spec, target }, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'trigger', train: s.train.rows, validation: s.validation.rows, test: s.test.rows,
+    testFraction: options.testFraction, plantedTrain: s.train.injection.ids.length, preexisting,
+    note: `${corpus.name}, ${lengths}; "${trigger}" in ${Math.round(spec.share * 100)} % of the ${target} training texts (${s.train.injection.ids.length}); evaluation pools: every text, plus a twin with the trigger of each ${target} text`,
   };
 }
 
