@@ -1,4 +1,5 @@
 import { rng } from '@xtrust/core';
+import { classificationMetrics } from './oracle-metrics.js';
 import { invalid } from './validate.js';
 
 /** A percentile bootstrap confidence interval. */
@@ -61,4 +62,19 @@ export function bootstrapInterval(n: number, statistic: (indices: Uint32Array) =
   }
   if (stats.length === 0) return { estimate, lo: Number.NaN, hi: Number.NaN, level, resamples, finite: 0 };
   return { estimate, lo: quantile(stats, (1 - level) / 2), hi: quantile(stats, (1 + level) / 2), level, resamples, finite: stats.length };
+}
+
+/**
+ * G-mean (√(Sen·Spec), 000 §6.3; trustworthy = 1 is the positive class) of binary verdicts against
+ * the truth, with a percentile-bootstrap interval over the items (pairs resampled together; a resample
+ * holding one class only has no G-mean and is skipped).
+ */
+export function gmeanInterval(predicted: ArrayLike<number>, actual: ArrayLike<number>, options: BootstrapOptions): BootstrapInterval {
+  if (predicted.length !== actual.length) throw invalid('predicted', `as many verdicts as truths (${actual.length})`, predicted.length);
+  return bootstrapInterval(actual.length, (idx) => {
+    const t = Uint8Array.from(idx, (i) => (actual[i] ? 1 : 0));
+    const pos = t.reduce((a, b) => a + b, 0);
+    if (pos === 0 || pos === t.length) return Number.NaN;
+    return classificationMetrics(Uint8Array.from(idx, (i) => (predicted[i] ? 1 : 0)), t).gmean;
+  }, options);
 }

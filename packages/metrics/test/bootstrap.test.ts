@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval, classificationMetrics, quantile } from '../src/index.js';
+import { bootstrapInterval, classificationMetrics, gmeanInterval, quantile } from '../src/index.js';
 import { code } from './error-code.js';
 
 describe('quantile (type 7, linear interpolation)', () => {
@@ -59,6 +59,8 @@ describe('bootstrapInterval', () => {
       return classificationMetrics(Array.from(idx, (i) => verdict[i]), t).gmean;
     };
     const r = bootstrapInterval(6, g, { seed: 2, resamples: 500 });
+    // gmeanInterval is the same computation
+    expect(gmeanInterval(verdict, truth, { seed: 2, resamples: 500 })).toEqual(r);
     // sensitivity 2/3, specificity 2/3
     expect(r.estimate).toBeCloseTo(2 / 3, 12);
     expect(r.finite).toBeLessThan(500);

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { rng, tokenize, type Explainer } from '@xtrust/core';
 import { GradientExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
-import { bootstrapInterval, classificationMetrics, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
+import { classificationMetrics, gmeanInterval, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
 import { chooseThetaConf, explainTolerant, naiveOracle, normalizeWord, verdictVector, type KeywordStore } from '@xtrust/oracle';
 import type { BenchmarkCase, ShortcutBenchmark } from '@xtrust/datasets';
 import type { WordEmbedding } from '@xtrust/core';
@@ -108,12 +108,7 @@ export function sampleSides(cases: readonly BenchmarkCase[], n: number, seed: nu
 /** A Table 3 row: the six measures of §6.3 and a percentile-bootstrap interval of the G-mean over the scored predictions. */
 export function scoreRow(method: string, verdicts: Uint8Array, truth: Uint8Array, seed: number, resamples: number, extra: { oracle?: string; unknown?: number } = {}): ScoredRow {
   const metrics = classificationMetrics(verdicts, truth);
-  const ci = bootstrapInterval(truth.length, (idx) => {
-    const t = Uint8Array.from(idx, (i) => truth[i]);
-    const pos = t.reduce((a, b) => a + b, 0);
-    if (pos === 0 || pos === t.length) return Number.NaN;
-    return classificationMetrics(Uint8Array.from(idx, (i) => verdicts[i]), t).gmean;
-  }, { seed, resamples });
+  const ci = gmeanInterval(verdicts, truth, { seed, resamples });
   return { method, ...(extra.oracle ? { oracle: extra.oracle } : {}), metrics, gmeanCI: { lo: ci.lo, hi: ci.hi }, unknown: extra.unknown ?? 0 };
 }
 
