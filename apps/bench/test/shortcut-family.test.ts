@@ -7,7 +7,7 @@ import { buildShortcutBenchmark, containsTrigger, type BenchmarkCase, type Row }
 import { classificationMetrics } from '@xtrust/metrics';
 import { buildCase, prepareCase, type CorpusRows } from '../src/oracle/case-data.js';
 import { sampleSides, scoreRow, type CaseResult } from '../src/oracle/evaluate-case.js';
-import { CachedExplainer } from '../src/oracle/explanation-cache.js';
+import { CachedExplainer } from '../src/oracle/cached-explainer.js';
 import { DEFAULT_FAMILY } from '../src/oracle/family.js';
 import { parseShortcutArgs } from '../src/oracle/family-options.js';
 import { familyTable } from '../src/oracle/family-report.js';

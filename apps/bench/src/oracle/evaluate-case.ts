@@ -13,7 +13,7 @@ import type { BenchmarkCase, ShortcutBenchmark } from '@xtrust/datasets';
 import type { WordEmbedding } from '@xtrust/core';
 import type { BuiltCase } from './case-data.js';
 import { caseName, type CaseSpec } from './family.js';
-import { CachedExplainer } from './explanation-cache.js';
+import { CachedExplainer } from './cached-explainer.js';
 import type { OracleSetup } from './oracle-setups.js';
 
 /** A Table 3 row with its G-mean interval. */
