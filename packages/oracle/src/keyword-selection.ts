@@ -64,6 +64,9 @@ export interface MethodKeywords {
  * at θ_dist. Eq. 4: K_c = ∪ { C_i | sim(mean vector of C_i, c) ≥ θ_relate }, F_c = W_c \ K_c, with the
  * class vector the mean of its name's word vectors. The mean of a cluster is the plain mean of its
  * members' vectors, as the paper states (not the mean of unit vectors). One cosine matrix per pool.
+ * `rule` departs from Eq. 4 where an OracleConfig says so: `member-share` also requires that share of
+ * the members to relate one by one, `individual` keeps only the members that relate themselves, and
+ * `contrastWith` makes "relates" mean ≥ θ_relate AND nearest among the class names (relatesToClass).
  */
 export async function selectKeywords(
   poolWords: readonly string[],
