@@ -14,6 +14,7 @@ import {
   oracleMetrics,
   predictAll,
   type KeywordStoreJson,
+  type OracleName,
   type Progress as OracleProgress,
   type TrustLabel,
 } from '@xtrust/oracle';
@@ -37,6 +38,8 @@ export interface AuditSettings {
   readonly samples: number;
   /** Decision-contributing words per explanation. */
   readonly topK: number;
+  /** The TOKI configuration (`--oracle`): `toki` (default) or `toki-paper`. */
+  readonly oracle?: OracleName;
   /** Dendrogram cut in cosine distance (paper: 0.3). */
   readonly thetaDist: number;
   /** Naive baseline's confidence threshold (paper: 0.9). */
@@ -202,7 +205,9 @@ export type EnsembleMemberName = keyof typeof ENSEMBLE_MEMBERS;
 /** The flag names of the members a keyword store was built with (so `xtrust label` loads the same ensemble). */
 export function ensembleOfStore(store: KeywordStore): EnsembleMemberName[] {
   return store.ensemble.map(({ name: reported }) => {
-    const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === reported);
+    // a post-processed member (`glove-6b-100d+abtt1`) is loaded raw: the store's configuration post-processes it again
+    const base = reported.replace(/\+abtt\d+$/u, '');
+    const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === base);
     if (!entry) throw new XtrustError('INCOMPATIBLE', `the keyword store was built with embedding "${reported}", which this xtrust cannot load (it knows ${Object.values(ENSEMBLE_MEMBERS).map((m) => m.reports).join(', ')})`);
     return entry[0] as EnsembleMemberName;
   });
@@ -384,6 +389,7 @@ export async function identifyStore(
       explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
       embeddings: context.embeddings,
       thetaRelate: context.thetaRelate,
+      oracle: settings.oracle,
       thetaDist: settings.thetaDist,
       topK: settings.topK,
       sampleSize: settings.trainSample,

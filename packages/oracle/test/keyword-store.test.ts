@@ -40,6 +40,7 @@ async function build(seed = 1) {
     explainer: new LinearContributionExplainer(coef),
     embeddings: [emb],
     thetaRelate: { hand: 0.6 },
+    oracle: 'toki-paper',
     seed,
   });
 }
@@ -67,7 +68,7 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
   });
 
   it('checks inputs: lengths, unknown labels, missing θ_relate', async () => {
-    const opts = { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: 0.6 };
+    const opts = { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: 0.6, oracle: 'toki-paper' as const };
     await expect(identifyKeywords(model, ['a'], [], opts)).rejects.toThrow(/1 training texts but 0 labels/);
     await expect(identifyKeywords(model, ['a'], ['tennis'], opts)).rejects.toThrow(/"tennis" at row 0/);
     await expect(identifyKeywords(model, ['a'], ['food'], { ...opts, thetaRelate: {} })).rejects.toThrow(/no θ_relate for embedding "hand"/);
@@ -78,6 +79,7 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
       explainer: new LinearContributionExplainer(coef),
       embeddings: [emb],
       thetaRelate: 0.6,
+      oracle: 'toki-paper',
     });
     expect(store.hasPool('food')).toBe(false);
     expect(store.provenance.classesWithoutPool).toEqual(['food']);
