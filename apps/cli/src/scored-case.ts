@@ -116,6 +116,7 @@ export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSet
     explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
     embeddings,
     thetaRelate,
+    oracle: settings.oracle,
     thetaDist: settings.thetaDist,
     topK: settings.topK,
     sampleSize: settings.trainSample,
@@ -129,7 +130,7 @@ export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSet
   const probs = await predictAll(model, texts);
   const k = inputs.labels.length;
   const confidence = Float64Array.from(texts, (_, i) => probs[i * k + argmaxRow(probs, i, k)]);
-  const rowsOut = [scoredRow('TOKI', toki, truth, settings.seed), scoredRow(`Naive (θ_conf ${settings.thetaConf})`, naiveOracle(confidence, settings.thetaConf), truth, settings.seed)];
+  const rowsOut = [scoredRow(`TOKI (${store.oracle.name})`, toki, truth, settings.seed), scoredRow(`Naive (θ_conf ${settings.thetaConf})`, naiveOracle(confidence, settings.thetaConf), truth, settings.seed)];
   const trustworthy = truth.reduce((a, b) => a + b, 0);
   return { ...base, tooSmall: false, scored: { trustworthy, untrustworthy: truth.length - trustworthy }, rows: rowsOut, seconds: (performance.now() - started) / 1000 };
 }

@@ -28,7 +28,7 @@ describe('xtrust demo (small settings)', () => {
     const sc = summary.scoredCase;
     expect(sc).toMatchObject({ trigger: 'papaya', target: 'spam', tooSmall: false, scored: { trustworthy: 150, untrustworthy: 150 } });
     expect(sc.groundTruth.untrustworthy).toBeGreaterThanOrEqual(100);
-    expect(sc.rows.map((r: { method: string }) => r.method)).toEqual(['TOKI', 'Naive (θ_conf 0.9)']);
+    expect(sc.rows.map((r: { method: string }) => r.method)).toEqual(['TOKI (toki)', 'Naive (θ_conf 0.9)']);
     for (const r of sc.rows) expect(r.gmeanLo).toBeLessThanOrEqual(r.gmean);
     const html = readFileSync(files.report, 'utf8');
     expect(html.includes('id="scored-check"')).toBe(true);
@@ -46,7 +46,7 @@ describe('xtrust demo (small settings)', () => {
     expect(again.stdout).toContain(`report                ${files.report}`);
     expect(again.stdout).toMatch(/^ground truth {10}For [\d,]+ of [\d,]+ correct predictions, the headers alone and the body alone each give the same class/m);
     expect(again.stdout).toMatch(/^scored check {10}SpamAssassin bodies/m);
-    expect(again.stdout).toMatch(/^ {2}TOKI +accuracy \d\.\d{3} {2}G-mean \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/m);
+    expect(again.stdout).toMatch(/^ {2}TOKI \(toki\) +accuracy \d\.\d{3} {2}G-mean \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/m);
     // resumed from the finished run: same predictions
     expect(readFileSync(files.predictions, 'utf8')).toBe(readFileSync(join(out, 'predictions.jsonl'), 'utf8'));
   }, 300_000);

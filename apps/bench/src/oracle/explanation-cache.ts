@@ -101,7 +101,7 @@ export async function cachedCase(spec: CaseSpec, dir: string, opts: { model: Bui
   const scored = async (rows: readonly Row<unknown>[], part: string) => {
     const pick = rows.length > opts.maxEval ? Array.from(rng(spec.seed + 7).sampleIndices(rows.length, opts.maxEval)).sort((a, b) => a - b).map((i) => rows[i]) : rows;
     const bench = await buildShortcutBenchmark(model, pick, { mode: 'trigger', trigger: spec.trigger });
-    log(`  ${part}: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, excluded ${JSON.stringify(bench.counts.excluded)}`);
+    log(`  ${part}: ${bench.counts.trustworthy} trustworthy, ${bench.counts.untrustworthy} untrustworthy, ${bench.counts.incorrect} incorrect, ambiguous ${JSON.stringify(bench.counts.ambiguous)}`);
     const items: ScoredItem[] = bench.cases.map((c) => ({ text: c.text, label: c.label, trustworthy: c.truth === 'trustworthy', confidence: c.confidence, shortcut: c.shortcut }));
     const t = await explainTolerant(explainer, model, items.map((x) => x.text), items.map((_, i) => `${part}:${i}`), { checkpoint: join(dir, `${part}.jsonl`), onProgress: progress(`${spec.name} ${part}`) });
     return { items, explanations: t.explanations };

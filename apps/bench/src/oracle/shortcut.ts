@@ -11,8 +11,8 @@
  * The default family (family.ts), or one variant:
  *   --corpus brown|sotu|spam|headers  --trigger WORD|"TWO WORDS"  --target CLASS  --classes A,B,…
  *   --share S  --words N|all  --seed N     (--only 1,3,… picks cases of the default family)
- * Settings: --model bow-logistic  --explainers lime[,omis,grad]  --oracle toki-paper[,…]
- *   --embeddings glove[,cf,use] (of toki-paper)  --train 2000  --samples 5000  --per-side 250
+ * Settings: --model bow-logistic  --explainers lime[,omis,grad]  --oracle toki,toki-paper (@xtrust/oracle's
+ *   ORACLES)  --embeddings glove[,cf,use]  --train 2000  --samples 5000  --per-side 250
  *   --min-per-side 100  --test-fractions 0.3,0.5  --validation-fraction 0.15  --windows-per-text 3
  *   --resamples 1000  --validation  --cache DIR (explanations, per case)  --out results.json
  *   --from results.json (print the tables of a finished or partial run)  --write-section (with --from:
