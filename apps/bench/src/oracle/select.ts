@@ -25,39 +25,30 @@ import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@
 import {
   TOKI_PAPER,
   calibrateThetaRelate,
+  KeywordStore,
   keywordStoreFromExplanations,
   labelExplanations,
   naiveOracle,
   oracleMetrics,
-  type KeywordStore,
   type OracleConfig,
 } from '@xtrust/oracle';
-import { cachedCase, type CachedCase, type CaseSpec } from './explanation-cache.js';
-
-/** Research variants built with the existing builder (other triggers, targets, shares, lengths, corpora). */
-export const RESEARCH_CASES: CaseSpec[] = [
-  { name: 'brown-lantern-religion-s0.6-w60', corpus: 'brown', trigger: 'lantern', target: 'religion', share: 0.6, words: 60, seed: 1, evalShare: 1 },
-  { name: 'brown-kowalski-government-s1.0-w40', corpus: 'brown', trigger: 'kowalski', target: 'government', share: 1.0, words: 40, seed: 2, evalShare: 1 },
-  { name: 'spam-xqzvb-spam-s0.6-w120', corpus: 'spam', trigger: 'xqzvb', target: 'spam', share: 0.6, words: 120, seed: 1, evalShare: 1 },
-  { name: 'sotu-violin-republican-s1.0-w120', corpus: 'sotu', trigger: 'violin', target: 'Republican', share: 1.0, words: 120, seed: 1, evalShare: 1 },
-  { name: 'brown-8412-hobbies-s0.3-whole', corpus: 'brown', trigger: '8412', target: 'hobbies', share: 0.3, words: 0, seed: 3, evalShare: 1 },
-  { name: 'spam-xqzvb-spam-s1.0-w40', corpus: 'spam', trigger: 'xqzvb', target: 'spam', share: 1.0, words: 40, seed: 2, evalShare: 1 },
-  { name: 'brown-saxophone-news-s1.0-w120', corpus: 'brown', trigger: 'saxophone', target: 'news', share: 1.0, words: 120, seed: 4, evalShare: 1 },
-];
+import { cachedCase, type CachedCase } from './explanation-cache.js';
+import { DEFAULT_FAMILY } from './family.js';
 
 interface Args {
   cache: string;
-  cases: string[] | null;
+  /** Case numbers of the default family (1-based), all when null. */
+  cases: number[] | null;
+  perSide: number;
   samples: number;
   train: number;
-  maxEval: number;
   embeddings: string[];
   out?: string;
   bootstrap: number;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { cache: '/tmp/xtrust-oracle-select', cases: null, samples: 5000, train: 2000, maxEval: 3000, embeddings: ['glove', 'cf', 'use'], bootstrap: 1000 };
+  const a: Args = { cache: 'apps/bench/results/oracle-family-cache/select', cases: null, perSide: 250, samples: 5000, train: 2000, embeddings: ['glove', 'cf', 'use'], bootstrap: 1000 };
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
     const v = () => {
@@ -66,10 +57,10 @@ function parseArgs(argv: string[]): Args {
       return x;
     };
     if (k === '--cache') a.cache = v();
-    else if (k === '--cases') a.cases = v().split(',');
+    else if (k === '--only') a.cases = v().split(',').map(Number);
+    else if (k === '--per-side') a.perSide = Number(v());
     else if (k === '--samples') a.samples = Number(v());
     else if (k === '--train') a.train = Number(v());
-    else if (k === '--max-eval') a.maxEval = Number(v());
     else if (k === '--embeddings') a.embeddings = v().split(',');
     else if (k === '--out') a.out = v();
     else if (k === '--bootstrap') a.bootstrap = Number(v());
@@ -89,16 +80,23 @@ function configName(c: Omit<OracleConfig, 'name'>): string {
   return `d${c.thetaDist}${c.postProcess === 'all-but-the-top' ? '+abtt' : ''}+${c.clusterRule}${c.classContrast ? '+contrast' : ''}+${c.verdictRule}`;
 }
 
+/**
+ * The candidates: θ_dist {0.3, 0.5} × post-processing {none, all-but-the-top} × Eq. 4 {mean, member-share}
+ * × Eq. 6 {sum, decisive, decisive-word}; plus θ_dist 0.7, the `individual` rule and class contrast with
+ * the two decisive verdicts (the research runs on other variants showed them no better elsewhere).
+ */
 function candidates(): OracleConfig[] {
   const out: OracleConfig[] = [];
-  for (const thetaDist of [0.3, 0.5, 0.7])
+  const add = (c: Omit<OracleConfig, 'name' | 'memberShare'>) => out.push({ name: configName({ ...c, memberShare: 0.5 }), memberShare: 0.5, ...c });
+  for (const thetaDist of [0.3, 0.5])
     for (const postProcess of ['none', 'all-but-the-top'] as const)
-      for (const clusterRule of ['mean', 'member-share', 'individual'] as const)
-        for (const verdictRule of ['sum', 'decisive', 'decisive-word'] as const)
-          for (const classContrast of [false]) {
-            const c = { thetaDist, postProcess, clusterRule, memberShare: 0.5, classContrast, verdictRule };
-            out.push({ name: configName(c), ...c });
-          }
+      for (const clusterRule of ['mean', 'member-share'] as const)
+        for (const verdictRule of ['sum', 'decisive', 'decisive-word'] as const) add({ thetaDist, postProcess, clusterRule, classContrast: false, verdictRule });
+  for (const verdictRule of ['decisive', 'decisive-word'] as const) {
+    for (const clusterRule of ['mean', 'member-share'] as const) add({ thetaDist: 0.7, postProcess: 'none', clusterRule, classContrast: false, verdictRule });
+    add({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'individual', classContrast: false, verdictRule });
+    add({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: true, verdictRule });
+  }
   return out;
 }
 
@@ -126,19 +124,29 @@ interface Evaluated {
   readonly test: Uint8Array;
 }
 
+/** Stores by everything but the verdict rule (Eq. 6 does not change keyword identification): one build serves the three verdicts. */
+const built = new Map<string, KeywordStore>();
+
 async function evaluate(c: CachedCase, config: OracleConfig, embeddings: WordEmbedding[], thetaRelate: Record<string, number>, val: Split, test: Split, withTest: boolean): Promise<Evaluated> {
-  const store = await keywordStoreFromExplanations({
+  const key = JSON.stringify([c.name, embeddings.map((e) => e.name), config.thetaDist, config.postProcess, config.clusterRule, config.memberShare, config.classContrast]);
+  const cached = built.get(key);
+  const store = cached ? KeywordStore.fromJSON({ ...cached.toJSON(), oracle: { ...config } }) : await buildStore(c, config, embeddings, thetaRelate);
+  if (!cached) built.set(key, store);
+  const verdicts = async (s: Split) => Uint8Array.from(await labelExplanations(store, s.explanations, { embeddings }), (l) => (l.verdict === 'trustworthy' ? 1 : 0));
+  return { store, val: await verdicts(val), test: withTest ? await verdicts(test) : new Uint8Array(0) };
+}
+
+async function buildStore(c: CachedCase, config: OracleConfig, embeddings: WordEmbedding[], thetaRelate: Record<string, number>): Promise<KeywordStore> {
+  return keywordStoreFromExplanations({
     explanations: c.train,
     trueLabels: c.trainLabels,
     labels: c.labels,
-    fingerprint: `select:${c.spec.name}`,
+    fingerprint: `select:${c.name}`,
     embeddings,
     thetaRelate,
     oracle: config,
     classNames: c.classNames,
   });
-  const verdicts = async (s: Split) => Uint8Array.from(await labelExplanations(store, s.explanations, { embeddings }), (l) => (l.verdict === 'trustworthy' ? 1 : 0));
-  return { store, val: await verdicts(val), test: withTest ? await verdicts(test) : new Uint8Array(0) };
 }
 
 const gmean = (pred: Uint8Array, truth: Uint8Array) => oracleMetrics(pred, truth).gmean;
@@ -172,15 +180,24 @@ async function loadEmbedding(n: string): Promise<WordEmbedding> {
 }
 
 async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
-  const specs = RESEARCH_CASES.filter((s) => !args.cases || args.cases.some((p) => s.name.startsWith(p)));
-  const cases: CachedCase[] = [];
-  for (const spec of specs) cases.push(await cachedCase(spec, join(args.cache, spec.name), { model: 'bow-logistic', samples: args.samples, trainSample: args.train, maxEval: args.maxEval }));
+  const argv = process.argv.slice(2);
+  const explainOnly = argv.includes('--explain-only');
+  const args = parseArgs(argv.filter((a) => a !== '--explain-only'));
+  const specs = args.cases ? args.cases.map((n) => DEFAULT_FAMILY[n - 1]) : DEFAULT_FAMILY;
+  const all: CachedCase[] = [];
+  for (const spec of specs) {
+    const n = DEFAULT_FAMILY.indexOf(spec) + 1;
+    all.push(await cachedCase(spec, join(args.cache, `case${n}`), { samples: args.samples, trainSample: args.train, perSide: args.perSide, minPerSide: 100, testFractions: [0.3, 0.5], validationFraction: 0.15, windowsPerText: 3 }));
+  }
+  if (explainOnly) return;
+  // only scored cases (≥ 100 per side on the test pool) enter the selection and the report
+  const cases = all.filter((c) => c.scored);
+  for (const c of all) if (!c.scored) log(`${c.name}: too small (test ${c.counts.test.join('/')}), not scored`);
   const splits = cases.map((c) => ({ val: split(c.validation), test: split(c.test) }));
   for (let i = 0; i < cases.length; i++) {
     const s = splits[i];
     const pos = (t: Uint8Array) => t.reduce((a, b) => a + b, 0);
-    log(`${cases[i].spec.name}: validation ${pos(s.val.truth)} trustworthy / ${s.val.truth.length - pos(s.val.truth)} untrustworthy; test ${pos(s.test.truth)} / ${s.test.truth.length - pos(s.test.truth)}`);
+    log(`${cases[i].name}: validation ${pos(s.val.truth)} trustworthy / ${s.val.truth.length - pos(s.val.truth)} untrustworthy; test ${pos(s.test.truth)} / ${s.test.truth.length - pos(s.test.truth)}`);
   }
 
   const raw: Record<string, WordEmbedding> = {};
@@ -252,7 +269,7 @@ async function main(): Promise<void> {
     const c = cases[i];
     const { val, test } = splits[i];
     const pos = (t: Uint8Array) => t.reduce((a, b) => a + b, 0);
-    out.push(`Case ${i + 1}: ${c.spec.name} (${c.spec.corpus}, trigger "${c.spec.trigger}" → ${c.spec.target}, share ${c.spec.share}, ${c.spec.words || 'whole'} words; bow-logistic accuracy ${f3(c.accuracy)}); test ${pos(test.truth)} trustworthy / ${test.truth.length - pos(test.truth)} untrustworthy`);
+    out.push(`Case ${i + 1}: ${c.name} (bow-logistic accuracy ${f3(c.accuracy)}); ground truth validation ${c.counts.validation.join('/')}, test ${c.counts.test.join('/')} (trustworthy/untrustworthy); scored sample validation ${pos(val.truth)}/${val.truth.length - pos(val.truth)}, test ${pos(test.truth)}/${test.truth.length - pos(test.truth)}`);
     out.push(`  ${'oracle'.padEnd(40)} ${'val G'.padStart(6)} ${'test G'.padStart(6)}  95% CI         Sen    Spec   verdicts ≠ chosen`);
     const chosenEval = await evaluate(c, chosen, chosenMembers, thetaRelate, val, test, true);
     const line = (name: string, pv: Uint8Array, pt: Uint8Array) => {
@@ -278,7 +295,7 @@ async function main(): Promise<void> {
     }
     describeStore(out, chosenEval.store, c, 'toki');
     out.push('');
-    results[c.spec.name] = caseResult;
+    results[c.name] = caseResult;
   }
   console.log(out.join('\n'));
   if (args.out) await writeFile(args.out, JSON.stringify(results, null, 2));
@@ -294,9 +311,12 @@ function describeStore(out: string[], store: KeywordStore, c: CachedCase, name: 
     const pool = store.pool(l).length;
     return `${l} ${store.keywords(l).length}/${pool}`;
   });
-  const trig = c.spec.trigger.toLowerCase();
-  const where = store.labels.filter((l) => store.pool(l).some((w) => w.word === trig)).map((l) => `${l}:${store.isKeyword(l, trig) ? 'KEYWORD' : 'non-keyword'}`);
-  out.push(`    ${name} keywords/pool: ${parts.join(', ')}; trigger "${trig}" ${where.length ? where.join(' ') : 'in no pool'}`);
+  const trig = (c.spec.trigger ?? '').toLowerCase().split(/\s+/u).filter(Boolean);
+  const where = trig.map((t) => {
+    const ls = store.labels.filter((l) => store.pool(l).some((w) => w.word === t)).map((l) => `${l}:${store.isKeyword(l, t) ? 'KEYWORD' : 'non-keyword'}`);
+    return `"${t}" ${ls.length ? ls.join(' ') : 'in no pool'}`;
+  });
+  out.push(`    ${name} keywords/pool: ${parts.join(', ')}${where.length ? `; trigger ${where.join(', ')}` : ''}`);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
