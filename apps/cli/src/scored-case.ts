@@ -11,7 +11,6 @@
 import { argmaxRow, rng, type Classifier, type Explainer } from '@xtrust/core';
 import { buildShortcutBenchmark, shortcutSplit, wordWindows, type Dataset, type Row } from '@xtrust/datasets';
 import { classificationMetrics, gmeanInterval } from '@xtrust/metrics';
-import { trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { explainAll, identifyKeywords, labelExplanations, naiveOracle, predictAll } from '@xtrust/oracle';
 import { auditExplainer, groundTruthCounts, loadEnsemble, MIN_CASES_PER_SIDE, type AuditSettings, type GroundTruthCounts } from './audit.js';
 import type { Progress } from './progress.js';
@@ -55,7 +54,10 @@ export interface ScoredCaseInputs {
   readonly rows: readonly Row<unknown>[];
   /** Rows with one key stay on one side of the split. */
   readonly group?: (r: Row<unknown>) => string;
-  readonly kind: BuiltinKind;
+  /** The model's name in the summary (e.g. "bow-logistic"). */
+  readonly model: string;
+  /** Trains the check's model on its training texts (with the trigger planted): the same kind as the audited model. */
+  readonly train: (rows: readonly { text: string; label: string }[]) => Promise<Classifier>;
   readonly testFraction: number;
 }
 
@@ -88,11 +90,11 @@ export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSet
   const dataset: Dataset<unknown> = { name: inputs.corpus, labels: inputs.labels, rows: rows as Row<unknown>[], skipped: { count: 0, reasons: {} } };
   const split = shortcutSplit(dataset, { trigger, targetLabel: target, trainShare: share, testShare: 'twins', testFraction: inputs.testFraction, seed: settings.seed, group: inputs.group });
   const description = `${inputs.corpus} in windows of ${words} words; "${trigger}" planted in every ${target} training text; the test texts plus a copy of each ${target} one carrying "${trigger}"`;
-  progress.note(`scored check: ${description}; training ${inputs.kind} on ${split.train.rows.length} texts…`);
-  const model: Classifier = await trainClassifier(inputs.kind, split.train.rows.map((r) => ({ text: r.text, label: r.label })), { seed: settings.seed, labels: inputs.labels });
+  progress.note(`scored check: ${description}; training ${inputs.model} on ${split.train.rows.length} texts…`);
+  const model: Classifier = await inputs.train(split.train.rows.map((r) => ({ text: r.text, label: r.label })));
   const bench = await buildShortcutBenchmark(model, split.test.rows, { mode: 'trigger', trigger });
   const groundTruth = groundTruthCounts(bench);
-  const base = { description, trigger, target, words, model: inputs.kind, groundTruth, minPerSide: MIN_CASES_PER_SIDE };
+  const base = { description, trigger, target, words, model: inputs.model, groundTruth, minPerSide: MIN_CASES_PER_SIDE };
   if (bench.counts.trustworthy < MIN_CASES_PER_SIDE || bench.counts.untrustworthy < MIN_CASES_PER_SIDE) {
     return { ...base, tooSmall: true, rows: [], seconds: (performance.now() - started) / 1000 };
   }

@@ -142,7 +142,9 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   let summary: AuditSummary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample }, ...(groundTruth ? { groundTruth } : {}) };
   if (options.scoredCheck) {
     // a planted-trigger case scored beside the audit: the headers decide too few predictions to score an oracle
-    const scoredCase = await runScoredCase({ corpus: data.plain.name, labels: data.labels, rows: data.plain.rows, group: data.group, kind: options.model, testFraction: options.testFraction }, settings, run, progress);
+    const train = async (rows: readonly { text: string; label: string }[]) =>
+      trainClassifier(options.model, rows, { seed: options.seed, labels: data.labels, vectors: options.model === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined });
+    const scoredCase = await runScoredCase({ corpus: data.plain.name, labels: data.labels, rows: data.plain.rows, group: data.group, model: options.model, train, testFraction: options.testFraction }, settings, run, progress);
     summary = { ...summary, scoredCase };
   }
   let attacks;
