@@ -70,14 +70,16 @@ export const TOKI_PAPER: OracleConfig = Object.freeze({
 });
 
 /**
- * xtrust's default TOKI, chosen on the validation splits of the shortcut family by
- * `apps/bench/dist/oracle/select.js` (see packages/oracle/README.md for the figures and the rule).
+ * xtrust's default TOKI: the paper's keyword identification (Eqs. 1–5, θ_dist 0.3, raw vectors) with
+ * the `decisive` verdict in place of Eq. 6's sum. Chosen among 32 configurations on the validation
+ * splits of the shortcut family by `apps/bench/dist/oracle/select.js` (rule and figures in
+ * packages/oracle/README.md and BENCHMARKS.md).
  */
 export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   name: 'toki',
   thetaDist: 0.3,
-  postProcess: 'all-but-the-top',
-  clusterRule: 'member-share',
+  postProcess: 'none',
+  clusterRule: 'mean',
   memberShare: 0.5,
   classContrast: false,
   verdictRule: 'decisive',

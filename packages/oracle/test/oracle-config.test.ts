@@ -70,6 +70,7 @@ describe('named configurations', () => {
     expect(resolveOracle('toki-paper')).toBe(TOKI_PAPER);
     expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-paper']);
     expect(TOKI_PAPER).toMatchObject({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: false, verdictRule: 'sum' });
+    expect(TOKI_DEFAULT).toMatchObject({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: false, verdictRule: 'decisive' });
     expect(() => resolveOracle('tokyo')).toThrow(/unknown oracle "tokyo"; expected one of toki, toki-paper/);
     expect(() => resolveOracle({ ...TOKI_PAPER, memberShare: 0 })).toThrow(/memberShare must be in \(0, 1\]/);
   });
