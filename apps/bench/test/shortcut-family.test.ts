@@ -43,7 +43,7 @@ describe('shortcut benchmark options', () => {
     expect(parseShortcutArgs(['--corpus', 'spam', '--words', 'all']).cases[0]).toEqual({ corpus: 'spam', trigger: 'papaya', target: undefined, share: 1, words: 'all', seed: 1 });
     expect(parseShortcutArgs(['--corpus', 'headers', '--words', '60']).cases[0]).toEqual({ corpus: 'headers', share: 1, words: 60, seed: 1 });
     // the defaults of the run: bow-logistic, LIME 5,000 samples, 100 per side
-    expect([o.model, o.samples, o.minPerSide, o.explainers, o.oracles]).toEqual(['bow-logistic', 5000, 100, ['lime'], ['toki-paper']]);
+    expect([o.model, o.samples, o.minPerSide, o.explainers, o.oracles]).toEqual(['bow-logistic', 5000, 100, ['lime'], ['toki', 'toki-paper']]);
   });
 
   it('the family by default, --only picks cases, --seed applies to all', () => {

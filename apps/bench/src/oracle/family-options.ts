@@ -68,7 +68,7 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
   const o = {
     model: 'bow-logistic' as BuiltinKind,
     explainers: ['lime'],
-    oracles: ['toki-paper'],
+    oracles: ['toki', 'toki-paper'],
     embeddings: ['glove'],
     train: 2000,
     samples: 5000,

@@ -5,7 +5,7 @@
  */
 import type { Classifier, Explainer, WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
-import { calibrateThetaRelate, identifyKeywords, labelTolerant, type KeywordStore, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
+import { calibrateThetaRelate, identifyKeywords, labelTolerant, ORACLES, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
 import { XtrustError } from '@xtrust/core';
 
 /** What a configuration gets from the benchmark. */
@@ -66,14 +66,15 @@ function thetaRelate(e: WordEmbedding): Promise<number> {
 }
 
 /**
- * The paper's TOKI (000 §3): keyword identification with θ_dist 0.3, top-10 words, θ_relate
- * calibrated per embedding on word pairs, plurality over the embeddings; labels by relatedness to
- * K_c ∪ F_c (TOKI) and to the class name only (–K.I).
+ * A named TOKI configuration of @xtrust/oracle (ORACLES: `toki`, xtrust's default, and `toki-paper`, the
+ * paper's §3): keyword identification with the configuration (θ_relate calibrated per raw embedding on
+ * word pairs; a post-processed member is calibrated on its own vectors by identifyKeywords), then labels
+ * by relatedness to K_c ∪ F_c (TOKI) and to the class name only (–K.I), as the store's configuration says.
  */
-export function tokiPaper(embeddingNames: readonly string[]): OracleSetup {
+export function namedOracle(config: OracleConfig, embeddingNames: readonly string[]): OracleSetup {
   return {
-    name: 'toki-paper',
-    description: `TOKI as in the paper (θ_dist 0.3, top 10, θ_relate calibrated on word pairs), embeddings ${embeddingNames.join('+')}`,
+    name: config.name,
+    description: `TOKI "${config.name}" (θ_dist ${config.thetaDist}, ${config.postProcess} post-processing, cluster rule ${config.clusterRule}, verdict rule ${config.verdictRule}${config.classContrast ? ', class contrast' : ''}), embeddings ${embeddingNames.join('+')}`,
     async run(ctx) {
       const embeddings = await Promise.all(embeddingNames.map(embedding));
       const theta: Record<string, number> = {};
@@ -84,6 +85,7 @@ export function tokiPaper(embeddingNames: readonly string[]): OracleSetup {
         explainerOptions: ctx.explainerOptions,
         embeddings,
         thetaRelate: theta,
+        oracle: config,
         sampleSize: ctx.sampleSize,
         classNames: ctx.classNames,
         seed: ctx.seed,
@@ -97,10 +99,11 @@ export function tokiPaper(embeddingNames: readonly string[]): OracleSetup {
   };
 }
 
-/** The configurations named on the command line (--oracle), in order. */
+/** The configurations named on the command line (--oracle), in order: any name of @xtrust/oracle's ORACLES. */
 export function oracleSetups(names: readonly string[], options: { embeddings: readonly string[] }): OracleSetup[] {
   return names.map((n) => {
-    if (n === 'toki-paper') return tokiPaper(options.embeddings);
-    throw new XtrustError('INVALID_ARGUMENT', `unknown oracle configuration "${n}" (known: toki-paper)`, { argument: 'oracle' });
+    const config = ORACLES[n];
+    if (!config) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle configuration "${n}" (known: ${Object.keys(ORACLES).join(', ')})`, { argument: 'oracle' });
+    return namedOracle(config, options.embeddings);
   });
 }
