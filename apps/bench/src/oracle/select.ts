@@ -11,11 +11,14 @@
  *
  * Selection rule: the candidate with the most scored cases at the issue's target (validation G-mean
  * ≥ 0.85); among equals the larger minimum validation G-mean (within 0.005 counts as equal), then the
- * one departing from the paper in fewer ways, then the larger mean. Stage 1 searches the rules with GloVe; stage 2 runs the best
- * three rules with every embedding choice (GloVe, counter-fitted, USE, the ensemble of the three).
+ * one departing from the paper in fewer ways, then the larger mean. Stage 1 searches the rules with
+ * GloVe; stage 2 runs the best three rules and the paper's with every other embedding choice
+ * (counter-fitted, USE, the ensemble of the three). Only cases whose test pool reaches 100 predictions
+ * per side are used (the family's rule); the test splits are read only for the final report.
  *
- * Options: --cache DIR (default /tmp/xtrust-oracle-select) --cases a,b (name prefixes) --samples 5000
- *   --train 2000 --max-eval 3000 --embeddings glove,cf,use --out results.json --bootstrap 1000
+ * Options: --cache DIR (default apps/bench/results/oracle-family-cache/select) --only 1,3 (family case
+ *   numbers) --per-side 250 --samples 5000 --train 2000 --embeddings glove,cf,use --out results.json
+ *   --bootstrap 1000 --explain-only (fill the explanation cache and stop)
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
