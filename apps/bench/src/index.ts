@@ -126,13 +126,13 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'table3',
-    title: 'Reproduction — TOKI paper Table 3 on shortcut benchmarks (TOKI-lime/-omis/-grad, Naive, –K.I)',
+    title: 'Reproduction — TOKI paper Table 3 on the shortcut benchmark family (TOKI, –K.I, Naive; G-mean with bootstrap intervals)',
     description:
-      'Layout of 000_6d314fe57d39eb4c.txt Table 3 on offline shortcut benchmarks with known ground truth: Brown genres and SpamAssassin with a planted trigger word, SpamAssassin with its headers (a natural shortcut). Built by the oracle engineer’s harness (apps/bench/src/oracle/shortcut.ts) through @xtrust/oracle’s compareOracles.',
+      "Layout of 000_6d314fe57d39eb4c.txt Table 3 on a family of offline shortcut benchmarks with known ground truth (issue 14): a trigger (concrete noun, weekday, number-like token, proper name, word absent from GloVe, two-word phrase) planted in a share (0.3, 0.6, 1.0) of one class's training texts of Brown genres, State of the Union parties and SpamAssassin bodies, in windows of 40 or 120 words or whole texts, and SpamAssassin's headers as a natural shortcut. Ground truth by intervention on both sides (@xtrust/datasets buildShortcutBenchmark); a case with fewer than 100 trustworthy or untrustworthy correct predictions is reported too small, not scored. Harness: apps/bench/src/oracle/shortcut.ts (family.ts lists the cases).",
     limit: [7200, 1200],
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
-      args: ctx.quick ? ['--cases', 'brown', '--embeddings', 'glove', '--train', '300', '--test', '200', '--samples', '500'] : [],
+      args: ctx.quick ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100'] : ['--out', join(RESULTS, 'oracle-family.json'), '--cache', join(RESULTS, 'oracle-family-cache')],
     }),
   },
   {

@@ -1,5 +1,6 @@
 import { argmaxRow, XtrustError, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
-import { sample } from '@xtrust/datasets';
+import { sample, type ShortcutBenchmark } from '@xtrust/datasets';
+import type { ScoredCaseSummary } from './scored-case.js';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import { LimeExplainer } from '@xtrust/explainers';
 import { rocAuc, rocCurve } from '@xtrust/metrics';
@@ -13,6 +14,7 @@ import {
   oracleMetrics,
   predictAll,
   type KeywordStoreJson,
+  type OracleName,
   type Progress as OracleProgress,
   type TrustLabel,
 } from '@xtrust/oracle';
@@ -36,6 +38,8 @@ export interface AuditSettings {
   readonly samples: number;
   /** Decision-contributing words per explanation. */
   readonly topK: number;
+  /** The TOKI configuration (`--oracle`): `toki` (default) or `toki-paper`. */
+  readonly oracle?: OracleName;
   /** Dendrogram cut in cosine distance (paper: 0.3). */
   readonly thetaDist: number;
   /** Naive baseline's confidence threshold (paper: 0.9). */
@@ -84,9 +88,42 @@ export interface ConfidenceBucket {
   readonly truthUntrustworthy?: number;
 }
 
-/** Naive vs TOKI against ground truth. */
+/** An oracle's accuracy or G-mean is printed only on at least this many trustworthy and untrustworthy predictions. */
+export const MIN_CASES_PER_SIDE = 100;
+
+/** The ground truth of issue 14's definition, counted. */
+export interface GroundTruthCounts {
+  /** What was removed: 'the headers' or 'the trigger "papaya"'. */
+  readonly spurious: string;
+  readonly correct: number;
+  readonly trustworthy: number;
+  readonly untrustworthy: number;
+  /** Correct predictions without a ground truth, by reason (e.g. survives-but-spurious-alone-suffices). */
+  readonly ambiguous: Readonly<Record<string, number>>;
+  readonly incorrect: number;
+}
+
+/** Counts of a benchmark, for the summary. */
+export function groundTruthCounts(bench: ShortcutBenchmark): GroundTruthCounts {
+  const c = bench.counts;
+  return {
+    spurious: bench.mode === 'headers' ? 'the headers' : `the trigger "${bench.trigger}"`,
+    correct: c.rows - c.incorrect,
+    trustworthy: c.trustworthy,
+    untrustworthy: c.untrustworthy,
+    ambiguous: c.ambiguous.reasons,
+    incorrect: c.incorrect,
+  };
+}
+
+/** Naive vs TOKI against ground truth (rows and curves only with at least MIN_CASES_PER_SIDE predictions of each kind). */
 export interface OracleComparison {
   readonly cases: number;
+  readonly trustworthy: number;
+  readonly untrustworthy: number;
+  readonly minPerSide: number;
+  /** Fewer than minPerSide trustworthy or untrustworthy predictions: no accuracy or G-mean is given. */
+  readonly tooSmall: boolean;
   readonly thetaConf: number;
   readonly rows: readonly { method: string; accuracy: number; precision: number; sensitivity: number; specificity: number; f1: number; gmean: number }[];
   readonly roc: readonly { method: string; auc: number; fpr: number[]; tpr: number[] }[];
@@ -113,6 +150,10 @@ export interface AuditSummary {
   readonly pools: Record<string, { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }>;
   readonly confidence: ConfidenceBucket[];
   readonly comparison?: OracleComparison;
+  /** The ground truth behind `comparison` when xtrust derived it (demo: by removing the headers), counted by kind. */
+  readonly groundTruth?: GroundTruthCounts;
+  /** A planted-trigger case scored beside the audit (demo), when one ran. */
+  readonly scoredCase?: ScoredCaseSummary;
   /** Summary of the attack step, when one ran (@xtrust/attack's RunSummary). */
   readonly attack?: Record<string, unknown>;
   readonly seconds: { keywords: number; labelling: number; total: number };
@@ -164,7 +205,9 @@ export type EnsembleMemberName = keyof typeof ENSEMBLE_MEMBERS;
 /** The flag names of the members a keyword store was built with (so `xtrust label` loads the same ensemble). */
 export function ensembleOfStore(store: KeywordStore): EnsembleMemberName[] {
   return store.ensemble.map(({ name: reported }) => {
-    const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === reported);
+    // a post-processed member (`glove-6b-100d+abtt1`) is loaded raw: the store's configuration post-processes it again
+    const base = reported.replace(/\+abtt\d+$/u, '');
+    const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === base);
     if (!entry) throw new XtrustError('INCOMPATIBLE', `the keyword store was built with embedding "${reported}", which this xtrust cannot load (it knows ${Object.values(ENSEMBLE_MEMBERS).map((m) => m.reports).join(', ')})`);
     return entry[0] as EnsembleMemberName;
   });
@@ -229,7 +272,10 @@ export function compareWithTruth(predictions: readonly AuditedPrediction[], thet
   const cases = predictions.filter((p) => p.verdict !== 'incorrect' && p.trustworthy !== undefined);
   const truth = Uint8Array.from(cases, (p) => (p.trustworthy ? 1 : 0));
   const positives = truth.reduce((a, b) => a + b, 0);
-  if (cases.length === 0 || positives === 0 || positives === cases.length) return undefined; // ROC needs both kinds
+  if (cases.length === 0) return undefined;
+  const counts = { cases: cases.length, trustworthy: positives, untrustworthy: cases.length - positives, minPerSide: MIN_CASES_PER_SIDE, thetaConf };
+  // an accuracy or G-mean on a handful of cases says nothing: below the minimum per side, none is given
+  if (positives < MIN_CASES_PER_SIDE || cases.length - positives < MIN_CASES_PER_SIDE) return { ...counts, tooSmall: true, rows: [], roc: [] };
   const confidence = Float64Array.from(cases, (p) => p.confidence);
   const toki = Uint8Array.from(cases, (p) => (p.verdict === 'trustworthy' ? 1 : 0));
   // TOKI's continuous score: the related words' share of the decision-contributing importance.
@@ -248,8 +294,8 @@ export function compareWithTruth(predictions: readonly AuditedPrediction[], thet
     return { method, auc: rocAuc(scores, truth), fpr: Array.from(c.fpr), tpr: Array.from(c.tpr) };
   };
   return {
-    cases: cases.length,
-    thetaConf,
+    ...counts,
+    tooSmall: false,
     rows: [row(`Naive (θ_conf ${thetaConf})`, oracleMetrics(naiveOracle(confidence, thetaConf), truth)), row('TOKI', oracleMetrics(toki, truth))],
     roc: [curve('Naive (confidence)', confidence), curve('TOKI (IS_rel share)', tokiScore)],
   };
@@ -343,6 +389,7 @@ export async function identifyStore(
       explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
       embeddings: context.embeddings,
       thetaRelate: context.thetaRelate,
+      oracle: settings.oracle,
       thetaDist: settings.thetaDist,
       topK: settings.topK,
       sampleSize: settings.trainSample,

@@ -1,4 +1,5 @@
 import type { AuditedPrediction, AuditSummary } from './audit.js';
+import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
 import { renderReport, type AttackExample } from './report/render.js';
 import type { RunDir } from './run-dir.js';
 
@@ -47,6 +48,38 @@ function spuriousLines(s: AuditSummary, n: number): string[] {
   });
 }
 
+/**
+ * The ground-truth part of the summary: what the interventions decided (demo), Naive vs TOKI against it
+ * — or why it is too small to score — and the scored planted-trigger check, when one ran.
+ */
+export function groundTruthLines(s: AuditSummary): string[] {
+  const lines: string[] = [];
+  if (s.groundTruth) {
+    const over = overDeterminedSentence(s.groundTruth);
+    if (over) lines.push(`ground truth          ${over}`);
+    lines.push(`${over ? ' '.repeat(22) : 'ground truth          '}${decidedSentence(s.groundTruth)}`);
+  }
+  const c = s.comparison;
+  if (c && c.tooSmall) lines.push(`against ground truth  ${comparisonTooSmall(c)}`);
+  else if (c) {
+    lines.push(`against ground truth (${c.trustworthy} trustworthy, ${c.untrustworthy} untrustworthy):`);
+    for (const r of c.rows) lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)}`);
+  }
+  const sc = s.scoredCase;
+  if (sc) {
+    lines.push(`scored check          ${sc.description} (model ${sc.model}, trained for the check).`);
+    const scOver = overDeterminedSentence(sc.groundTruth);
+    if (scOver) lines.push(`                      ${scOver}`);
+    lines.push(`                      ${decidedSentence(sc.groundTruth)}`);
+    if (sc.tooSmall) lines.push(`                      ${tooSmallSentence(sc.groundTruth.trustworthy, sc.groundTruth.untrustworthy, sc.minPerSide)}`);
+    else {
+      lines.push(`                      scored on ${sc.scored!.trustworthy} trustworthy + ${sc.scored!.untrustworthy} untrustworthy predictions (G-mean with its bootstrap 95 % interval):`);
+      for (const r of sc.rows) lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)} [${r.gmeanLo.toFixed(3)}, ${r.gmeanHi.toFixed(3)}]`);
+    }
+  }
+  return lines;
+}
+
 /** The human summary of an audit: accuracy, share of untrustworthy correct predictions, top spurious words, where the report is. */
 export function formatAudit(s: AuditSummary, files: AuditFiles): string {
   const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)} %`);
@@ -57,10 +90,7 @@ export function formatAudit(s: AuditSummary, files: AuditFiles): string {
     `top spurious words per class:`,
     ...spuriousLines(s, 8),
   ];
-  if (s.comparison) {
-    lines.push(`against ground truth (${s.comparison.cases} cases):`);
-    for (const r of s.comparison.rows) lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)}`);
-  }
+  lines.push(...groundTruthLines(s));
   lines.push(`report                ${files.report}`);
   return lines.join('\n');
 }

@@ -16,10 +16,23 @@ describe('xtrust demo (small settings)', () => {
     expect(summary.data.auditedTestRows).toBe(30);
     expect(summary.model.testAccuracy).toBeGreaterThan(0.9);
     expect(summary.settings.classNames).toEqual({ ham: 'legitimate' });
-    // header removal gives ground truth, so Naive and TOKI are compared when both kinds occur
+    // header removal decides few predictions (most are over-determined): far too few to score an oracle
     const truths = readFileSync(files.predictions, 'utf8').trim().split('\n').map((l) => JSON.parse(l).trustworthy);
-    expect(truths.filter((t) => t !== undefined).length).toBeGreaterThan(0);
-    if (new Set(truths.filter((t) => t !== undefined)).size === 2) expect(summary.comparison.rows).toHaveLength(2);
+    const g = summary.groundTruth;
+    expect(g.spurious).toBe('the headers');
+    expect(truths.filter((t) => t === true).length).toBe(g.trustworthy);
+    expect(truths.filter((t) => t === false).length).toBe(g.untrustworthy);
+    expect(g.ambiguous['survives-but-spurious-alone-suffices']).toBeGreaterThan(g.trustworthy + g.untrustworthy);
+    if (summary.comparison) expect(summary.comparison).toMatchObject({ tooSmall: true, rows: [] });
+    // the scored check beside it: a planted trigger decides ≥ 100 of each, TOKI and Naive are scored with intervals
+    const sc = summary.scoredCase;
+    expect(sc).toMatchObject({ trigger: 'papaya', target: 'spam', tooSmall: false, scored: { trustworthy: 150, untrustworthy: 150 } });
+    expect(sc.groundTruth.untrustworthy).toBeGreaterThanOrEqual(100);
+    expect(sc.rows.map((r: { method: string }) => r.method)).toEqual(['TOKI (toki)', 'Naive (θ_conf 0.9)']);
+    for (const r of sc.rows) expect(r.gmeanLo).toBeLessThanOrEqual(r.gmean);
+    const html = readFileSync(files.report, 'utf8');
+    expect(html.includes('id="scored-check"')).toBe(true);
+    expect(html.includes('the headers alone and the body alone each give the same class')).toBe(true);
     expect(existsSync(files.report)).toBe(true);
     expect(existsSync(join(out, 'model', 'model.json'))).toBe(true);
 
@@ -31,6 +44,9 @@ describe('xtrust demo (small settings)', () => {
     expect(again.stdout).toMatch(/^ {2}ham +\S/m);
     expect(again.stdout).toMatch(/^ {2}spam +\S/m);
     expect(again.stdout).toContain(`report                ${files.report}`);
+    expect(again.stdout).toMatch(/^ground truth {10}For [\d,]+ of [\d,]+ correct predictions, the headers alone and the body alone each give the same class/m);
+    expect(again.stdout).toMatch(/^scored check {10}SpamAssassin bodies/m);
+    expect(again.stdout).toMatch(/^ {2}TOKI \(toki\) +accuracy \d\.\d{3} {2}G-mean \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/m);
     // resumed from the finished run: same predictions
     expect(readFileSync(files.predictions, 'utf8')).toBe(readFileSync(join(out, 'predictions.jsonl'), 'utf8'));
   }, 300_000);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { toCsv, tokenize } from '@xtrust/core';
-import { loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
+import { buildShortcutBenchmark, injectTrigger, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
 
 /** The built CLI (tests run the real executable, as a user would). */
@@ -52,26 +52,35 @@ export interface Fixture {
   readonly train: string;
   readonly test: string;
   readonly labels: readonly string[];
+  /** The trust column's ground truth of the correct predictions, in row order. */
+  readonly truth: readonly ('trustworthy' | 'untrustworthy')[];
 }
 
 /**
- * Builds the fixture: 240 training and 40 test e-mail bodies of SpamAssassin (first 50 words), a
- * bow-logistic model trained on them and saved, and a `trust` column (alternating; test-only ground
- * truth, so the Naive-vs-TOKI section has both kinds).
+ * Builds the fixture: 240 training and 40 test e-mail bodies of SpamAssassin (first 50 words), with
+ * the word "papaya" planted in every spam training text and in half the spam test texts, a bow-logistic
+ * model trained on them and saved, and a `trust` column holding the ground truth of issue 14's
+ * definition (buildShortcutBenchmark: untrustworthy when removing "papaya" flips the prediction,
+ * trustworthy when the text has none or survives while "papaya" alone gives another class, empty
+ * when ambiguous or incorrect). Far fewer than 100 of each kind: the comparison is "too small". (The
+ * model recognises these 50-word spam texts without the trigger, so nearly all are trustworthy.)
  */
 export async function buildFixture(dir = tempDir()): Promise<Fixture> {
   mkdirSync(dir, { recursive: true });
   const data = loadSpamAssassin({ headers: false });
   const split = stratifiedSplit(data.rows, { testFraction: 0.2, seed: 1 });
-  const short = (rows: readonly { text: string; label: string }[]) => rows.map((r) => ({ text: firstWords(r.text, 50), label: r.label }));
-  const train = short(sample(split.train, 240, 1));
-  const test = [...XSS_TEXTS.map((text) => ({ text, label: 'spam' })), ...short(sample(split.test, 38, 1))];
+  const short = (rows: readonly { id: string; text: string; label: string }[]) => rows.map((r) => ({ id: r.id, text: firstWords(r.text, 50), label: r.label }));
+  const ds = (rows: { id: string; text: string; label: string }[]) => ({ name: 'fixture', labels: data.labels, rows, skipped: { count: 0, reasons: {} } });
+  const train = injectTrigger(ds(short(sample(split.train, 240, 1))), { trigger: 'papaya', targetLabel: 'spam', share: 1, seed: 1 }).rows;
+  const planted = injectTrigger(ds(short(sample(split.test, 38, 1))), { trigger: 'papaya', targetLabel: 'spam', share: 0.5, seed: 2 }).rows;
+  const test = [...XSS_TEXTS.map((text, i) => ({ id: `xss-${i}`, text, label: 'spam' })), ...planted];
   const model = await trainClassifier('bow-logistic', train, { seed: 1, labels: data.labels });
+  const truth = new Map((await buildShortcutBenchmark(model, test, { mode: 'trigger', trigger: 'papaya' })).cases.map((c) => [c.id, c.truth]));
   const modelDir = join(dir, 'model');
   if (!existsSync(join(modelDir, 'model.json'))) await model.save(modelDir);
-  writeFileSync(join(dir, 'train.csv'), toCsv(train, ['text', 'label']));
-  writeFileSync(join(dir, 'test.csv'), toCsv(test.map((r, i) => ({ ...r, trust: i % 2 === 0 ? 'trustworthy' : 'untrustworthy' })), ['text', 'label', 'trust']));
-  return { dir, model: modelDir, train: join(dir, 'train.csv'), test: join(dir, 'test.csv'), labels: data.labels };
+  writeFileSync(join(dir, 'train.csv'), toCsv(train.map((r) => ({ text: r.text, label: r.label })), ['text', 'label']));
+  writeFileSync(join(dir, 'test.csv'), toCsv(test.map((r) => ({ text: r.text, label: r.label, trust: truth.get(r.id) ?? '' })), ['text', 'label', 'trust']));
+  return { dir, model: modelDir, train: join(dir, 'train.csv'), test: join(dir, 'test.csv'), labels: data.labels, truth: [...truth.values()] };
 }
 
 /** Flags of a small, fast audit (LIME with few samples). */

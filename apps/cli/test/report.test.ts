@@ -61,15 +61,16 @@ describe('figures', () => {
     expect(confidenceBuckets([], 4)[0].lo).toBe(0.2);
   });
 
-  it('Naive vs TOKI needs both kinds of ground truth; a perfect TOKI has AUC 1', () => {
-    expect(compareWithTruth([prediction(0.9, 'trustworthy', true)], 0.9)).toBeUndefined();
-    const c = compareWithTruth([prediction(0.95, 'trustworthy', true, 1, 0), prediction(0.99, 'untrustworthy', false, 0, 1), prediction(0.7, 'trustworthy', true, 2, 1)], 0.9)!;
-    expect(c.cases).toBe(3);
+  it('Naive vs TOKI needs 100 predictions of each kind; a perfect TOKI has AUC 1', () => {
+    expect(compareWithTruth([prediction(0.9, 'trustworthy', true)], 0.9)).toMatchObject({ cases: 1, trustworthy: 1, untrustworthy: 0, tooSmall: true, rows: [], roc: [] });
+    const times = <T,>(n: number, x: T) => Array.from({ length: n }, () => x);
+    const c = compareWithTruth([...times(50, prediction(0.95, 'trustworthy', true, 1, 0)), ...times(100, prediction(0.99, 'untrustworthy', false, 0, 1)), ...times(50, prediction(0.7, 'trustworthy', true, 2, 1))], 0.9)!;
+    expect([c.cases, c.tooSmall]).toEqual([200, false]);
     const toki = c.rows.find((r) => r.method === 'TOKI')!;
     expect(toki.accuracy).toBe(1);
     expect(c.roc.find((r) => r.method.startsWith('TOKI'))!.auc).toBe(1);
-    // Naive calls 0.95 and 0.99 trustworthy, 0.7 not: one of three right
-    expect(c.rows[0].accuracy).toBeCloseTo(1 / 3, 10);
+    // Naive calls 0.95 and 0.99 trustworthy, 0.7 not: right on the 50 at 0.95 of 200
+    expect(c.rows[0].accuracy).toBeCloseTo(50 / 200, 10);
   });
 });
 

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { tokenize } from '@xtrust/core';
 import {
-  buildShortcutBenchmark, labelCounts, loadBrown, loadSotu, loadSpamAssassin, shortcutSplit, stratifiedSplit,
+  AMBIGUOUS, buildShortcutBenchmark, labelCounts, loadBrown, loadSotu, loadSpamAssassin, shortcutSplit, stratifiedSplit,
 } from '../dist/index.js';
 
 /** Multinomial naive Bayes over lower-cased token counts, add-one smoothing, with token-mask scoring (same as test/helpers.ts). */
@@ -89,9 +89,10 @@ for (const [name, call, f] of loaders) {
 log('');
 log('## Shortcut benchmark with a naive Bayes model (trigger "papaya", test share 1.0, seed 42)');
 log('');
-log('| data | target | train share | test rows | with trigger | incorrect | trustworthy | untrustworthy | excluded (trigger survives / clean fragile / no units / only trigger) | predictProba calls / texts | scoreTokenMasks calls / masks | time |');
+log('| data | target | train share | test rows | with trigger | incorrect | trustworthy | untrustworthy | ambiguous (over-determined / no spurious part / nothing left) | predictProba calls / texts | scoreTokenMasks calls / masks | time |');
 log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
 const brownGroups = (r) => r.meta.document;
+const ambiguousCells = (b) => [AMBIGUOUS.overDetermined, AMBIGUOUS.noSpuriousPart, AMBIGUOUS.nothingLeft].map((r) => b.counts.ambiguous.reasons[r] ?? 0).join(' / ');
 const configs = [
   ['Brown, 5 sentences', () => loaded['loadBrown({ tags: false })'], 'news', 0.5, brownGroups],
   ['Brown, 5 sentences', () => loaded['loadBrown({ tags: false })'], 'news', 1.0, brownGroups],
@@ -103,8 +104,7 @@ for (const [name, data, target, trainShare, group] of configs) {
   const { train, test } = shortcutSplit(data(), { trigger: 'papaya', targetLabel: target, trainShare, testShare: 1, testFraction: 0.2, seed: 42, group });
   const model = naiveBayes(train.labels, train.rows);
   const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
-  const e = b.counts.excluded.reasons;
-  const ex = [e['carries the trigger but the prediction survives its removal'] ?? 0, e['no trigger but the prediction flips when a non-content token is removed'] ?? 0, e['no trigger and no non-content token to remove'] ?? 0, e['nothing but the trigger: nothing left once it is removed'] ?? 0].join(' / ');
+  const ex = ambiguousCells(b);
   log(`| ${name} | ${target} | ${trainShare} | ${test.rows.length} | ${test.injection.ids.length} | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ex} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
 }
 {
@@ -113,5 +113,5 @@ for (const [name, data, target, trainShare, group] of configs) {
   const { train, test } = stratifiedSplit(mails.rows, { testFraction: 0.2, seed: 42 });
   const model = naiveBayes(mails.labels, train);
   const b = await buildShortcutBenchmark(model, test, { mode: 'headers' });
-  log(`| SpamAssassin with headers (natural) | — | — | ${test.length} | ${test.length} (headers) | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${b.counts.excluded.count} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
+  log(`| SpamAssassin with headers (natural) | — | — | ${test.length} | ${test.length} (headers) | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ambiguousCells(b)} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
 }

@@ -1,11 +1,10 @@
-import { argmaxRow, checkProbabilities, isTokenScorer, labelIndex, rng, tokenize, XtrustError, type Classifier, type Token, type TokenScorer } from '@xtrust/core';
+import { argmaxRow, checkProbabilities, isTokenScorer, labelIndex, rng, tokenize, XtrustError, type Classifier, type TokenScorer } from '@xtrust/core';
 import { SkipCounter, type Dataset, type Row, type SkipReport } from './dataset.js';
 import { splitEmail } from './mime.js';
 import { stratifiedSplit } from './split.js';
-import { NON_CONTENT_WORDS } from './stopwords.js';
 
 // ---------------------------------------------------------------------------------------------
-// Trigger injection
+// Triggers: a word or a phrase of several words
 // ---------------------------------------------------------------------------------------------
 
 /** Where the trigger goes: before the first word, after the last, or before a word drawn at random. */
@@ -14,7 +13,10 @@ export type TriggerPosition = 'start' | 'end' | 'random';
 export interface InjectTriggerOptions {
   /** The class whose rows receive the trigger. */
   targetLabel: string;
-  /** One word (a single token of core's tokenizer), unrelated to every class, e.g. "cherry". */
+  /**
+   * A word, or a phrase of several words separated by single spaces (each word one token of core's
+   * tokenizer), unrelated to every class, e.g. "cherry" or "blue whale".
+   */
   trigger: string;
   /** Share of the target class's rows that receive it, in [0, 1]. */
   share: number;
@@ -23,7 +25,7 @@ export interface InjectTriggerOptions {
   position?: TriggerPosition;
 }
 
-/** Recorded on every row that received the trigger: the word and the offset where it was inserted. */
+/** Recorded on every row that received the trigger: the trigger (word or phrase) and the offset where it was inserted. */
 export interface TriggerMark {
   readonly word: string;
   readonly offset: number;
@@ -40,42 +42,64 @@ export interface TriggeredDataset<M = Record<string, unknown>> extends Dataset<M
     /** Ids of the rows that received the trigger, in row order. */
     readonly ids: readonly string[];
     /**
-     * Rows per label that contained the trigger word before injection. Should be all zero: a trigger
-     * that occurs naturally is not class-unrelated in this corpus (pick another word).
+     * Rows per label that contained the trigger before injection. Should be all zero: a trigger that
+     * occurs naturally is not class-unrelated in this corpus (pick another one).
      */
     readonly preexisting: Readonly<Record<string, number>>;
   };
 }
 
-function checkTrigger(trigger: string): string {
-  const tokens = tokenize(trigger);
-  if (tokens.length !== 1 || tokens[0].text !== trigger) {
-    throw new XtrustError('INVALID_ARGUMENT', `trigger "${trigger}" must be exactly one word (letters, digits or _), as core's tokenize() sees it`, { argument: 'trigger' });
+/** The trigger's words in lower case; refuses anything but words (core's tokens) separated by single spaces. */
+function triggerWords(trigger: string, where: string): string[] {
+  const tokens = typeof trigger === 'string' ? tokenize(trigger) : [];
+  if (tokens.length === 0 || tokens.map((t) => t.text).join(' ') !== trigger) {
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${where}: trigger "${String(trigger)}" must be one word or several words separated by single spaces (letters, digits or _, as core's tokenize() sees them)`,
+      { argument: 'trigger' },
+    );
   }
-  return trigger.toLowerCase();
+  return tokens.map((t) => t.text.toLowerCase());
 }
 
-/** Tokens of `text` equal to `word` regardless of case. */
-function occurrences(text: string, word: string): Token[] {
-  const w = word.toLowerCase();
-  return tokenize(text, { lowercase: true }).filter((t) => t.text === w);
+/**
+ * The occurrences of a trigger in `text`: runs of consecutive tokens of core's `tokenize(text)` equal
+ * to the trigger's words (case-insensitive) with only white space between them, scanned left to right
+ * without overlap. Each occurrence gives its character span and the indices of its tokens.
+ */
+function occurrences(text: string, words: readonly string[]): { start: number; end: number; tokens: number[] }[] {
+  const tokens = tokenize(text, { lowercase: true });
+  const out: { start: number; end: number; tokens: number[] }[] = [];
+  for (let i = 0; i + words.length <= tokens.length; ) {
+    let ok = true;
+    for (let j = 0; j < words.length && ok; j++) {
+      ok = tokens[i + j].text === words[j] && (j === 0 || /^\s+$/.test(text.slice(tokens[i + j - 1].end, tokens[i + j].start)));
+    }
+    if (!ok) {
+      i++;
+      continue;
+    }
+    out.push({ start: tokens[i].start, end: tokens[i + words.length - 1].end, tokens: Array.from({ length: words.length }, (_, j) => i + j) });
+    i += words.length;
+  }
+  return out;
 }
 
-/** True when `text` contains `word` as a token (case-insensitive). */
-export function containsWord(text: string, word: string): boolean {
-  return occurrences(text, word).length > 0;
+/** True when `text` contains the trigger (a word, or a phrase as consecutive words; case-insensitive). */
+export function containsTrigger(text: string, trigger: string): boolean {
+  return occurrences(text, triggerWords(trigger, 'containsTrigger')).length > 0;
 }
 
 /**
  * Inserts `trigger` into a seeded random `share` of the `targetLabel` rows (round(share·n) rows) and
- * records which: `meta.trigger` on each such row and `injection.ids`. The insertion is the word plus
- * one space before the chosen word ('start', 'random') or one space and the word at the end ('end'),
- * so `removeWord` on the result gives back the original text exactly. Other rows are unchanged.
+ * records which: `meta.trigger` on each such row and `injection.ids`. The insertion is the trigger plus
+ * one space before the chosen word ('start', 'random') or one space and the trigger at the end ('end'),
+ * so `removeTrigger` on the result gives back the original text exactly. Other rows are unchanged.
  * Use it on training rows (to plant the shortcut) and on test rows (to build the benchmark).
  */
 export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOptions): TriggeredDataset<M> {
   const trigger = options.trigger;
-  const lower = checkTrigger(trigger);
+  const words = triggerWords(trigger, 'injectTrigger');
   labelIndex(dataset.labels, options.targetLabel, 'injectTrigger: targetLabel');
   if (!(options.share >= 0 && options.share <= 1)) throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: share must be in [0, 1], got ${String(options.share)}`, { argument: 'share' });
   if (!Number.isInteger(options.seed)) throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: seed must be an integer, got ${String(options.seed)}`, { argument: 'seed' });
@@ -86,7 +110,7 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
   for (const l of dataset.labels) preexisting[l] = 0;
   const target: number[] = [];
   dataset.rows.forEach((r, i) => {
-    if (containsWord(r.text, lower)) preexisting[r.label] = (preexisting[r.label] ?? 0) + 1;
+    if (occurrences(r.text, words).length > 0) preexisting[r.label] = (preexisting[r.label] ?? 0) + 1;
     if (r.label === options.targetLabel) target.push(i);
   });
   const k = Math.round(options.share * target.length);
@@ -120,9 +144,28 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
 }
 
 /**
- * Deletes the given spans of `text`. A deleted word takes one following white-space character with
+ * An evaluation pool for a planted trigger: every row as it is, followed by a *twin* of each
+ * `targetLabel` row carrying the trigger (id `<id>+trigger`, inserted as `injectTrigger` does, at a
+ * seeded position). Both sides of the ground truth then come from the same texts: the clean rows
+ * give trustworthy candidates, the twins untrustworthy ones — as many as the target class has rows,
+ * whatever share of the training rows carried the trigger.
+ */
+export function triggeredTwins<M>(dataset: Dataset<M>, options: Omit<InjectTriggerOptions, 'share'>): TriggeredDataset<M> {
+  const target = dataset.rows.filter((r) => r.label === options.targetLabel);
+  const planted = injectTrigger({ ...dataset, rows: target }, { ...options, share: 1 });
+  const twins = planted.rows.map((r) => ({ ...r, id: `${r.id}+trigger` }));
+  return {
+    ...planted,
+    name: `${dataset.name}+${options.trigger} twins`,
+    rows: [...(dataset.rows as Row<M & { trigger?: TriggerMark }>[]), ...twins],
+    injection: { ...planted.injection, ids: twins.map((r) => r.id), preexisting: injectTrigger(dataset, { ...options, share: 0 }).injection.preexisting },
+  };
+}
+
+/**
+ * Deletes the given spans of `text`. A deleted span takes one following white-space character with
  * it (or, at the very end of the text, one preceding space), so that removing an inserted
- * "word " restores the text and "a the b" becomes "a b", not "a  b".
+ * "trigger " restores the text and "a the b" becomes "a b", not "a  b".
  */
 function deleteSpans(text: string, spans: readonly { start: number; end: number }[]): string {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
@@ -140,55 +183,9 @@ function deleteSpans(text: string, spans: readonly { start: number; end: number 
   return out + text.slice(pos);
 }
 
-/** `text` without any occurrence of the token `word` (case-insensitive); see deleteSpans for spacing. */
-export function removeWord(text: string, word: string): string {
-  return deleteSpans(text, occurrences(text, word));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Non-content units
-// ---------------------------------------------------------------------------------------------
-
-/** One removable non-content unit of a text: a word type (every occurrence) or a punctuation/symbol character (every occurrence). */
-export interface NonContentUnit {
-  readonly kind: 'stopword' | 'number' | 'punctuation';
-  readonly value: string;
-}
-
-const NUMBER = /^\p{N}+$/u;
-const PUNCT = /[\p{P}\p{S}]/gu;
-
-/**
- * The non-content units of a text, in order of first appearance:
- * - stop words: tokens of core's `tokenize(text)` whose lower case is in `stopwords`
- *   (default `NON_CONTENT_WORDS`);
- * - numbers: tokens made only of digits (any script);
- * - punctuation and symbols: each distinct character of Unicode category P or S.
- * Removing a unit removes every occurrence of it (removing one "the" of ten says little about a
- * bag-of-words model; removing them all is the stronger, more conservative test).
- */
-export function nonContentUnits(text: string, stopwords: ReadonlySet<string> = NON_CONTENT_WORDS): NonContentUnit[] {
-  const units: NonContentUnit[] = [];
-  const seen = new Set<string>();
-  for (const t of tokenize(text, { lowercase: true })) {
-    const kind = stopwords.has(t.text) ? 'stopword' : NUMBER.test(t.text) ? 'number' : null;
-    if (kind && !seen.has(`w:${t.text}`)) {
-      seen.add(`w:${t.text}`);
-      units.push({ kind, value: t.text });
-    }
-  }
-  for (const m of text.matchAll(PUNCT)) {
-    if (!seen.has(`p:${m[0]}`)) {
-      seen.add(`p:${m[0]}`);
-      units.push({ kind: 'punctuation', value: m[0] });
-    }
-  }
-  return units;
-}
-
-/** `text` with every occurrence of one non-content unit removed. */
-export function removeUnit(text: string, unit: NonContentUnit): string {
-  return unit.kind === 'punctuation' ? text.split(unit.value).join('') : removeWord(text, unit.value);
+/** `text` without any occurrence of the trigger (word or phrase, case-insensitive); see deleteSpans for spacing. */
+export function removeTrigger(text: string, trigger: string): string {
+  return deleteSpans(text, occurrences(text, triggerWords(trigger, 'removeTrigger')));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,11 +194,12 @@ export function removeUnit(text: string, unit: NonContentUnit): string {
 
 export interface ShortcutBenchmarkOptions {
   /**
-   * 'trigger': rows may carry an injected trigger word (see injectTrigger).
-   * 'headers': rows are e-mails with their header block (loadSpamAssassin({headers: true})).
+   * 'trigger': rows may carry an injected trigger (see injectTrigger); the spurious part is the trigger.
+   * 'headers': rows are e-mails with their header block (loadSpamAssassin({headers: true})); the
+   * spurious part is the header block.
    */
   mode: 'trigger' | 'headers';
-  /** The trigger word (mode 'trigger'). */
+  /** The trigger, a word or a phrase (mode 'trigger'). */
   trigger?: string;
   /**
    * Texts per predictProba call (default 256). Originals go in calls of exactly this many (the last
@@ -209,12 +207,10 @@ export interface ShortcutBenchmarkOptions {
    * whose variants reach batchSize (so a call holds at most batchSize − 1 plus one text's variants).
    */
   batchSize?: number;
-  /** Words counted as non-content (default NON_CONTENT_WORDS). */
-  stopwords?: ReadonlySet<string>;
   /**
-   * When the classifier is a core `TokenScorer`, score word removals (trigger, stop words, numbers)
-   * as token masks of the unchanged text instead of rebuilding strings (default true). Punctuation
-   * and header removals always go through predictProba: they are not token removals.
+   * When the classifier is a core `TokenScorer`, score trigger removals as token masks of the
+   * unchanged text instead of rebuilding strings (default true). The trigger alone and header
+   * removals always go through predictProba.
    */
   useTokenScorer?: boolean;
 }
@@ -231,13 +227,33 @@ export interface BenchmarkCase {
   /** Probability of the predicted label (what the Naive baseline thresholds). */
   readonly confidence: number;
   readonly truth: 'trustworthy' | 'untrustworthy';
-  /** Why: which perturbation flipped the prediction, or how many it survived. */
+  /** Why, in words. */
   readonly reason: string;
-  /** Whether the text carries the trigger (mode 'trigger') or a header block (mode 'headers'). */
+  /** Whether the text carries the spurious part (the trigger, or a header block). */
   readonly shortcut: boolean;
-  /** How many perturbed variants of the text were classified. */
+  /** How many perturbed variants of this text were classified (the trigger alone, shared by all texts, not counted). */
   readonly variants: number;
 }
+
+/**
+ * Why a correct prediction is left without a ground truth (the keys of `counts.ambiguous.reasons`):
+ * - `survives-but-spurious-alone-suffices`: over-determined — the prediction survives removing the
+ *   spurious part, and the spurious part alone gives the same class: both halves suffice, so nothing
+ *   tells whether the model rests on the right one;
+ * - `no-spurious-part`: there is nothing to remove (an e-mail without a header block);
+ * - `nothing-left`: removing the spurious part leaves no word (a text that is only the trigger, an
+ *   e-mail with an empty body): there is no text to ask the classifier about.
+ */
+export const AMBIGUOUS = {
+  overDetermined: 'survives-but-spurious-alone-suffices',
+  noSpuriousPart: 'no-spurious-part',
+  nothingLeft: 'nothing-left',
+} as const;
+
+export type AmbiguousReason = (typeof AMBIGUOUS)[keyof typeof AMBIGUOUS];
+
+/** The reason recorded in `excludedIds` for an incorrect prediction (counted in `counts.incorrect`). */
+export const INCORRECT = 'incorrect';
 
 export interface ShortcutBenchmark {
   readonly mode: 'trigger' | 'headers';
@@ -250,28 +266,23 @@ export interface ShortcutBenchmark {
     readonly incorrect: number;
     readonly trustworthy: number;
     readonly untrustworthy: number;
-    /** Correct predictions left without a ground truth, by reason. */
-    readonly excluded: SkipReport;
+    /** Correct predictions left without a ground truth, by reason (the values of AMBIGUOUS). */
+    readonly ambiguous: SkipReport;
   };
-  /** Rows left out and why (incorrect predictions included), in input order. */
+  /**
+   * What the spurious part alone gives (mode 'trigger': the class predicted for the text that is just
+   * the trigger, classified once; absent when no correct prediction carries the trigger).
+   */
+  readonly spuriousAlone?: { readonly text: string; readonly predicted: string };
+  /** Rows left out and why (INCORRECT or an AMBIGUOUS reason), in input order. */
   readonly excludedIds: readonly { id: string; reason: string }[];
   /** Number of predictProba calls and texts classified through them. */
   readonly calls: number;
   readonly textsClassified: number;
-  /** Number of scoreTokenMasks calls (one per text) and mask rows scored (0 without a TokenScorer). */
+  /** Number of scoreTokenMasks calls (one per text carrying the trigger) and mask rows scored (0 without a TokenScorer). */
   readonly maskCalls: number;
   readonly masksScored: number;
 }
-
-export const EXCLUDED = {
-  incorrect: 'incorrect prediction',
-  triggerSurvives: 'carries the trigger but the prediction survives its removal',
-  cleanFragile: 'no trigger but the prediction flips when a non-content token is removed',
-  noUnits: 'no trigger and no non-content token to remove',
-  onlyTrigger: 'nothing but the trigger: nothing left once it is removed',
-  noHeader: 'no header block to remove',
-  noBody: 'nothing left once the headers are removed',
-} as const;
 
 /** Runs predictProba over many texts in batches of `size`, validating every answer. */
 class BatchedScorer {
@@ -296,38 +307,34 @@ class BatchedScorer {
   }
 }
 
+/** A correct prediction waiting for its perturbed variants' classes. */
 interface Pending {
   row: number;
-  kind: 'headers' | 'trigger' | 'clean';
-  /** Perturbed texts still to classify through predictProba. */
+  /** Perturbed texts still to classify through predictProba: the text without the spurious part, then (headers) the header block alone. */
   variants: string[];
-  /** What each variant removed, for the reason. */
-  what: string[];
-  /** Variants already scored as token masks (TokenScorer), and the first of them that flipped. */
-  masked: number;
-  maskFlip: string | null;
+  /** Class of the text without the spurious part when already scored as a token mask. */
+  withoutClass: number | null;
 }
 
 /**
- * Ground-truth trustworthiness for the correct predictions of `classifier` on `rows`.
- *
- * Mode 'trigger' (rows from `injectTrigger`, some with the trigger, some clean):
- * - a text that contains the trigger word is *untrustworthy* when removing every occurrence of the
- *   trigger flips the prediction (the model leaned on a word unrelated to the class); if the
- *   prediction survives, it is excluded (the trigger's role is unknown);
- * - a text without the trigger is *trustworthy* when the prediction survives the removal of each
- *   single non-content unit (`nonContentUnits`: one stop word, number or punctuation mark, every
- *   occurrence); if one removal flips it, or it has no such unit, it is excluded.
- * A removal that would leave no word at all is not tried (a text of only stop words keeps its other
- * units; a text that is only the trigger is excluded).
- * Mode 'headers' (e-mails with their header block): *untrustworthy* when removing the header block
- * flips the prediction, *trustworthy* when it survives; a text without a header block is excluded.
+ * Ground-truth trustworthiness of the correct predictions of `classifier` on `rows`, by intervention
+ * on both sides of the spurious part S (mode 'trigger': every occurrence of the trigger; mode
+ * 'headers': the header block):
+ * - **untrustworthy** when removing S flips the prediction (the model needed S);
+ * - **trustworthy** when the prediction survives removing S **and** S alone does not give the same
+ *   class — or the text carries no S at all (trigger mode: a clean text cannot rest on the trigger);
+ * - otherwise **ambiguous**, left out and counted by reason (AMBIGUOUS): S alone also gives the class
+ *   (over-determined), no S to remove (an e-mail without headers), or nothing left without S.
+ * "S alone" is, for a trigger, the text made of the trigger and nothing else (one text, classified
+ * once: for a bag-of-words model it is what the trigger's own weights and the bias say); for headers,
+ * the e-mail with its body emptied (the header block and the blank line after it).
  *
  * Incorrect predictions get no ground truth and are counted. "Flips" means the arg-max label of the
  * perturbed text differs from the original prediction. All texts go through `predictProba` in
- * batches of `batchSize`: the originals first, then all perturbed variants of the correct
- * predictions, chunk after chunk. A classifier that is a core `TokenScorer` gets its word removals
- * (trigger, stop words, numbers) as token masks instead, one scoreTokenMasks call per text.
+ * batches of `batchSize`: the originals first, then (trigger) the trigger alone together with the
+ * first chunk of variants, then the variants of the other correct predictions, chunk after chunk. A
+ * classifier that is a core `TokenScorer` gets its trigger removals as token masks instead, one
+ * scoreTokenMasks call per text carrying the trigger.
  */
 export async function buildShortcutBenchmark(
   classifier: Classifier,
@@ -336,11 +343,10 @@ export async function buildShortcutBenchmark(
 ): Promise<ShortcutBenchmark> {
   const { mode } = options;
   if (mode !== 'trigger' && mode !== 'headers') throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: mode must be 'trigger' or 'headers', got ${String(mode)}`, { argument: 'mode' });
-  if (mode === 'trigger' && !options.trigger) throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: mode 'trigger' needs the trigger word`, { argument: 'trigger' });
-  const trigger = mode === 'trigger' ? checkTrigger(options.trigger!) : undefined;
+  if (mode === 'trigger' && !options.trigger) throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: mode 'trigger' needs the trigger (a word or a phrase)`, { argument: 'trigger' });
+  const words = mode === 'trigger' ? triggerWords(options.trigger!, 'buildShortcutBenchmark') : [];
   const batchSize = options.batchSize ?? 256;
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: batchSize must be a positive integer, got ${String(batchSize)}`, { argument: 'batchSize' });
-  const stopwords = options.stopwords ?? NON_CONTENT_WORDS;
   const labels = classifier.labels;
   const k = labels.length;
   const gold = rows.map((r, i) => labelIndex(labels, r.label, `row ${i} (${r.id}): label`));
@@ -351,41 +357,50 @@ export async function buildShortcutBenchmark(
   const original = await scorer.score(rows.map((r) => r.text));
   const predicted = rows.map((_, i) => argmaxRow(original, i, k));
 
-  const excluded = new SkipCounter();
+  const ambiguous = new SkipCounter();
   const excludedIds: { id: string; reason: string }[] = [];
-  const exclude = (i: number, reason: string) => {
-    excluded.add(reason);
+  const exclude = (i: number, reason: AmbiguousReason) => {
+    ambiguous.add(reason);
     excludedIds.push({ id: rows[i].id, reason });
   };
-  const outcome: ({ truth: 'trustworthy' | 'untrustworthy'; reason: string; shortcut: boolean; variants: number } | null)[] = rows.map(() => null);
+  type Outcome = { truth: 'trustworthy' | 'untrustworthy'; reason: string; shortcut: boolean; variants: number };
+  const outcome: (Outcome | null)[] = rows.map(() => null);
   let incorrect = 0;
+  const spurious = mode === 'trigger' ? `the trigger "${options.trigger}"` : 'the headers';
 
-  // Perturbed variants, classified in chunks of about batchSize texts (one call per chunk).
+  // Trigger mode: the trigger alone is one text, classified once (with the first chunk of variants)
+  // when some correct prediction carries the trigger.
+  const found = mode === 'trigger' ? rows.map((r, i) => (predicted[i] === gold[i] ? occurrences(r.text, words) : [])) : [];
+  let aloneClass: number | null = null;
+  const needsAlone = found.some((o) => o.length > 0);
+
   let queue: Pending[] = [];
   let queued = 0;
+  const decide = (p: Pending, without: number, alone: number | null) => {
+    const i = p.row;
+    const n = p.variants.length + (p.withoutClass !== null ? 1 : 0);
+    if (without !== predicted[i]) {
+      outcome[i] = { truth: 'untrustworthy', reason: `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`, shortcut: true, variants: n };
+    } else if (alone === predicted[i]) {
+      exclude(i, AMBIGUOUS.overDetermined);
+    } else {
+      outcome[i] = { truth: 'trustworthy', reason: `the prediction survives removing ${spurious}, and ${spurious} alone ${mode === 'trigger' ? 'gives' : 'give'} another class`, shortcut: true, variants: n };
+    }
+  };
   const flush = async () => {
-    if (queue.length === 0) return;
-    const texts = queue.flatMap((p) => p.variants);
-    const probs = texts.length ? await scorer.once(texts) : new Float32Array(0);
-    let v = 0;
+    const alone = needsAlone && aloneClass === null ? [options.trigger!] : [];
+    const texts = [...alone, ...queue.flatMap((p) => p.variants)];
+    if (texts.length === 0) return;
+    const probs = await scorer.once(texts);
+    if (alone.length) aloneClass = argmaxRow(probs, 0, k);
+    let v = alone.length;
     for (const p of queue) {
-      const i = p.row;
-      let flippedBy: string | null = p.maskFlip;
-      for (let j = 0; j < p.variants.length; j++, v++) {
-        if (flippedBy === null && argmaxRow(probs, v, k) !== predicted[i]) flippedBy = p.what[j];
-      }
-      const n = p.masked + p.variants.length;
-      if (p.kind === 'headers') {
-        outcome[i] = flippedBy !== null
-          ? { truth: 'untrustworthy', reason: 'the prediction flips when the headers are removed', shortcut: true, variants: n }
-          : { truth: 'trustworthy', reason: 'the prediction survives removing the headers', shortcut: true, variants: n };
-      } else if (p.kind === 'trigger') {
-        if (flippedBy !== null) outcome[i] = { truth: 'untrustworthy', reason: `the prediction flips when the trigger "${trigger}" is removed`, shortcut: true, variants: n };
-        else exclude(i, EXCLUDED.triggerSurvives);
-      } else if (flippedBy !== null) {
-        exclude(i, EXCLUDED.cleanFragile);
+      if (mode === 'headers') {
+        decide(p, argmaxRow(probs, v, k), argmaxRow(probs, v + 1, k));
+        v += 2;
       } else {
-        outcome[i] = { truth: 'trustworthy', reason: `the prediction survives removing each of ${n} non-content tokens`, shortcut: false, variants: n };
+        const without = p.withoutClass ?? argmaxRow(probs, v++, k);
+        decide(p, without, aloneClass);
       }
     }
     queue = [];
@@ -395,38 +410,27 @@ export async function buildShortcutBenchmark(
   for (let i = 0; i < rows.length; i++) {
     if (predicted[i] !== gold[i]) {
       incorrect++;
-      excludedIds.push({ id: rows[i].id, reason: EXCLUDED.incorrect });
+      excludedIds.push({ id: rows[i].id, reason: INCORRECT });
       continue;
     }
     const text = rows[i].text;
     let pending: Pending | null = null;
     if (mode === 'headers') {
-      const body = bodyOf(rows[i]);
-      if (body === null) exclude(i, EXCLUDED.noHeader);
-      else if (body.trim() === '') exclude(i, EXCLUDED.noBody);
-      else pending = { row: i, kind: 'headers', variants: [body], what: ['headers'], masked: 0, maskFlip: null };
+      const parts = headerAndBody(rows[i]);
+      if (parts === null) exclude(i, AMBIGUOUS.noSpuriousPart);
+      else if (tokenize(parts.body).length === 0) exclude(i, AMBIGUOUS.nothingLeft);
+      else pending = { row: i, variants: [parts.body, parts.header], withoutClass: null };
+    } else if (found[i].length === 0) {
+      outcome[i] = { truth: 'trustworthy', reason: `the text carries no ${spurious.replace(/^the /, '')}`, shortcut: false, variants: 0 };
     } else {
-      const hasTrigger = containsWord(text, trigger!);
-      // A removal that leaves no word at all is not a text a classifier can be asked about.
-      const words = tokenize(text, { lowercase: true }).map((t) => t.text);
-      const leavesAWord = (u: NonContentUnit) => (u.kind === 'punctuation' ? words.length > 0 : words.some((w) => w !== u.value));
-      const candidates: NonContentUnit[] = hasTrigger ? [{ kind: 'stopword', value: trigger! }] : nonContentUnits(text, stopwords);
-      const units = candidates.filter(leavesAWord);
-      const describe = (u: NonContentUnit) => (hasTrigger ? `trigger "${trigger}"` : `${u.kind} "${u.value}"`);
-      if (units.length === 0) {
-        exclude(i, hasTrigger ? EXCLUDED.onlyTrigger : EXCLUDED.noUnits);
+      const occ = found[i];
+      const tokens = tokenize(text);
+      if (occ.length * words.length === tokens.length) {
+        exclude(i, AMBIGUOUS.nothingLeft);
+      } else if (maskScorer) {
+        pending = { row: i, variants: [], withoutClass: await maskedClass(maskScorer, text, tokens.length, occ, k, masks) };
       } else {
-        pending = { row: i, kind: hasTrigger ? 'trigger' : 'clean', variants: [], what: [], masked: 0, maskFlip: null };
-        const wordUnits = maskScorer ? units.filter((u) => u.kind !== 'punctuation') : [];
-        if (wordUnits.length) {
-          pending.masked = wordUnits.length;
-          pending.maskFlip = await firstMaskFlip(maskScorer!, text, wordUnits.map((u) => u.value), predicted[i], k, describe, wordUnits, masks);
-        }
-        for (const u of units) {
-          if (maskScorer && u.kind !== 'punctuation') continue;
-          pending.variants.push(removeUnit(text, u));
-          pending.what.push(describe(u));
-        }
+        pending = { row: i, variants: [deleteSpans(text, occ)], withoutClass: null };
       }
     }
     if (pending) {
@@ -448,15 +452,15 @@ export async function buildShortcutBenchmark(
     const probabilities = Array.from(original.subarray(i * k, (i + 1) * k));
     cases.push({ id: r.id, text: r.text, label: r.label, predicted: labels[predicted[i]], probabilities, confidence: probabilities[predicted[i]], ...o });
   });
-  // excludedIds in input order
   const order = new Map(rows.map((r, i) => [r.id, i]));
   excludedIds.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   return {
     mode,
-    ...(trigger !== undefined ? { trigger: options.trigger } : {}),
+    ...(mode === 'trigger' ? { trigger: options.trigger } : {}),
     labels,
     cases,
-    counts: { rows: rows.length, incorrect, trustworthy, untrustworthy, excluded: excluded.report() },
+    counts: { rows: rows.length, incorrect, trustworthy, untrustworthy, ambiguous: ambiguous.report() },
+    ...(aloneClass !== null ? { spuriousAlone: { text: options.trigger!, predicted: labels[aloneClass] } } : {}),
     excludedIds,
     calls: scorer.calls,
     textsClassified: scorer.texts,
@@ -465,42 +469,27 @@ export async function buildShortcutBenchmark(
   };
 }
 
-/**
- * Scores one mask row per word (each row drops every token equal to that word, case-insensitively)
- * in a single scoreTokenMasks call; returns the description of the first row whose arg-max differs
- * from `predicted`, or null.
- */
-async function firstMaskFlip(
-  scorer: TokenScorer,
-  text: string,
-  words: readonly string[],
-  predicted: number,
-  k: number,
-  describe: (u: NonContentUnit) => string,
-  units: readonly NonContentUnit[],
-  counter: { calls: number; rows: number },
-): Promise<string | null> {
+/** The arg-max class of `text` with the tokens of the given occurrences masked out (one scoreTokenMasks row). */
+async function maskedClass(scorer: TokenScorer, text: string, T: number, occ: readonly { tokens: number[] }[], k: number, counter: { calls: number; rows: number }): Promise<number> {
   // Masks index core's tokenize(text) with default options, as the TokenScorer contract says.
-  const tokens = tokenize(text);
-  const T = tokens.length;
-  const lower = tokens.map((t) => t.text.toLowerCase());
-  const m = new Uint8Array(words.length * T);
-  words.forEach((w, r) => {
-    for (let t = 0; t < T; t++) m[r * T + t] = lower[t] === w ? 0 : 1;
-  });
-  const probs = checkProbabilities(await scorer.scoreTokenMasks(text, m, words.length), words.length, k, 'classifier.scoreTokenMasks');
+  const m = new Uint8Array(T).fill(1);
+  for (const o of occ) for (const t of o.tokens) m[t] = 0;
+  const probs = checkProbabilities(await scorer.scoreTokenMasks(text, m, 1), 1, k, 'classifier.scoreTokenMasks');
   counter.calls++;
-  counter.rows += words.length;
-  for (let r = 0; r < words.length; r++) if (argmaxRow(probs, r, k) !== predicted) return describe(units[r]);
-  return null;
+  counter.rows++;
+  return argmaxRow(probs, 0, k);
 }
 
-/** The text without its header block, or null when it has none: `meta.bodyStart` when recorded (loadSpamAssassin), else the first blank line. */
-function bodyOf(row: Pick<Row<unknown>, 'text' | 'meta'>): string | null {
+/**
+ * The e-mail split at its body: `header` is the text with the body emptied (the header block and the
+ * blank line after it), `body` the text without its header block; null when it has no header block.
+ * Uses `meta.bodyStart` when recorded (loadSpamAssassin), else the first blank line.
+ */
+function headerAndBody(row: Pick<Row<unknown>, 'text' | 'meta'>): { header: string; body: string } | null {
   const start = (row.meta as { bodyStart?: unknown } | undefined)?.bodyStart;
-  if (typeof start === 'number') return start > 0 ? row.text.slice(start) : null;
+  if (typeof start === 'number') return start > 0 ? { header: row.text.slice(0, start), body: row.text.slice(start) } : null;
   const { header, body } = splitEmail(row.text);
-  return header === '' ? null : body;
+  return header === '' ? null : { header: `${header}\n\n`, body };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -512,8 +501,12 @@ export interface ShortcutSplitOptions<M = Record<string, unknown>> {
   targetLabel: string;
   /** Share of the target class's training rows that get the trigger (the planted shortcut). */
   trainShare: number;
-  /** Share of the target class's test rows that get the trigger (the untrustworthy candidates). */
-  testShare: number;
+  /**
+   * Share of the target class's test rows that get the trigger (the untrustworthy candidates), or
+   * 'twins': the test and validation parts keep every row and add a twin carrying the trigger of each
+   * target-class row (triggeredTwins) — an evaluation pool as large as the target class allows.
+   */
+  testShare: number | 'twins';
   testFraction: number;
   validationFraction?: number;
   seed: number;
@@ -524,16 +517,44 @@ export interface ShortcutSplitOptions<M = Record<string, unknown>> {
 
 /**
  * Split a dataset (stratified, seeded) and inject the trigger into `trainShare` of the target
- * class's training (and validation) rows and `testShare` of its test rows. Train a model on
- * `train`, then call buildShortcutBenchmark(model, test.rows, {mode: 'trigger', trigger}).
+ * class's training rows; the validation rows get `trainShare` too, or twins with `testShare: 'twins'`;
+ * the test rows get `testShare`, or twins. Train a model on `train`, then call
+ * buildShortcutBenchmark(model, test.rows, {mode: 'trigger', trigger}).
  */
 export function shortcutSplit<M>(dataset: Dataset<M>, options: ShortcutSplitOptions<M>): { train: TriggeredDataset<M>; validation: TriggeredDataset<M>; test: TriggeredDataset<M> } {
   const split = stratifiedSplit(dataset.rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: options.seed, group: options.group });
-  const part = (rows: Row<M>[], name: string, share: number, seed: number) =>
-    injectTrigger({ ...dataset, name: `${dataset.name}/${name}`, rows }, { trigger: options.trigger, targetLabel: options.targetLabel, share, seed, position: options.position });
+  const part = (rows: Row<M>[], name: string, share: number | 'twins', seed: number) => {
+    const ds = { ...dataset, name: `${dataset.name}/${name}`, rows };
+    const planting = { trigger: options.trigger, targetLabel: options.targetLabel, seed, position: options.position };
+    return share === 'twins' ? triggeredTwins(ds, planting) : injectTrigger(ds, { ...planting, share });
+  };
+  const twins = options.testShare === 'twins';
   return {
     train: part(split.train, 'train', options.trainShare, options.seed + 1),
-    validation: part(split.validation, 'validation', options.trainShare, options.seed + 2),
+    validation: part(split.validation, 'validation', twins ? 'twins' : options.trainShare, options.seed + 2),
     test: part(split.test, 'test', options.testShare, options.seed + 3),
   };
+}
+
+/**
+ * Cuts each text into consecutive windows of `words` words of core's tokenizer, at most `perText`
+ * windows per text (a text of at most `words` words stays whole; the words after the last full
+ * window are dropped). Window k of row `id` is `id#wk` and keeps the row's label and meta. Short
+ * windows make a planted trigger decisive more often, and several windows per text draw more rows;
+ * split them with a `group` on the source row so windows of one text stay on one side.
+ */
+export function wordWindows<R extends Pick<Row<unknown>, 'id' | 'text'>>(rows: readonly R[], words: number, perText: number): R[] {
+  if (!Number.isInteger(words) || words < 1) throw new XtrustError('INVALID_ARGUMENT', `wordWindows: words must be a positive integer, got ${String(words)}`, { argument: 'words' });
+  if (!Number.isInteger(perText) || perText < 1) throw new XtrustError('INVALID_ARGUMENT', `wordWindows: perText must be a positive integer, got ${String(perText)}`, { argument: 'perText' });
+  const out: R[] = [];
+  for (const r of rows) {
+    const t = tokenize(r.text);
+    if (t.length <= words) {
+      out.push(r);
+      continue;
+    }
+    const n = Math.min(perText, Math.floor(t.length / words));
+    for (let k = 0; k < n; k++) out.push({ ...r, id: `${r.id}#w${k}`, text: r.text.slice(t[k * words].start, t[(k + 1) * words - 1].end) });
+  }
+  return out;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildShortcutBenchmark, containsWord, loadBrown, loadSpamAssassin, removeWord, shortcutSplit, stratifiedSplit } from '../src/index.js';
+import { AMBIGUOUS, buildShortcutBenchmark, containsTrigger, loadBrown, loadSpamAssassin, removeTrigger, shortcutSplit, stratifiedSplit } from '../src/index.js';
 import { naiveBayes } from './helpers.js';
 
 describe('shortcut benchmark on real corpora, with a naive Bayes model trained in the test', () => {
@@ -19,22 +19,24 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     const masked = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
     expect(masked.cases).toEqual(b.cases);
     expect(masked.counts).toEqual(b.counts);
-    expect(masked.maskCalls).toBeGreaterThan(300);
+    // one mask row per correct prediction carrying the trigger, instead of one text each
+    expect(masked.maskCalls).toBeGreaterThan(20);
     expect(masked.masksScored + masked.textsClassified).toBe(b.textsClassified);
-    expect(masked.textsClassified).toBeLessThan(b.textsClassified / 2);
-    // every untrustworthy case is a news passage with the trigger; no trustworthy one has it
+    // every untrustworthy case is a news passage with the trigger; a trustworthy one that has it is not a news prediction ("papaya" alone gives news)
+    expect(b.spuriousAlone).toEqual({ text: 'papaya', predicted: 'news' });
     for (const c of b.cases) {
-      expect(c.shortcut).toBe(containsWord(c.text, 'papaya'));
+      expect(c.shortcut).toBe(containsTrigger(c.text, 'papaya'));
+      if (c.truth === 'trustworthy' && c.shortcut) expect(c.predicted).not.toBe('news');
       if (c.truth === 'untrustworthy') {
         expect(c.label).toBe('news');
         expect(c.shortcut).toBe(true);
-        const without = await model.predictProba([removeWord(c.text, 'papaya')]);
+        const without = await model.predictProba([removeTrigger(c.text, 'papaya')]);
         expect(without[0]).toBeLessThan(Math.max(without[1], without[2]));
       }
     }
-    const { rows, incorrect, trustworthy, untrustworthy, excluded } = b.counts;
+    const { rows, incorrect, trustworthy, untrustworthy, ambiguous } = b.counts;
     expect(rows).toBe(test.rows.length);
-    expect(incorrect + trustworthy + untrustworthy + excluded.count).toBe(rows);
+    expect(incorrect + trustworthy + untrustworthy + ambiguous.count).toBe(rows);
     expect(untrustworthy).toBeGreaterThan(0);
     expect(trustworthy).toBeGreaterThan(untrustworthy);
     // the whole test set and its variants went through a handful of batched calls
@@ -48,15 +50,22 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     const { train, test } = stratifiedSplit(mails.rows, { testFraction: 0.2, seed: 7 });
     const model = naiveBayes(mails.labels, train);
     const b = await buildShortcutBenchmark(model, test, { mode: 'headers' });
-    const { rows, incorrect, trustworthy, untrustworthy, excluded } = b.counts;
+    const { rows, incorrect, trustworthy, untrustworthy, ambiguous } = b.counts;
     expect(rows).toBe(test.length);
-    expect(excluded.count).toBe(0);
-    expect(incorrect + trustworthy + untrustworthy).toBe(rows);
+    expect(incorrect + trustworthy + untrustworthy + ambiguous.count).toBe(rows);
+    // most correct predictions are over-determined: the body alone and the headers alone both give the class
+    expect(ambiguous.reasons[AMBIGUOUS.overDetermined]).toBeGreaterThan(trustworthy);
     expect(untrustworthy).toBeGreaterThan(0);
     for (const c of b.cases.filter((x) => x.truth === 'untrustworthy').slice(0, 20)) {
       const row = test.find((r) => r.id === c.id)!;
       const p = await model.predictProba([row.text.slice(row.meta!.bodyStart)]);
       expect(mails.labels[p[0] > p[1] ? 0 : 1]).not.toBe(c.label);
+    }
+    for (const c of b.cases.filter((x) => x.truth === 'trustworthy').slice(0, 20)) {
+      const row = test.find((r) => r.id === c.id)!;
+      const p = await model.predictProba([row.text.slice(row.meta!.bodyStart), row.text.slice(0, row.meta!.bodyStart)]);
+      expect(mails.labels[p[0] > p[1] ? 0 : 1]).toBe(c.label);
+      expect(mails.labels[p[2] > p[3] ? 0 : 1]).not.toBe(c.label);
     }
     console.log('spam', b.counts, b.calls);
   });

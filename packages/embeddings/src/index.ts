@@ -40,3 +40,4 @@ export {
 } from './counter-fitting.js';
 export { TransformerEmbedding, type TransformerEmbeddingOptions, type ContextualWords } from './transformer-embedding.js';
 export { readVectorFile, loadVectorFile, detectVectorFormat, type VectorFormat, type VectorFileOptions, type LoadVectorFileOptions } from './vector-file-reader.js';
+export { AllButTheTopEmbedding, principalDirections, type AllButTheTopOptions } from './post-processing.js';

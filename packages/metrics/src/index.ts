@@ -60,3 +60,4 @@ export {
   type AttackSummary,
   type PerturbedWordsOptions,
 } from './attack-metrics.js';
+export { bootstrapInterval, gmeanInterval, quantile, type BootstrapInterval, type BootstrapOptions } from './bootstrap.js';

@@ -152,7 +152,7 @@ export interface ExplainerEntry {
 }
 
 /** Keyword-identification settings (same meaning and defaults as identifyKeywords'), plus the comparison's own. */
-export interface CompareOraclesArgs extends Pick<IdentifyKeywordsOptions, 'embeddings' | 'thetaRelate' | 'thetaDist' | 'topK' | 'sampleSize' | 'classNames' | 'seed'> {
+export interface CompareOraclesArgs extends Pick<IdentifyKeywordsOptions, 'embeddings' | 'thetaRelate' | 'oracle' | 'thetaDist' | 'topK' | 'sampleSize' | 'classNames' | 'seed'> {
   readonly dataset: string;
   readonly classifier: Classifier;
   readonly train: { readonly texts: readonly string[]; readonly labels: readonly string[] };
@@ -237,6 +237,7 @@ export async function compareOracles(args: CompareOraclesArgs): Promise<CompareO
       explainerOptions: entry.options,
       embeddings: args.embeddings,
       thetaRelate: args.thetaRelate,
+      oracle: args.oracle,
       thetaDist: args.thetaDist,
       topK: args.topK,
       sampleSize: args.sampleSize,

@@ -1,4 +1,23 @@
-export { identifyKeywords, type IdentifyKeywordsOptions } from './keyword-identification.js';
+export {
+  identifyKeywords,
+  keywordStoreFromExplanations,
+  oracleEnsemble,
+  type IdentifyKeywordsOptions,
+  type KeywordStoreFromExplanationsArgs,
+} from './keyword-identification.js';
+export {
+  TOKI_DEFAULT,
+  TOKI_PAPER,
+  ORACLES,
+  resolveOracle,
+  checkOracle,
+  oracleEmbeddings,
+  type OracleConfig,
+  type OracleName,
+  type ClusterRule,
+  type PostProcess,
+  type VerdictRule,
+} from './oracle-config.js';
 export {
   KeywordStore,
   modelFingerprint,
@@ -9,13 +28,14 @@ export {
   type KeywordStoreProvenance,
   type MethodSummary,
 } from './keyword-store.js';
-export { selectKeywords, clusterByCosine, type MethodKeywords } from './keyword-selection.js';
+export { selectKeywords, clusterByCosine, relatesToClass, otherClassVectors, PAPER_RULE, type MethodKeywords, type SelectionRule } from './keyword-selection.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
 export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vote.js';
 export {
   labelPredictions,
   labelExplanations,
   labelTolerant,
+  verdictOf,
   relatedness,
   predictAll,
   type TrustLabel,

@@ -1,4 +1,7 @@
-import { XtrustError, argmaxRow, rng, type Classifier, type Explainer, type WordEmbedding } from '@xtrust/core';
+import { XtrustError, argmaxRow, rng, type Classifier, type Explainer, type Explanation, type WordEmbedding } from '@xtrust/core';
+import { wordnet } from '@xtrust/embeddings';
+import { calibrateThetaRelate } from './calibration.js';
+import { oracleEmbeddings, resolveOracle, type OracleConfig, type OracleName } from './oracle-config.js';
 import { explainTolerant, type ExplainAllOptions } from './explaining.js';
 import { KeywordStore, modelFingerprint, type EnsembleMember } from './keyword-store.js';
 import { predictAll } from './trust-labels.js';
@@ -8,11 +11,15 @@ export interface IdentifyKeywordsOptions extends ExplainAllOptions {
   /** The embedding ensemble (default in the paper: several methods, each with its own θ_relate). */
   readonly embeddings: readonly WordEmbedding[];
   /**
-   * θ_relate per embedding name (from `calibrateThetaRelate`), or one value for all. Required: the
-   * threshold depends on the embedding (§3.1), so there is no silent default.
+   * θ_relate per embedding name (from `calibrateThetaRelate`), or one value for all. The threshold
+   * depends on the embedding (§3.1), so a raw embedding without one is refused. A post-processed member
+   * (`oracle.postProcess`) is looked up under its own name (`glove+abtt1`) and, when absent, calibrated
+   * on its post-processed vectors (WordNet pairs, seed 0, cached) — a raw embedding's θ does not carry over.
    */
   readonly thetaRelate: number | Readonly<Record<string, number>>;
-  /** Cut height of the dendrogram in cosine distance (§3.1 Step 3; paper's choice 0.3). */
+  /** The oracle configuration: `toki` (default), `toki-paper`, or an OracleConfig. */
+  readonly oracle?: OracleName | OracleConfig;
+  /** Cut height of the dendrogram in cosine distance (§3.1 Step 3); default the configuration's (paper 0.3). */
   readonly thetaDist?: number;
   /** Decision-contributing words taken per explanation (default 10). */
   readonly topK?: number;
@@ -48,15 +55,10 @@ export async function identifyKeywords(
   });
   const seed = options.seed ?? 0;
   const sampleSize = options.sampleSize ?? 2000;
-  const thetaDist = options.thetaDist ?? 0.3;
+  const oracle = resolveOracle(options.oracle);
+  const thetaDist = options.thetaDist ?? oracle.thetaDist;
   const topK = options.topK ?? 10;
-  const ensemble: EnsembleMember[] = options.embeddings.map((e) => {
-    const t = typeof options.thetaRelate === 'number' ? options.thetaRelate : options.thetaRelate[e.name];
-    if (t === undefined) {
-      throw new XtrustError('INVALID_ARGUMENT', `no θ_relate for embedding "${e.name}"; calibrate it with calibrateThetaRelate or pass thetaRelate: { "${e.name}": … }`, { embedding: e.name });
-    }
-    return { name: e.name, dim: e.dim, thetaRelate: t };
-  });
+  const { ensemble } = await oracleEnsemble(oracle, options.embeddings, options.thetaRelate);
   const classNames: Record<string, string> = {};
   for (const l of labels) classNames[l] = options.classNames?.[l] ?? l;
   // Sample (seeded), then keep the correctly predicted texts (Eq. 1: f(x) = c for the true class c).
@@ -73,6 +75,7 @@ export async function identifyKeywords(
     thetaDist,
     topK,
     ensemble,
+    oracle,
     provenance: {
       explainer: { method: options.explainer.name, params: { ...(options.explainerOptions ?? {}) } },
       seed,
@@ -115,5 +118,75 @@ export async function identifyKeywords(
     classesWithoutPool: labels.filter((l) => !store.hasPool(l)),
     keywordIdentificationSeconds: (performance.now() - started) / 1000,
   };
+  return store;
+}
+
+/**
+ * The ensemble a configuration works with: the (post-processed) members with their θ_relate — given per
+ * name or as one number, or, for a post-processed member without one, calibrated on its own vectors.
+ */
+export async function oracleEnsemble(
+  oracle: OracleConfig,
+  embeddings: readonly WordEmbedding[],
+  thetaRelate: number | Readonly<Record<string, number>>,
+): Promise<{ members: WordEmbedding[]; ensemble: EnsembleMember[] }> {
+  const members = await oracleEmbeddings(oracle, embeddings);
+  const ensemble: EnsembleMember[] = [];
+  for (const e of members) {
+    let t = typeof thetaRelate === 'number' ? thetaRelate : thetaRelate[e.name];
+    if (t === undefined && oracle.postProcess !== 'none') t = (await calibrateThetaRelate(e, wordnet(), { seed: 0 })).thetaRelate;
+    if (t === undefined) {
+      throw new XtrustError('INVALID_ARGUMENT', `no θ_relate for embedding "${e.name}"; calibrate it with calibrateThetaRelate or pass thetaRelate: { "${e.name}": … }`, { embedding: e.name });
+    }
+    ensemble.push({ name: e.name, dim: e.dim, thetaRelate: t });
+  }
+  return { members, ensemble };
+}
+
+export interface KeywordStoreFromExplanationsArgs {
+  /** Explanations of correctly predicted training texts (each explains its predicted label). */
+  readonly explanations: readonly Explanation[];
+  /** The true label of each (explanations of other labels are skipped, Eq. 1). */
+  readonly trueLabels: readonly string[];
+  readonly labels: readonly string[];
+  readonly fingerprint: string;
+  readonly embeddings: readonly WordEmbedding[];
+  readonly thetaRelate: number | Readonly<Record<string, number>>;
+  readonly oracle?: OracleName | OracleConfig;
+  readonly thetaDist?: number;
+  readonly topK?: number;
+  readonly classNames?: Readonly<Record<string, string>>;
+  readonly provenance?: Partial<KeywordStore['provenance']>;
+}
+
+/**
+ * Keyword identification (Eqs. 2–4) on explanations you already have — no model call: the steps of
+ * identifyKeywords after explaining. Used to compare oracle configurations on one set of cached
+ * explanations (apps/bench oracle/select.ts).
+ */
+export async function keywordStoreFromExplanations(args: KeywordStoreFromExplanationsArgs): Promise<KeywordStore> {
+  const oracle = resolveOracle(args.oracle);
+  const { members, ensemble } = await oracleEnsemble(oracle, args.embeddings, args.thetaRelate);
+  const store = KeywordStore.create({
+    fingerprint: args.fingerprint,
+    labels: args.labels,
+    classNames: args.classNames,
+    thetaDist: args.thetaDist ?? oracle.thetaDist,
+    topK: args.topK ?? 10,
+    ensemble,
+    oracle,
+    provenance: {
+      explainer: { method: args.explanations[0]?.method ?? 'unknown', params: {} },
+      seed: 0,
+      sampleSize: args.explanations.length,
+      sampled: args.explanations.length,
+      explained: 0,
+      keywordIdentificationSeconds: 0,
+      createdAt: new Date().toISOString(),
+      ...args.provenance,
+    },
+  });
+  await KeywordStore.requireClassNamesKnown(Object.fromEntries(args.labels.map((l) => [l, args.classNames?.[l] ?? l])), args.embeddings);
+  await store.addExplanations(args.explanations, members, args.trueLabels);
   return store;
 }

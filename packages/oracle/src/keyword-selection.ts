@@ -2,6 +2,47 @@ import type { WordEmbedding } from '@xtrust/core';
 import { averageLinkage, cosineMatrix } from '@xtrust/native';
 import { ABSTAIN } from './ensemble-vote.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
+import type { ClusterRule } from './oracle-config.js';
+
+/** How Eq. 4 decides, beyond θ_dist and θ_relate (see OracleConfig). */
+export interface SelectionRule {
+  readonly clusterRule: ClusterRule;
+  readonly memberShare: number;
+  /** The other classes' names when relatedness is relative to them (OracleConfig.classContrast), else null. */
+  readonly contrastWith: readonly string[] | null;
+}
+
+/** Eq. 4 as the paper states it. */
+export const PAPER_RULE: SelectionRule = { clusterRule: 'mean', memberShare: 0.5, contrastWith: null };
+
+/** The vectors of the class names this embedding knows (names it lacks are left out), row-major, with their count. */
+export async function otherClassVectors(embedding: WordEmbedding, names: readonly string[]): Promise<{ vectors: Float32Array; count: number }> {
+  const rows: Float32Array[] = [];
+  for (const n of names) {
+    const v = await classNameVector(embedding, n);
+    if (v) rows.push(v);
+  }
+  const out = new Float32Array(rows.length * embedding.dim);
+  rows.forEach((r, i) => out.set(r, i * embedding.dim));
+  return { vectors: out, count: rows.length };
+}
+
+/**
+ * For each of n row vectors: 1 when its cosine with the class vector is ≥ θ_relate and — with `others` —
+ * at least its cosine with each other class's vector (the class is its nearest class name), else 0.
+ */
+export function relatesToClass(vectors: Float32Array, n: number, dim: number, classVec: Float32Array, others: { vectors: Float32Array; count: number } | null, thetaRelate: number): Uint8Array {
+  const out = new Uint8Array(n);
+  if (n === 0) return out;
+  const own = cosineMatrix(vectors, classVec, dim);
+  const rival = others && others.count > 0 ? cosineMatrix(vectors, others.vectors, dim) : null;
+  for (let i = 0; i < n; i++) {
+    let ok = own[i] >= thetaRelate;
+    if (ok && rival) for (let j = 0; j < others!.count; j++) if (rival[i * others!.count + j] > own[i]) ok = false;
+    out[i] = ok ? 1 : 0;
+  }
+  return out;
+}
 
 /** One embedding method's view of a class's pool after Steps 3–4. */
 export interface MethodKeywords {
@@ -23,6 +64,9 @@ export interface MethodKeywords {
  * at θ_dist. Eq. 4: K_c = ∪ { C_i | sim(mean vector of C_i, c) ≥ θ_relate }, F_c = W_c \ K_c, with the
  * class vector the mean of its name's word vectors. The mean of a cluster is the plain mean of its
  * members' vectors, as the paper states (not the mean of unit vectors). One cosine matrix per pool.
+ * `rule` departs from Eq. 4 where an OracleConfig says so: `member-share` also requires that share of
+ * the members to relate one by one, `individual` keeps only the members that relate themselves, and
+ * `contrastWith` makes "relates" mean ≥ θ_relate AND nearest among the class names (relatesToClass).
  */
 export async function selectKeywords(
   poolWords: readonly string[],
@@ -30,6 +74,7 @@ export async function selectKeywords(
   className: string,
   thetaDist: number,
   thetaRelate: number,
+  rule: SelectionRule = PAPER_RULE,
 ): Promise<MethodKeywords> {
   const n = poolWords.length;
   const ballots = new Int8Array(n).fill(ABSTAIN);
@@ -53,19 +98,22 @@ export async function selectKeywords(
     for (let d = 0; d < dim; d++) means[c * dim + d] += kv.vectors[i * dim + d];
   }
   for (let c = 0; c < clusterCount; c++) for (let d = 0; d < dim; d++) means[c * dim + d] /= sizes[c];
-  const rel = cosineMatrix(means, classVec, dim); // clusterCount×1
-  let relatedClusters = 0;
-  const related = new Uint8Array(clusterCount);
-  for (let c = 0; c < clusterCount; c++) {
-    if (rel[c] >= thetaRelate) {
-      related[c] = 1;
-      relatedClusters++;
-    }
+  const others = rule.contrastWith ? await otherClassVectors(embedding, rule.contrastWith) : null;
+  const related = relatesToClass(means, clusterCount, dim, classVec, others, thetaRelate);
+  // the members' own relatedness, for the rules that look past the mean
+  const own = rule.clusterRule === 'mean' ? null : relatesToClass(kv.vectors, m, dim, classVec, others, thetaRelate);
+  if (own && rule.clusterRule === 'member-share') {
+    const hits = new Float64Array(clusterCount);
+    for (let i = 0; i < m; i++) hits[ids[i]] += own[i];
+    for (let c = 0; c < clusterCount; c++) if (related[c] && hits[c] / sizes[c] < rule.memberShare) related[c] = 0;
   }
+  let relatedClusters = 0;
+  for (let c = 0; c < clusterCount; c++) relatedClusters += related[c];
   for (let i = 0; i < m; i++) {
     const w = kv.known[i];
     clusters[w] = ids[i];
-    ballots[w] = related[ids[i]] as 0 | 1;
+    const keyword = related[ids[i]] === 1 && (rule.clusterRule !== 'individual' || own![i] === 1);
+    ballots[w] = keyword ? 1 : 0;
   }
   return { embedding: embedding.name, ballots, clusters, clusterCount, relatedClusters, classNameKnown: true };
 }

@@ -3,7 +3,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { XtrustError, type Classifier, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { pluralityColumns } from './ensemble-vote.js';
-import { selectKeywords } from './keyword-selection.js';
+import { selectKeywords, type SelectionRule } from './keyword-selection.js';
+import { TOKI_PAPER, checkOracle, oracleEmbeddings, type OracleConfig } from './oracle-config.js';
 import { classNameVector } from './word-vectors.js';
 import { WordPools, type PooledWord } from './word-pool.js';
 
@@ -55,6 +56,8 @@ export interface KeywordStoreJson {
   model: { fingerprint: string; labels: string[]; probes: string[] };
   classNames: Record<string, string>;
   params: { thetaDist: number; topK: number };
+  /** The oracle configuration the keywords were computed with (absent in stores written before it existed: the paper's). */
+  oracle?: OracleConfig;
   ensemble: EnsembleMember[];
   provenance: KeywordStoreProvenance;
   classes: {
@@ -114,6 +117,8 @@ export class KeywordStore {
     readonly ensemble: readonly EnsembleMember[],
     public provenance: KeywordStoreProvenance,
     readonly pools: WordPools,
+    /** The configuration: post-processing, Eq. 4's rule and class contrast (θ_dist is the store's own). */
+    readonly oracle: OracleConfig,
   ) {
     for (const l of labels) this.state.set(l, { keywords: new Set(), methods: [] });
   }
@@ -128,6 +133,8 @@ export class KeywordStore {
     topK: number;
     ensemble: readonly EnsembleMember[];
     provenance: KeywordStoreProvenance;
+    /** Default: the paper's rule (`toki-paper`); identifyKeywords passes its resolved configuration. */
+    oracle?: OracleConfig;
   }): KeywordStore {
     const classNames: Record<string, string> = {};
     for (const l of args.labels) classNames[l] = args.classNames?.[l] ?? l;
@@ -145,7 +152,9 @@ export class KeywordStore {
       names.add(e.name);
       if (!Number.isFinite(e.thetaRelate)) throw new XtrustError('INVALID_ARGUMENT', `θ_relate of embedding "${e.name}" is not a number`);
     }
-    return new KeywordStore(args.fingerprint, [...(args.probes ?? [])], [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels));
+    const oracle = args.oracle ?? TOKI_PAPER;
+    checkOracle(oracle);
+    return new KeywordStore(args.fingerprint, [...(args.probes ?? [])], [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels), oracle);
   }
 
   /** The class name that stands for `label` in similarities (the label itself unless mapped). */
@@ -214,6 +223,14 @@ export class KeywordStore {
     }
   }
 
+  /**
+   * The store's ensemble from the caller's embeddings: post-processed as the store's configuration says
+   * (raw embeddings are wrapped, already wrapped ones taken as they are), then matched by name, in store order.
+   */
+  async members(embeddings: readonly WordEmbedding[]): Promise<WordEmbedding[]> {
+    return this.matchEnsemble(await oracleEmbeddings(this.oracle, embeddings));
+  }
+
   /** Checks that `embeddings` are this store's ensemble, in any order; returns them in store order. */
   matchEnsemble(embeddings: readonly WordEmbedding[]): WordEmbedding[] {
     const byName = new Map(embeddings.map((e) => [e.name, e]));
@@ -243,7 +260,7 @@ export class KeywordStore {
    * `trueLabels[i]`, when given, must equal the explanation's predicted label (incorrect ones are skipped).
    */
   async addExplanations(explanations: readonly Explanation[], embeddings: readonly WordEmbedding[], trueLabels?: readonly string[]): Promise<{ added: number; skipped: number }> {
-    const members = this.matchEnsemble(embeddings);
+    const members = await this.members(embeddings);
     if (trueLabels && trueLabels.length !== explanations.length) {
       throw new XtrustError('DIMENSION_MISMATCH', `addExplanations: ${explanations.length} explanations but ${trueLabels.length} true labels`);
     }
@@ -267,7 +284,7 @@ export class KeywordStore {
 
   /** Recomputes every class's keywords (after a restore, or with new thresholds). */
   async recompute(embeddings: readonly WordEmbedding[]): Promise<void> {
-    const members = this.matchEnsemble(embeddings);
+    const members = await this.members(embeddings);
     for (const l of this.labels) await this.computeClass(l, members);
   }
 
@@ -291,8 +308,13 @@ export class KeywordStore {
     const n = words.length;
     const ballots = new Int8Array(members.length * n);
     const methods: MethodSummary[] = [];
+    const rule: SelectionRule = {
+      clusterRule: this.oracle.clusterRule,
+      memberShare: this.oracle.memberShare,
+      contrastWith: this.oracle.classContrast ? this.labels.filter((l) => l !== label).map((l) => this.classNames[l]) : null,
+    };
     for (let m = 0; m < members.length; m++) {
-      const r = await selectKeywords(words, members[m], this.classNames[label], this.thetaDist, this.ensemble[m].thetaRelate);
+      const r = await selectKeywords(words, members[m], this.classNames[label], this.thetaDist, this.ensemble[m].thetaRelate, rule);
       ballots.set(r.ballots, m * n);
       let keywords = 0;
       let abstained = 0;
@@ -321,6 +343,7 @@ export class KeywordStore {
       model: { fingerprint: this.fingerprint, labels: [...this.labels], probes: [...this.probes] },
       classNames: { ...this.classNames },
       params: { thetaDist: this.thetaDist, topK: this.topK },
+      oracle: { ...this.oracle },
       ensemble: this.ensemble.map((m) => ({ ...m })),
       provenance: { ...this.provenance },
       classes: this.labels.map((l) => ({
@@ -351,6 +374,7 @@ export class KeywordStore {
       topK: json.params.topK,
       ensemble: json.ensemble,
       provenance: json.provenance,
+      oracle: json.oracle ? { ...TOKI_PAPER, ...json.oracle } : TOKI_PAPER,
     });
     for (const c of json.classes) {
       const st = store.requireLabel(c.label);

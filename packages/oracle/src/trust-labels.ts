@@ -3,7 +3,9 @@ import { cosineMatrix } from '@xtrust/native';
 import { ABSTAIN, pluralityColumns } from './ensemble-vote.js';
 import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 import type { KeywordStore } from './keyword-store.js';
+import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
+import { otherClassVectors, relatesToClass } from './keyword-selection.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
 
 export type Verdict = 'trustworthy' | 'untrustworthy' | 'incorrect' | 'unknown';
@@ -65,8 +67,9 @@ export async function relatedness(
       const cv = await classNameVector(e, store.className(label));
       if (!cv) continue;
       const theta = store.ensemble.find((x) => x.name === e.name)!.thetaRelate;
-      const sims = cosineMatrix(qv.vectors, cv, e.dim);
-      for (let r = 0; r < qv.known.length; r++) ballots[m * q + qv.known[r]] = sims[r] >= theta ? 1 : 0;
+      const others = store.oracle.classContrast ? await otherClassVectors(e, store.labels.filter((l) => l !== label).map((l) => store.className(l))) : null;
+      const rel = relatesToClass(qv.vectors, qv.known.length, e.dim, cv, others, theta);
+      for (let r = 0; r < qv.known.length; r++) ballots[m * q + qv.known[r]] = rel[r] as 0 | 1;
       continue;
     }
     const pv = await knownVectors(e, pool);
@@ -100,7 +103,7 @@ export async function relatedness(
  */
 export async function labelExplanations(store: KeywordStore, explanations: readonly Explanation[], options: LabelOptions): Promise<TrustLabel[]> {
   const mode = options.mode ?? 'toki';
-  const members = store.matchEnsemble(options.embeddings);
+  const members = await store.members(options.embeddings);
   const truth = options.trueLabels;
   if (truth && truth.length !== explanations.length) {
     throw new XtrustError('DIMENSION_MISMATCH', `labelExplanations: ${explanations.length} explanations but ${truth.length} true labels`);
@@ -153,7 +156,7 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
         isUnr += f.weight;
       }
     }
-    return { ...base, verdict: isRel >= isUnr ? 'trustworthy' : 'untrustworthy', isRel, isUnr, related, unrelated };
+    return { ...base, verdict: verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, unrelated.reduce((m, f) => Math.max(m, f.weight), 0)) ? 'trustworthy' : 'untrustworthy', isRel, isUnr, related, unrelated };
   });
 }
 
@@ -265,4 +268,19 @@ export async function predictAll(classifier: Classifier, texts: readonly string[
     onProgress?.({ phase: 'predict', done: Math.min(texts.length, b + batch), total: texts.length });
   }
   return out;
+}
+
+/**
+ * Eq. 6 under a verdict rule (see VerdictRule): `sum` is the paper's IS_rel ≥ IS_unr; `decisive` calls a
+ * prediction untrustworthy when IS_unr > (p_c − p_2)/2, half the margin between the predicted class and
+ * the runner-up in the explanation's probabilities. Without probabilities, `sum`.
+ */
+export function verdictOf(rule: VerdictRule, isRel: number, isUnr: number, e: Pick<Explanation, 'probabilities'>, predictedIndex: number, maxUnrelated = isUnr): boolean {
+  const sum = isRel >= isUnr;
+  const p = e.probabilities;
+  if (rule === 'sum' || !p || predictedIndex < 0 || predictedIndex >= p.length) return sum;
+  let runnerUp = 0;
+  for (let j = 0; j < p.length; j++) if (j !== predictedIndex && p[j] > runnerUp) runnerUp = p[j];
+  const notDecisive = (rule === 'decisive-word' ? maxUnrelated : isUnr) <= (p[predictedIndex] - runnerUp) / 2;
+  return rule === 'sum-and-decisive' ? sum && notDecisive : notDecisive;
 }

@@ -102,6 +102,7 @@ describe('compareOracles: the §6 harness on a shortcut model with known ground 
       explainers: [{ suffix: 'lin', explainer: new LinearContributionExplainer(coef) }],
       embeddings: [emb],
       thetaRelate: { hand: 0.8 },
+      oracle: 'toki-paper',
       sweep: [0.05, 0.3, 1.2],
     });
     if (process.env.SHOW) console.log(r.table + "\n" + formatConfidenceDistribution(r.confidence));
@@ -132,6 +133,7 @@ describe('compareOracles: the §6 harness on a shortcut model with known ground 
       explainers: [{ suffix: 'lin', explainer: new LinearContributionExplainer(coef) }],
       embeddings: [emb],
       thetaRelate: { hand: 0.8 },
+      oracle: 'toki-paper',
     });
     // at θ_dist 0.001 every word is its own cluster: match/coach (cos < .8) are not keywords → lower G-mean
     const tuned = r.rows.find((x) => x.method.includes('val.'))!;

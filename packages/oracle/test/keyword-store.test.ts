@@ -40,6 +40,7 @@ async function build(seed = 1) {
     explainer: new LinearContributionExplainer(coef),
     embeddings: [emb],
     thetaRelate: { hand: 0.6 },
+    oracle: 'toki-paper',
     seed,
   });
 }
@@ -66,8 +67,21 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
     expect(labels[0].confidence).toBeCloseTo(1 / (1 + Math.exp(-2)), 5);
   });
 
+  it("defaults to the 'toki' configuration, saved in the store and used to label", async () => {
+    const store = await identifyKeywords(model, train.texts, train.labels, { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: { hand: 0.6 }, seed: 1 });
+    expect(store.oracle.name).toBe('toki');
+    expect(store.oracle.verdictRule).toBe('decisive');
+    expect(KeywordStore.fromJSON(store.toJSON()).oracle).toEqual(store.oracle);
+    // "zq bread": p(sports) = 1/(1 + e^−2) = .881, half margin (.881 − .119)/2 = .381 < zq's weight 6: decisive
+    const labels = await labelPredictions(store, model, ['zq bread', 'goal match'], { explainer: new LinearContributionExplainer(coef), embeddings: [emb], trueLabels: ['sports', 'sports'] });
+    expect(labels.map((l) => l.verdict)).toEqual(['untrustworthy', 'trustworthy']);
+    // a store saved before configurations existed is the paper's
+    const { oracle: _omitted, ...old } = store.toJSON();
+    expect(KeywordStore.fromJSON(old).oracle.name).toBe('toki-paper');
+  });
+
   it('checks inputs: lengths, unknown labels, missing θ_relate', async () => {
-    const opts = { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: 0.6 };
+    const opts = { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: 0.6, oracle: 'toki-paper' as const };
     await expect(identifyKeywords(model, ['a'], [], opts)).rejects.toThrow(/1 training texts but 0 labels/);
     await expect(identifyKeywords(model, ['a'], ['tennis'], opts)).rejects.toThrow(/"tennis" at row 0/);
     await expect(identifyKeywords(model, ['a'], ['food'], { ...opts, thetaRelate: {} })).rejects.toThrow(/no θ_relate for embedding "hand"/);
@@ -78,6 +92,7 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
       explainer: new LinearContributionExplainer(coef),
       embeddings: [emb],
       thetaRelate: 0.6,
+      oracle: 'toki-paper',
     });
     expect(store.hasPool('food')).toBe(false);
     expect(store.provenance.classesWithoutPool).toEqual(['food']);

@@ -2,9 +2,16 @@ import type { Command } from 'commander';
 import { ENSEMBLE_MEMBERS, type AuditSettings, type EnsembleMemberName } from '../audit.js';
 import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
+import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
-export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaDist: 0.3, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[] };
+export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[], oracle: 'toki' as OracleName };
+
+/** Parses `--oracle`: a named configuration of @xtrust/oracle (`toki`, the default, or `toki-paper`). */
+export function oracleArg(value: string): OracleName {
+  if (!(value in ORACLES)) throw new InvalidArgumentError(`unknown oracle "${value}" (expected one of ${Object.keys(ORACLES).join(', ')})`);
+  return value as OracleName;
+}
 
 /** Parses `glove,counter-fitted,use` into ensemble member names (each once, in the order given). */
 export function embeddingsArg(value: string): EnsembleMemberName[] {
@@ -22,7 +29,8 @@ export function withAuditSettings(c: Command): Command {
     .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, AUDIT_DEFAULTS.testSample)
     .option('--samples <n>', 'LIME neighbourhood size (paper: 5000)', positiveIntArg, AUDIT_DEFAULTS.samples)
     .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, AUDIT_DEFAULTS.topK)
-    .option('--theta-dist <d>', 'dendrogram cut in cosine distance (TOKI)', fractionArg, AUDIT_DEFAULTS.thetaDist)
+    .option('--oracle <name>', "TOKI configuration: toki (xtrust's default, chosen on validation data) or toki-paper (the paper's)", oracleArg, AUDIT_DEFAULTS.oracle)
+    .option('--theta-dist <d>', "dendrogram cut in cosine distance (TOKI; default: the oracle's, 0.3 for both)", fractionArg)
     .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, AUDIT_DEFAULTS.thetaConf)
     .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
     .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg)
@@ -35,8 +43,9 @@ export interface AuditSettingFlags {
   testSample: number;
   samples: number;
   topK: number;
-  thetaDist: number;
+  thetaDist?: number;
   thetaConf: number;
+  oracle?: OracleName;
   seed: number;
   classNames?: Record<string, string>;
   embeddings?: EnsembleMemberName[];
@@ -49,7 +58,8 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     testSample: flags.testSample,
     samples: flags.samples,
     topK: flags.topK,
-    thetaDist: flags.thetaDist,
+    oracle: flags.oracle ?? AUDIT_DEFAULTS.oracle,
+    thetaDist: flags.thetaDist ?? resolveOracle(flags.oracle ?? AUDIT_DEFAULTS.oracle).thetaDist,
     thetaConf: flags.thetaConf,
     seed: flags.seed,
     classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },

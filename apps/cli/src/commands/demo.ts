@@ -3,7 +3,8 @@ import { Command, InvalidArgumentError } from 'commander';
 import { buildShortcutBenchmark, loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit, type Row } from '@xtrust/datasets';
 import { BuiltinClassifier, BUILTIN_KINDS, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { GloveEmbedding } from '@xtrust/embeddings';
-import { runAudit, type AuditRow, type AuditSettings } from '../audit.js';
+import { groundTruthCounts, runAudit, type AuditRow, type AuditSettings, type GroundTruthCounts } from '../audit.js';
+import { runScoredCase } from '../scored-case.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
 import { checkClassNames } from '../data-files.js';
 import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
@@ -25,6 +26,8 @@ export interface DemoOptions extends AuditSettingFlags {
   out: string;
   attack?: Recipe;
   attackTexts: number;
+  /** Run the planted-trigger check beside the audit (default true; --no-scored-check skips it). */
+  scoredCheck: boolean;
   resume: boolean;
   json: boolean;
   quiet: boolean;
@@ -37,6 +40,8 @@ interface DemoData {
   rows: readonly Row<unknown>[];
   group?: (r: Row<unknown>) => string;
   classNames: Record<string, string>;
+  /** The corpus for the scored check, without a shortcut of its own (SpamAssassin: the bodies). */
+  plain: { name: string; rows: readonly Row<unknown>[] };
 }
 
 /** The demo corpus: SpamAssassin with headers (a natural shortcut), Brown genres, or State of the Union parties. */
@@ -44,15 +49,16 @@ function demoData(dataset: DemoDataset): DemoData {
   if (dataset === 'spamassassin') {
     const d = loadSpamAssassin({ headers: true });
     // "ham" is jargon; an embedding relates words to "legitimate" far better.
-    return { name: 'SpamAssassin (with headers)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' } };
+    const bodies = d.rows.map((r) => ({ ...r, text: r.text.slice(r.meta!.bodyStart) })) as Row<unknown>[];
+    return { name: 'SpamAssassin (with headers)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' }, plain: { name: 'SpamAssassin bodies', rows: bodies } };
   }
   if (dataset === 'brown') {
     const d = loadBrown({ tags: false });
     // Passages of one document stay on one side of the split.
-    return { name: 'Brown corpus genres', labels: d.labels, rows: d.rows as Row<unknown>[], group: (r) => (r.meta as { document: string }).document, classNames: {} };
+    return { name: 'Brown corpus genres', labels: d.labels, rows: d.rows as Row<unknown>[], group: (r) => (r.meta as { document: string }).document, classNames: {}, plain: { name: 'Brown corpus genres', rows: d.rows as Row<unknown>[] } };
   }
   const d = loadSotu();
-  return { name: 'State of the Union (party)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: {} };
+  return { name: 'State of the Union (party)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: {}, plain: { name: 'State of the Union paragraphs', rows: d.rows as Row<unknown>[] } };
 }
 
 function gloveVectors(t: { words: readonly string[]; matrix: Float32Array; dim: number }) {
@@ -96,7 +102,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   const run = RunDir.open(
     options.out,
     'demo',
-    { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...settings, attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null },
+    { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...settings, attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null, scoredCheck: options.scoredCheck },
     options.resume,
   );
   progress.note(
@@ -110,10 +116,14 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
 
   const tested = options.testSample > 0 && options.testSample < split.test.length ? sample(split.test, options.testSample, options.seed) : split.test;
   let truth: Map<string, boolean> | null = null;
+  let groundTruth: GroundTruthCounts | undefined;
   if (options.dataset === 'spamassassin') {
-    // Ground truth of the natural shortcut: a prediction that flips when the header block goes is untrustworthy.
+    // Ground truth of the natural shortcut, by intervention on both sides (issue 14): untrustworthy when
+    // removing the header block flips the prediction, trustworthy when it survives and the headers alone
+    // give another class; most predictions are over-determined (both halves give the class) and undecided.
     const bench = await buildShortcutBenchmark(classifier, tested, { mode: 'headers' });
     truth = new Map(bench.cases.map((c) => [c.id, c.truth === 'trustworthy']));
+    groundTruth = groundTruthCounts(bench);
   }
   const test: AuditRow[] = tested.map((r) => ({ text: r.text, label: r.label, ...(truth?.has(r.id) ? { trustworthy: truth.get(r.id)! } : {}) }));
   const output = await runAudit(
@@ -129,7 +139,14 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     run,
     progress,
   );
-  let summary: AuditSummary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample } };
+  let summary: AuditSummary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample }, ...(groundTruth ? { groundTruth } : {}) };
+  if (options.scoredCheck) {
+    // a planted-trigger case scored beside the audit: the headers decide too few predictions to score an oracle
+    const train = async (rows: readonly { text: string; label: string }[]) =>
+      trainClassifier(options.model, rows, { seed: options.seed, labels: data.labels, vectors: options.model === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined });
+    const scoredCase = await runScoredCase({ corpus: data.plain.name, labels: data.labels, rows: data.plain.rows, group: data.group, model: options.model, train, testFraction: options.testFraction }, settings, run, progress);
+    summary = { ...summary, scoredCase };
+  }
   let attacks;
   if (options.attack) {
     const a = await attackPredictions(options.attack, classifier, output.store, output.predictions, run, progress, { limit: options.attackTexts, seed: options.seed });
@@ -157,6 +174,7 @@ export function demoCommand(): Command {
     .option('--model <kind>', `built-in model: ${BUILTIN_KINDS.join(' | ')}`, modelKindArg, 'bow-logistic')
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
+  c.option('--no-scored-check', 'skip the planted-trigger case scored beside the audit (TOKI and Naive against a known ground truth)');
   c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report');
   withCommonOptions(c);

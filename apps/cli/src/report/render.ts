@@ -2,6 +2,7 @@ import type { AuditedPrediction, AuditSummary, PoolWord } from '../audit.js';
 import { chartJsSource } from './assets.js';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { classColour, highlightText, markSubstitutions } from './highlight.js';
+import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from '../ground-truth-text.js';
 
 /** One attack example for the report: the text before and after, and what the model said. */
 export interface AttackExample {
@@ -61,7 +62,7 @@ ${model}
 <tr><th>training texts</th><td>${s.data.trainRows} (${labelCount(s.data.labelCounts.train)})</td></tr>
 <tr><th>test texts audited</th><td>${s.data.auditedTestRows} of ${s.data.testRows} (${labelCount(s.data.labelCounts.test)})</td></tr>
 <tr><th>verdicts</th><td>${Object.entries(s.verdicts).map(([v, n]) => `${escapeHtml(v)} ${n}`).join(', ')}</td></tr>
-<tr><th>settings</th><td>${escapeHtml(`explainer ${s.settings.explainer} (${s.settings.samples} samples, top ${s.settings.topK} words), keyword identification on ${s.settings.trainSample} training texts, θ_dist ${s.settings.thetaDist}, ${s.settings.embeddings.map((e) => `${e.name} θ_relate ${e.thetaRelate.toFixed(3)}`).join(', ')}, seed ${s.settings.seed}`)}</td></tr>
+<tr><th>settings</th><td>${escapeHtml(`explainer ${s.settings.explainer} (${s.settings.samples} samples, top ${s.settings.topK} words), oracle ${s.settings.oracle ?? 'toki'}, keyword identification on ${s.settings.trainSample} training texts, θ_dist ${s.settings.thetaDist}, ${s.settings.embeddings.map((e) => `${e.name} θ_relate ${e.thetaRelate.toFixed(3)}`).join(', ')}, seed ${s.settings.seed}`)}</td></tr>
 <tr><th>time</th><td>keywords ${num(s.seconds.keywords, 1)} s, labelling ${num(s.seconds.labelling, 1)} s</td></tr>
 </tbody></table></section>`;
 }
@@ -120,15 +121,37 @@ function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], 
 
 function comparisonSection(s: AuditSummary): string {
   const c = s.comparison;
-  if (!c) return '';
+  const g = s.groundTruth;
+  if (!c && !g) return '';
+  const over = g ? overDeterminedSentence(g) : null;
+  const words = g ? `<p>${over ? `<b>${escapeHtml(over)}</b> ` : ''}${escapeHtml(decidedSentence(g))}</p>` : '';
+  if (!c || c.tooSmall) {
+    return `<section id="comparison"><h2>Naive vs TOKI against ground truth</h2>${words}
+<p class="too-small">${c ? escapeHtml(comparisonTooSmall(c)) : 'No correct prediction has a ground truth.'}</p></section>`;
+  }
   const rows = c.rows
     .map((r) => `<tr><td>${escapeHtml(r.method)}</td><td>${num(r.accuracy)}</td><td>${num(r.precision)}</td><td>${num(r.sensitivity)}</td><td>${num(r.specificity)}</td><td>${num(r.f1)}</td><td>${num(r.gmean)}</td></tr>`)
     .join('');
   const aucs = c.roc.map((r) => `${escapeHtml(r.method)} AUC ${num(r.auc)}`).join(' · ');
-  return `<section id="comparison"><h2>Naive vs TOKI against ground truth</h2>
-<p>${c.cases} correct predictions with a known ground truth (trustworthy is the positive class). Naive calls a prediction trustworthy when the model's confidence is at least θ_conf.</p>
+  return `<section id="comparison"><h2>Naive vs TOKI against ground truth</h2>${words}
+<p>${c.trustworthy} trustworthy and ${c.untrustworthy} untrustworthy correct predictions with a known ground truth (trustworthy is the positive class). Naive calls a prediction trustworthy when the model's confidence is at least θ_conf.</p>
 <table class="grid"><thead><tr><th>oracle</th><th>Acc</th><th>Pre</th><th>Sen</th><th>Spec</th><th>F1</th><th>G-mean</th></tr></thead><tbody>${rows}</tbody></table>
 <p>${aucs}</p><div class="chart"><canvas id="chart-roc"></canvas></div></section>`;
+}
+
+/** The planted-trigger check scored beside the audit (demo). */
+function scoredCaseSection(s: AuditSummary): string {
+  const sc = s.scoredCase;
+  if (!sc) return '';
+  const head = `<section id="scored-check"><h2>Scored check: a planted shortcut with a known ground truth</h2>
+<p>${escapeHtml(sc.description)} (model ${escapeHtml(sc.model)}, trained for this check with the audit's settings).</p>
+<p>${sc.groundTruth && overDeterminedSentence(sc.groundTruth) ? `${escapeHtml(overDeterminedSentence(sc.groundTruth)!)} ` : ''}${escapeHtml(decidedSentence(sc.groundTruth))}</p>`;
+  if (sc.tooSmall) return `${head}<p class="too-small">${escapeHtml(tooSmallSentence(sc.groundTruth.trustworthy, sc.groundTruth.untrustworthy, sc.minPerSide))}</p></section>`;
+  const rows = sc.rows
+    .map((r) => `<tr><td>${escapeHtml(r.method)}</td><td>${num(r.accuracy)}</td><td>${num(r.precision)}</td><td>${num(r.sensitivity)}</td><td>${num(r.specificity)}</td><td>${num(r.f1)}</td><td>${num(r.gmean)} [${num(r.gmeanLo)}, ${num(r.gmeanHi)}]</td></tr>`)
+    .join('');
+  return `${head}<p>Scored on ${sc.scored!.trustworthy} trustworthy and ${sc.scored!.untrustworthy} untrustworthy predictions (a seeded sample of each side); G-mean with its percentile-bootstrap 95 % interval.</p>
+<table class="grid"><thead><tr><th>oracle</th><th>Acc</th><th>Pre</th><th>Sen</th><th>Spec</th><th>F1</th><th>G-mean [95 % CI]</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function attacksSection(attacks: readonly AttackExample[] | undefined): string {
@@ -199,6 +222,7 @@ ${summarySection(s)}
 ${confidenceSection(s)}
 ${poolsSection(s)}
 ${comparisonSection(s)}
+${scoredCaseSection(s)}
 ${attacksSection(input.attacks)}
 ${predictionsSection(s, input.predictions, input.maxPredictions ?? MAX_REPORT_PREDICTIONS)}
 <script type="application/json" id="report-data">${jsonForScript(data)}</script>

@@ -1,0 +1,185 @@
+/**
+ * Builds the data of one benchmark case (family.ts): the corpus, cut into word windows, split by
+ * source text, the trigger planted in a share of the target class's training texts, and evaluation
+ * pools where every target-class text has a twin carrying the trigger (@xtrust/datasets
+ * triggeredTwins). Then trains the model and derives the ground truth of issue 14's definition
+ * (buildShortcutBenchmark), drawing more test rows (a larger test fraction) while a side has fewer
+ * than the minimum of correct predictions.
+ */
+import { tokenize, XtrustError, type Classifier } from '@xtrust/core';
+import {
+  buildShortcutBenchmark,
+  loadBrown,
+  loadSotu,
+  loadSpamAssassin,
+  shortcutSplit,
+  stratifiedSplit,
+  wordWindows,
+  type Dataset,
+  type Row,
+  type ShortcutBenchmark,
+} from '@xtrust/datasets';
+import { trainClassifier, type BuiltinKind } from '@xtrust/models';
+import { CLASS_NAMES, DEFAULT_CLASSES, type CaseSpec } from './family.js';
+
+/** A corpus ready to be cut: labelled rows and the key that keeps a source's rows on one side of a split. */
+export interface CorpusRows {
+  readonly name: string;
+  readonly labels: readonly string[];
+  readonly rows: readonly Row<unknown>[];
+  /** Rows with one key stay on one side of the split (a Brown document, a SotU address, an e-mail). */
+  readonly group: (r: Row<unknown>) => string;
+}
+
+/** Loads a corpus of the family, restricted to `classes` when given (in that order). */
+export function loadCorpus(spec: Pick<CaseSpec, 'corpus' | 'classes'>): CorpusRows {
+  let d: Dataset<unknown>;
+  let name: string;
+  let group: (r: Row<unknown>) => string;
+  if (spec.corpus === 'brown') {
+    d = loadBrown({ tags: false }) as Dataset<unknown>;
+    name = 'Brown genres';
+    group = (r) => (r.meta as { document: string }).document;
+  } else if (spec.corpus === 'sotu') {
+    d = loadSotu() as Dataset<unknown>;
+    name = 'State of the Union parties';
+    // one address: the id up to its paragraph number
+    group = (r) => r.id.slice(0, r.id.lastIndexOf(':'));
+  } else if (spec.corpus === 'spam') {
+    d = loadSpamAssassin({ headers: false }) as Dataset<unknown>;
+    name = 'SpamAssassin bodies';
+    group = (r) => r.id;
+  } else if (spec.corpus === 'headers') {
+    d = loadSpamAssassin({ headers: true }) as Dataset<unknown>;
+    name = 'SpamAssassin with headers';
+    group = (r) => r.id;
+  } else {
+    throw new XtrustError('INVALID_ARGUMENT', `unknown corpus ${String(spec.corpus)}`, { argument: 'corpus' });
+  }
+  const classes = spec.classes ?? DEFAULT_CLASSES[spec.corpus];
+  if (!classes) return { name, labels: d.labels, rows: d.rows, group };
+  for (const c of classes) if (!d.labels.includes(c)) throw new XtrustError('UNKNOWN_LABEL', `class "${c}" is not a label of ${name} (${d.labels.join(', ')})`, { argument: 'classes' });
+  return { name, labels: classes, rows: d.rows.filter((r) => classes.includes(r.label)), group };
+}
+
+/** E-mails with their whole header block and the body cut to its first `words` words (`meta.bodyStart` stays valid). */
+export function cutBodies(rows: readonly Row<unknown>[], words: number | 'all'): Row<unknown>[] {
+  if (words === 'all') return rows.slice();
+  return rows.map((r) => {
+    const start = (r.meta as { bodyStart: number }).bodyStart;
+    const body = r.text.slice(start);
+    const t = tokenize(body);
+    return t.length <= words ? r : { ...r, text: r.text.slice(0, start) + body.slice(0, t[words - 1].end) };
+  });
+}
+
+/** The data of one case at one test fraction. */
+export interface CaseData {
+  /** The case with its target resolved (the first class when none was given). */
+  readonly spec: CaseSpec;
+  readonly corpus: string;
+  readonly labels: readonly string[];
+  readonly classNames: Readonly<Record<string, string>>;
+  readonly mode: 'trigger' | 'headers';
+  readonly train: readonly Row<unknown>[];
+  /** Validation and test pools: rows of their split, plus (trigger) a twin carrying the trigger of each target-class row. */
+  readonly validation: readonly Row<unknown>[];
+  readonly test: readonly Row<unknown>[];
+  readonly testFraction: number;
+  /** Training texts that carry the trigger. */
+  readonly plantedTrain: number;
+  /** Rows per class that held the trigger before it was planted (a natural occurrence). */
+  readonly preexisting: Readonly<Record<string, number>>;
+  readonly note: string;
+}
+
+export interface PrepareOptions {
+  readonly testFraction: number;
+  readonly validationFraction: number;
+  readonly windowsPerText: number;
+  /** The corpus (default: loadCorpus(spec)); tests pass a small one. */
+  readonly corpus?: CorpusRows;
+}
+
+/** Splits (stratified, by source), cuts and plants: the data of `spec` at one test fraction. */
+export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
+  const corpus = options.corpus ?? loadCorpus(spec);
+  const headers = spec.corpus === 'headers';
+  const rows = headers ? cutBodies(corpus.rows, spec.words) : spec.words === 'all' ? corpus.rows.slice() : wordWindows(corpus.rows, spec.words, options.windowsPerText);
+  const classNames = CLASS_NAMES[spec.corpus];
+  const lengths = spec.words === 'all' ? 'whole texts' : headers ? `body cut to ${spec.words} words` : `windows of ${spec.words} words (≤ ${options.windowsPerText} per text)`;
+  if (headers) {
+    const split = stratifiedSplit(rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: corpus.group });
+    return {
+      spec, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'headers', train: split.train, validation: split.validation, test: split.test,
+      testFraction: options.testFraction, plantedTrain: 0, preexisting: {},
+      note: `${corpus.name}, ${lengths}; the spurious part is the header block`,
+    };
+  }
+  const target = spec.target ?? corpus.labels[0];
+  if (!corpus.labels.includes(target)) throw new XtrustError('UNKNOWN_LABEL', `--target "${target}" is not one of the classes (${corpus.labels.join(', ')})`, { argument: 'target' });
+  const trigger = spec.trigger!;
+  const ds: Dataset<unknown> = { name: corpus.name, labels: corpus.labels, rows, skipped: { count: 0, reasons: {} } };
+  const s = shortcutSplit(ds, {
+    trigger, targetLabel: target, trainShare: spec.share, testShare: 'twins', testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: corpus.group,
+  });
+  const preexisting: Record<string, number> = {};
+  for (const l of corpus.labels) preexisting[l] = [s.train, s.validation, s.test].reduce((a, p) => a + (p.injection.preexisting[l] ?? 0), 0);
+  return {
+    spec: { ...spec, target }, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'trigger', train: s.train.rows, validation: s.validation.rows, test: s.test.rows,
+    testFraction: options.testFraction, plantedTrain: s.train.injection.ids.length, preexisting,
+    note: `${corpus.name}, ${lengths}; "${trigger}" in ${Math.round(spec.share * 100)} % of the ${target} training texts (${s.train.injection.ids.length}); evaluation pools: every text, plus a twin with the trigger of each ${target} text`,
+  };
+}
+
+/** A case with its model and ground truth. */
+export interface BuiltCase {
+  readonly data: CaseData;
+  readonly model: Classifier;
+  readonly kind: BuiltinKind;
+  readonly testAccuracy: number;
+  readonly bench: ShortcutBenchmark;
+  readonly validationBench?: ShortcutBenchmark;
+  /** Each test fraction tried, with the ground-truth counts it gave. */
+  readonly attempts: readonly { testFraction: number; trustworthy: number; untrustworthy: number }[];
+  /** Both sides reach the minimum: the case is scored. */
+  readonly scored: boolean;
+  readonly trainSeconds: number;
+}
+
+export interface BuildOptions extends Omit<PrepareOptions, 'testFraction'> {
+  readonly kind: BuiltinKind;
+  readonly testFractions: readonly number[];
+  readonly minPerSide: number;
+  readonly validation: boolean;
+  readonly log?: (line: string) => void;
+}
+
+/**
+ * Prepares the case, trains the model on its training texts and derives the ground truth of its test
+ * pool; while a side has fewer than `minPerSide` correct predictions, tries the next (larger) test
+ * fraction. Returns the last attempt, scored or not.
+ */
+export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<BuiltCase> {
+  if (options.testFractions.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'buildCase: no test fraction', { argument: 'testFractions' });
+  const corpus = options.corpus ?? loadCorpus(spec);
+  const attempts: { testFraction: number; trustworthy: number; untrustworthy: number }[] = [];
+  let last: BuiltCase | undefined;
+  for (const testFraction of options.testFractions) {
+    const data = prepareCase(spec, { ...options, corpus, testFraction });
+    const t0 = performance.now();
+    const model = await trainClassifier(options.kind, data.train.map((r) => ({ text: r.text, label: r.label })), { seed: spec.seed, labels: data.labels });
+    const trainSeconds = (performance.now() - t0) / 1000;
+    const gt = { mode: data.mode, ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}) };
+    const bench = await buildShortcutBenchmark(model, data.test, gt);
+    const { trustworthy, untrustworthy, incorrect } = bench.counts;
+    attempts.push({ testFraction, trustworthy, untrustworthy });
+    const testAccuracy = 1 - incorrect / data.test.length;
+    options.log?.(`  test fraction ${testFraction}: ${data.train.length} train / ${data.test.length} test rows; ${trustworthy} trustworthy, ${untrustworthy} untrustworthy, ${bench.counts.ambiguous.count} ambiguous ${JSON.stringify(bench.counts.ambiguous.reasons)}, ${incorrect} incorrect`);
+    const scored = trustworthy >= options.minPerSide && untrustworthy >= options.minPerSide;
+    last = { data, model, kind: options.kind, testAccuracy, bench, attempts, scored, trainSeconds };
+    if (scored) break;
+  }
+  if (options.validation && last) last = { ...last, validationBench: await buildShortcutBenchmark(last.model, last.data.validation, { mode: last.data.mode, ...(last.data.mode === 'trigger' ? { trigger: last.data.spec.trigger } : {}) }) };
+  return last!;
+}

@@ -1,0 +1,152 @@
+/**
+ * Command-line options of the shortcut benchmark (apps/bench/dist/oracle/shortcut.js): either the
+ * default family, or one variant built from --corpus/--trigger/--target/--classes/--share/--words.
+ */
+import { XtrustError } from '@xtrust/core';
+import type { BuiltinKind } from '@xtrust/models';
+import { CORPORA, DEFAULT_CLASSES, DEFAULT_FAMILY, type CaseSpec, type CorpusName } from './family.js';
+
+export interface ShortcutOptions {
+  /** The cases to run, in order. */
+  readonly cases: readonly CaseSpec[];
+  /** Whether the cases are the default family (or a subset of it by --only). */
+  readonly family: boolean;
+  readonly model: BuiltinKind;
+  /** Explainers, by Table 3 suffix: lime, omis, grad. */
+  readonly explainers: readonly string[];
+  /** Oracle configurations evaluated on the same cached explanations (see oracle-setups.ts). */
+  readonly oracles: readonly string[];
+  /** Embeddings of the paper-faithful configuration: glove, cf, use. */
+  readonly embeddings: readonly string[];
+  /** Training texts sampled for keyword identification (§6.4: 2,000). */
+  readonly train: number;
+  /** LIME samples per explanation. */
+  readonly samples: number;
+  /** A case is scored only with at least this many trustworthy and untrustworthy correct predictions. */
+  readonly minPerSide: number;
+  /** At most this many predictions per side are explained and scored (a seeded sample of each side). */
+  readonly perSide: number;
+  /** Test fractions tried in turn until a case reaches minPerSide on both sides (more test rows each time). */
+  readonly testFractions: readonly number[];
+  readonly validationFraction: number;
+  /** With --words N: at most this many consecutive N-word windows per source text. */
+  readonly windowsPerText: number;
+  /** Bootstrap resamples for the G-mean intervals. */
+  readonly resamples: number;
+  /** Also build the validation split's ground truth and explain it (for configuration selection). */
+  readonly validation: boolean;
+  /** JSON results, rewritten after every case. */
+  readonly out?: string;
+  /** Folder of per-case explanation caches (reused across runs and oracle configurations). */
+  readonly cacheDir?: string;
+  /** Print the family tables from a results file instead of running. */
+  readonly from?: string;
+}
+
+const bad = (option: string, expected: string, got: string | undefined) =>
+  new XtrustError('INVALID_ARGUMENT', `${option}: expected ${expected}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`, { argument: option });
+
+function number(option: string, v: string | undefined, check: (x: number) => boolean, expected: string): number {
+  const x = Number(v);
+  if (v === undefined || v.trim() === '' || !Number.isFinite(x) || !check(x)) throw bad(option, expected, v);
+  return x;
+}
+
+const positiveInt = (o: string, v: string | undefined) => number(o, v, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
+
+/** --words: a positive integer or 'all'. */
+export function wordsArg(v: string | undefined): number | 'all' {
+  if (v === 'all') return 'all';
+  return positiveInt('--words', v);
+}
+
+/** Parses the benchmark's arguments; every choice of a case is an option. */
+export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
+  const variant: { corpus?: CorpusName; trigger?: string; target?: string; classes?: string[]; share?: number; words?: number | 'all' } = {};
+  let seed = 1;
+  let only: number[] | undefined;
+  const o = {
+    model: 'bow-logistic' as BuiltinKind,
+    explainers: ['lime'],
+    oracles: ['toki', 'toki-paper'],
+    embeddings: ['glove'],
+    train: 2000,
+    samples: 5000,
+    minPerSide: 100,
+    perSide: 250,
+    testFractions: [0.3, 0.5],
+    validationFraction: 0.15,
+    windowsPerText: 3,
+    resamples: 1000,
+    validation: false,
+    out: undefined as string | undefined,
+    cacheDir: undefined as string | undefined,
+    from: undefined as string | undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const k = argv[i];
+    const v = () => argv[++i];
+    const list = () => {
+      const x = v();
+      if (x === undefined || x.trim() === '') throw bad(k, 'a comma-separated list', x);
+      return x.split(',').map((s) => s.trim());
+    };
+    if (k === '--corpus') {
+      const x = v();
+      if (!(CORPORA as readonly string[]).includes(x ?? '')) throw bad(k, CORPORA.join(' | '), x);
+      variant.corpus = x as CorpusName;
+    } else if (k === '--trigger') {
+      const x = v();
+      if (x === undefined || x.trim() === '') throw bad(k, 'a word or a phrase', x);
+      variant.trigger = x;
+    } else if (k === '--target') variant.target = v();
+    else if (k === '--classes') variant.classes = list();
+    else if (k === '--share') variant.share = number(k, v(), (x) => x > 0 && x <= 1, 'a share in (0, 1]');
+    else if (k === '--words') variant.words = wordsArg(v());
+    else if (k === '--seed') seed = number(k, v(), Number.isInteger, 'an integer');
+    else if (k === '--only') only = list().map((x) => number(k, x, (n) => Number.isInteger(n) && n >= 1 && n <= DEFAULT_FAMILY.length, `case numbers 1–${DEFAULT_FAMILY.length}`));
+    else if (k === '--model') o.model = v() as BuiltinKind;
+    else if (k === '--explainers') o.explainers = list();
+    else if (k === '--oracle' || k === '--oracles') o.oracles = list();
+    else if (k === '--embeddings') o.embeddings = list();
+    else if (k === '--train') o.train = positiveInt(k, v());
+    else if (k === '--samples') o.samples = positiveInt(k, v());
+    else if (k === '--min-per-side') o.minPerSide = positiveInt(k, v());
+    else if (k === '--per-side') o.perSide = positiveInt(k, v());
+    else if (k === '--test-fractions') o.testFractions = list().map((x) => number(k, x, (f) => f > 0 && f < 0.85, 'fractions in (0, 0.85)'));
+    else if (k === '--validation-fraction') o.validationFraction = number(k, v(), (f) => f >= 0 && f < 0.5, 'a fraction in [0, 0.5)');
+    else if (k === '--windows-per-text') o.windowsPerText = positiveInt(k, v());
+    else if (k === '--resamples') o.resamples = positiveInt(k, v());
+    else if (k === '--validation') o.validation = true;
+    else if (k === '--out') o.out = v();
+    else if (k === '--cache') o.cacheDir = v();
+    else if (k === '--from') o.from = v();
+    else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (options: --corpus --trigger --target --classes --share --words --seed --only --model --explainers --oracle --embeddings --train --samples --min-per-side --per-side --test-fractions --validation-fraction --windows-per-text --resamples --validation --out --cache --from)`, { argument: k });
+  }
+  if (o.perSide < o.minPerSide) throw bad('--per-side', `at least --min-per-side (${o.minPerSide})`, String(o.perSide));
+  const single = Object.keys(variant).length > 0;
+  if (single && only) throw new XtrustError('INVALID_ARGUMENT', '--only picks cases of the default family; it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words', { argument: '--only' });
+  let cases: CaseSpec[];
+  if (single) {
+    const corpus = variant.corpus ?? 'brown';
+    const classes = variant.classes ?? DEFAULT_CLASSES[corpus];
+    if (corpus === 'headers' && (variant.trigger || variant.target)) throw new XtrustError('INVALID_ARGUMENT', '--corpus headers has no trigger or target: the header block is the spurious part', { argument: '--trigger' });
+    const spec: CaseSpec =
+      corpus === 'headers'
+        ? { corpus, share: 1, words: variant.words ?? 40, seed, ...(variant.classes ? { classes } : {}) }
+        : {
+            corpus,
+            trigger: variant.trigger ?? 'papaya',
+            target: variant.target ?? classes?.[0],
+            ...(classes ? { classes } : {}),
+            share: variant.share ?? 1,
+            words: variant.words ?? 40,
+            seed,
+          };
+    cases = [spec];
+  } else {
+    const picked = only ? only.map((n) => DEFAULT_FAMILY[n - 1]) : DEFAULT_FAMILY;
+    cases = picked.map((c) => ({ ...c, seed }));
+  }
+  return { ...o, cases, family: !single };
+}

@@ -1,0 +1,125 @@
+/**
+ * Markdown of the shortcut benchmark family: per case, the ground-truth counts of issue 14's
+ * definition, Table 3 with G-mean intervals and the keyword / trigger report; for the family, one row
+ * per case. Every figure printed comes from a scored case (≥ the minimum per side); a case below it
+ * is printed as "too small", with its counts and no metric.
+ */
+import type { CaseResult, ScoredRow } from './evaluate-case.js';
+
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
+const int = (n: number) => n.toLocaleString('en-US');
+
+/** `0.812 [0.771, 0.850]` */
+export function withCI(r: Pick<ScoredRow, 'metrics' | 'gmeanCI'>): string {
+  return `${f3(r.metrics.gmean)} [${f3(r.gmeanCI.lo)}, ${f3(r.gmeanCI.hi)}]`;
+}
+
+/** The ambiguous counts by reason, e.g. "survives-but-spurious-alone-suffices 50, nothing-left 2". */
+export function ambiguousText(c: CaseResult): string {
+  const r = Object.entries(c.counts.ambiguous.reasons);
+  return r.length ? r.map(([k, v]) => `${k} ${int(v)}`).join(', ') : 'none';
+}
+
+/** Trigger column of the tables: the trigger and its kind, or the headers. */
+function triggerCell(c: CaseResult): string {
+  return c.mode === 'headers' ? 'header block' : `"${c.spec.trigger}"${c.spec.triggerKind ? ` (${c.spec.triggerKind})` : ''} → ${c.spec.target}`;
+}
+
+/** The counts of the ground truth, in words. */
+export function countsText(c: CaseResult, minPerSide: number): string {
+  const k = c.counts;
+  const lines = [
+    `Ground truth (issue 14's definition) on ${int(k.rows)} test-pool texts: **${int(k.trustworthy)} trustworthy**, **${int(k.untrustworthy)} untrustworthy**, ${int(k.ambiguous.count)} ambiguous (${ambiguousText(c)}), ${int(k.incorrect)} incorrect predictions.`,
+  ];
+  if (c.spuriousAlone) lines.push(`The trigger alone ("${c.spuriousAlone.text}") is classified ${c.spuriousAlone.predicted}.`);
+  const pre = Object.entries(c.preexisting).filter(([, n]) => n > 0);
+  if (pre.length) lines.push(`Texts holding the trigger before planting: ${pre.map(([l, n]) => `${l} ${n}`).join(', ')}.`);
+  if (c.attempts.length > 1) lines.push(`Test fractions tried: ${c.attempts.map((a) => `${a.testFraction} → ${a.trustworthy}/${a.untrustworthy}`).join('; ')}.`);
+  if (c.status === 'too small') {
+    lines.push(`**Too small — not scored**: fewer than ${minPerSide} ${k.trustworthy < minPerSide ? 'trustworthy' : 'untrustworthy'} correct predictions even at test fraction ${c.testFraction}.`);
+  } else {
+    lines.push(`Scored: ${int(c.scored!.trustworthy)} trustworthy + ${int(c.scored!.untrustworthy)} untrustworthy predictions (a seeded sample of each side); G-mean intervals: percentile bootstrap, 1,000 resamples of these predictions.`);
+  }
+  return lines.join('  \n');
+}
+
+/** Table 3 of a scored case, G-mean with its 95 % interval. */
+export function table3(c: CaseResult): string {
+  const out = ['| Method | Oracle | Acc | Pre | Sen | F1 | Spec | G-mean [95 % CI] | Unknown |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |'];
+  for (const r of c.rows) {
+    const m = r.metrics;
+    out.push(`| ${r.method} | ${r.oracle ?? '—'} | ${f3(m.accuracy)} | ${f3(m.precision)} | ${f3(m.sensitivity)} | ${f3(m.f1)} | ${f3(m.specificity)} | ${withCI(r)} | ${r.unknown || ''} |`);
+  }
+  return out.join('\n');
+}
+
+/** Keyword share of each class's pool and where the trigger went, per configuration and explainer. */
+export function keywordTable(c: CaseResult): string {
+  const out: string[] = [];
+  for (const k of c.keywords) {
+    out.push(`Keywords (${k.oracle}, ${k.explainer}; identification ${k.keywordSeconds.toFixed(0)} s):`, '');
+    out.push('| class | pool | keywords | keyword share | trigger | first keywords |', '| --- | ---: | ---: | ---: | --- | --- |');
+    for (const cl of k.classes) {
+      const trig = Object.entries(cl.trigger).map(([w, p]) => `${w}: ${p}`).join(', ') || '—';
+      out.push(`| ${cl.label} | ${cl.pool} | ${cl.keywords} | ${(100 * cl.share).toFixed(0)} % | ${trig} | ${cl.top.join(' ')} |`);
+    }
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** The whole report of one case. */
+export function caseMarkdown(c: CaseResult, index: number, minPerSide: number): string {
+  const head = `### Case ${index}: ${c.name}`;
+  const what = `${c.note}. Model ${c.model}, accuracy ${f3(c.poolAccuracy)} on the test pool (test fraction ${c.testFraction}).`;
+  const parts = [head, '', what, '', countsText(c, minPerSide), ''];
+  if (c.status === 'scored') parts.push(table3(c), '', keywordTable(c));
+  return parts.join('\n');
+}
+
+/** TOKI rows of the family table: one column per configuration and explainer, in the order of the first scored case. */
+function tokiColumns(cases: readonly CaseResult[]): { method: string; oracle: string }[] {
+  const first = cases.find((c) => c.status === 'scored');
+  return first ? first.rows.filter((r) => r.oracle && !r.method.includes('K.I')).map((r) => ({ method: r.method, oracle: r.oracle! })) : [];
+}
+
+/** One row per case: corpus, trigger, share, words, counts, TOKI and Naive G-mean with intervals, status. */
+export function familyTable(cases: readonly CaseResult[]): string {
+  const cols = tokiColumns(cases);
+  const head = ['#', 'corpus', 'trigger → target', 'share', 'words', 'trustworthy / untrustworthy (ambiguous)', ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`), 'Naive (θ=0.9) G-mean [95 % CI]', 'status'];
+  const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 || i === 3 ? '---:' : '---')).join(' | ')} |`];
+  cases.forEach((c, i) => {
+    const k = c.counts;
+    const cells = [
+      String(i + 1),
+      c.spec.corpus,
+      triggerCell(c),
+      c.mode === 'headers' ? '—' : String(c.spec.share),
+      String(c.spec.words),
+      `${int(k.trustworthy)} / ${int(k.untrustworthy)} (${int(k.ambiguous.count)})`,
+      ...cols.map((col) => {
+        const r = c.rows.find((x) => x.method === col.method && x.oracle === col.oracle);
+        return r ? withCI(r) : '—';
+      }),
+      (() => {
+        const r = c.rows.find((x) => x.method.startsWith('Naive (θ='));
+        return r ? withCI(r) : '—';
+      })(),
+      c.status === 'scored' ? `scored (${c.scored!.trustworthy}+${c.scored!.untrustworthy})` : '**too small**',
+    ];
+    out.push(`| ${cells.join(' | ')} |`);
+  });
+  return out.join('\n');
+}
+
+/** The family summary and every case, as printed at the end of a run (and kept in BENCHMARKS.md). */
+export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number): string {
+  const scored = cases.filter((c) => c.status === 'scored').length;
+  return [
+    `#### Family summary: ${cases.length} cases, ${scored} scored, ${cases.length - scored} too small (< ${minPerSide} per side)`,
+    '',
+    familyTable(cases),
+    '',
+    ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide)),
+  ].join('\n');
+}

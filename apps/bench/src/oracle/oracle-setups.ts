@@ -1,0 +1,109 @@
+/**
+ * Oracle configurations the shortcut benchmark evaluates. A configuration is one value: given a case's
+ * model, training texts, (cached) explainer and the test predictions' explanations, it identifies
+ * keywords and labels the predictions. Several configurations run on the same explanations.
+ */
+import type { Classifier, Explainer, WordEmbedding } from '@xtrust/core';
+import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
+import { calibrateThetaRelate, identifyKeywords, labelTolerant, ORACLES, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
+import { XtrustError } from '@xtrust/core';
+
+/** What a configuration gets from the benchmark. */
+export interface OracleContext {
+  readonly classifier: Classifier;
+  readonly train: { readonly texts: readonly string[]; readonly labels: readonly string[] };
+  /** The case's explainer, caching: explaining a text a second time costs nothing. */
+  readonly explainer: Explainer;
+  readonly explainerOptions?: Record<string, unknown>;
+  /** Training texts sampled for keyword identification. */
+  readonly sampleSize: number;
+  readonly seed: number;
+  readonly classNames: Readonly<Record<string, string>>;
+  /** The scored test predictions (all correct) and their explanations. */
+  readonly test: { readonly texts: readonly string[]; readonly labels: readonly string[]; readonly explanations: TolerantExplanations };
+}
+
+/** What a configuration gives back: its keyword store, TOKI's labels and, when it has one, the –K.I ablation's. */
+export interface OracleOutcome {
+  readonly store: KeywordStore;
+  /** The embeddings it used (to tell a word none of them knows: an abstention). */
+  readonly embeddings: readonly WordEmbedding[];
+  readonly toki: readonly TrustLabel[];
+  readonly ablated?: readonly TrustLabel[];
+  readonly keywordSeconds: number;
+}
+
+export interface OracleSetup {
+  readonly name: string;
+  readonly description: string;
+  run(ctx: OracleContext): Promise<OracleOutcome>;
+}
+
+const loaded = new Map<string, Promise<WordEmbedding>>();
+const calibrated = new Map<string, Promise<number>>();
+
+/** An embedding by its short name (glove, cf, use), loaded once per process. */
+export function embedding(name: string): Promise<WordEmbedding> {
+  let p = loaded.get(name);
+  if (!p) {
+    if (name === 'glove') p = GloveEmbedding.load();
+    else if (name === 'cf') p = CounterFittedEmbedding.load();
+    else if (name === 'use') p = UseEmbedding.load();
+    else throw new XtrustError('INVALID_ARGUMENT', `unknown embedding "${name}" (glove, cf, use)`, { argument: 'embeddings' });
+    loaded.set(name, p);
+  }
+  return p;
+}
+
+/** θ_relate of an embedding from WordNet word pairs (§3.1; calibrateThetaRelate, seed 0), once per process. */
+function thetaRelate(e: WordEmbedding): Promise<number> {
+  let p = calibrated.get(e.name);
+  if (!p) {
+    p = calibrateThetaRelate(e, wordnet(), { seed: 0 }).then((c) => c.thetaRelate);
+    calibrated.set(e.name, p);
+  }
+  return p;
+}
+
+/**
+ * A named TOKI configuration of @xtrust/oracle (ORACLES: `toki`, xtrust's default, and `toki-paper`, the
+ * paper's §3): keyword identification with the configuration (θ_relate calibrated per raw embedding on
+ * word pairs; a post-processed member is calibrated on its own vectors by identifyKeywords), then labels
+ * by relatedness to K_c ∪ F_c (TOKI) and to the class name only (–K.I), as the store's configuration says.
+ */
+export function namedOracle(config: OracleConfig, embeddingNames: readonly string[]): OracleSetup {
+  return {
+    name: config.name,
+    description: `TOKI "${config.name}" (θ_dist ${config.thetaDist}, ${config.postProcess} post-processing, cluster rule ${config.clusterRule}, verdict rule ${config.verdictRule}${config.classContrast ? ', class contrast' : ''}), embeddings ${embeddingNames.join('+')}`,
+    async run(ctx) {
+      const embeddings = await Promise.all(embeddingNames.map(embedding));
+      const theta: Record<string, number> = {};
+      for (const e of embeddings) theta[e.name] = await thetaRelate(e);
+      const t0 = performance.now();
+      const store = await identifyKeywords(ctx.classifier, ctx.train.texts, ctx.train.labels, {
+        explainer: ctx.explainer,
+        explainerOptions: ctx.explainerOptions,
+        embeddings,
+        thetaRelate: theta,
+        oracle: config,
+        sampleSize: ctx.sampleSize,
+        classNames: ctx.classNames,
+        seed: ctx.seed,
+      });
+      const keywordSeconds = (performance.now() - t0) / 1000;
+      const { texts, labels, explanations } = ctx.test;
+      const toki = await labelTolerant(store, explanations, texts, labels, { embeddings, mode: 'toki' });
+      const ablated = await labelTolerant(store, explanations, texts, labels, { embeddings, mode: 'toki-ki-ablated' });
+      return { store, embeddings, toki, ablated, keywordSeconds };
+    },
+  };
+}
+
+/** The configurations named on the command line (--oracle), in order: any name of @xtrust/oracle's ORACLES. */
+export function oracleSetups(names: readonly string[], options: { embeddings: readonly string[] }): OracleSetup[] {
+  return names.map((n) => {
+    const config = ORACLES[n];
+    if (!config) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle configuration "${n}" (known: ${Object.keys(ORACLES).join(', ')})`, { argument: 'oracle' });
+    return namedOracle(config, options.embeddings);
+  });
+}

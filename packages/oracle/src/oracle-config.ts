@@ -1,0 +1,150 @@
+import { XtrustError, type WordEmbedding } from '@xtrust/core';
+import { AllButTheTopEmbedding, StaticEmbedding, wordnet } from '@xtrust/embeddings';
+
+/**
+ * Eq. 4's test for a cluster C_i of class c's pool:
+ * - `mean`: the paper's — the cluster's mean vector relates to c;
+ * - `member-share`: the mean relates AND at least `memberShare` of the members relate to c one by one,
+ *   so one related word cannot carry an unrelated one (a planted trigger) into K_c through a mean;
+ * - `individual`: the mean relates, and a member is a keyword only when it relates to c itself.
+ */
+export type ClusterRule = 'mean' | 'member-share' | 'individual';
+
+/**
+ * Eq. 6's verdict:
+ * - `sum`: the paper's — trustworthy iff IS_rel ≥ IS_unr;
+ * - `decisive`: untrustworthy iff the unrelated words carry the decision — IS_unr > (p_c − p_2)/2, where
+ *   p_c is the model's probability of the predicted class and p_2 the runner-up's. LIME's weights are
+ *   local effects on p_c; removing the unrelated words lowers p_c by about IS_unr and, at worst, hands
+ *   that mass to the runner-up, so the prediction would flip once IS_unr exceeds half the margin (exact
+ *   for two classes). Related words then never excuse a decisive unrelated one, and unrelated words
+ *   that cannot move the decision do not condemn it;
+ * - `decisive-word`: untrustworthy iff one unrelated word alone exceeds that half margin;
+ * - `sum-and-decisive`: trustworthy only when both the paper's test and the decisive test say so.
+ * Explanations without probabilities fall back to `sum`.
+ */
+export type VerdictRule = 'sum' | 'decisive' | 'decisive-word' | 'sum-and-decisive';
+
+/** Embedding post-processing applied before every cosine (clustering, Eq. 4, Eq. 5, –K.I, calibration). */
+export type PostProcess = 'none' | 'all-but-the-top';
+
+/**
+ * One TOKI configuration: every choice where the default oracle departs from the paper, as a value that
+ * identifyKeywords, labelPredictions/labelExplanations (through the store) and compareOracles take.
+ */
+export interface OracleConfig {
+  /** The name shown in reports and saved in keyword stores. */
+  readonly name: string;
+  /** Eq. 3's cut height in cosine distance (paper: 0.3). */
+  readonly thetaDist: number;
+  /**
+   * `all-but-the-top`: each embedding is centred on its vocabulary mean and its top D = dim/100
+   * principal directions are removed (Mu & Viswanath 2018) before any cosine, and θ_relate is
+   * calibrated on the post-processed vectors. The paper uses raw vectors.
+   */
+  readonly postProcess: PostProcess;
+  /** Eq. 4's cluster test (paper: `mean`). */
+  readonly clusterRule: ClusterRule;
+  /** With `member-share`: the share of a cluster's members that must relate to the class (a majority, 0.5). */
+  readonly memberShare: number;
+  /**
+   * Relatedness relative to the other classes: a vector relates to class c only when its cosine with c's
+   * name is ≥ θ_relate AND at least its cosine with every other class name, so a word equally close to
+   * all class names (a generic word, or a generic direction of a cluster mean) relates to none. Applies
+   * to Eq. 4 (means and members) and to TOKI(–K.I). The paper thresholds each class on its own.
+   */
+  readonly classContrast: boolean;
+  /** Eq. 6's verdict rule (paper: `sum`). */
+  readonly verdictRule: VerdictRule;
+}
+
+/** The paper's TOKI (§3, Eqs. 1–6): raw vectors, θ_dist 0.3, a cluster is related when its mean vector is. */
+export const TOKI_PAPER: OracleConfig = Object.freeze({
+  name: 'toki-paper',
+  thetaDist: 0.3,
+  postProcess: 'none',
+  clusterRule: 'mean',
+  memberShare: 0.5,
+  classContrast: false,
+  verdictRule: 'sum',
+});
+
+/**
+ * xtrust's default TOKI: the paper's keyword identification (Eqs. 1–5, θ_dist 0.3, raw vectors) with
+ * the `decisive` verdict in place of Eq. 6's sum. Chosen among 32 configurations on the validation
+ * splits of the shortcut family by `apps/bench/dist/oracle/select.js` (rule and figures in
+ * packages/oracle/README.md and BENCHMARKS.md).
+ */
+export const TOKI_DEFAULT: OracleConfig = Object.freeze({
+  name: 'toki',
+  thetaDist: 0.3,
+  postProcess: 'none',
+  clusterRule: 'mean',
+  memberShare: 0.5,
+  classContrast: false,
+  verdictRule: 'decisive',
+});
+
+/** The named configurations: `toki` (the default) and `toki-paper`. */
+export const ORACLES: Readonly<Record<string, OracleConfig>> = Object.freeze({ toki: TOKI_DEFAULT, 'toki-paper': TOKI_PAPER });
+
+/** The names `--oracle` and the library accept. */
+export type OracleName = 'toki' | 'toki-paper';
+
+/** A configuration from a name or a value (checked); `undefined` gives the default, `toki`. */
+export function resolveOracle(oracle: OracleName | string | OracleConfig | undefined): OracleConfig {
+  if (oracle === undefined) return TOKI_DEFAULT;
+  if (typeof oracle === 'string') {
+    const c = ORACLES[oracle];
+    if (!c) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle "${oracle}"; expected one of ${Object.keys(ORACLES).join(', ')}`, { oracle });
+    return c;
+  }
+  checkOracle(oracle);
+  return oracle;
+}
+
+/** Refuses a configuration with a value out of range, naming the field. */
+export function checkOracle(c: OracleConfig): void {
+  const bad = (field: string, expected: string, got: unknown) => new XtrustError('INVALID_ARGUMENT', `oracle configuration "${c.name}": ${field} must be ${expected}, got ${String(got)}`, { field });
+  if (typeof c.name !== 'string' || c.name === '') throw bad('name', 'a non-empty string', c.name);
+  if (!(c.thetaDist >= 0 && c.thetaDist <= 2)) throw bad('thetaDist', 'a cosine distance in [0, 2]', c.thetaDist);
+  if (c.postProcess !== 'none' && c.postProcess !== 'all-but-the-top') throw bad('postProcess', "'none' or 'all-but-the-top'", c.postProcess);
+  if (!['mean', 'member-share', 'individual'].includes(c.clusterRule)) throw bad('clusterRule', "'mean', 'member-share' or 'individual'", c.clusterRule);
+  if (!(c.memberShare > 0 && c.memberShare <= 1)) throw bad('memberShare', 'in (0, 1]', c.memberShare);
+  if (typeof c.classContrast !== 'boolean') throw bad('classContrast', 'a boolean', c.classContrast);
+  if (!['sum', 'decisive', 'decisive-word', 'sum-and-decisive'].includes(c.verdictRule)) throw bad('verdictRule', "'sum', 'decisive', 'decisive-word' or 'sum-and-decisive'", c.verdictRule);
+}
+
+/** Words that estimate the mean and principal directions of an embedding without an enumerable vocabulary (USE): the most frequent WordNet lemmas. */
+const FIT_WORDS = 5000;
+
+const fitted = new WeakMap<WordEmbedding, Promise<AllButTheTopEmbedding>>();
+
+/** The suffix post-processing adds to a member's name. */
+function isPostProcessed(e: WordEmbedding): boolean {
+  return e instanceof AllButTheTopEmbedding;
+}
+
+/**
+ * The embeddings a configuration computes cosines with: the given ones, or their all-but-the-top
+ * versions (fitted once per embedding object and reused). A static embedding is fitted on its 20,000
+ * most frequent rows; any other on the 5,000 most frequent WordNet lemmas it knows.
+ */
+export async function oracleEmbeddings(config: OracleConfig, embeddings: readonly WordEmbedding[]): Promise<WordEmbedding[]> {
+  if (config.postProcess === 'none') return [...embeddings];
+  const out: WordEmbedding[] = [];
+  for (const e of embeddings) {
+    if (isPostProcessed(e)) {
+      out.push(e);
+      continue;
+    }
+    let p = fitted.get(e);
+    if (!p) {
+      const words = e instanceof StaticEmbedding ? undefined : [...new Set(wordnet().mostFrequent(FIT_WORDS * 3, { singleWord: true }).map((r) => r.lemma.toLowerCase()))].slice(0, FIT_WORDS);
+      p = AllButTheTopEmbedding.fit(e, { words });
+      fitted.set(e, p);
+    }
+    out.push(await p);
+  }
+  return out;
+}
