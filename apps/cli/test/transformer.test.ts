@@ -61,6 +61,12 @@ describe('xtrust audit and gate on a transformer folder', () => {
     expect(hf.predictions.map((p) => p.predicted)).toEqual(onnx.predictions.map((p) => p.predicted));
     hf.predictions.forEach((p, i) => expect(Math.abs(p.confidence - onnx.predictions[i].confidence)).toBeLessThan(1e-5));
 
+    // the report shows the last-layer attention beside LIME for each prediction
+    expect(onnx.predictions.every((p) => Array.isArray(p.attention) && p.attention.length > 0)).toBe(true);
+    const html = readFileSync(join(onnx.out, 'report.html'), 'utf8');
+    expect(html.split('<h5>attention (last layer, heads averaged)</h5>').length - 1).toBe(8);
+    expect(html.split('<h5>LIME</h5>').length - 1).toBe(8);
+
     const share = onnx.summary.untrustworthyShare;
     const loose = await xtrustAsync(['gate', '--run', onnx.out, '--max-untrustworthy', '1', '--json']);
     expect(JSON.parse(loose.stdout)).toMatchObject({ passed: share !== null, untrustworthyShare: share });
@@ -71,4 +77,32 @@ describe('xtrust audit and gate on a transformer folder', () => {
       expect(strict.stdout).toMatch(/^FAILED/);
     }
   }, 600_000);
+});
+
+describe('xtrust demo --model bert', () => {
+  it('runs end to end offline on the kit spam classifier; the report shows attention beside LIME', async () => {
+    const out = join(tempDir(), 'demo');
+    const r = await xtrustAsync(['demo', '--model', 'bert', '--out', out, '--train-sample', '40', '--test-sample', '6', '--samples', '100', '--json', '--quiet']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const { summary, files } = JSON.parse(r.stdout);
+    expect(summary.model.source).toBe(bert);
+    expect(summary.model.kind).toBe('transformer (onnxruntime-node)');
+    expect(summary.data.dataset).toBe('SpamAssassin (bodies)');
+    expect(summary.data.auditedTestRows).toBe(6);
+    expect(summary.model.testAccuracy).toBeGreaterThan(0);
+    const html = readFileSync(files.report, 'utf8');
+    expect(html.split('<h5>attention (last layer, heads averaged)</h5>').length - 1).toBe(6);
+    const predictions = readFileSync(files.predictions, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    for (const p of predictions) {
+      expect(p.features.length).toBeGreaterThan(0);
+      expect(p.attention.every((f: { weight: number }) => f.weight >= 0)).toBe(true);
+    }
+  }, 600_000);
+
+  it('a --model that is neither a built-in kind, bert, nor a folder is a usage error', async () => {
+    const r = await xtrustAsync(['demo', '--model', 'no-such-model', '--out', join(tempDir(), 'x'), '--quiet']);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toMatch(/bert, or a Hugging Face model folder/);
+  });
 });

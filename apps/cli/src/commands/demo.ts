@@ -9,6 +9,7 @@ import { checkClassNames } from '../data-files.js';
 import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
+import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import type { AuditSummary } from '../audit.js';
@@ -20,7 +21,8 @@ export type DemoDataset = (typeof DEMO_DATASETS)[number];
 /** Options of `xtrust demo` (each a flag; see README). */
 export interface DemoOptions extends AuditSettingFlags {
   dataset: DemoDataset;
-  model: BuiltinKind;
+  /** A built-in kind, `bert` (the model kit's spam classifier) or a Hugging Face folder. */
+  model: BuiltinKind | string;
   testFraction: number;
   out: string;
   attack?: Recipe;
@@ -40,7 +42,12 @@ interface DemoData {
 }
 
 /** The demo corpus: SpamAssassin with headers (a natural shortcut), Brown genres, or State of the Union parties. */
-function demoData(dataset: DemoDataset): DemoData {
+function demoData(dataset: DemoDataset, transformer = false): DemoData {
+  if (dataset === 'spamassassin' && transformer) {
+    // The kit's transformers read bodies (a header block would fill their 128-token window).
+    const d = loadSpamAssassin({ headers: false });
+    return { name: 'SpamAssassin (bodies)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' } };
+  }
   if (dataset === 'spamassassin') {
     const d = loadSpamAssassin({ headers: true });
     // "ham" is jargon; an embedding relates words to "legitimate" far better.
@@ -90,7 +97,8 @@ export interface DemoResult {
 
 /** The main job on bundled data: train a built-in model, audit it, write the report. */
 export async function runDemo(options: DemoOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<DemoResult> {
-  const data = demoData(options.dataset);
+  const transformer = isDemoTransformer(options.model, BUILTIN_KINDS);
+  const data = demoData(options.dataset, transformer);
   const settings: AuditSettings = auditSettings(options, data.classNames);
   checkClassNames(settings.classNames, data.labels);
   const run = RunDir.open(
@@ -104,13 +112,14 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   );
   progress.note(`  bigger (the paper's scale): xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000`);
   const split = stratifiedSplit(data.rows, { testFraction: options.testFraction, seed: options.seed, group: data.group });
-  const { classifier, reloaded } = await demoModel(run, options.model, split.train, data.labels, options.seed, progress);
+  const tf = transformer ? await loadDemoTransformer(options.model, data.labels) : null;
+  const { classifier, reloaded } = tf ? { classifier: tf.classifier, reloaded: false } : await demoModel(run, options.model as BuiltinKind, split.train, data.labels, options.seed, progress);
   const accuracy = await evaluateAccuracy(classifier, split.test.map((r) => ({ text: r.text, label: r.label })));
   progress.note(`model ${options.model}${reloaded ? ' (reloaded from the run)' : ''}: test accuracy ${(100 * accuracy.accuracy).toFixed(2)} % on ${split.test.length} held-out texts`);
 
   const tested = options.testSample > 0 && options.testSample < split.test.length ? sample(split.test, options.testSample, options.seed) : split.test;
   let truth: Map<string, boolean> | null = null;
-  if (options.dataset === 'spamassassin') {
+  if (options.dataset === 'spamassassin' && !tf) {
     // Ground truth of the natural shortcut: a prediction that flips when the header block goes is untrustworthy.
     const bench = await buildShortcutBenchmark(classifier, tested, { mode: 'headers' });
     truth = new Map(bench.cases.map((c) => [c.id, c.truth === 'trustworthy']));
@@ -119,7 +128,9 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   const output = await runAudit(
     {
       classifier,
-      model: { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
+      model: tf
+        ? { source: tf.folder, kind: 'transformer (onnxruntime-node)', testAccuracy: accuracy.accuracy, testTexts: split.test.length, note: 'trained by the model kit on its own split: the demo test split may overlap its training texts' }
+        : { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
       dataset: data.name,
       train: split.train.map((r) => ({ text: r.text, label: r.label })),
       test,
@@ -145,22 +156,23 @@ function datasetArg(value: string): DemoDataset {
   return value as DemoDataset;
 }
 
-function modelKindArg(value: string): BuiltinKind {
-  if (!(BUILTIN_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${BUILTIN_KINDS.join(', ')}`);
-  return value as BuiltinKind;
+function modelKindArg(value: string): BuiltinKind | string {
+  if ((BUILTIN_KINDS as readonly string[]).includes(value) || value === DEMO_BERT) return value;
+  if (existsSync(value)) return value;
+  throw new InvalidArgumentError(`expected one of ${BUILTIN_KINDS.join(', ')}, ${DEMO_BERT}, or a Hugging Face model folder`);
 }
 
 /** Registers `xtrust demo`. */
 export function demoCommand(): Command {
   const c = new Command('demo').description('the main job on bundled data: train a built-in model, audit its trustworthiness, write the HTML report');
   c.option('--dataset <name>', `bundled corpus: ${DEMO_DATASETS.join(' | ')}`, datasetArg, 'spamassassin')
-    .option('--model <kind>', `built-in model: ${BUILTIN_KINDS.join(' | ')}`, modelKindArg, 'bow-logistic')
+    .option('--model <kind>', `built-in model: ${BUILTIN_KINDS.join(' | ')}; or ${DEMO_BERT} (the model kit's BERT spam classifier) or a Hugging Face folder, audited as given`, modelKindArg, 'bow-logistic')
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
   c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report');
   withCommonOptions(c);
-  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20']);
+  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20', 'xtrust demo --model bert']);
   return c.action(async (opts: DemoOptions) => {
     const r = await runDemo(opts);
     emit(opts.json, r, () => formatAudit(r.summary, r.files));
