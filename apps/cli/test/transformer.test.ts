@@ -91,6 +91,7 @@ describe('xtrust demo --model bert', () => {
     expect(summary.data.dataset).toBe('SpamAssassin (bodies)');
     expect(summary.data.auditedTestRows).toBe(6);
     expect(summary.model.testAccuracy).toBeGreaterThan(0);
+    expect(summary.model.note).toMatch(/kit's held-out test split/);
     const html = readFileSync(files.report, 'utf8');
     expect(html.split('<h5>attention (last layer, heads averaged)</h5>').length - 1).toBe(6);
     const predictions = readFileSync(files.predictions, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
@@ -104,5 +105,11 @@ describe('xtrust demo --model bert', () => {
     const r = await xtrustAsync(['demo', '--model', 'no-such-model', '--out', join(tempDir(), 'x'), '--quiet']);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(/bert, or a Hugging Face model folder/);
+  });
+
+  it('--model bert with a dataset the kit has no classifier for is a usage error naming the ones it has', async () => {
+    const r = await xtrustAsync(['demo', '--model', 'bert', '--dataset', 'sotu', '--out', join(tempDir(), 'x'), '--quiet']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no classifier for --dataset sotu \(it has spamassassin, brown\)/);
   });
 });

@@ -97,8 +97,8 @@ export interface DemoResult {
 
 /** The main job on bundled data: train a built-in model, audit it, write the report. */
 export async function runDemo(options: DemoOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<DemoResult> {
-  const transformer = isDemoTransformer(options.model, BUILTIN_KINDS);
-  const data = demoData(options.dataset, transformer);
+  const tf = isDemoTransformer(options.model, BUILTIN_KINDS) ? await loadDemoTransformer(options.model, options.dataset, demoData(options.dataset, true)) : null;
+  const data = tf?.data ?? demoData(options.dataset);
   const settings: AuditSettings = auditSettings(options, data.classNames);
   checkClassNames(settings.classNames, data.labels);
   const run = RunDir.open(
@@ -111,8 +111,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     `xtrust demo: ${data.name}, model ${options.model}, seed ${options.seed}; keyword identification on ${options.trainSample} training texts, ${options.testSample} test predictions, LIME ${options.samples} samples${run.resumed ? ' (resuming)' : ''}`,
   );
   progress.note(`  bigger (the paper's scale): xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000`);
-  const split = stratifiedSplit(data.rows, { testFraction: options.testFraction, seed: options.seed, group: data.group });
-  const tf = transformer ? await loadDemoTransformer(options.model, data.labels) : null;
+  const split = stratifiedSplit(data.rows, tf?.split ? { ...tf.split, group: data.group } : { testFraction: options.testFraction, seed: options.seed, group: data.group });
   const { classifier, reloaded } = tf ? { classifier: tf.classifier, reloaded: false } : await demoModel(run, options.model as BuiltinKind, split.train, data.labels, options.seed, progress);
   const accuracy = await evaluateAccuracy(classifier, split.test.map((r) => ({ text: r.text, label: r.label })));
   progress.note(`model ${options.model}${reloaded ? ' (reloaded from the run)' : ''}: test accuracy ${(100 * accuracy.accuracy).toFixed(2)} % on ${split.test.length} held-out texts`);
@@ -129,7 +128,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     {
       classifier,
       model: tf
-        ? { source: tf.folder, kind: 'transformer (onnxruntime-node)', testAccuracy: accuracy.accuracy, testTexts: split.test.length, note: 'trained by the model kit on its own split: the demo test split may overlap its training texts' }
+        ? { source: tf.folder, kind: 'transformer (onnxruntime-node)', testAccuracy: accuracy.accuracy, testTexts: split.test.length, note: tf.split ? "the kit's held-out test split (models/transformers/export-corpora.mjs)" : 'a split of the demo (--test-fraction, --seed): it may overlap the texts the model was trained on' }
         : { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
       dataset: data.name,
       train: split.train.map((r) => ({ text: r.text, label: r.label })),
