@@ -89,7 +89,7 @@ describe('explainers on the kit transformer (tiny-bert-spam)', () => {
     expect(SPLIT.slice(first.start, first.end)).toBe('Unbelievabilities');
   });
 
-  it('integrated gradients are complete: Σ attributions → f(x) − f(baseline) as the steps grow', async () => {
+  it('integrated gradients are complete: Σ attributions → f(x) − f(baseline) as the steps grow', { timeout: 120_000 }, async () => {
     const graph = await OnnxGradientGraph.load(join(dir, 'onnx/model_grad.onnx'), model.labels.length, 'test', 1);
     try {
       for (const output of ['logit', 'probability'] as const) {
@@ -107,14 +107,17 @@ describe('explainers on the kit transformer (tiny-bert-spam)', () => {
         const delta = f(1) - f(0);
         expect(Math.abs(delta)).toBeGreaterThan(1e-3);
         const errors: number[] = [];
-        for (const steps of [1, 4, 32]) {
+        for (const steps of [4, 32, 128]) {
           const [e] = await new IntegratedGradientsExplainer().explain(model, [SPAMMY], { steps, output, labels: ['spam'] });
           const words = e.features.reduce((s, x) => s + x.weight, 0);
           expect(words + e.diagnostics!.droppedAttribution).toBeCloseTo(e.diagnostics!.attributionSum, 6);
           errors.push(Math.abs(e.diagnostics!.attributionSum - delta));
         }
-        expect(errors[2]).toBeLessThan(1e-3 * Math.max(1, Math.abs(delta)) + 1e-4);
-        expect(errors[2]).toBeLessThan(errors[0]);
+        // The path from zero word pieces is steep near α = 0 (LayerNorm of little more than the position
+        // embeddings), so the quadrature needs ~100 nodes: on the kit's model 2.2 → 1e-2 → 1e-7 (logit).
+        expect(errors[1]).toBeLessThan(errors[0]);
+        expect(errors[2]).toBeLessThan(errors[1] + 1e-9);
+        expect(errors[2]).toBeLessThan(1e-4 * Math.max(1, Math.abs(delta)) + 1e-5);
       }
     } finally {
       await graph.release();
