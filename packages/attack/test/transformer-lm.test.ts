@@ -51,19 +51,25 @@ describe('masked-LM candidates from tiny-bert-mlm', () => {
     }
   });
 
-  it('puts the masked word high among ~8k pieces in fluent sentences (a trained masked LM)', async () => {
-    // The rank of the original word when one content word is masked: far better than chance (V/2).
+  it('puts the masked word high among the whole-word pieces in fluent sentences (a trained masked LM)', async () => {
+    // The rank of the original word when it is masked, for the words that are whole pieces of the
+    // vocabulary (only those can be proposed): far better than chance (thousands of whole words).
+    const vocab = JSON.parse((await import('node:fs')).readFileSync(join(dir, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>;
+    const sentences = [SENTENCE, ['he', 'said', 'that', 'it', 'was', 'one', 'of', 'the', 'best', 'years', 'of', 'his', 'life'], ['we', 'will', 'send', 'you', 'a', 'copy', 'of', 'the', 'report', 'by', 'mail']];
     const ranks: number[] = [];
-    for (const m of [1, 3, 6, 8, 9]) {
-      const [c] = await mlm.fill(SENTENCE, SEPS, [m], 200);
-      // fill never proposes the word itself; its rank is where the list would have held it
-      const all = await mlm.fill(SENTENCE.map((w, i) => (i === m ? 'zzzz' : w)), SEPS, [m], 200);
-      const r = all[0].indexOf(SENTENCE[m]);
-      ranks.push(r < 0 ? 200 : r);
-      expect(c).not.toContain(SENTENCE[m]);
+    for (const words of sentences) {
+      const seps = ['', ...words.map((_, i) => (i === words.length - 1 ? '' : ' '))];
+      for (let m = 0; m < words.length; m++) {
+        if (vocab[words[m]] === undefined) continue;
+        // fill never proposes the word in the text; with a stand-in there, the original can be ranked
+        const [c] = await mlm.fill(words.map((w, i) => (i === m ? 'zzzzzz' : w)), seps, [m], 200);
+        const r = c.indexOf(words[m]);
+        ranks.push(r < 0 ? 200 : r);
+      }
     }
+    expect(ranks.length).toBeGreaterThanOrEqual(8);
     ranks.sort((a, b) => a - b);
-    expect(ranks[2]).toBeLessThan(100);
+    expect(ranks[Math.floor(ranks.length / 2)]).toBeLessThan(50);
   });
 });
 

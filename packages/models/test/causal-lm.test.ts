@@ -32,11 +32,10 @@ describe('CausalLanguageModel on tiny-gpt2', () => {
 
   it('ids start with [CLS] (beginning of sequence) and end with [SEP], as the kit contract says', () => {
     const vocab = JSON.parse(readFileSync(join(dir, 'tokenizer.json'), 'utf8')).model.vocab as Record<string, number>;
-    const ids = lm.tokenIds('the cat sat');
-    expect(ids.length).toBeGreaterThanOrEqual(5);
+    const ids = lm.tokenIds('Of committee');
     expect(ids[0]).toBe(vocab['[CLS]']);
     expect(ids[ids.length - 1]).toBe(vocab['[SEP]']);
-    expect(ids[1]).toBe(vocab.the);
+    expect(ids.slice(1, -1)).toEqual([vocab.of, vocab.committee]);
   });
 
   it('perplexity = exp(−mean log p(x_t | x_<t)) over positions after the first, from a direct unbatched run', async () => {
