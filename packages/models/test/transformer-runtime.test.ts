@@ -1,6 +1,7 @@
 // The kit's tiny-bert-spam through both runtimes: onnxruntime-node (OnnxClassifier) and the
 // transformers.js pipeline (HfClassifier) give the same probabilities and last-layer attention.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as ort from 'onnxruntime-node';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAttentionProvider } from '@xtrust/core';
 import { HfClassifier, OnnxClassifier } from '../src/index.js';
 import { kitFixture } from './transformer-fixtures.js';
@@ -40,7 +41,12 @@ describe('tiny-bert-spam: onnx and transformers runtimes agree', () => {
     expect(isAttentionProvider(onnx)).toBe(true);
     const layers = JSON.parse((await import('node:fs')).readFileSync(`${kitFixture('tiny-bert-spam')}/config.json`, 'utf8')).num_hidden_layers;
     expect(onnx.attentionOutput).toBe(`attentions.${layers - 1}`);
+    // only the last layer's output is fetched from the graph
+    const run = vi.spyOn(ort.InferenceSession.prototype, 'run');
     const a = await onnx.attentions!(TEXTS);
+    expect(run.mock.calls.length).toBeGreaterThan(0);
+    for (const call of run.mock.calls) expect(call[1]).toEqual([`attentions.${layers - 1}`]);
+    run.mockRestore();
     const b = await hf.attentions!(TEXTS);
     for (let i = 0; i < TEXTS.length; i++) {
       expect(a[i].tokens).toEqual(b[i].tokens);
