@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CausalLanguageModel, OnnxClassifier, OnnxGradientGraph } from '../src/index.js';
 import { encodeBatch, loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
-import { kitFixture } from './transformer-fixtures.js';
+import { kitFixture } from './kit-fixture-dir.js';
 
 type Matrix = number[][];
 interface ClassifierReference {
