@@ -18,6 +18,7 @@ import {
   type Progress as OracleProgress,
   type TrustLabel,
 } from '@xtrust/oracle';
+import { withAttention } from './attention-panel.js';
 import type { Progress, ProgressTask } from './progress.js';
 import type { RunDir } from './run-dir.js';
 
@@ -67,6 +68,8 @@ export interface AuditedPrediction {
   readonly unrelated: readonly string[];
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
+  /** Last-layer self-attention word weights, when the model is an AttentionProvider (shown beside LIME). */
+  readonly attention?: readonly FeatureWeight[];
   /** Ground truth of trustworthiness, when given. */
   readonly trustworthy?: boolean;
 }
@@ -440,7 +443,7 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
 
   const labelStarted = performance.now();
   const tested = settings.testSample > 0 && settings.testSample < inputs.test.length ? sample([...inputs.test], settings.testSample, settings.seed) : [...inputs.test];
-  const predictions = await labelRows(store, classifier, tested, { explainer, embeddings, run, progress });
+  const predictions = await withAttention(classifier, await labelRows(store, classifier, tested, { explainer, embeddings, run, progress }), settings.topK, progress);
   const labelSeconds = (performance.now() - labelStarted) / 1000;
 
   const { counts: count, untrustworthyShare } = verdictCounts(predictions);

@@ -8,6 +8,8 @@
  * Tasks: table4 (default), throughput, cea, similarity.
  * Options: --cases spam,brown  --store-embedding cf|glove (TOKI's keyword identification)  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
  *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out runs/attack
+ *          --mlm <fill-mask folder>  --causal-lm <GPT-2 folder>  (task cea: the model kit's masked LM and causal LM,
+ *          e.g. models/transformers/fixtures/tiny-bert-mlm and tiny-gpt2, replace the CBOW stand-ins)
  * Runs write one JSONL file per (case, recipe) under --out and resume from it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import { GradientExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
-import { trainClassifier, evaluateAccuracy, type BuiltinClassifier } from '@xtrust/models';
+import { CausalLanguageModel, trainClassifier, evaluateAccuracy, type BuiltinClassifier } from '@xtrust/models';
 import type { WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, type KeywordStore } from '@xtrust/oracle';
 import {
@@ -55,6 +57,10 @@ interface Args {
   out: string;
   /** Embedding of TOKI's keyword identification: cf (default, the attack's own counter-fitted vectors) or glove. */
   storeEmbedding: string;
+  /** Task cea: a fill-mask folder proposing CEA's words (default: a CBOW masked-word model trained here). */
+  mlm?: string;
+  /** Task cea: a causal LM folder for Δ_PP (default: CBOW pseudo-perplexity). */
+  causalLm?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -72,6 +78,8 @@ function parseArgs(argv: string[]): Args {
     else if (k === 'seed') a.seed = Number(v);
     else if (k === 'out') a.out = v;
     else if (k === 'store-embedding') a.storeEmbedding = v;
+    else if (k === 'mlm') a.mlm = v;
+    else if (k === 'causal-lm') a.causalLm = v;
     else throw new Error(`unknown option --${k}`);
   }
   return a;
@@ -173,7 +181,10 @@ async function main(): Promise<void> {
       const t0 = performance.now();
       const mlmDir = join(args.out, `cbow-mlm-${name}-seed${args.seed}`);
       let mlm: MaskedWordModel;
-      if (existsSync(join(mlmDir, 'onnx', 'model.onnx'))) {
+      if (args.mlm) {
+        mlm = await HfMaskedWordModel.load(args.mlm);
+        log(`masked LM ${args.mlm} loaded through @huggingface/transformers`);
+      } else if (existsSync(join(mlmDir, 'onnx', 'model.onnx'))) {
         mlm = await HfMaskedWordModel.load(mlmDir);
         log(`masked-word model loaded from ${mlmDir} through @huggingface/transformers`);
       } else {
@@ -186,14 +197,23 @@ async function main(): Promise<void> {
       // an independent fluency scorer for Δ_PP: a second CBOW model on other text (Brown + State of the Union, another seed)
       const t1 = performance.now();
       const scorerDir = join(args.out, `cbow-pppl-brown-sotu-seed${args.seed + 1}`);
-      let scorer: CbowMaskedWordModel;
-      if (existsSync(join(scorerDir, 'cbow.json'))) scorer = await CbowMaskedWordModel.load(scorerDir);
-      else {
-        scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
-        await scorer.save(scorerDir);
+      let perplexity: (texts: readonly string[]) => Promise<ArrayLike<number>>;
+      let ppSource: string;
+      if (args.causalLm) {
+        const lm = await CausalLanguageModel.load(args.causalLm);
+        perplexity = (texts) => lm.perplexity(texts);
+        ppSource = `causal-LM perplexity (${args.causalLm})`;
+      } else {
+        let scorer: CbowMaskedWordModel;
+        if (existsSync(join(scorerDir, 'cbow.json'))) scorer = await CbowMaskedWordModel.load(scorerDir);
+        else {
+          scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
+          await scorer.save(scorerDir);
+        }
+        perplexity = (texts) => scorer.pseudoPerplexity(texts);
+        ppSource = 'CBOW pseudo-perplexity (Brown + SotU), not GPT-2';
       }
-      const perplexity = (texts: readonly string[]) => scorer.pseudoPerplexity(texts);
-      log(`pseudo-perplexity scorer ${scorer.name} ready in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
+      log(`perplexity scorer (${ppSource}) ready in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
         for (const attack of [cea(model, { explain, mlm, rhoMax: rho }), cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {
@@ -202,7 +222,7 @@ async function main(): Promise<void> {
           log(`${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
         }
       }
-      console.log(`\nCEA (cea: CBOW masked-word model trained here; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from CBOW pseudo-perplexity (Brown + SotU), not GPT-2\n${formatRobustness(points)}\n`);
+      console.log(`\nCEA (cea: ${args.mlm ? `masked LM ${args.mlm}` : 'CBOW masked-word model trained here'}; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from ${ppSource}\n${formatRobustness(points)}\n`);
     } else if (args.task === 'similarity') {
       const explain = explainWith(new OmissionExplainer());
       const glove = await GloveEmbedding.load();

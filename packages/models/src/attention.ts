@@ -34,23 +34,54 @@ export interface TokenPiece {
 const WORD_RUN = /[\p{L}\p{N}_]+/gu;
 
 /**
+ * The text folded as BERT's normaliser folds it (lower case, accents stripped: NFD without combining
+ * marks), with each folded character's source span, so pieces found in the folded text map back to
+ * offsets of the original.
+ */
+function foldText(text: string): { folded: string; from: Int32Array; to: Int32Array } {
+  const parts: string[] = [];
+  const from: number[] = [];
+  const to: number[] = [];
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const ch = String.fromCodePoint(cp);
+    const f = ch.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    for (const c of f) {
+      for (let u = 0; u < c.length; u++) {
+        parts.push(c[u]);
+        from.push(i);
+        to.push(i + ch.length);
+      }
+    }
+    i += ch.length;
+  }
+  return { folded: parts.join(''), from: Int32Array.from(from), to: Int32Array.from(to) };
+}
+
+/**
  * Character offsets of tokenizer pieces in the original text (transformers.js returns no offsets):
- * each non-special piece, stripped of WordPiece/BPE/SentencePiece markers, is searched
- * case-insensitively from the end of the previous one; an unknown-token piece takes the next word
- * run. A piece that cannot be found gets an empty span at the cursor (its text is the piece itself).
+ * each non-special piece, stripped of WordPiece/BPE/SentencePiece markers and folded like the text
+ * (lower case, accents stripped), is searched from the end of the previous one; an unknown-token
+ * piece takes the next word run. A piece that cannot be found gets an empty span at the cursor (its
+ * text is the piece itself).
  */
 export function alignTokens(text: string, pieces: readonly TokenPiece[]): ModelToken[] {
-  const lower = text.toLowerCase();
-  const hay = lower.length === text.length ? lower : text;
-  let cursor = 0;
+  const { folded, from, to } = foldText(text);
+  let cursor = 0; // in the original text
+  let fcursor = 0; // in the folded text
   return pieces.map((p) => {
     if (p.special) return { text: p.token, start: cursor, end: cursor, special: true };
     let start = -1;
     let end = -1;
-    const clean = p.token.replace(/^##/, '').replace(/^[\u0120\u2581]/, '').replace(/<\/w>$/, '').toLowerCase();
-    if (!p.unknown && clean.length > 0) {
-      start = hay.indexOf(clean, cursor);
-      if (start >= 0) end = start + clean.length;
+    const clean = p.token.replace(/^##/, '').replace(/^[\u0120\u2581]/, '').replace(/<\/w>$/, '');
+    const needle = foldText(clean).folded;
+    if (!p.unknown && needle.length > 0) {
+      const at = folded.indexOf(needle, fcursor);
+      if (at >= 0) {
+        start = from[at];
+        end = to[at + needle.length - 1];
+        fcursor = at + needle.length;
+      }
     }
     if (start < 0) {
       WORD_RUN.lastIndex = cursor;
@@ -58,6 +89,7 @@ export function alignTokens(text: string, pieces: readonly TokenPiece[]): ModelT
       if (p.unknown && m) {
         start = m.index;
         end = m.index + m[0].length;
+        while (fcursor < folded.length && from[fcursor] < end) fcursor++;
       }
     }
     if (start < 0) return { text: p.token, start: cursor, end: cursor, special: false };

@@ -6,5 +6,8 @@ export { exportOnnx, builtinOnnxGraph, hfConfigJson } from './onnx-export.js';
 export { OnnxGraphBuilder, FLOAT as ONNX_FLOAT, INT64 as ONNX_INT64, BOOL as ONNX_BOOL } from './onnx-graph.js';
 export { tokenizerJson, tokenizerConfigJson, PAD_TOKEN, UNK_TOKEN } from './hf-tokenizer.js';
 export { OnnxClassifier, type OnnxClassifierOptions } from './onnx-classifier.js';
+export { loadLocalTokenizer, encodeBatch, type EncodedBatch } from './hf-tokenizer-loader.js';
+export { CausalLanguageModel, type CausalLanguageModelOptions, type TextLikelihood } from './causal-lm.js';
+export { OnnxGradientGraph, transformerInputGradients, GRADIENT_GRAPH_FILE, type GradientGraphResult } from './onnx-gradients.js';
 export { HfClassifier, type HfClassifierOptions } from './hf-classifier.js';
 export { FunctionClassifier, type FunctionClassifierOptions, type ProbabilityFunction } from './function-classifier.js';

@@ -1,11 +1,13 @@
 import { isAbsolute, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { checkProbabilities, XtrustError, type AttentionMap, type Classifier } from '@xtrust/core';
+import { existsSync } from 'node:fs';
+import { checkProbabilities, XtrustError, type AttentionMap, type Classifier, type GradientOptions, type InputGradients } from '@xtrust/core';
 import { alignTokens, findAttentionOutput, splitAttention } from './attention.js';
 import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBatch } from './hf-tokenizer-loader.js';
 import { requireFile, requirePositiveInt, requireTexts } from './inputs.js';
 import { labelsFromConfig, softmaxLogits } from './labels.js';
+import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
 
 export interface OnnxClassifierOptions {
   /** Label order of the logits (default: config.json's id2label). */
@@ -18,6 +20,10 @@ export interface OnnxClassifierOptions {
   name?: string;
   /** onnxruntime intra-op threads. Default: onnxruntime's choice. */
   threads?: number;
+  /** Gradient graph inside the folder (kit contract). Default `onnx/model_grad.onnx`; used when present. */
+  gradientFile?: string;
+  /** Scales per gradient-graph run (integrated gradients' steps are batched). Default 64. */
+  gradientBatchSize?: number;
 }
 
 /**
@@ -28,9 +34,13 @@ export interface OnnxClassifierOptions {
  *
  * When the graph also outputs attention weights (`last_attention`, `attentions`, `attentions.N`),
  * the instance has `attentions(texts)` and is an AttentionProvider; otherwise it has no such method.
+ * When the folder has a gradient graph (`onnx/model_grad.onnx`, see onnx-gradients.ts), the instance
+ * has `inputGradients` and is a GradientProvider (the graph is loaded on first use).
  */
 export class OnnxClassifier implements Classifier {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
+  readonly inputGradients?: (text: string, labelIndex: number, options?: GradientOptions) => Promise<InputGradients>;
+  private gradientGraph: Promise<OnnxGradientGraph> | null = null;
   private reverse: Map<number, string> | null = null;
 
   private constructor(
@@ -41,8 +51,11 @@ export class OnnxClassifier implements Classifier {
     private readonly batchSize: number,
     private readonly logitsName: string,
     readonly attentionOutput: string | null,
+    readonly gradientGraphPath: string | null = null,
+    private readonly gradientOptions: { threads?: number; batchSize: number } = { batchSize: 64 },
   ) {
     if (attentionOutput) this.attentions = (texts) => this.computeAttentions(texts);
+    if (gradientGraphPath) this.inputGradients = (text, labelIndex, options) => this.computeGradients(text, labelIndex, options);
   }
 
   /** Loads a model folder. FILE_NOT_FOUND names a missing file. */
@@ -69,7 +82,13 @@ export class OnnxClassifier implements Classifier {
     const logitsName = session.outputNames.includes('logits') ? 'logits' : null;
     if (!logitsName) throw new XtrustError('UNSUPPORTED', `${name}: the graph has no "logits" output (outputs: ${session.outputNames.join(', ')})`);
     const tokenizer = await loadLocalTokenizer(dir, name);
-    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames));
+    const gradientPath = resolve(dir, options.gradientFile ?? GRADIENT_GRAPH_FILE);
+    if (options.gradientFile !== undefined) requireFile(dir, options.gradientFile, name);
+    const gradientBatchSize = requirePositiveInt(options.gradientBatchSize ?? 64, 'gradientBatchSize');
+    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames), existsSync(gradientPath) ? gradientPath : null, {
+      threads: options.threads,
+      batchSize: gradientBatchSize,
+    });
   }
 
   private feeds(enc: EncodedBatch): Record<string, ort.Tensor> {
@@ -117,8 +136,17 @@ export class OnnxClassifier implements Classifier {
     return maps;
   }
 
-  /** Frees the onnxruntime session. */
+  private async computeGradients(text: string, labelIndex: number, options?: GradientOptions): Promise<InputGradients> {
+    this.gradientGraph ??= OnnxGradientGraph.load(this.gradientGraphPath!, this.labels.length, this.name, this.gradientOptions.threads);
+    this.reverse ??= reverseVocab(this.tokenizer);
+    const ctx = { source: this.name, labels: this.labels, tokenizer: this.tokenizer, reverse: this.reverse, graph: await this.gradientGraph, batchSize: this.gradientOptions.batchSize };
+    return transformerInputGradients(ctx, text, labelIndex, options);
+  }
+
+  /** Frees the onnxruntime sessions. */
   async release(): Promise<void> {
     await this.session.release();
+    // A gradient graph that failed to load has nothing to free.
+    if (this.gradientGraph) await this.gradientGraph.then((g) => g.release(), () => undefined);
   }
 }

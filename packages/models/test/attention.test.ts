@@ -177,3 +177,20 @@ describe('alignTokens', () => {
     ]);
   });
 });
+
+describe('alignTokens with BERT normalisation', () => {
+  it('finds accent-stripped, lower-cased pieces in the original text', () => {
+    const text = 'Café RÉSUMÉ naïve, déjà vu';
+    const p = (token: string, special = false, unknown = false) => ({ token, id: 0, special, unknown });
+    const toks = alignTokens(text, [p('[CLS]', true), p('cafe'), p('res'), p('##ume'), p('naive'), p(','), p('deja'), p('vu'), p('[SEP]', true)]);
+    expect(toks.filter((t) => !t.special).map((t) => [t.text, t.start, t.end])).toEqual([
+      ['Café', 0, 4],
+      ['RÉS', 5, 8],
+      ['UMÉ', 8, 11],
+      ['naïve', 12, 17],
+      [',', 17, 18],
+      ['déjà', 19, 23],
+      ['vu', 24, 26],
+    ]);
+  });
+});

@@ -3,7 +3,8 @@ import { join, resolve } from 'node:path';
 import { required } from '../config.js';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Classifier, Explainer, SentenceEncoder, WordEmbedding } from '@xtrust/core';
-import { a2t, cea, explainWith, explanationSimilarity, HfMaskedWordModel, MeanVectorEncoder, summarizeRun, tef, tokiGuided, type Attack, type AttackRecord, type MaskedWordModel, type RunSummary } from '@xtrust/attack';
+import { a2t, cea, explainWith, explanationSimilarity, HfMaskedWordModel, MeanVectorEncoder, robustnessPoint, summarizeRun, tef, tokiGuided, type Attack, type AttackRecord, type MaskedWordModel, type RunSummary } from '@xtrust/attack';
+import { CausalLanguageModel } from '@xtrust/models';
 import { CounterFittedEmbedding, UseEmbedding } from '@xtrust/embeddings';
 import { LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { KeywordStore, modelFingerprint } from '@xtrust/oracle';
@@ -33,7 +34,19 @@ export interface AttackOptions extends ModelFlags, RunFlags {
   samples: number;
   encoder: 'mean' | 'use';
   mlm?: string;
+  causalLm?: string;
   seed: number;
+}
+
+/** Δ_PP of an explanation attack's run under a causal LM (002 Eq. 6): `summary.json`'s `perplexity`. */
+export interface PerplexitySummary {
+  readonly languageModel: string;
+  /** Successful attacks the figures are taken on. */
+  readonly samples: number;
+  /** Mean relative perplexity increase (PP(s̃) − PP(s)) / PP(s). */
+  readonly deltaPP: number | null;
+  /** Mean of attribution distance / perplexity distance over samples whose perplexity rose. */
+  readonly rPP: number | null;
 }
 
 /** The keyword store of `--store`: a keywords.json file, or a run directory holding one. */
@@ -87,6 +100,7 @@ export function attackExamples(records: readonly AttackRecord[], limit = 50): At
 export async function runAttack(options: AttackOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ summary: RunSummary & { attack: Record<string, unknown> }; records: AttackRecord[]; file: string }> {
   if (options.recipe === 'toki' && !options.store) throw new UsageError(TOKI_NEEDS_STORE);
   if (options.mlm && options.recipe !== 'cea') throw new UsageError('--mlm is used by --recipe cea only');
+  if (options.causalLm && options.recipe !== 'cea' && options.recipe !== 'tef') throw new UsageError('--causal-lm is used by --recipe cea and tef only (the perplexity input distance of an explanation attack)');
   const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
   const classifier = model.classifier;
   const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
@@ -94,7 +108,7 @@ export async function runAttack(options: AttackOptions, progress = new Progress(
   const run = RunDir.open(
     options.out,
     'attack',
-    { recipe: options.recipe, model: await modelFingerprint(classifier), test: fileDigest(options.test), maxTexts: options.maxTexts, explainer: options.explainer, samples: options.samples, encoder: options.encoder, mlm: options.mlm ? resolve(options.mlm) : null, seed: options.seed, store: store?.fingerprint ?? null },
+    { recipe: options.recipe, model: await modelFingerprint(classifier), test: fileDigest(options.test), maxTexts: options.maxTexts, explainer: options.explainer, samples: options.samples, encoder: options.encoder, mlm: options.mlm ? resolve(options.mlm) : null, ...(options.causalLm ? { causalLm: resolve(options.causalLm) } : {}), seed: options.seed, store: store?.fingerprint ?? null },
     options.resume,
   );
   progress.note(`loading counter-fitted GloVe${options.encoder === 'use' ? ' and the Universal Sentence Encoder' : ''}…`);
@@ -108,7 +122,18 @@ export async function runAttack(options: AttackOptions, progress = new Progress(
   const file = run.path('attacks.jsonl');
   const result = await attack.run(inputs, { output: file, seed: options.seed, onRecord: (_r, done) => task.update(done) });
   task.stop();
-  const summary = { attack: attack.describe(), ...summarizeRun(result.records) };
+  let perplexity: PerplexitySummary | undefined;
+  if (options.causalLm) {
+    progress.note('perplexity of the originals and the adversarial texts under the causal LM…');
+    const lm = await CausalLanguageModel.load(options.causalLm);
+    try {
+      const point = await robustnessPoint(options.recipe, Number(attack.describe().rhoMax ?? 0), result.records, { perplexity: (texts) => lm.perplexity(texts) });
+      perplexity = { languageModel: resolve(options.causalLm), samples: point.samples, deltaPP: point.deltaPP, rPP: point.rPP };
+    } finally {
+      await lm.release();
+    }
+  }
+  const summary = { attack: attack.describe(), ...summarizeRun(result.records), ...(perplexity ? { perplexity } : {}) };
   run.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
   run.complete();
   return { summary, records: result.records, file };
@@ -136,10 +161,11 @@ export function attackCommand(): Command {
       return v;
     }, 'mean')
     .option('--mlm <folder>', 'a fill-mask model folder (Hugging Face layout) proposing CEA\'s words; without it CEA uses its context-aware substitute')
+    .option('--causal-lm <folder>', 'a causal LM folder (GPT-2 layout, onnx/model.onnx) for --recipe cea/tef: summary.json gets the perplexity input distance Δ_PP and r_PP (002 Eq. 6)')
     .option('--seed <n>', 'base seed (instance i gets its own seed from it)', intArg, 0);
   withRunOptions(c, 'xtrust-attack');
   withCommonOptions(c);
-  examples(c, ['xtrust attack --recipe a2t --model xtrust-report/model --test test.csv', 'xtrust attack --recipe toki --model xtrust-report/model --store xtrust-report --test test.csv --max-texts 50']);
+  examples(c, ['xtrust attack --recipe a2t --model xtrust-report/model --test test.csv', 'xtrust attack --recipe toki --model xtrust-report/model --store xtrust-report --test test.csv --max-texts 50', 'xtrust attack --recipe cea --model bert-folder --mlm mlm-folder --causal-lm gpt2-folder --test test.csv']);
   return c.action(async (opts: AttackOptions) => {
     const r = await runAttack(opts);
     emit(opts.json, { summary: r.summary, file: r.file }, () => {

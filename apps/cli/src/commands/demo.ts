@@ -10,6 +10,7 @@ import { checkClassNames } from '../data-files.js';
 import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
+import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import type { AuditSummary } from '../audit.js';
@@ -21,7 +22,8 @@ export type DemoDataset = (typeof DEMO_DATASETS)[number];
 /** Options of `xtrust demo` (each a flag; see README). */
 export interface DemoOptions extends AuditSettingFlags {
   dataset: DemoDataset;
-  model: BuiltinKind;
+  /** A built-in kind, `bert` (the model kit's spam classifier) or a Hugging Face folder. */
+  model: BuiltinKind | string;
   testFraction: number;
   out: string;
   attack?: Recipe;
@@ -45,7 +47,12 @@ interface DemoData {
 }
 
 /** The demo corpus: SpamAssassin with headers (a natural shortcut), Brown genres, or State of the Union parties. */
-function demoData(dataset: DemoDataset): DemoData {
+function demoData(dataset: DemoDataset, transformer = false): DemoData {
+  if (dataset === 'spamassassin' && transformer) {
+    // The kit's transformers read bodies (a header block would fill their 128-token window).
+    const d = loadSpamAssassin({ headers: false });
+    return { name: 'SpamAssassin (bodies)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' } };
+  }
   if (dataset === 'spamassassin') {
     const d = loadSpamAssassin({ headers: true });
     // "ham" is jargon; an embedding relates words to "legitimate" far better.
@@ -96,7 +103,8 @@ export interface DemoResult {
 
 /** The main job on bundled data: train a built-in model, audit it, write the report. */
 export async function runDemo(options: DemoOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<DemoResult> {
-  const data = demoData(options.dataset);
+  const tf = isDemoTransformer(options.model, BUILTIN_KINDS) ? await loadDemoTransformer(options.model, options.dataset, demoData(options.dataset, true)) : null;
+  const data = tf?.data ?? demoData(options.dataset);
   const settings: AuditSettings = auditSettings(options, data.classNames);
   checkClassNames(settings.classNames, data.labels);
   const run = RunDir.open(
@@ -109,15 +117,15 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     `xtrust demo: ${data.name}, model ${options.model}, seed ${options.seed}; keyword identification on ${options.trainSample} training texts, ${options.testSample} test predictions, LIME ${options.samples} samples${run.resumed ? ' (resuming)' : ''}`,
   );
   progress.note(`  bigger (the paper's scale): xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000`);
-  const split = stratifiedSplit(data.rows, { testFraction: options.testFraction, seed: options.seed, group: data.group });
-  const { classifier, reloaded } = await demoModel(run, options.model, split.train, data.labels, options.seed, progress);
+  const split = stratifiedSplit(data.rows, tf?.split ? { ...tf.split, group: data.group } : { testFraction: options.testFraction, seed: options.seed, group: data.group });
+  const { classifier, reloaded } = tf ? { classifier: tf.classifier, reloaded: false } : await demoModel(run, options.model as BuiltinKind, split.train, data.labels, options.seed, progress);
   const accuracy = await evaluateAccuracy(classifier, split.test.map((r) => ({ text: r.text, label: r.label })));
   progress.note(`model ${options.model}${reloaded ? ' (reloaded from the run)' : ''}: test accuracy ${(100 * accuracy.accuracy).toFixed(2)} % on ${split.test.length} held-out texts`);
 
   const tested = options.testSample > 0 && options.testSample < split.test.length ? sample(split.test, options.testSample, options.seed) : split.test;
   let truth: Map<string, boolean> | null = null;
   let groundTruth: GroundTruthCounts | undefined;
-  if (options.dataset === 'spamassassin') {
+  if (options.dataset === 'spamassassin' && !tf) {
     // Ground truth of the natural shortcut, by intervention on both sides (issue 14): untrustworthy when
     // removing the header block flips the prediction, trustworthy when it survives and the headers alone
     // give another class; most predictions are over-determined (both halves give the class) and undecided.
@@ -129,7 +137,9 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   const output = await runAudit(
     {
       classifier,
-      model: { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
+      model: tf
+        ? { source: tf.folder, kind: 'transformer (onnxruntime-node)', testAccuracy: accuracy.accuracy, testTexts: split.test.length, note: tf.split ? "the kit's held-out test split (models/transformers/export-corpora.mjs)" : 'a split of the demo (--test-fraction, --seed): it may overlap the texts the model was trained on' }
+        : { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
       dataset: data.name,
       train: split.train.map((r) => ({ text: r.text, label: r.label })),
       test,
@@ -140,7 +150,10 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     progress,
   );
   let summary: AuditSummary = { ...output.summary, settings: { ...output.summary.settings, testSample: options.testSample }, ...(groundTruth ? { groundTruth } : {}) };
-  if (options.scoredCheck) {
+  if (options.scoredCheck && tf) {
+    // the check trains its own model on a planted-trigger corpus; a transformer cannot be trained here
+    progress.note('scored check skipped: it trains its own model on a planted-trigger corpus, and a transformer folder is audited as given');
+  } else if (options.scoredCheck) {
     // a planted-trigger case scored beside the audit: the headers decide too few predictions to score an oracle
     const train = async (rows: readonly { text: string; label: string }[]) =>
       trainClassifier(options.model, rows, { seed: options.seed, labels: data.labels, vectors: options.model === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined });
@@ -162,23 +175,24 @@ function datasetArg(value: string): DemoDataset {
   return value as DemoDataset;
 }
 
-function modelKindArg(value: string): BuiltinKind {
-  if (!(BUILTIN_KINDS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${BUILTIN_KINDS.join(', ')}`);
-  return value as BuiltinKind;
+function modelKindArg(value: string): BuiltinKind | string {
+  if ((BUILTIN_KINDS as readonly string[]).includes(value) || value === DEMO_BERT) return value;
+  if (existsSync(value)) return value;
+  throw new InvalidArgumentError(`expected one of ${BUILTIN_KINDS.join(', ')}, ${DEMO_BERT}, or a Hugging Face model folder`);
 }
 
 /** Registers `xtrust demo`. */
 export function demoCommand(): Command {
   const c = new Command('demo').description('the main job on bundled data: train a built-in model, audit its trustworthiness, write the HTML report');
   c.option('--dataset <name>', `bundled corpus: ${DEMO_DATASETS.join(' | ')}`, datasetArg, 'spamassassin')
-    .option('--model <kind>', `built-in model: ${BUILTIN_KINDS.join(' | ')}`, modelKindArg, 'bow-logistic')
+    .option('--model <kind>', `built-in model: ${BUILTIN_KINDS.join(' | ')}; or ${DEMO_BERT} (the model kit's BERT spam classifier) or a Hugging Face folder, audited as given`, modelKindArg, 'bow-logistic')
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
   c.option('--no-scored-check', 'skip the planted-trigger case scored beside the audit (TOKI and Naive against a known ground truth)');
   c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report');
   withCommonOptions(c);
-  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20']);
+  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20', 'xtrust demo --model bert']);
   return c.action(async (opts: DemoOptions) => {
     const r = await runDemo(opts);
     emit(opts.json, r, () => formatAudit(r.summary, r.files));

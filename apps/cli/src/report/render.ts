@@ -91,6 +91,13 @@ function poolsSection(s: AuditSummary): string {
   return `<section id="pools"><h2>What each class rests on</h2><p>Word pools from explanations of correctly predicted training texts, sized by averaged importance.</p><div class="pools">${classes}</div></section>`;
 }
 
+/** LIME's highlighted text, and beside it the last-layer attention's when the prediction has one. */
+function explanationPanels(p: AuditedPrediction, pi: number, labels: readonly string[]): string {
+  const lime = `<div class="text">${highlightText(p.text, p.features, pi, labels)}</div>`;
+  if (!p.attention) return lime;
+  return `<div class="panels"><div class="panel"><h5>LIME</h5>${lime}</div><div class="panel attention"><h5>attention (last layer, heads averaged)</h5><div class="text">${highlightText(p.text, p.attention, pi, labels)}</div></div></div>`;
+}
+
 function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], max: number): string {
   const labels = s.data.labels;
   const predictions = all.slice(0, max);
@@ -107,7 +114,7 @@ function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], 
             : '';
       return `<article class="pred" data-verdict="${escapeHtml(p.verdict)}" data-predicted="${escapeHtml(p.predicted)}">
 <header>#${p.index} · predicted <span class="chip" style="background:rgba(${classColour(pi)},0.25)">${escapeHtml(p.predicted)}</span> (${num(p.confidence)})${p.truth === null ? '' : ` · true ${escapeHtml(p.truth)}`} · <span class="verdict v-${escapeHtml(p.verdict)}">${escapeHtml(p.verdict)}</span>${truth}</header>
-<div class="text">${highlightText(p.text, p.features, pi, labels)}</div>${words}</article>`;
+${explanationPanels(p, pi, labels)}${words}</article>`;
     })
     .join('\n');
   const verdicts = ['trustworthy', 'untrustworthy', 'incorrect', 'unknown'];
@@ -180,7 +187,8 @@ h1{margin-bottom:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-to
 .text{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px;max-height:18em;overflow:auto;background:#fafafa;padding:.4em;border-radius:4px;margin:.2em 0}
 mark.w{color:inherit;border-radius:2px}.cut{color:#777;font-style:italic}.words{font-size:.9em;margin-top:.3em}
 .rel{color:#1a7f37}.unr{color:#b42318}.verdict{font-weight:600}.v-trustworthy{color:#1a7f37}.v-untrustworthy{color:#b42318}.v-incorrect{color:#777}.v-unknown{color:#9a6700}
-del{background:#fdd;text-decoration:line-through}ins{background:#dfd}`;
+del{background:#fdd;text-decoration:line-through}ins{background:#dfd}
+.panels{display:grid;grid-template-columns:1fr 1fr;gap:.6em}.panel h5{margin:.2em 0;font-weight:500;color:#555}`;
 
 /** The report's own script: filters and charts, reading the data block (never HTML strings). */
 const SCRIPT = `(function(){
