@@ -1,0 +1,213 @@
+"""Hugging Face folder layout + ONNX export (opset 14, dynamic batch and sequence) + reference.json."""
+from __future__ import annotations
+
+import json
+import os
+from typing import List, Sequence
+
+import torch
+import torch.nn as nn
+
+from .bert import BertForMaskedLM, BertForSequenceClassification, ClassifierExport
+from .bert_grad import GradientGraph, autograd_gradients, check_against_autograd
+from .data import pad_batch
+from .gpt2 import GPT2LMHeadModel
+from .load import load_classifier, load_gpt2, load_mlm
+from .wordpiece import MASK, WordPiece, write_tokenizer
+
+OPSET = 14
+
+
+def _export(module: nn.Module, args, path: str, inputs: List[str], outputs: List[str], axes: dict) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    module.eval()
+    with torch.no_grad():
+        torch.onnx.export(
+            module,
+            args,
+            path,
+            input_names=inputs,
+            output_names=outputs,
+            dynamic_axes=axes,
+            opset_version=OPSET,
+            # No folding: a folded transpose of a tied or shared matrix would store the weights twice.
+            do_constant_folding=False,
+        )
+
+
+def _assert_reloads(original: nn.Module, reloaded: nn.Module, args, folder: str) -> None:
+    """The committed graph must carry every parameter under its name (check_onnx.py / check_hf.py load them by name)."""
+    with torch.no_grad():
+        a, b = original(*args), reloaded(*args)
+    a = a[0] if isinstance(a, tuple) else a
+    b = b[0] if isinstance(b, tuple) else b
+    if not torch.equal(a, b):
+        raise AssertionError(f"{folder}: the module rebuilt from the ONNX initializers differs from the trained one")
+
+
+def _r(x):
+    """Nested lists of a tensor, rounded to float32's 9 significant digits (exact round trip)."""
+    if isinstance(x, torch.Tensor):
+        x = x.tolist()
+    if isinstance(x, list):
+        return [_r(v) for v in x]
+    if isinstance(x, float):
+        return float(f"{x:.9g}")
+    return x
+
+
+def _write_json(path: str, obj) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(obj, f, ensure_ascii=False, separators=(",", ":"))
+        f.write("\n")
+
+
+def without_timings(meta):
+    """training.json without wall-clock seconds, so that a rebuild gives byte-identical fixtures (the times go to the build summary)."""
+    if isinstance(meta, dict):
+        return {k: without_timings(v) for k, v in meta.items() if k != "seconds"}
+    if isinstance(meta, list):
+        return [without_timings(v) for v in meta]
+    return meta
+
+
+def _write_config(folder: str, cfg: dict) -> None:
+    with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as f:
+        json.dump(cfg, f, indent=2, ensure_ascii=False)
+        f.write("\n")
+
+
+def _batch(tok: WordPiece, texts: Sequence[str]):
+    seqs = [tok.encode(t) for t in texts]
+    ids, attn = pad_batch(seqs)
+    return seqs, ids, attn, torch.zeros_like(ids)
+
+
+def export_classifier(model: BertForSequenceClassification, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, grad: bool = True) -> dict:
+    """config.json, tokenizer files, onnx/model.onnx (logits + attentions.N), onnx/model_grad.onnx, reference.json."""
+    model.eval()
+    c = model.config
+    os.makedirs(folder, exist_ok=True)
+    _write_config(folder, c.hf("BertForSequenceClassification"))
+    write_tokenizer(folder, tok.vocab, tok.max_length)
+    n = c.num_hidden_layers
+    seqs, ids, attn, tt = _batch(tok, texts)
+    axes = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"}, "token_type_ids": {0: "batch", 1: "sequence"}, "logits": {0: "batch"}}
+    for i in range(n):
+        axes[f"attentions.{i}"] = {0: "batch", 2: "sequence", 3: "sequence"}
+    _export(ClassifierExport(model), (ids, attn, tt), os.path.join(folder, "onnx", "model.onnx"), ["input_ids", "attention_mask", "token_type_ids"], ["logits"] + [f"attentions.{i}" for i in range(n)], axes)
+    _assert_reloads(model, load_classifier(folder), (ids, attn, tt), folder)
+    with torch.no_grad():
+        logits, attentions = model(ids, attn, tt)
+    ref = {
+        "description": "PyTorch outputs of this folder's weights on fixed inputs (written by the kit's build); tolerance is the max abs difference an equivalent runtime must stay within",
+        "tolerance": 1e-4,
+        "torch": torch.__version__,
+        "labels": c.labels,
+        "texts": list(texts),
+        "input_ids": ids.tolist(),
+        "attention_mask": attn.tolist(),
+        "token_type_ids": tt.tolist(),
+        "logits": _r(logits),
+        "attentions": [_r(a) for a in attentions],
+    }
+    checks = {}
+    if grad:
+        g_axes = dict(axes)
+        g_axes.update({"embedding_scale": {0: "batch", 1: "sequence"}, "output_weights": {0: "batch"}, "inputs_embeds": {0: "batch", 1: "sequence"}, "gradients": {0: "batch", 1: "sequence"}})
+        for i in range(n):
+            g_axes.pop(f"attentions.{i}")
+        scale = torch.ones(ids.shape, dtype=torch.float32)
+        weights = torch.zeros(ids.shape[0], len(c.labels))
+        _export(GradientGraph(model), (ids, attn, tt, scale, weights), os.path.join(folder, "onnx", "model_grad.onnx"), ["input_ids", "attention_mask", "token_type_ids", "embedding_scale", "output_weights"], ["logits", "inputs_embeds", "gradients"], g_axes)
+        _assert_reloads(model, load_classifier(folder, "model_grad.onnx"), (ids, attn, tt), folder)
+        # Two reference cases: the predicted logit's gradient at the real input (one-hot weights), and the
+        # predicted probability's gradient at α = 0.5 of the input (weights p_t(δ_tc − p_c)), on the whole padded batch.
+        pred = logits.argmax(-1)
+        onehot = torch.nn.functional.one_hot(pred, len(c.labels)).to(torch.float32)
+        cases = []
+        half = torch.full(ids.shape, 0.5) * attn.to(torch.float32) + (1 - attn.to(torch.float32))
+        with torch.no_grad():
+            lg_half, _ = model(ids, attn, tt, inputs_embeds=model.bert.embeddings.word_embeddings(ids) * half.unsqueeze(-1))
+        p = torch.softmax(lg_half, -1)
+        pt = p.gather(1, pred[:, None])
+        prob_w = pt * (onehot - p)
+        for name, sc, w in (("logit of the predicted class, α = 1", scale, onehot), ("probability of the predicted class, α = 0.5", half, prob_w)):
+            check = check_against_autograd(model, (ids, attn, tt, sc, w), log=log)
+            lg, emb, gr = autograd_gradients(model, ids, attn, tt, sc, w)
+            cases.append({"name": name, "embedding_scale": _r(sc), "output_weights": _r(w), "logits": _r(lg), "inputs_embeds": _r(emb), "gradients": _r(gr), "explicit_vs_autograd": check})
+            checks[name] = check
+        ref["gradient_cases"] = cases
+    _write_json(os.path.join(folder, "reference.json"), ref)
+    _write_json(os.path.join(folder, "training.json"), without_timings(meta))
+    log(f"  exported {folder}")
+    return checks
+
+
+def export_mlm(model: BertForMaskedLM, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print) -> None:
+    """config.json, tokenizer files, onnx/model.onnx (logits [b, s, vocab]), reference.json (logits at the [MASK] positions)."""
+    model.eval()
+    c = model.config
+    os.makedirs(folder, exist_ok=True)
+    _write_config(folder, c.hf("BertForMaskedLM"))
+    write_tokenizer(folder, tok.vocab, tok.max_length)
+    seqs, ids, attn, tt = _batch(tok, texts)
+    axes = {k: {0: "batch", 1: "sequence"} for k in ("input_ids", "attention_mask", "token_type_ids", "logits")}
+    _export(model, (ids, attn, tt), os.path.join(folder, "onnx", "model.onnx"), ["input_ids", "attention_mask", "token_type_ids"], ["logits"], axes)
+    _assert_reloads(model, load_mlm(folder), (ids, attn, tt), folder)
+    with torch.no_grad():
+        logits = model(ids, attn, tt)
+    mask_id = tok.ids[MASK]
+    positions = [[b, s] for b in range(ids.shape[0]) for s in range(ids.shape[1]) if ids[b, s].item() == mask_id]
+    ref = {
+        "description": "PyTorch logits of this masked LM on fixed inputs, at every [MASK] position (the full vocabulary row) — plus its top-5 pieces",
+        "tolerance": 1e-4,
+        "torch": torch.__version__,
+        "texts": list(texts),
+        "input_ids": ids.tolist(),
+        "attention_mask": attn.tolist(),
+        "token_type_ids": tt.tolist(),
+        "positions": positions,
+        "logits_at_positions": [_r(logits[b, s]) for b, s in positions],
+        "top5": [[tok.vocab[i] for i in logits[b, s].topk(5).indices.tolist()] for b, s in positions],
+        # a cheap whole-tensor check: every position's logit of its own input piece
+        "logits_of_inputs": _r(logits.gather(2, ids.unsqueeze(-1)).squeeze(-1)),
+    }
+    _write_json(os.path.join(folder, "reference.json"), ref)
+    _write_json(os.path.join(folder, "training.json"), without_timings(meta))
+    log(f"  exported {folder}; top-5 at the masks: {ref['top5']}")
+
+
+def export_gpt2(model: GPT2LMHeadModel, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print) -> None:
+    """config.json, tokenizer files ([CLS] = bos, [SEP] = eos), onnx/model.onnx (logits [b, s, vocab]), reference.json."""
+    from .train import lm_loss
+
+    model.eval()
+    os.makedirs(folder, exist_ok=True)
+    _write_config(folder, model.config.hf())
+    write_tokenizer(folder, tok.vocab, tok.max_length, causal=True)
+    seqs, ids, attn, _ = _batch(tok, texts)
+    axes = {k: {0: "batch", 1: "sequence"} for k in ("input_ids", "attention_mask", "logits")}
+    _export(model, (ids, attn), os.path.join(folder, "onnx", "model.onnx"), ["input_ids", "attention_mask"], ["logits"], axes)
+    _assert_reloads(model, load_gpt2(folder), (ids, attn), folder)
+    with torch.no_grad():
+        logits = model(ids, attn)
+        ppl = []
+        for s in seqs:
+            i, a = pad_batch([s])
+            ppl.append(float(torch.exp(lm_loss(model, i, a))))
+    ref = {
+        "description": "PyTorch logits of this causal LM on fixed inputs: next-piece logits rows at the listed positions, each position's log-probability of the piece that follows, and each text's perplexity over the positions after the first",
+        "tolerance": 1e-4,
+        "torch": torch.__version__,
+        "texts": list(texts),
+        "input_ids": ids.tolist(),
+        "attention_mask": attn.tolist(),
+        "positions": [[b, 1] for b in range(ids.shape[0])],
+        "logits_at_positions": [_r(logits[b, 1]) for b in range(ids.shape[0])],
+        "next_logprob": _r(torch.log_softmax(logits[:, :-1], -1).gather(2, ids[:, 1:].unsqueeze(-1)).squeeze(-1)),
+        "perplexity": _r(ppl),
+    }
+    _write_json(os.path.join(folder, "reference.json"), ref)
+    _write_json(os.path.join(folder, "training.json"), without_timings(meta))
+    log(f"  exported {folder}; reference perplexities {[round(p, 1) for p in ppl]}")

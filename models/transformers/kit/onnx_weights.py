@@ -1,0 +1,101 @@
+"""Reads the weights (initializers) of an ONNX file into a state dict, with no `onnx` package.
+
+ONNX files are protobuf: ModelProto.graph (field 7) → GraphProto.initializer (field 5, repeated
+TensorProto) → TensorProto.dims (1), data_type (2), float_data (4), name (8), raw_data (9). This reader
+walks those fields only, so the committed fixtures' weights load into torch modules on any machine with
+torch (check_hf.py runs where `transformers` is installed and `onnx` may not be).
+"""
+from __future__ import annotations
+
+import struct
+from typing import Dict, Iterator, Tuple
+
+import numpy as np
+
+FLOAT, INT64 = 1, 7
+_DTYPES = {FLOAT: np.float32, INT64: np.int64, 11: np.float64, 6: np.int32}
+
+
+def _varint(b: bytes, i: int) -> Tuple[int, int]:
+    shift = result = 0
+    while True:
+        x = b[i]
+        i += 1
+        result |= (x & 0x7F) << shift
+        if not x & 0x80:
+            return result, i
+        shift += 7
+
+
+def _fields(b: bytes, start: int = 0, end: int = -1) -> Iterator[Tuple[int, int, object]]:
+    """(field number, wire type, value): value is an int for varints, bytes/memoryview slice bounds for length-delimited."""
+    i = start
+    end = len(b) if end < 0 else end
+    while i < end:
+        key, i = _varint(b, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            v, i = _varint(b, i)
+            yield field, wire, v
+        elif wire == 1:
+            yield field, wire, b[i : i + 8]
+            i += 8
+        elif wire == 2:
+            n, i = _varint(b, i)
+            yield field, wire, (i, i + n)
+            i += n
+        elif wire == 5:
+            yield field, wire, b[i : i + 4]
+            i += 4
+        else:
+            raise ValueError(f"unsupported protobuf wire type {wire}")
+
+
+def _tensor(b: bytes, start: int, end: int) -> Tuple[str, np.ndarray]:
+    dims, dtype, name, raw, floats = [], FLOAT, "", None, []
+    for field, wire, v in _fields(b, start, end):
+        if field == 1:
+            if wire == 0:
+                dims.append(v)
+            else:  # packed
+                s, e = v
+                j = s
+                while j < e:
+                    d, j = _varint(b, j)
+                    dims.append(d)
+        elif field == 2:
+            dtype = v
+        elif field == 8:
+            name = bytes(b[v[0] : v[1]]).decode("utf-8")
+        elif field == 9:
+            raw = bytes(b[v[0] : v[1]])
+        elif field == 4:
+            if wire == 2:
+                floats.extend(struct.unpack(f"<{(v[1] - v[0]) // 4}f", b[v[0] : v[1]]))
+            else:
+                floats.append(struct.unpack("<f", v)[0])
+        elif field == 13 and wire == 2:
+            raise ValueError(f"tensor {name}: external data is not supported")
+    if dtype not in _DTYPES:
+        raise ValueError(f"tensor {name}: data type {dtype} not supported")
+    arr = np.frombuffer(raw, dtype=_DTYPES[dtype]).copy() if raw is not None else np.array(floats, dtype=_DTYPES[dtype])
+    return name, arr.reshape(dims)
+
+
+def read_initializers(path: str) -> Dict[str, np.ndarray]:
+    """name → array of every initializer in the ONNX file's main graph."""
+    with open(path, "rb") as f:
+        b = f.read()
+    out: Dict[str, np.ndarray] = {}
+    for field, wire, v in _fields(b):
+        if field == 7 and wire == 2:  # ModelProto.graph
+            for gf, gw, gv in _fields(b, v[0], v[1]):
+                if gf == 5 and gw == 2:  # GraphProto.initializer
+                    name, arr = _tensor(b, gv[0], gv[1])
+                    out[name] = arr
+    return out
+
+
+def state_dict_from_onnx(path: str, prefix: str = "") -> Dict[str, "np.ndarray"]:
+    """The initializers whose names start with prefix, the prefix removed (torch.onnx keeps parameter names)."""
+    return {k[len(prefix):]: v for k, v in read_initializers(path).items() if k.startswith(prefix) and v.dtype == np.float32}
