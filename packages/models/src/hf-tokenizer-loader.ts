@@ -2,7 +2,6 @@ import { isAbsolute, resolve } from 'node:path';
 import { AutoTokenizer, type PreTrainedTokenizer } from '@huggingface/transformers';
 import { XtrustError } from '@xtrust/core';
 import type { TokenPiece } from './attention.js';
-import { encodeIds, pieceTokenizer, type PieceTokenizer } from './masked-ids.js';
 
 /** Loads tokenizer.json + tokenizer_config.json from a local folder with transformers.js, never from the network. */
 export async function loadLocalTokenizer(folder: string, source: string): Promise<PreTrainedTokenizer> {
@@ -25,23 +24,14 @@ export interface EncodedBatch {
   readonly ids: number[][];
 }
 
-const pieceTokenizers = new WeakMap<PreTrainedTokenizer, PieceTokenizer>();
-
 /**
- * Tokenises texts with padding and truncation to the tokenizer's `model_max_length` as Hugging Face
- * truncates one sequence: the word pieces are cut and the special tokens kept (transformers.js' own
- * truncation cuts the final [SEP]). The same ids as OnnxClassifier's `predictProba`. A batch whose
- * texts all tokenise to nothing gets one padding position (mask 0), so the graph never sees a
- * zero-length axis.
+ * Tokenises texts with padding and the tokenizer's truncation. A batch whose texts all tokenise to
+ * nothing gets one padding position (mask 0), so the graph never sees a zero-length axis.
  */
 export function encodeBatch(tokenizer: PreTrainedTokenizer, texts: readonly string[]): EncodedBatch {
-  let tok = pieceTokenizers.get(tokenizer);
-  if (!tok) {
-    tok = pieceTokenizer(tokenizer);
-    pieceTokenizers.set(tokenizer, tok);
-  }
+  const enc = tokenizer([...texts], { padding: true, truncation: true, return_tensor: false }) as unknown as { input_ids: number[][]; attention_mask: number[][] };
   const B = texts.length;
-  const ids = texts.map((t) => Array.from(encodeIds(tok, t)));
+  const ids = enc.input_ids.map((row, b) => row.filter((_, s) => Number(enc.attention_mask[b][s]) === 1).map(Number));
   const S = Math.max(1, ...ids.map((r) => r.length));
   const pad = BigInt(tokenizer.pad_token_id ?? 0);
   const inputIds = new BigInt64Array(B * S).fill(pad);

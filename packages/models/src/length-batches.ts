@@ -17,6 +17,8 @@ export interface LengthBatchOptions {
   readonly batchSize: number;
   /** Id of the padding token. */
   readonly padId: number;
+  /** Sort by length and drop duplicates (default true); false runs rows in their order, for measuring what sorting saves. */
+  readonly sortByLength?: boolean;
 }
 
 /** Figures of one scoring call, for profiles. */
@@ -58,7 +60,7 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
   const uniqueOf = new Int32Array(n);
   const firstRow: number[] = [];
   for (let r = 0; r < n; r++) {
-    const key = rowKey(ids, offsets[r], offsets[r + 1]);
+    const key = options.sortByLength === false ? String(r) : rowKey(ids, offsets[r], offsets[r + 1]);
     let u = index.get(key);
     if (u === undefined) {
       u = firstRow.length;
@@ -69,7 +71,8 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
   }
   const m = firstRow.length;
   const len = (u: number) => offsets[firstRow[u] + 1] - offsets[firstRow[u]];
-  const order = Int32Array.from({ length: m }, (_, u) => u).sort((a, b) => len(a) - len(b) || a - b);
+  const order = Int32Array.from({ length: m }, (_, u) => u);
+  if (options.sortByLength !== false) order.sort((a, b) => len(a) - len(b) || a - b);
   const probs = new Float32Array(m * k);
   const pad = BigInt(options.padId);
   let positions = 0;
@@ -78,7 +81,8 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
   let runMs = 0;
   for (let s = 0; s < m; s += options.batchSize) {
     const B = Math.min(options.batchSize, m - s);
-    const S = Math.max(1, len(order[s + B - 1]));
+    let S = 1;
+    for (let b = 0; b < B; b++) S = Math.max(S, len(order[s + b]));
     const inputIds = new BigInt64Array(B * S).fill(pad);
     const attentionMask = new BigInt64Array(B * S);
     for (let b = 0; b < B; b++) {

@@ -168,7 +168,7 @@ class IdBuffer {
 /**
  * The input ids of one text under many word masks, built from its pieces without rebuilding or
  * re-tokenising the text: for masks over core's `tokenize(text)`, row r's ids equal the tokenizer's
- * ids (special tokens added, truncated to the limit keeping the trailing specials) of the text with the
+ * ids (special tokens added, truncated as transformers.js truncates) of the text with the
  * masked-out tokens removed and every separator kept — `TokenScorer`'s semantics and the explainers'
  * `PerturbedTexts` with no mask string. Truncation is applied after masking, so a perturbed text with
  * fewer words can keep words the original's truncation dropped.
@@ -254,12 +254,14 @@ export class MaskedIds {
   build(masks: Uint8Array, rows: number): IdRows {
     const T = this.tokenCount;
     const { prefix, suffix, maxLength } = this.tok;
-    const limit = maxLength === Infinity ? Infinity : Math.max(0, maxLength - prefix.length - suffix.length);
+    // transformers.js truncation: the whole sequence, special tokens included, is cut to the limit.
+    const limit = maxLength === Infinity ? Infinity : Math.max(0, maxLength - prefix.length);
     const out = new IdBuffer(rows * 64);
     const offsets = new Int32Array(rows + 1);
     for (let r = 0; r < rows; r++) {
       const base = r * T;
-      out.push(prefix);
+      const start = out.length;
+      out.push(prefix.length <= maxLength ? prefix : prefix.subarray(0, maxLength));
       let used = 0;
       for (let s = 0; s < this.segments.length && used < limit; s++) {
         const seg = this.segments[s];
@@ -276,7 +278,8 @@ export class MaskedIds {
         if (take > 0) out.push(p, take);
         used += take;
       }
-      out.push(suffix);
+      const room = maxLength - (out.length - start);
+      if (room > 0) out.push(suffix, Math.min(suffix.length, room));
       offsets[r + 1] = out.length;
     }
     return { ids: out.data.subarray(0, out.length), offsets, rows };
@@ -300,18 +303,17 @@ export class MaskedIds {
 }
 
 /**
- * The ids the tokenizer gives `text` with special tokens, truncated as Hugging Face truncates one
- * sequence: the pieces are cut to the limit minus the special tokens, which are kept.
+ * The ids the tokenizer gives `text` with special tokens, truncated as transformers.js truncates
+ * (`truncation: true`): the whole sequence is cut to `model_max_length`, so a truncated text loses its
+ * final [SEP] — the encoding the model kit trains with and `encodeBatch` produces.
  */
 export function encodeIds(tok: PieceTokenizer, text: string): Int32Array {
   const inner = tok.pieces(text);
-  const limit = tok.maxLength === Infinity ? inner.length : Math.max(0, tok.maxLength - tok.prefix.length - tok.suffix.length);
-  const n = Math.min(inner.length, limit);
-  const out = new Int32Array(tok.prefix.length + n + tok.suffix.length);
-  out.set(tok.prefix, 0);
-  out.set(inner.subarray(0, n), tok.prefix.length);
-  out.set(tok.suffix, tok.prefix.length + n);
-  return out;
+  const full = new Int32Array(tok.prefix.length + inner.length + tok.suffix.length);
+  full.set(tok.prefix, 0);
+  full.set(inner, tok.prefix.length);
+  full.set(tok.suffix, tok.prefix.length + inner.length);
+  return full.length > tok.maxLength ? full.slice(0, tok.maxLength) : full;
 }
 
 /**

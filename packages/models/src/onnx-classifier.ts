@@ -23,6 +23,8 @@ export interface OnnxClassifierOptions {
   threads?: number;
   /** onnxruntime session settings beyond the thread count (see session-options.ts for the measured defaults). */
   session?: SessionTuning;
+  /** Sort rows by length and score duplicates once (default true); false only to measure what it saves. */
+  sortByLength?: boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     private readonly batchSize: number,
     private readonly logitsName: string,
     readonly attentionOutput: string | null,
+    private readonly sortByLength = true,
   ) {
     if (attentionOutput) this.attentions = (texts) => this.computeAttentions(texts);
     this.pieces = pieceTokenizer(tokenizer);
@@ -79,7 +82,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const logitsName = session.outputNames.includes('logits') ? 'logits' : null;
     if (!logitsName) throw new XtrustError('UNSUPPORTED', `${name}: the graph has no "logits" output (outputs: ${session.outputNames.join(', ')})`);
     const tokenizer = await loadLocalTokenizer(dir, name);
-    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames));
+    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true);
   }
 
   private feeds(enc: EncodedBatch): Record<string, ort.Tensor> {
@@ -141,7 +144,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
       }
       return logits.data as Float32Array;
     };
-    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, padId: this.tokenizer.pad_token_id ?? 0 }, this.scoringStats);
+    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength }, this.scoringStats);
     return checkProbabilities(out, rows.rows, k, this.name);
   }
 
