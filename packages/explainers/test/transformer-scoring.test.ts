@@ -294,3 +294,23 @@ describe('explainers on a transformer use the token scorer', () => {
     expect(makeScorer(clf, textFeatures(TEXTS[20], true), guard, {}, null).kind).toBe('token-scorer');
   });
 });
+
+describe('LIME adaptive sample count (optional, off by default)', () => {
+  it('uses a prefix of the exact run\'s samples: the same explanation as the exact run with that many samples', async () => {
+    const text = TEXTS.filter((t) => tokenize(t).length > 40)[3];
+    const lime = new LimeExplainer({ seed: 5 });
+    const [fast] = await lime.explain(clf, [text], { numSamples: 3000, adaptive: { step: 500 } });
+    const used = fast.diagnostics!.samples;
+    expect(used % 500 === 0 || used === 3000).toBe(true);
+    expect(used).toBeGreaterThanOrEqual(1000);
+    const [exact] = await lime.explain(clf, [text], { numSamples: used });
+    // Same samples; the model's outputs differ only by float rounding (rows batched with other neighbours).
+    expect(fast.features.map((f) => f.word)).toEqual(exact.features.map((f) => f.word));
+    fast.features.forEach((f, j) => expect(Math.abs(f.weight - exact.features[j].weight)).toBeLessThan(1e-6));
+    // A step that covers the whole budget is the exact default.
+    const [whole] = await lime.explain(clf, [text], { numSamples: 600, adaptive: { step: 600 } });
+    const [plain] = await lime.explain(clf, [text], { numSamples: 600 });
+    expect(whole.features).toEqual(plain.features);
+    expect(whole.diagnostics!.samples).toBe(600);
+  }, 60_000);
+});
