@@ -10,5 +10,6 @@ export { loadLocalTokenizer, encodeBatch, type EncodedBatch } from './hf-tokeniz
 export { MaskedIds, pieceTokenizer, encodeIds, type IdRows, type PieceTokenizer } from './masked-ids.js';
 export type { ScoringStats } from './length-batches.js';
 export type { SessionTuning } from './session-options.js';
+export { quantizeMatMulWeights, type QuantizeReport } from './quantize-int8.js';
 export { HfClassifier, type HfClassifierOptions } from './hf-classifier.js';
 export { FunctionClassifier, type FunctionClassifierOptions, type ProbabilityFunction } from './function-classifier.js';

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
@@ -8,6 +9,7 @@ import { requireFile, requirePositiveInt, requireText, requireTexts } from './in
 import { labelsFromConfig } from './labels.js';
 import { scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
 import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
+import { quantizeMatMulWeights } from './quantize-int8.js';
 import { sessionOptions, type SessionTuning } from './session-options.js';
 
 export interface OnnxClassifierOptions {
@@ -25,6 +27,12 @@ export interface OnnxClassifierOptions {
   session?: SessionTuning;
   /** Sort rows by length and score duplicates once (default true); false only to measure what it saves. */
   sortByLength?: boolean;
+  /**
+   * Optional faster mode, off by default: `int8` rewrites the graph's weight matrix products to dynamic
+   * int8 at load (quantize-int8.ts). Approximate — its agreement with the float model is measured in
+   * apps/bench (transformer-lime), not assumed.
+   */
+  quantize?: 'int8';
 }
 
 /**
@@ -70,7 +78,9 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(modelPath, sessionOptions(options.threads, options.session));
+      if (options.quantize === 'int8') {
+        session = await ort.InferenceSession.create(quantizeMatMulWeights(readFileSync(modelPath)).bytes, sessionOptions(options.threads, options.session));
+      } else session = await ort.InferenceSession.create(modelPath, sessionOptions(options.threads, options.session));
     } catch (e) {
       throw new XtrustError('FILE_UNREADABLE', `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`, { file: modelPath }, { cause: e });
     }

@@ -48,7 +48,7 @@ def blas_info() -> str:
     try:
         with open('/proc/self/maps') as f:
             for line in f:
-                m = re.search(r'(/\S*(?:blas|lapack)\S*\.so\S*)', line)
+                m = re.search(r'(/\S*/lib(?:open)?blas\S*\.so\S*)', line)
                 if m:
                     libs.add(os.path.realpath(m.group(1)))
     except OSError:

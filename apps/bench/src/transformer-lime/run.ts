@@ -20,7 +20,7 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
-import { OnnxClassifier } from '@xtrust/models';
+import { OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { textsOfLength } from './texts.js';
 
@@ -58,10 +58,12 @@ jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(N
 const large = arg('large');
 if (large) jobs.push({ model: resolve(large), words: list(arg('large-words', '40,120')).map(Number) });
 
-/** The LIME options of each xtrust mode: `exact` is the default; the others are the optional faster modes. */
-const MODES: Record<string, LimeOptions> = {
-  exact: {},
-  adaptive: { adaptive: true },
+/** Each xtrust mode's LIME and classifier options: `exact` is the default; the others are the optional faster modes. */
+const MODES: Record<string, { lime: LimeOptions; classifier: OnnxClassifierOptions }> = {
+  exact: { lime: {}, classifier: {} },
+  adaptive: { lime: { adaptive: true }, classifier: {} },
+  int8: { lime: {}, classifier: { quantize: 'int8' } },
+  'int8+adaptive': { lime: { adaptive: true }, classifier: { quantize: 'int8' } },
 };
 
 interface PeerRun {
@@ -110,15 +112,16 @@ for (const job of jobs) {
     const peerSeconds = mean([...p1.results, ...p2.results].map((e) => e.seconds));
     const peerCpu = mean([...p1.results, ...p2.results].map((e) => e.cpuSeconds));
 
-    const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch });
-    const probs = await clf.predictProba(texts);
-    let maxDiff = 0;
-    const k = clf.labels.length;
-    texts.forEach((_, i) => {
-      for (let c = 0; c < k; c++) maxDiff = Math.max(maxDiff, Math.abs(probs[i * k + c] - peer.probabilities[i][c]));
-    });
     for (const mode of modes) {
-      const lime = new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1, ...MODES[mode] });
+      if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
+      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...MODES[mode].classifier });
+      const probs = await clf.predictProba(texts);
+      let maxDiff = 0;
+      const k = clf.labels.length;
+      texts.forEach((_, i) => {
+        for (let c = 0; c < k; c++) maxDiff = Math.max(maxDiff, Math.abs(probs[i * k + c] - peer.probabilities[i][c]));
+      });
+      const lime = new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
       await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
       const seconds: number[] = [];
       const cpu: number[] = [];
@@ -148,8 +151,8 @@ for (const job of jobs) {
         maxDiff,
         sameLabel: mean(exps.map((e, i) => (e.explainedLabel === p1.results[i].label ? 1 : 0))),
       });
+      await clf.release();
     }
-    await clf.release();
     writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
   }
 }
