@@ -110,6 +110,25 @@ export const BENCHMARKS: readonly Benchmark[] = [
     },
   },
   {
+    name: 'transformer-lime',
+    title: 'Transformer LIME: xtrust on onnxruntime-node vs Python lime + PyTorch on the same weights',
+    description:
+      "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads, texts of 40/120/250 words on the kit's 4 × 256 spam classifier and 40/120 on the DistilBERT-sized timing model, 5,000 samples; exact default and the optional faster modes. Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
+    limit: [14400, 3600],
+    script: (ctx) => {
+      const src = limeSource(ctx);
+      if (!src) return { skipped: 'the reference LIME source is not here (see lime-parity): pass --lime-src DIR or LIME_SRC=DIR' };
+      const small = join(ROOT, 'models/transformers/out/bert-spam');
+      const large = join(ROOT, 'models/transformers/out/distil-size-bert');
+      if (!existsSync(join(small, 'onnx/model.onnx'))) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
+      const sizes = ctx.quick ? ['--texts', '1', '--samples', '1000', '--words', '40,120', '--large-words', '40'] : ['--texts', '3', '--samples', '5000'];
+      return {
+        file: 'apps/bench/dist/transformer-lime/run.js',
+        args: ['--lime-src', src, '--model', small, ...(existsSync(join(large, 'onnx/model.onnx')) ? ['--large', large] : []), '--modes', 'exact,adaptive,int8,int8+adaptive', ...sizes, '--out', join(RESULTS, ctx.quick ? 'transformer-lime-quick' : 'transformer-lime')],
+      };
+    },
+  },
+  {
     name: 'explainers-speed',
     title: 'Explainers: time per explanation on a built-in model',
     description: 'LIME, KernelSHAP, omission, gradient and integrated gradients over SpamAssassin e-mails (first 3,000 characters). Harness by the explainers engineer (apps/bench/src/explainers-speed/).',

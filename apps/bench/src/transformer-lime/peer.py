@@ -36,10 +36,18 @@ a = p.parse_args()
 
 torch.set_num_threads(a.threads)
 sys.path.insert(0, a.lime_src)
-sys.path.insert(0, a.kit)
+# The kit is a package (models/transformers/kit, relative imports): import it from its parent folder.
+sys.path.insert(0, os.path.dirname(os.path.abspath(a.kit)))
+kit_name = os.path.basename(os.path.abspath(a.kit))
 from lime.lime_text import LimeTextExplainer  # noqa: E402
-from bert import BertConfig, BertForSequenceClassification  # noqa: E402
-from wordpiece import WordPiece  # noqa: E402
+import importlib  # noqa: E402
+BertConfig = importlib.import_module(f'{kit_name}.bert').BertConfig
+BertForSequenceClassification = importlib.import_module(f'{kit_name}.bert').BertForSequenceClassification
+WordPiece = importlib.import_module(f'{kit_name}.wordpiece').WordPiece
+try:
+    load_classifier = importlib.import_module(f'{kit_name}.load').load_classifier
+except ImportError:
+    load_classifier = None
 
 
 def blas_info() -> str:
@@ -63,11 +71,19 @@ c = BertConfig(vocab_size=cfg['vocab_size'], hidden_size=cfg['hidden_size'], num
                max_position_embeddings=cfg['max_position_embeddings'], type_vocab_size=cfg.get('type_vocab_size', 2),
                layer_norm_eps=cfg.get('layer_norm_eps', 1e-12), pad_token_id=cfg.get('pad_token_id', 0), labels=labels)
 model = BertForSequenceClassification(c).eval()
+source = None
 state_path = os.path.join(a.model, 'pytorch_model.bin')
+kit_error = None
 if os.path.exists(state_path):
     model.load_state_dict(torch.load(state_path))
     source = 'pytorch_model.bin'
-else:
+elif load_classifier is not None:
+    try:
+        model = load_classifier(a.model)
+        source = "onnx/model.onnx's initializers by parameter name (the kit's load_classifier)"
+    except Exception as e:  # a graph whose exporter merged or renamed weights: read them back by position below
+        kit_error = str(e)
+if source is None:
     import onnx
     from onnx import numpy_helper
     g = onnx.load(os.path.join(a.model, 'onnx', 'model.onnx')).graph
@@ -92,7 +108,7 @@ else:
         loaded.add(key)
     missing = [k for k in sd if k not in loaded and not k.endswith('position_ids')]
     model.load_state_dict(sd)
-    source = f'onnx/model.onnx initializers ({len(loaded)} tensors; {len(missing)} left at their initial value, e.g. weights the exporter merged: {missing[:3]})'
+    source = f'onnx/model.onnx initializers by position ({len(loaded)} tensors; {len(missing)} left at their initial value, e.g. weights the exporter merged: {missing[:3]}; the kit loader said: {kit_error})'
 
 tj = json.load(open(os.path.join(a.model, 'tokenizer.json')))
 vocab = [t for t, _ in sorted(tj['model']['vocab'].items(), key=lambda kv: kv[1])]
