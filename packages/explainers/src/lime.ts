@@ -37,7 +37,7 @@ export type LimeOptions = ModelCallOptions & LabelOptions & {
   chunkSize?: number;
   /**
    * Optional faster mode, off by default: score the neighbourhood in rounds of `step` samples (default
-   * 1,000) and stop once the explanation's top-`numFeatures` words (as a set, for every explained label)
+   * numSamples / 5, rounded up: 1,000 of 5,000) and stop once the explanation's top-`numFeatures` words (as a set, for every explained label)
    * come out the same in `patience` + 1 consecutive fits (default patience 1), or at `numSamples`. The
    * samples are a prefix of the exact run's (same seed, same stream), so a run that reaches
    * `numSamples` is the exact explanation; `diagnostics.samples` says how many were used. Its agreement
@@ -171,7 +171,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
       o.adaptive === undefined || o.adaptive === false
         ? null
         : {
-            step: intOption('adaptive.step', o.adaptive === true ? undefined : o.adaptive.step, 1000, 1),
+            step: intOption('adaptive.step', o.adaptive === true ? undefined : o.adaptive.step, Math.ceil(numSamples / 5), 1),
             patience: intOption('adaptive.patience', o.adaptive === true ? undefined : o.adaptive.patience, 1, 1),
           };
 

@@ -9,7 +9,8 @@
  *   node apps/bench/dist/transformer-lime/run.js --lime-src /tmp/lime-ref \
  *        --model models/transformers/out/bert-spam [--words 40,120,250] \
  *        [--large models/transformers/out/bert-distil --large-words 40,120] \
- *        [--texts 3] [--samples 5000] [--threads 2] [--modes exact,adaptive] [--kit models/transformers/kit]
+ *        [--texts 3] [--samples 5000] [--threads 2] [--modes exact,adaptive,int8,int8+adaptive] [--large-modes …]
+ *        [--kit models/transformers/kit]
  *
  * A model folder is in Hugging Face layout (config.json, tokenizer.json, onnx/model.onnx); the peer takes
  * its weights from pytorch_model.bin when the folder has one, else from the graph's initializers.
@@ -50,13 +51,14 @@ mkdirSync(out, { recursive: true });
 interface Job {
   model: string;
   words: number[];
+  modes?: string[];
 }
 const jobs: Job[] = [];
 const small = arg('model');
 if (!small) throw new Error('--model DIR (the small kit classifier) is required');
 jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(Number) });
 const large = arg('large');
-if (large) jobs.push({ model: resolve(large), words: list(arg('large-words', '40,120')).map(Number) });
+if (large) jobs.push({ model: resolve(large), words: list(arg('large-words', '40,120')).map(Number), modes: list(arg('large-modes', modes.join(','))) });
 
 /** Each xtrust mode's LIME and classifier options: `exact` is the default; the others are the optional faster modes. */
 const MODES: Record<string, { lime: LimeOptions; classifier: OnnxClassifierOptions }> = {
@@ -112,7 +114,7 @@ for (const job of jobs) {
     const peerSeconds = mean([...p1.results, ...p2.results].map((e) => e.seconds));
     const peerCpu = mean([...p1.results, ...p2.results].map((e) => e.cpuSeconds));
 
-    for (const mode of modes) {
+    for (const mode of job.modes ?? modes) {
       if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
       const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...MODES[mode].classifier });
       const probs = await clf.predictProba(texts);
