@@ -126,8 +126,10 @@ export const BENCHMARKS: readonly Benchmark[] = [
       const small = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
       const large = join(out, 'distil-size-bert');
       if (!small) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
-      // --quick: 2 texts, 1,000 samples, 40/120 words (40 on the large model, exact and int8 there).
-      const sizes = ctx.quick ? ['--texts', '2', '--samples', '1000', '--words', '40,120', '--large-words', '40', '--large-modes', 'exact,int8'] : ['--texts', '3', '--samples', '5000'];
+      // --quick: the full setting on the small model; on the large one 1 text × 300 samples at 40 words, exact and int8.
+      const sizes = ctx.quick
+        ? ['--texts', '3', '--samples', '5000', '--large-words', '40', '--large-modes', 'exact,int8', '--large-texts', '1', '--large-samples', '300']
+        : ['--texts', '3', '--samples', '5000'];
       return {
         file: 'apps/bench/dist/transformer-lime/run.js',
         args: [

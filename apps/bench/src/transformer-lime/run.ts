@@ -52,13 +52,23 @@ interface Job {
   model: string;
   words: number[];
   modes?: string[];
+  texts?: number;
+  samples?: number;
 }
 const jobs: Job[] = [];
 const small = arg('model');
 if (!small) throw new Error('--model DIR (the small kit classifier) is required');
 jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(Number) });
 const large = arg('large');
-if (large) jobs.push({ model: resolve(large), words: list(arg('large-words', '40,120')).map(Number), modes: list(arg('large-modes', modes.join(','))) });
+if (large) {
+  jobs.push({
+    model: resolve(large),
+    words: list(arg('large-words', '40,120')).map(Number),
+    modes: list(arg('large-modes', modes.join(','))),
+    texts: Number(arg('large-texts', String(nTexts))),
+    samples: Number(arg('large-samples', String(samples))),
+  });
+}
 
 /** Each xtrust mode's LIME and classifier options: `exact` is the default; the others are the optional faster modes. */
 const MODES: Record<string, { lime: LimeOptions; classifier: OnnxClassifierOptions }> = {
@@ -84,6 +94,8 @@ interface Row {
   jOursPeer: number;
   jPeerPeer: number;
   samplesUsed: number;
+  budget: number;
+  texts: number;
   maxDiff: number;
   sameLabel: number;
 }
@@ -93,8 +105,9 @@ let peerInfo = '';
 for (const job of jobs) {
   const cfg = JSON.parse(readFileSync(join(job.model, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
   const config = `${cfg.num_hidden_layers} × ${cfg.hidden_size}`;
+  const jobSamples = job.samples ?? samples;
   for (const words of job.words) {
-    const texts = textsOfLength(words, nTexts);
+    const texts = textsOfLength(words, job.texts ?? nTexts);
     const tag = `${basename(job.model)}-${words}`;
     const textsFile = join(out, `${tag}-texts.json`);
     writeFileSync(textsFile, JSON.stringify(texts));
@@ -102,7 +115,7 @@ for (const job of jobs) {
     process.stderr.write(`[transformer-lime] ${tag}: peer (Python lime + PyTorch), ${texts.length} texts × 2 seeds\n`);
     const r = spawnSync(
       python,
-      [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', textsFile, '--seeds', '1,2', '--samples', String(samples), '--threads', String(threads), '--batch', peerBatch, '--out', peerFile],
+      [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', textsFile, '--seeds', '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', peerFile],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
     if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
@@ -123,7 +136,7 @@ for (const job of jobs) {
       texts.forEach((_, i) => {
         for (let c = 0; c < k; c++) maxDiff = Math.max(maxDiff, Math.abs(probs[i * k + c] - peer.probabilities[i][c]));
       });
-      const lime = new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
+      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
       await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
       const seconds: number[] = [];
       const cpu: number[] = [];
@@ -149,7 +162,9 @@ for (const job of jobs) {
         oursCpu: mean(cpu),
         jOursPeer: mean(ours.map((f, i) => topKJaccard(f, feats(p1)[i], 10))),
         jPeerPeer,
-        samplesUsed: mean(exps.map((e) => Number(e.diagnostics?.samples ?? samples))),
+        samplesUsed: mean(exps.map((e) => Number(e.diagnostics?.samples ?? jobSamples))),
+        budget: jobSamples,
+        texts: texts.length,
         maxDiff,
         sameLabel: mean(exps.map((e, i) => (e.explainedLabel === p1.results[i].label ? 1 : 0))),
       });
@@ -160,14 +175,14 @@ for (const job of jobs) {
 }
 
 const f2 = (x: number) => x.toFixed(2);
-console.log(`\n${nTexts} SpamAssassin bodies per length (cut after N words), LIME ${samples.toLocaleString('en')} samples, top label, 10 features; both sides on ${threads} threads.`);
+console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`);
 console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
 console.log(`xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, batches of ${batch} length-sorted rows).\n`);
-console.log('| model | words | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples used | same label | max abs Δp (same texts) |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) {
   console.log(
-    `| ${r.model} (${r.config}) | ${r.words} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
+    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
   );
 }
 console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
