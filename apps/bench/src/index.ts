@@ -126,9 +126,9 @@ export const BENCHMARKS: readonly Benchmark[] = [
       const small = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
       const large = join(out, 'distil-size-bert');
       if (!small) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
-      // --quick: the full setting on the small model; on the large one 1 text × 300 samples at 40 words, exact and int8.
+      // --quick: 2 texts × 5,000 samples at 40 and 120 words on the small model; 1 text × 300 samples at 40 words, exact and int8, on the large one.
       const sizes = ctx.quick
-        ? ['--texts', '3', '--samples', '5000', '--large-words', '40', '--large-modes', 'exact,int8', '--large-texts', '1', '--large-samples', '300']
+        ? ['--texts', '2', '--samples', '5000', '--words', '40,120', '--large-words', '40', '--large-modes', 'exact,int8', '--large-texts', '1', '--large-samples', '300']
         : ['--texts', '3', '--samples', '5000'];
       return {
         file: 'apps/bench/dist/transformer-lime/run.js',
