@@ -117,7 +117,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'transformer-lime',
     title: 'Transformer LIME: xtrust on onnxruntime-node vs Python lime + PyTorch on the same weights',
     description:
-      "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads, texts of 40/120/250 words on the kit's 4 × 256 spam classifier and 40/120 on the DistilBERT-sized timing model, 5,000 samples; exact default and the optional faster modes. Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
+      "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads; texts of 40/120/250 words on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) and 40/120 on the DistilBERT-sized timing model (out/distil-size-bert, random weights: timing only), 5,000 samples; exact default and the optional faster modes (adaptive sample count, int8). Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
     limit: [14400, 3600],
     script: (ctx) => {
       const src = limeSource(ctx);

@@ -101,6 +101,16 @@ interface Row {
 }
 const rows: Row[] = [];
 let peerInfo = '';
+const weightsOf = new Map<string, string>();
+/** What the kit says about a model folder (training.json), or that it has no training record. */
+function trainingOf(dir: string): string {
+  try {
+    const t = JSON.parse(readFileSync(join(dir, 'training.json'), 'utf8')) as { model?: string; test_accuracy?: number; corpus?: string };
+    return `${t.model ?? 'model'}${t.test_accuracy !== undefined ? `, test accuracy ${t.test_accuracy}` : ''}`;
+  } catch {
+    return 'no training.json: random-init, for timing only (its agreement figures mean nothing)';
+  }
+}
 
 for (const job of jobs) {
   const cfg = JSON.parse(readFileSync(join(job.model, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
@@ -120,7 +130,8 @@ for (const job of jobs) {
     );
     if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
     const peer = JSON.parse(readFileSync(peerFile, 'utf8')) as { blas: string; torchThreads: number; torch: string; weights: string; probabilities: number[][]; runs: PeerRun[] };
-    peerInfo = `PyTorch ${peer.torch}, torch.get_num_threads() = ${peer.torchThreads}, BLAS ${peer.blas}; weights: ${peer.weights}`;
+    peerInfo = `PyTorch ${peer.torch}, torch.get_num_threads() = ${peer.torchThreads}, BLAS ${peer.blas}`;
+    weightsOf.set(basename(job.model), `${peer.weights}; ${trainingOf(job.model)}`);
     const [p1, p2] = peer.runs;
     const feats = (x: PeerRun) => x.results.map((e) => e.features as WordWeights);
     const jPeerPeer = mean(p1.results.map((_, i) => topKJaccard(feats(p1)[i], feats(p2)[i], 10)));
@@ -177,6 +188,7 @@ for (const job of jobs) {
 const f2 = (x: number) => x.toFixed(2);
 console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`);
 console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
+for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
 console.log(`xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, batches of ${batch} length-sorted rows).\n`);
 console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
