@@ -47,6 +47,14 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
       if (v) constants.set(n.output[0], v);
     }
   }
+  // Exporters without constant folding feed a Linear layer as MatMul(x, Transpose(W)): read through it.
+  const transposed = new Map<string, string>();
+  for (const n of graph.node ?? []) {
+    if (n.opType !== 'Transpose' || n.input?.length !== 1 || n.output?.length !== 1) continue;
+    const perm = n.attribute?.find((a) => a.name === 'perm')?.ints?.map(Number);
+    const src = inits.get(n.input[0]) ?? constants.get(n.input[0]);
+    if (src?.dims?.length === 2 && (perm === undefined || (perm[0] === 1 && perm[1] === 0))) transposed.set(n.output[0], n.input[0]);
+  }
   const uses = new Map<string, number>();
   for (const n of graph.node ?? []) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
   let matmuls = 0;
@@ -56,12 +64,20 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
   const nodes = (graph.node ?? []).map((n) => {
     if (n.opType !== 'MatMul' || (n.domain ?? '') !== '' || n.input?.length !== 2) return n;
     const wName = n.input[1];
-    const t = inits.get(wName) ?? constants.get(wName);
+    const source = transposed.get(wName);
+    const t = source !== undefined ? (inits.get(source) ?? constants.get(source)) : (inits.get(wName) ?? constants.get(wName));
     if (!t || t.dims?.length !== 2) return n;
-    const W = floatValues(t);
-    if (!W) return n;
-    const K = Number(t.dims[0]);
-    const N = Number(t.dims[1]);
+    const raw = floatValues(t);
+    if (!raw) return n;
+    let K = Number(t.dims[0]);
+    let N = Number(t.dims[1]);
+    let W = raw;
+    if (source !== undefined) {
+      // W is stored N×K (torch's Linear weight); the product needs its transpose, K×N.
+      [K, N] = [N, K];
+      W = new Float32Array(K * N);
+      for (let k = 0; k < K; k++) for (let c = 0; c < N; c++) W[k * N + c] = raw[c * K + k];
+    }
     const scale = new Float32Array(N);
     for (let k = 0; k < K; k++) for (let c = 0; c < N; c++) scale[c] = Math.max(scale[c], Math.abs(W[k * N + c]));
     for (let c = 0; c < N; c++) scale[c] = scale[c] > 0 ? scale[c] / 127 : 1;
@@ -78,10 +94,13 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
     floatBytes += K * N * 4;
     int8Bytes += K * N;
     uses.set(wName, (uses.get(wName) ?? 1) - 1);
+    if (source !== undefined && (uses.get(wName) ?? 0) <= 0) uses.set(source, (uses.get(source) ?? 1) - 1);
     return onnx.NodeProto.create({ name: `${n.name ?? 'MatMul'}_int8`, opType: 'DynamicQuantizeMatMul', domain: 'com.microsoft', input: [n.input[0], base, `${base}_scale`, `${base}_zero`], output: n.output });
   });
   // Float weights no node reads any more are dropped (memory), constants' nodes too.
-  graph.node = nodes.filter((n) => !(n.opType === 'Constant' && n.output?.length === 1 && constants.has(n.output[0]) && (uses.get(n.output[0]) ?? 0) <= 0));
+  const unused = (n: (typeof nodes)[number]) =>
+    n.output?.length === 1 && (uses.get(n.output[0]) ?? 0) <= 0 && ((n.opType === 'Constant' && constants.has(n.output[0])) || (n.opType === 'Transpose' && transposed.has(n.output[0])));
+  graph.node = nodes.filter((n) => !unused(n) || (graph.output ?? []).some((o) => o.name === n.output?.[0]));
   const kept = (graph.initializer ?? []).filter((t) => (uses.get(t.name ?? '') ?? 0) > 0 || (graph.output ?? []).some((o) => o.name === t.name));
   const dropped = new Set((graph.initializer ?? []).filter((t) => !kept.includes(t)).map((t) => t.name));
   graph.initializer = [...kept, ...added];

@@ -48,3 +48,28 @@ describe('quantizeMatMulWeights', () => {
     expect(approx).not.toEqual(exact); // it really ran the integer path
   });
 });
+
+describe('quantizeMatMulWeights on an exporter without constant folding', () => {
+  it('reads through MatMul(x, Transpose(W)) — torch\'s Linear weight stored N×K — and drops the Transpose', async () => {
+    const r = rng(4);
+    const Wt = Float32Array.from({ length: 3 * 8 }, () => r.normal()); // 3×8: the transpose of the 8×3 product matrix
+    const g = new OnnxGraphBuilder('linear');
+    const x = g.input('x', FLOAT, ['batch', 8]);
+    g.output('y', FLOAT, ['batch', 3]);
+    g.node('MatMul', [x, g.node('Transpose', [g.floats('W', [3, 8], Wt)], { perm: { ints: [1, 0] } })], {}, 'y');
+    const bytes = g.toBytes(14);
+    const { bytes: q, report } = quantizeMatMulWeights(bytes);
+    expect(report.matmuls).toBe(1);
+    expect(onnxProto.onnx.ModelProto.decode(q).graph!.node!.map((n) => n.opType)).toEqual(['DynamicQuantizeMatMul']);
+    const xs = Float32Array.from({ length: 2 * 8 }, () => r.normal());
+    const s = await ort.InferenceSession.create(q);
+    const y = (await s.run({ x: new ort.Tensor('float32', xs, [2, 8]) })).y.data as Float32Array;
+    await s.release();
+    for (let b = 0; b < 2; b++) {
+      for (let c = 0; c < 3; c++) {
+        const want = xs.slice(b * 8, b * 8 + 8).reduce((acc, v, k) => acc + v * Wt[c * 8 + k], 0);
+        expect(Math.abs(y[b * 3 + c] - want)).toBeLessThan(0.05 * (1 + Math.abs(want)));
+      }
+    }
+  });
+});
