@@ -6,7 +6,8 @@
  *   pnpm bench --quick               reduced sizes (minutes), figures marked quick
  *   pnpm bench --only table3,scale   some sections; the others stay as last written
  *   pnpm bench --list                the section names
- *   options: --lime-src DIR (the reference Python LIME package folder; or LIME_SRC), --out FILE (default BENCHMARKS.md)
+ *   options: --lime-src DIR (the reference Python LIME package folder; or LIME_SRC), --out FILE (default BENCHMARKS.md),
+ *            --kit-out DIR / --kit DIR (the model kit's generated models and Python package, for transformer-lime)
  *
  * Benchmarks written by the package engineers are reused as they are: in-process ones return
  * BenchResult[] (src/result.ts); script ones (src/<area>/*.ts with their own options) are run as child
@@ -30,6 +31,9 @@ const RESULTS = resolve(ROOT, 'apps/bench/results');
 interface RunContext {
   readonly quick: boolean;
   readonly limeSrc?: string;
+  /** The model kit's generated models (default models/transformers/out) and its Python package. */
+  readonly kitOut?: string;
+  readonly kit?: string;
   readonly log: (line: string) => void;
 }
 
@@ -107,6 +111,37 @@ export const BENCHMARKS: readonly Benchmark[] = [
       // its own folder: results/lime-parity holds the explainers engineer's recorded run
       const out = join(RESULTS, ctx.quick ? 'lime-parity-quick' : 'lime-parity-bench');
       return { file: 'apps/bench/dist/lime-parity/run.js', args: ['--lime-src', src, '--texts', ctx.quick ? '10' : '50', '--out', out, '--rerun-reference'] };
+    },
+  },
+  {
+    name: 'transformer-lime',
+    title: 'Transformer LIME: xtrust on onnxruntime-node vs Python lime + PyTorch on the same weights',
+    description:
+      "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads; texts of 40/120/250 words on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) and 40/120 on the DistilBERT-sized timing model (out/distil-size-bert, random weights: timing only), 5,000 samples; exact default and the optional faster modes (adaptive sample count, int8). Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
+    limit: [14400, 3600],
+    script: (ctx) => {
+      const src = limeSource(ctx);
+      if (!src) return { skipped: 'the reference LIME source is not here (see lime-parity): pass --lime-src DIR or LIME_SRC=DIR' };
+      const out = ctx.kitOut ?? join(ROOT, 'models/transformers/out');
+      const small = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
+      const large = join(out, 'distil-size-bert');
+      if (!small) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
+      // --quick: 2 texts × 5,000 samples at 40 and 120 words on the small model; 1 text × 300 samples at 40 words, exact and int8, on the large one.
+      const sizes = ctx.quick
+        ? ['--texts', '2', '--samples', '5000', '--words', '40,120', '--large-words', '40', '--large-modes', 'exact,int8', '--large-texts', '1', '--large-samples', '300']
+        : ['--texts', '3', '--samples', '5000'];
+      return {
+        file: 'apps/bench/dist/transformer-lime/run.js',
+        args: [
+          '--lime-src', src,
+          ...(ctx.kit ? ['--kit', ctx.kit] : []),
+          '--model', small,
+          ...(existsSync(join(large, 'onnx/model.onnx')) ? ['--large', large] : []),
+          '--modes', 'exact,adaptive,int8,int8+adaptive',
+          ...sizes,
+          '--out', join(RESULTS, ctx.quick ? 'transformer-lime-quick' : 'transformer-lime'),
+        ],
+      };
     },
   },
   {
@@ -220,7 +255,7 @@ function runScript(file: string, args: string[], limitS: number, log: (l: string
 }
 
 function parseArgs(argv: string[]) {
-  const o = { quick: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
+  const o = { quick: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, kitOut: undefined as string | undefined, kit: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -233,9 +268,11 @@ function parseArgs(argv: string[]) {
     else if (a === '--skip') o.skip = v().split(',');
     else if (a === '--list') o.list = true;
     else if (a === '--lime-src') o.limeSrc = resolve(v());
+    else if (a === '--kit-out') o.kitOut = resolve(v());
+    else if (a === '--kit') o.kit = resolve(v());
     else if (a === '--out') o.out = resolve(v());
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('pnpm bench [--quick] [--only NAME[,NAME]] [--skip NAME[,NAME]] [--list] [--lime-src DIR] [--out FILE]\n');
+      process.stdout.write('pnpm bench [--quick] [--only NAME[,NAME]] [--skip NAME[,NAME]] [--list] [--lime-src DIR] [--kit-out DIR] [--kit DIR] [--out FILE]\n');
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
@@ -251,7 +288,7 @@ async function main(): Promise<void> {
     return;
   }
   const log = (l: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${l}\n`);
-  const ctx: RunContext = { quick: o.quick, limeSrc: o.limeSrc, log };
+  const ctx: RunContext = { quick: o.quick, limeSrc: o.limeSrc, kitOut: o.kitOut, kit: o.kit, log };
   const sectionsDir = join(RESULTS, 'sections');
   const chosen = BENCHMARKS.filter((b) => (o.only ? o.only.includes(b.name) : true) && !o.skip.includes(b.name));
   let failed = 0;

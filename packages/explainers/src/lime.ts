@@ -34,7 +34,16 @@ export type LimeOptions = ModelCallOptions & LabelOptions & {
   /** Where the regressions run. Default `auto` (@xtrust/native when it loads, unless XTRUST_BACKEND=ts). */
   ridgeBackend?: RidgeBackend;
   /** Texts whose regressions go to `ridgeBatch` together (bounds memory: each holds numSamples×d bytes). Default 32. */
-  chunkSize?: number;};
+  chunkSize?: number;
+  /**
+   * Optional faster mode, off by default: score the neighbourhood in rounds of `step` samples (default
+   * numSamples / 5, rounded up: 1,000 of 5,000) and stop once the explanation's top-`numFeatures` words (as a set, for every explained label)
+   * come out the same in `patience` + 1 consecutive fits (default patience 1), or at `numSamples`. The
+   * samples are a prefix of the exact run's (same seed, same stream), so a run that reaches
+   * `numSamples` is the exact explanation; `diagnostics.samples` says how many were used. Its agreement
+   * with the exact default is measured in apps/bench (transformer-lime), not assumed.
+   */
+  adaptive?: boolean | { step?: number; patience?: number };};
 
 interface Prepared {
   tf: TextFeatures;
@@ -158,6 +167,13 @@ export class LimeExplainer implements Explainer<LimeOptions> {
     const top = topLabelCount(k, o);
     const backend = resolveRidgeBackend(o.ridgeBackend ?? 'auto');
     const guard = new ProbabilityGuard('lime: classifier', k, o);
+    const adaptive =
+      o.adaptive === undefined || o.adaptive === false
+        ? null
+        : {
+            step: intOption('adaptive.step', o.adaptive === true ? undefined : o.adaptive.step, Math.ceil(numSamples / 5), 1),
+            patience: intOption('adaptive.patience', o.adaptive === true ? undefined : o.adaptive.patience, 1, 1),
+          };
 
     const out: Explanation[] = [];
     for (let start = 0; start < texts.length; start += chunkSize) {
@@ -176,15 +192,39 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const d = tf.count;
         const samples = sampleLimeMasks(d, numSamples, rng(seed));
         const scorer = makeScorer(classifier, tf, guard, o, maskString);
-        const probs = await scorer.score(samples.data, numSamples);
-        const labels = labelsFor(probs, 0, k, explicit, top);
-        const weights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
-        const ys = labels.map((l) => {
-          const y = new Float64Array(numSamples);
-          for (let r = 0; r < numSamples; r++) y[r] = probs[r * k + l];
+        const column = (probs: Float32Array, rows: number, l: number) => {
+          const y = new Float64Array(rows);
+          for (let r = 0; r < rows; r++) y[r] = probs[r * k + l];
           return y;
-        });
-        prepared.push({ tf, data: samples.data, rows: numSamples, weights, probs, labels, ys, scorer: scorer.kind });
+        };
+        let rows = numSamples;
+        let probs: Float32Array;
+        if (adaptive === null) probs = await scorer.score(samples.data, numSamples);
+        else {
+          probs = new Float32Array(numSamples * k);
+          let done = 0;
+          let previous = '';
+          let stable = 0;
+          while (done < numSamples) {
+            const next = Math.min(numSamples, done + adaptive.step);
+            probs.set(await scorer.score(samples.data.subarray(done * d, next * d), next - done), done * k);
+            done = next;
+            if (done >= numSamples) break;
+            const labels = labelsFor(probs, 0, k, explicit, top);
+            const w = limeKernel(limeDistances(samples.kept.subarray(0, done), d), kernelWidth);
+            const [models] = await fitLimeModels([{ data: samples.data.subarray(0, done * d), rows: done, d, weights: w, ys: labels.map((l) => column(probs, done, l)) }], method, numFeatures, backend);
+            const key = models.map((m) => Array.from(m.features).sort((a, b) => a - b).join(',')).join('|');
+            stable = key === previous ? stable + 1 : 0;
+            previous = key;
+            if (stable >= adaptive.patience) break;
+          }
+          rows = done;
+          probs = probs.subarray(0, rows * k);
+        }
+        const labels = labelsFor(probs, 0, k, explicit, top);
+        const weights = limeKernel(limeDistances(samples.kept.subarray(0, rows), d), kernelWidth);
+        const ys = labels.map((l) => column(probs, rows, l));
+        prepared.push({ tf, data: samples.data.subarray(0, rows * d), rows, weights, probs, labels, ys, scorer: scorer.kind });
       }
 
       const fitted = await fitLimeModels(prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })), method, numFeatures, backend);
@@ -206,6 +246,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 kernelWidth,
                 bow,
                 ...(maskString === null ? {} : { maskString }),
+                ...(adaptive === null ? {} : { adaptive }),
                 scorer: p.scorer,
                 ridgeBackend: backend,
               },
@@ -221,6 +262,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 localPrediction: fit.firstPrediction,
                 modelPrediction: probs0[label],
                 distinctFeatures: p.tf.count,
+                samples: p.rows,
               },
             }),
           );

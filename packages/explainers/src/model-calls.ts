@@ -14,9 +14,11 @@ export type ModelCallOptions = {
   batchSize?: number;
   /**
    * Use the classifier's `TokenScorer` capability when it has one (no strings built). `auto`
-   * (default): in bag-of-words mode only — in position mode the reference replaces a word with a
-   * mask string, which a token scorer (that removes tokens) reproduces only for models that ignore
-   * unknown words.
+   * (default): whenever a perturbation removes words — bag-of-words mode, or position mode with an
+   * empty mask string — since a TokenScorer scores exactly the text with the masked tokens removed
+   * (for OnnxClassifier, tests prove its ids equal those of the rebuilt strings). A non-empty mask
+   * string (LIME's `UNKWORDZ`) puts a word in, which token removal reproduces only for models that
+   * ignore unknown words: strings are built then.
    */
   tokenScorer?: boolean | 'auto';};
 
@@ -81,7 +83,8 @@ export function makeScorer(
 ): Scorer {
   const k = classifier.labels.length;
   const pref = options.tokenScorer ?? 'auto';
-  const useTokens = isTokenScorer(classifier) && (pref === true || (pref === 'auto' && tf.bow));
+  const removes = tf.bow || maskString === null || maskString === '';
+  const useTokens = isTokenScorer(classifier) && (pref === true || (pref === 'auto' && removes));
   if (useTokens) {
     return {
       kind: 'token-scorer',

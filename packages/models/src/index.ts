@@ -9,5 +9,9 @@ export { OnnxClassifier, type OnnxClassifierOptions } from './onnx-classifier.js
 export { loadLocalTokenizer, encodeBatch, type EncodedBatch } from './hf-tokenizer-loader.js';
 export { CausalLanguageModel, type CausalLanguageModelOptions, type TextLikelihood } from './causal-lm.js';
 export { OnnxGradientGraph, transformerInputGradients, GRADIENT_GRAPH_FILE, type GradientGraphResult } from './onnx-gradients.js';
+export { MaskedIds, pieceTokenizer, encodeIds, type IdRows, type PieceTokenizer } from './masked-ids.js';
+export type { ScoringStats } from './length-batches.js';
+export type { SessionTuning } from './session-options.js';
+export { quantizeMatMulWeights, type QuantizeReport } from './quantize-int8.js';
 export { HfClassifier, type HfClassifierOptions } from './hf-classifier.js';
 export { FunctionClassifier, type FunctionClassifierOptions, type ProbabilityFunction } from './function-classifier.js';

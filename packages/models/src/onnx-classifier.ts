@@ -1,13 +1,17 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { existsSync } from 'node:fs';
-import { checkProbabilities, XtrustError, type AttentionMap, type Classifier, type GradientOptions, type InputGradients } from '@xtrust/core';
+import { checkProbabilities, tokenize, XtrustError, type AttentionMap, type Classifier, type GradientOptions, type InputGradients, type TokenScorer } from '@xtrust/core';
 import { alignTokens, findAttentionOutput, splitAttention } from './attention.js';
 import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBatch } from './hf-tokenizer-loader.js';
-import { requireFile, requirePositiveInt, requireTexts } from './inputs.js';
-import { labelsFromConfig, softmaxLogits } from './labels.js';
+import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
+import { labelsFromConfig } from './labels.js';
+import { scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
+import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
 import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
+import { quantizeMatMulWeights } from './quantize-int8.js';
+import { sessionOptions, type SessionTuning } from './session-options.js';
 
 export interface OnnxClassifierOptions {
   /** Label order of the logits (default: config.json's id2label). */
@@ -20,6 +24,16 @@ export interface OnnxClassifierOptions {
   name?: string;
   /** onnxruntime intra-op threads. Default: onnxruntime's choice. */
   threads?: number;
+  /** onnxruntime session settings beyond the thread count (see session-options.ts for the measured defaults). */
+  session?: SessionTuning;
+  /** Sort rows by length and score duplicates once (default true); false only to measure what it saves. */
+  sortByLength?: boolean;
+  /**
+   * Optional faster mode, off by default: `int8` rewrites the graph's weight matrix products to dynamic
+   * int8 at load (quantize-int8.ts). Approximate — its agreement with the float model is measured in
+   * apps/bench (transformer-lime), not assumed.
+   */
+  quantize?: 'int8';
   /** Gradient graph inside the folder (kit contract). Default `onnx/model_grad.onnx`; used when present. */
   gradientFile?: string;
   /** Scales per gradient-graph run (integrated gradients' steps are batched). Default 64. */
@@ -37,11 +51,15 @@ export interface OnnxClassifierOptions {
  * When the folder has a gradient graph (`onnx/model_grad.onnx`, see onnx-gradients.ts), the instance
  * has `inputGradients` and is a GradientProvider (the graph is loaded on first use).
  */
-export class OnnxClassifier implements Classifier {
+export class OnnxClassifier implements Classifier, TokenScorer {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
   readonly inputGradients?: (text: string, labelIndex: number, options?: GradientOptions) => Promise<InputGradients>;
   private gradientGraph: Promise<OnnxGradientGraph> | null = null;
   private reverse: Map<number, string> | null = null;
+  private readonly pieces: PieceTokenizer;
+  private readonly pieceCache = new Map<string, Int32Array>();
+  /** Running totals of the scoring calls (rows, distinct rows, graph runs, positions, time in the graph). */
+  readonly scoringStats: ScoringStats = { rows: 0, distinct: 0, runs: 0, positions: 0, tokens: 0, runMs: 0 };
 
   private constructor(
     readonly name: string,
@@ -51,11 +69,13 @@ export class OnnxClassifier implements Classifier {
     private readonly batchSize: number,
     private readonly logitsName: string,
     readonly attentionOutput: string | null,
+    private readonly sortByLength = true,
     readonly gradientGraphPath: string | null = null,
     private readonly gradientOptions: { threads?: number; batchSize: number } = { batchSize: 64 },
   ) {
     if (attentionOutput) this.attentions = (texts) => this.computeAttentions(texts);
     if (gradientGraphPath) this.inputGradients = (text, labelIndex, options) => this.computeGradients(text, labelIndex, options);
+    this.pieces = pieceTokenizer(tokenizer);
   }
 
   /** Loads a model folder. FILE_NOT_FOUND names a missing file. */
@@ -70,7 +90,9 @@ export class OnnxClassifier implements Classifier {
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(modelPath, options.threads ? { intraOpNumThreads: options.threads } : {});
+      if (options.quantize === 'int8') {
+        session = await ort.InferenceSession.create(quantizeMatMulWeights(readFileSync(modelPath)).bytes, sessionOptions(options.threads, options.session));
+      } else session = await ort.InferenceSession.create(modelPath, sessionOptions(options.threads, options.session));
     } catch (e) {
       throw new XtrustError('FILE_UNREADABLE', `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`, { file: modelPath }, { cause: e });
     }
@@ -85,7 +107,7 @@ export class OnnxClassifier implements Classifier {
     const gradientPath = resolve(dir, options.gradientFile ?? GRADIENT_GRAPH_FILE);
     if (options.gradientFile !== undefined) requireFile(dir, options.gradientFile, name);
     const gradientBatchSize = requirePositiveInt(options.gradientBatchSize ?? 64, 'gradientBatchSize');
-    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames), existsSync(gradientPath) ? gradientPath : null, {
+    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
       threads: options.threads,
       batchSize: gradientBatchSize,
     });
@@ -102,22 +124,56 @@ export class OnnxClassifier implements Classifier {
     return feeds;
   }
 
-  /** n×k probabilities: softmax of the logits, batched `batchSize` texts per run. */
+  /**
+   * n×k probabilities: softmax of the logits. Each text is tokenised once; identical id sequences are
+   * run once and the rest sorted by length into batches of `batchSize` (README, "Transformer
+   * scoring"), so a short text is never padded to a long one.
+   */
   async predictProba(texts: readonly string[]): Promise<Float32Array> {
     requireTexts(texts, this.name);
-    const k = this.labels.length;
-    const out = new Float32Array(texts.length * k);
-    for (let s = 0; s < texts.length; s += this.batchSize) {
-      const batch = texts.slice(s, s + this.batchSize);
-      const enc = encodeBatch(this.tokenizer, batch);
-      const result = await this.session.run(this.feeds(enc), [this.logitsName]);
-      const logits = result[this.logitsName];
-      if (logits.dims.length !== 2 || logits.dims[0] !== batch.length || logits.dims[1] !== k) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned logits of shape [${logits.dims.join(', ')}]; expected [${batch.length}, ${k}] (one logit per label: ${this.labels.join(', ')})`, { source: this.name });
-      }
-      out.set(softmaxLogits(logits.data as Float32Array, batch.length, k), s * k);
+    const rows = texts.map((t) => encodeIds(this.pieces, t));
+    return this.scoreRows(stackRows(rows));
+  }
+
+  /**
+   * TokenScorer: rows×k probabilities of `text` with the tokens of core's `tokenize(text)` whose mask
+   * byte is 0 removed (separators kept). The text is tokenised once; each row's ids are assembled from
+   * its words' pieces (MaskedIds), which equals tokenising the rebuilt string — a text for which that
+   * cannot be guaranteed (see PieceTokenizer) is scored by rebuilding its strings instead. Rows then go
+   * through the same length-sorted, de-duplicated batches as `predictProba`.
+   */
+  async scoreTokenMasks(text: string, masks: Uint8Array, rows: number): Promise<Float32Array> {
+    return this.scoreRows(this.maskedIds(text, masks, rows));
+  }
+
+  /** The id rows `scoreTokenMasks` runs (exposed for the equivalence tests and the profile). */
+  maskedIds(text: string, masks: Uint8Array, rows: number): IdRows & { readonly path: 'pieces' | 'strings' } {
+    requireText(text, this.name);
+    const tokens = tokenize(text);
+    if (!(masks instanceof Uint8Array) || !Number.isInteger(rows) || rows < 0 || masks.length !== rows * tokens.length) {
+      throw new XtrustError('INVALID_ARGUMENT', `${this.name}: masks must be a Uint8Array of rows × tokens = ${rows} × ${tokens.length} bytes (one per word of tokenize(text)), got ${masks instanceof Uint8Array ? masks.length : typeof masks}`, { argument: 'masks' });
     }
-    return checkProbabilities(out, texts.length, k, this.name);
+    const prepared = MaskedIds.prepare(this.pieces, text, this.pieceCache);
+    if (this.pieceCache.size > 200_000) this.pieceCache.clear();
+    if (prepared) return { ...prepared.build(masks, rows), path: 'pieces' };
+    const built: Int32Array[] = [];
+    for (let r = 0; r < rows; r++) built.push(encodeIds(this.pieces, removeTokens(text, tokens, masks, r)));
+    return { ...stackRows(built), path: 'strings' };
+  }
+
+  private async scoreRows(rows: IdRows): Promise<Float32Array> {
+    const k = this.labels.length;
+    if (rows.rows === 0) return new Float32Array(0);
+    const run = async (b: PaddedBatch) => {
+      const result = await this.session.run(this.feeds({ inputIds: b.inputIds, attentionMask: b.attentionMask, batch: b.batch, sequence: b.sequence, ids: [] }), [this.logitsName]);
+      const logits = result[this.logitsName];
+      if (logits.dims.length !== 2 || logits.dims[0] !== b.batch || logits.dims[1] !== k) {
+        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned logits of shape [${logits.dims.join(', ')}]; expected [${b.batch}, ${k}] (one logit per label: ${this.labels.join(', ')})`, { source: this.name });
+      }
+      return logits.data as Float32Array;
+    };
+    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength }, this.scoringStats);
+    return checkProbabilities(out, rows.rows, k, this.name);
   }
 
   private async computeAttentions(texts: readonly string[]): Promise<AttentionMap[]> {
@@ -149,4 +205,13 @@ export class OnnxClassifier implements Classifier {
     // A gradient graph that failed to load has nothing to free.
     if (this.gradientGraph) await this.gradientGraph.then((g) => g.release(), () => undefined);
   }
+}
+
+/** Id rows of separate arrays, as one flat IdRows. */
+function stackRows(rows: readonly Int32Array[]): IdRows {
+  const offsets = new Int32Array(rows.length + 1);
+  rows.forEach((r, i) => (offsets[i + 1] = offsets[i] + r.length));
+  const ids = new Int32Array(offsets[rows.length]);
+  rows.forEach((r, i) => ids.set(r, offsets[i]));
+  return { ids, offsets, rows: rows.length };
 }

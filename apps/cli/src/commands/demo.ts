@@ -51,7 +51,7 @@ function demoData(dataset: DemoDataset, transformer = false): DemoData {
   if (dataset === 'spamassassin' && transformer) {
     // The kit's transformers read bodies (a header block would fill their 128-token window).
     const d = loadSpamAssassin({ headers: false });
-    return { name: 'SpamAssassin (bodies)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' } };
+    return { name: 'SpamAssassin (bodies)', labels: d.labels, rows: d.rows as Row<unknown>[], classNames: { ham: 'legitimate' }, plain: { name: 'SpamAssassin bodies', rows: d.rows as Row<unknown>[] } };
   }
   if (dataset === 'spamassassin') {
     const d = loadSpamAssassin({ headers: true });
@@ -156,7 +156,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   } else if (options.scoredCheck) {
     // a planted-trigger case scored beside the audit: the headers decide too few predictions to score an oracle
     const train = async (rows: readonly { text: string; label: string }[]) =>
-      trainClassifier(options.model, rows, { seed: options.seed, labels: data.labels, vectors: options.model === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined });
+      trainClassifier(options.model as BuiltinKind, rows, { seed: options.seed, labels: data.labels, vectors: options.model === 'embedding-mlp' ? gloveVectors((await GloveEmbedding.load()).table()) : undefined });
     const scoredCase = await runScoredCase({ corpus: data.plain.name, labels: data.labels, rows: data.plain.rows, group: data.group, model: options.model, train, testFraction: options.testFraction }, settings, run, progress);
     summary = { ...summary, scoredCase };
   }

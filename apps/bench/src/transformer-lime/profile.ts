@@ -1,0 +1,90 @@
+/**
+ * Where the time of one transformer LIME explanation goes: tokenising the text into chunks of word
+ * pieces (MaskedIds.prepare), building the ids of every perturbed sample (MaskedIds.build), the
+ * onnxruntime runs, and the rest (sampling, kernel, ridge). Also the padded positions and the time with
+ * length sorting off, and a comparison of session settings.
+ *
+ *   node apps/bench/dist/transformer-lime/profile.js --model DIR [--words 40,120,250] [--texts 3]
+ *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64]
+ */
+import { tokenize } from '@xtrust/core';
+import { LimeExplainer } from '@xtrust/explainers';
+import { MaskedIds, OnnxClassifier, loadLocalTokenizer, pieceTokenizer, type OnnxClassifierOptions } from '@xtrust/models';
+import { textsOfLength } from './texts.js';
+
+function arg(name: string, fallback: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+
+const model = arg('model', '');
+if (!model) throw new Error('--model DIR (a classifier folder in Hugging Face layout) is required');
+const lengths = arg('words', '40,120,250').split(',').map(Number);
+const nTexts = Number(arg('texts', '3'));
+const samples = Number(arg('samples', '5000'));
+const threads = Number(arg('threads', '2'));
+const batch = Number(arg('batch', '32'));
+const variants = arg('variants', 'default').split(',');
+
+const settings: Record<string, OnnxClassifierOptions> = {
+  default: {},
+  unsorted: { sortByLength: false },
+  basic: { session: { graphOptimizationLevel: 'basic' } },
+  extended: { session: { graphOptimizationLevel: 'extended' } },
+  disabled: { session: { graphOptimizationLevel: 'disabled' } },
+  parallel: { session: { executionMode: 'parallel' } },
+  nopattern: { session: { enableMemPattern: false } },
+  noarena: { session: { enableCpuMemArena: false, enableMemPattern: false } },
+  batch8: { batchSize: 8 },
+  batch16: { batchSize: 16 },
+  batch64: { batchSize: 64 },
+  batch128: { batchSize: 128 },
+};
+
+const tokenizer = await loadLocalTokenizer(model, 'profile');
+const tok = pieceTokenizer(tokenizer);
+const lines: string[] = [];
+const log = (s: string) => {
+  lines.push(s);
+  process.stderr.write(s + '\n');
+};
+log(`model ${model}, ${samples} samples, ${threads} threads, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+log('| words | variant | batch | s / explanation | prepare ms | build ms | onnxruntime s | other s | distinct rows | mean length | padded / real positions |');
+log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const words of lengths) {
+  const texts = textsOfLength(words, nTexts);
+  for (const v of variants) {
+    const opts = { batchSize: batch, threads, ...settings[v] };
+    const clf = await OnnxClassifier.load(model, opts);
+    const lime = new LimeExplainer({ numSamples: samples, seed: 1 });
+    await lime.explain(clf, [texts[0]], { numSamples: 200 }); // warm-up: first-run allocations
+    Object.assign(clf.scoringStats, { rows: 0, distinct: 0, runs: 0, positions: 0, tokens: 0, runMs: 0 });
+    let prepareMs = 0;
+    let buildMs = 0;
+    let total = 0;
+    for (const text of texts) {
+      // The ids work alone, with a cold piece cache (what one explanation pays).
+      const T = tokenize(text).length;
+      const t0 = performance.now();
+      const m = MaskedIds.prepare(tok, text)!;
+      const t1 = performance.now();
+      const masks = new Uint8Array(samples * T);
+      for (let i = 0; i < masks.length; i++) masks[i] = (i * 2654435761) % 7 < 4 ? 1 : 0;
+      const t2 = performance.now();
+      m.build(masks, samples);
+      buildMs += performance.now() - t2;
+      prepareMs += t1 - t0;
+      const s0 = performance.now();
+      await lime.explain(clf, [text]);
+      total += (performance.now() - s0) / 1000;
+    }
+    const st = clf.scoringStats;
+    const n = texts.length;
+    const ort = st.runMs / 1000 / n;
+    log(
+      `| ${words} | ${v} | ${opts.batchSize} | ${(total / n).toFixed(2)} | ${(prepareMs / n).toFixed(1)} | ${(buildMs / n).toFixed(1)} | ${ort.toFixed(2)} | ${(total / n - ort).toFixed(2)} | ${(st.distinct / n).toFixed(0)} of ${(st.rows / n).toFixed(0)} | ${(st.tokens / st.distinct).toFixed(1)} | ${(st.positions / st.tokens).toFixed(3)} |`,
+    );
+    await clf.release();
+  }
+}
+process.stdout.write(lines.join('\n') + '\n');

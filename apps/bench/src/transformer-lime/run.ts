@@ -1,0 +1,200 @@
+/**
+ * LIME at transformer cost: xtrust's LimeExplainer on OnnxClassifier (token-mask scoring: ids built from
+ * word pieces, length-sorted batches, onnxruntime-node) against the reference Python LIME explaining the
+ * same weights through PyTorch (peer.py), both on the same threads, in the same run. Prints the section
+ * of BENCHMARKS.md: time per explanation, the ratio, and top-10 agreement (Jaccard) with the peer next
+ * to the peer's own seed-to-seed agreement.
+ *
+ *   git --git-dir=$(fetched github:marcotcr/lime) archive HEAD lime | tar -x -C /tmp/lime-ref
+ *   node apps/bench/dist/transformer-lime/run.js --lime-src /tmp/lime-ref \
+ *        --model models/transformers/out/bert-spam [--words 40,120,250] \
+ *        [--large models/transformers/out/bert-distil --large-words 40,120] \
+ *        [--texts 3] [--samples 5000] [--threads 2] [--modes exact,adaptive,int8,int8+adaptive] [--large-modes …]
+ *        [--kit models/transformers/kit]
+ *
+ * A model folder is in Hugging Face layout (config.json, tokenizer.json, onnx/model.onnx); the peer takes
+ * its weights from pytorch_model.bin when the folder has one, else from the graph's initializers.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
+import { OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
+import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
+import { textsOfLength } from './texts.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const srcDir = resolve(here, '../../src/transformer-lime');
+const ROOT = resolve(here, '../../../..');
+
+function arg(name: string, fallback?: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : fallback;
+}
+const list = (s: string | undefined) => (s ? s.split(',').filter((x) => x.length > 0) : []);
+
+const limeSrc = arg('lime-src', process.env.LIME_SRC);
+if (!limeSrc) throw new Error('pass --lime-src DIR (a folder holding the reference `lime` package) or set LIME_SRC');
+const kit = resolve(arg('kit', join(ROOT, 'models/transformers/kit'))!);
+const python = arg('python', '/usr/bin/python3')!;
+const nTexts = Number(arg('texts', '3'));
+const samples = Number(arg('samples', '5000'));
+const threads = Number(arg('threads', '2'));
+const batch = Number(arg('batch', '32'));
+const peerBatch = arg('peer-batch', '64')!;
+const modes = list(arg('modes', 'exact'));
+const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-lime'))!);
+mkdirSync(out, { recursive: true });
+
+interface Job {
+  model: string;
+  words: number[];
+  modes?: string[];
+  texts?: number;
+  samples?: number;
+}
+const jobs: Job[] = [];
+const small = arg('model');
+if (!small) throw new Error('--model DIR (the small kit classifier) is required');
+jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(Number) });
+const large = arg('large');
+if (large) {
+  jobs.push({
+    model: resolve(large),
+    words: list(arg('large-words', '40,120')).map(Number),
+    modes: list(arg('large-modes', modes.join(','))),
+    texts: Number(arg('large-texts', String(nTexts))),
+    samples: Number(arg('large-samples', String(samples))),
+  });
+}
+
+/** Each xtrust mode's LIME and classifier options: `exact` is the default; the others are the optional faster modes. */
+const MODES: Record<string, { lime: LimeOptions; classifier: OnnxClassifierOptions }> = {
+  exact: { lime: {}, classifier: {} },
+  adaptive: { lime: { adaptive: true }, classifier: {} },
+  int8: { lime: {}, classifier: { quantize: 'int8' } },
+  'int8+adaptive': { lime: { adaptive: true }, classifier: { quantize: 'int8' } },
+};
+
+interface PeerRun {
+  seed: number;
+  results: { label: string; features: [string, number][]; seconds: number; cpuSeconds: number }[];
+}
+interface Row {
+  model: string;
+  config: string;
+  words: number;
+  mode: string;
+  peer: number;
+  peerCpu: number;
+  ours: number;
+  oursCpu: number;
+  jOursPeer: number;
+  jPeerPeer: number;
+  samplesUsed: number;
+  budget: number;
+  texts: number;
+  maxDiff: number;
+  sameLabel: number;
+}
+const rows: Row[] = [];
+let peerInfo = '';
+const weightsOf = new Map<string, string>();
+/** What the kit says about a model folder (training.json), or that it has no training record. */
+function trainingOf(dir: string): string {
+  try {
+    const t = JSON.parse(readFileSync(join(dir, 'training.json'), 'utf8')) as { model?: string; test_accuracy?: number; corpus?: string };
+    return `${t.model ?? 'model'}${t.test_accuracy !== undefined ? `, test accuracy ${t.test_accuracy}` : ''}`;
+  } catch {
+    return 'no training.json: random-init, for timing only (its agreement figures mean nothing)';
+  }
+}
+
+for (const job of jobs) {
+  const cfg = JSON.parse(readFileSync(join(job.model, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
+  const config = `${cfg.num_hidden_layers} × ${cfg.hidden_size}`;
+  const jobSamples = job.samples ?? samples;
+  for (const words of job.words) {
+    const texts = textsOfLength(words, job.texts ?? nTexts);
+    const tag = `${basename(job.model)}-${words}`;
+    const textsFile = join(out, `${tag}-texts.json`);
+    writeFileSync(textsFile, JSON.stringify(texts));
+    const peerFile = join(out, `${tag}-peer.json`);
+    process.stderr.write(`[transformer-lime] ${tag}: peer (Python lime + PyTorch), ${texts.length} texts × 2 seeds\n`);
+    const r = spawnSync(
+      python,
+      [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', textsFile, '--seeds', '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', peerFile],
+      { stdio: ['ignore', 'inherit', 'inherit'] },
+    );
+    if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
+    const peer = JSON.parse(readFileSync(peerFile, 'utf8')) as { blas: string; torchThreads: number; torch: string; weights: string; probabilities: number[][]; runs: PeerRun[] };
+    peerInfo = `PyTorch ${peer.torch}, torch.get_num_threads() = ${peer.torchThreads}, BLAS ${peer.blas}`;
+    weightsOf.set(basename(job.model), `${peer.weights}; ${trainingOf(job.model)}`);
+    const [p1, p2] = peer.runs;
+    const feats = (x: PeerRun) => x.results.map((e) => e.features as WordWeights);
+    const jPeerPeer = mean(p1.results.map((_, i) => topKJaccard(feats(p1)[i], feats(p2)[i], 10)));
+    const peerSeconds = mean([...p1.results, ...p2.results].map((e) => e.seconds));
+    const peerCpu = mean([...p1.results, ...p2.results].map((e) => e.cpuSeconds));
+
+    for (const mode of job.modes ?? modes) {
+      if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
+      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...MODES[mode].classifier });
+      const probs = await clf.predictProba(texts);
+      let maxDiff = 0;
+      const k = clf.labels.length;
+      texts.forEach((_, i) => {
+        for (let c = 0; c < k; c++) maxDiff = Math.max(maxDiff, Math.abs(probs[i * k + c] - peer.probabilities[i][c]));
+      });
+      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
+      await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
+      const seconds: number[] = [];
+      const cpu: number[] = [];
+      const exps = [];
+      for (const t of texts) {
+        process.stderr.write(`[transformer-lime] ${tag}: xtrust ${mode}\n`);
+        const s = performance.now();
+        const c0 = process.cpuUsage();
+        exps.push(...(await lime.explain(clf, [t])));
+        const dc = process.cpuUsage(c0);
+        cpu.push((dc.user + dc.system) / 1e6);
+        seconds.push((performance.now() - s) / 1000);
+      }
+      const ours = exps.map((e) => e.features.map((f) => [f.word, f.weight] as const));
+      rows.push({
+        model: basename(job.model),
+        config,
+        words,
+        mode,
+        peer: peerSeconds,
+        peerCpu,
+        ours: mean(seconds),
+        oursCpu: mean(cpu),
+        jOursPeer: mean(ours.map((f, i) => topKJaccard(f, feats(p1)[i], 10))),
+        jPeerPeer,
+        samplesUsed: mean(exps.map((e) => Number(e.diagnostics?.samples ?? jobSamples))),
+        budget: jobSamples,
+        texts: texts.length,
+        maxDiff,
+        sameLabel: mean(exps.map((e, i) => (e.explainedLabel === p1.results[i].label ? 1 : 0))),
+      });
+      await clf.release();
+    }
+    writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
+  }
+}
+
+const f2 = (x: number) => x.toFixed(2);
+console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`);
+console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
+for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
+console.log(`xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, batches of ${batch} length-sorted rows).\n`);
+console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
+console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+for (const r of rows) {
+  console.log(
+    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
+  );
+}
+console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);

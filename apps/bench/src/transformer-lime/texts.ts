@@ -1,0 +1,23 @@
+import { rng, tokenize } from '@xtrust/core';
+import { loadSpamAssassin } from '@xtrust/datasets';
+
+/**
+ * `count` SpamAssassin bodies (headers removed) with at least `words` words, each cut after its
+ * `words`-th word (separators up to there kept), chosen with a fixed seed.
+ */
+export function textsOfLength(words: number, count: number, seed = 16): string[] {
+  const rows = loadSpamAssassin({ headers: false }).rows;
+  const order = rng(seed).shuffle(rows.map((_, i) => i));
+  const out: string[] = [];
+  for (const i of order) {
+    const text = rows[i].text;
+    const toks = tokenize(text);
+    if (toks.length < words) continue;
+    // Skip base64 blobs and markup-heavy bodies: the comparison is about prose.
+    const mean = toks.slice(0, words).reduce((s, t) => s + t.text.length, 0) / words;
+    if (mean > 9) continue;
+    out.push(text.slice(0, toks[words - 1].end));
+    if (out.length === count) break;
+  }
+  return out;
+}

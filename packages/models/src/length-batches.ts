@@ -1,0 +1,117 @@
+import { softmaxLogits } from './labels.js';
+import type { IdRows } from './masked-ids.js';
+
+/** One padded batch for the graph: B×S ids and attention mask (1 = real token), row-major. */
+export interface PaddedBatch {
+  readonly inputIds: BigInt64Array;
+  readonly attentionMask: BigInt64Array;
+  readonly batch: number;
+  readonly sequence: number;
+}
+
+/** Runs one padded batch and returns its B×k logits. */
+export type BatchRunner = (batch: PaddedBatch) => Promise<Float32Array>;
+
+export interface LengthBatchOptions {
+  /** Rows per run. */
+  readonly batchSize: number;
+  /** Id of the padding token. */
+  readonly padId: number;
+  /** Sort by length and drop duplicates (default true); false runs rows in their order, for measuring what sorting saves. */
+  readonly sortByLength?: boolean;
+}
+
+/** Figures of one scoring call, for profiles. */
+export interface ScoringStats {
+  rows: number;
+  distinct: number;
+  runs: number;
+  /** Σ over runs of B×S (positions the graph computed, padding included). */
+  positions: number;
+  /** Σ of the rows' real lengths (distinct rows only). */
+  tokens: number;
+  /** Milliseconds inside the graph runs. */
+  runMs: number;
+}
+
+/** A key for an id row: ids below 2^16 as one UTF-16 unit each, larger ones spelt out. */
+function rowKey(ids: Int32Array, start: number, end: number): string {
+  let small = true;
+  for (let i = start; i < end && small; i++) small = ids[i] >= 0 && ids[i] < 0xffff;
+  if (small) {
+    let s = '';
+    // String.fromCharCode over chunks: far cheaper than a join of numbers.
+    for (let i = start; i < end; i += 4096) s += String.fromCharCode.apply(null, Array.from(ids.subarray(i, Math.min(end, i + 4096))));
+    return s;
+  }
+  return '\uffff' + Array.from(ids.subarray(start, end)).join(',');
+}
+
+/**
+ * Class probabilities (softmax of the logits) of many id rows: identical rows are run once; the
+ * distinct rows are sorted by length and cut into batches of similar lengths, so a row shortened by
+ * removed words is padded only to its neighbours' length, never to the longest row; results come back
+ * in the rows' own order. Padding positions get attention mask 0.
+ */
+export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, options: LengthBatchOptions, stats?: ScoringStats): Promise<Float32Array> {
+  const { ids, offsets } = rows;
+  const n = rows.rows;
+  const index = new Map<string, number>();
+  const uniqueOf = new Int32Array(n);
+  const firstRow: number[] = [];
+  for (let r = 0; r < n; r++) {
+    const key = options.sortByLength === false ? String(r) : rowKey(ids, offsets[r], offsets[r + 1]);
+    let u = index.get(key);
+    if (u === undefined) {
+      u = firstRow.length;
+      index.set(key, u);
+      firstRow.push(r);
+    }
+    uniqueOf[r] = u;
+  }
+  const m = firstRow.length;
+  const len = (u: number) => offsets[firstRow[u] + 1] - offsets[firstRow[u]];
+  const order = Int32Array.from({ length: m }, (_, u) => u);
+  if (options.sortByLength !== false) order.sort((a, b) => len(a) - len(b) || a - b);
+  const probs = new Float32Array(m * k);
+  const pad = BigInt(options.padId);
+  let positions = 0;
+  let tokens = 0;
+  let runs = 0;
+  let runMs = 0;
+  for (let s = 0; s < m; s += options.batchSize) {
+    const B = Math.min(options.batchSize, m - s);
+    let S = 1;
+    for (let b = 0; b < B; b++) S = Math.max(S, len(order[s + b]));
+    const inputIds = new BigInt64Array(B * S).fill(pad);
+    const attentionMask = new BigInt64Array(B * S);
+    for (let b = 0; b < B; b++) {
+      const r = firstRow[order[s + b]];
+      const o = offsets[r];
+      const l = offsets[r + 1] - o;
+      for (let j = 0; j < l; j++) {
+        inputIds[b * S + j] = BigInt(ids[o + j]);
+        attentionMask[b * S + j] = 1n;
+      }
+      tokens += l;
+    }
+    const t0 = performance.now();
+    const logits = await run({ inputIds, attentionMask, batch: B, sequence: S });
+    runMs += performance.now() - t0;
+    positions += B * S;
+    runs++;
+    const p = softmaxLogits(logits, B, k);
+    for (let b = 0; b < B; b++) probs.set(p.subarray(b * k, b * k + k), order[s + b] * k);
+  }
+  const out = new Float32Array(n * k);
+  for (let r = 0; r < n; r++) out.set(probs.subarray(uniqueOf[r] * k, uniqueOf[r] * k + k), r * k);
+  if (stats) {
+    stats.rows += n;
+    stats.distinct += m;
+    stats.runs += runs;
+    stats.positions += positions;
+    stats.tokens += tokens;
+    stats.runMs += runMs;
+  }
+  return out;
+}
