@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir, xtrustAsync } from './helpers.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 describe('xtrust demo --model bert', () => {
   it('runs end to end offline on the kit spam classifier; the report shows attention beside LIME', async () => {

@@ -7,7 +7,7 @@ import { StaticEmbedding } from '@xtrust/embeddings';
 import { OnnxClassifier } from '@xtrust/models';
 import { KeywordStore, type KeywordStoreJson } from '@xtrust/oracle';
 import { WinkPosTagger, a2t, summarizeRun, tokiGuided } from '../src/index.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 // Groups of interchangeable words: members are near each other (cosine ≥ 0.9), groups far apart.
 const GROUPS = [

@@ -9,7 +9,7 @@ import { GradientExplainer } from '@xtrust/explainers';
 import { CausalLanguageModel, OnnxClassifier, encodeBatch, loadLocalTokenizer } from '@xtrust/models';
 import { HfMaskedWordModel, cea, explainWith, robustnessPoint } from '../src/index.js';
 import { isSingleToken } from '../src/text.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 const SENTENCE = ['the', 'committee', 'will', 'meet', 'in', 'the', 'office', 'on', 'monday', 'morning'];
 const SEPS = ['', ...SENTENCE.map((_, i) => (i === SENTENCE.length - 1 ? '' : ' '))];

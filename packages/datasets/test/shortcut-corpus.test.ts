@@ -42,7 +42,6 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     // the whole test set and its variants went through a handful of batched calls
     expect(b.calls).toBe(callsDuringBuild);
     expect(b.calls).toBeLessThanOrEqual(Math.ceil(test.rows.length / 256) + Math.ceil(b.textsClassified / 256) + 1);
-    console.log('brown', test.rows.length, test.injection.ids.length, b.counts, b.calls, b.textsClassified);
   });
 
   it('SpamAssassin with headers: predictions that flip once the headers are gone are untrustworthy', async () => {
@@ -67,6 +66,5 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
       expect(mails.labels[p[0] > p[1] ? 0 : 1]).toBe(c.label);
       expect(mails.labels[p[2] > p[3] ? 0 : 1]).not.toBe(c.label);
     }
-    console.log('spam', b.counts, b.calls);
   });
 });

@@ -14,7 +14,7 @@ import {
   alignTokens,
   textFeatures,
 } from '../src/index.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 const SPAMMY = 'Click here to win FREE money now, claim your prize!';
 const HAMMY = 'Please send me the project report before the meeting tomorrow.';

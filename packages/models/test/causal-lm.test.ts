@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CausalLanguageModel } from '../src/index.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 const FLUENT = [
   'The committee will meet in the office on Monday morning.',

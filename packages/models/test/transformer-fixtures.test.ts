@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { describe, expect, it } from 'vitest';
 import { loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
-import { FIXTURES } from './kit-fixtures.js';
+import { FIXTURES } from '../../../models/transformers/fixture-paths.js';
 
 /**
  * The committed transformer fixtures (models/transformers/fixtures, built by the kit in PyTorch) run in

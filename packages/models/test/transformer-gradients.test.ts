@@ -9,7 +9,7 @@ import { isGradientProvider, XtrustError } from '@xtrust/core';
 import { OnnxClassifier } from '../src/index.js';
 import { OnnxGradientGraph } from '../src/onnx-gradients.js';
 import { encodeBatch, loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 const TEXTS = ['Click here to win FREE money now!!!', 'Please send me the project report before the meeting tomorrow.'];
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CausalLanguageModel, OnnxClassifier, OnnxGradientGraph } from '../src/index.js';
 import { encodeBatch, loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 type Matrix = number[][];
 interface ClassifierReference {

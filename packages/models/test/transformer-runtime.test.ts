@@ -4,7 +4,7 @@ import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { isAttentionProvider } from '@xtrust/core';
 import { HfClassifier, OnnxClassifier } from '../src/index.js';
-import { kitFixture } from './kit-fixture-dir.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 const TEXTS = [
   'Click here to win FREE money now, claim your prize!',

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadBrown, loadSotu, loadSpamAssassin } from '@xtrust/datasets';
 import { loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
-import { FIXTURES } from './kit-fixtures.js';
+import { FIXTURES } from '../../../models/transformers/fixture-paths.js';
 
 
 /**

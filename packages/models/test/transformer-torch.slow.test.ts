@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rng } from '@xtrust/core';
-import { FIXTURES, KIT } from './kit-fixtures.js';
+import { FIXTURES, KIT } from '../../../models/transformers/fixture-paths.js';
 
 /**
  * onnxruntime-node against PyTorch on the committed weights (issue 15, deliverable 2): Debian's
