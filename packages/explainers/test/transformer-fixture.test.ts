@@ -113,11 +113,15 @@ describe('explainers on the kit transformer (tiny-bert-spam)', () => {
           expect(words + e.diagnostics!.droppedAttribution).toBeCloseTo(e.diagnostics!.attributionSum, 6);
           errors.push(Math.abs(e.diagnostics!.attributionSum - delta));
         }
-        // The path from zero word pieces is steep near α = 0 (LayerNorm of little more than the position
-        // embeddings), so the quadrature needs ~100 nodes: on the kit's model 2.2 → 1e-2 → 1e-7 (logit).
+        // The path from zero word pieces can be steep near α = 0 (LayerNorm of little more than the position
+        // embeddings): the first kit model needed ~100 nodes (logit error 2.2 → 1e-2 → 1e-7 at 4 / 32 / 128
+        // steps); the current one converges sooner (5.9e-2 → 8.8e-7 → 2.0e-6), where more nodes only move
+        // float32 rounding. So: finer is no worse than coarser until the error reaches the float32 floor
+        // (the 1e-5 the final bound already allows), and 128 steps is within the bound.
+        const FLOAT32_FLOOR = 1e-5;
         expect(errors[1]).toBeLessThan(errors[0]);
-        expect(errors[2]).toBeLessThan(errors[1] + 1e-9);
-        expect(errors[2]).toBeLessThan(1e-4 * Math.max(1, Math.abs(delta)) + 1e-5);
+        expect(errors[2]).toBeLessThan(Math.max(errors[1], FLOAT32_FLOOR) + 1e-9);
+        expect(errors[2]).toBeLessThan(1e-4 * Math.max(1, Math.abs(delta)) + FLOAT32_FLOOR);
       }
     } finally {
       await graph.release();
