@@ -86,6 +86,10 @@ function limeSource(ctx: RunContext): string | undefined {
   return undefined;
 }
 
+/** The model kit's masked LM and causal LM fixtures (CEA's substitutes and Δ_PP). */
+export const KIT_MLM = 'models/transformers/fixtures/tiny-bert-mlm';
+export const KIT_GPT2 = 'models/transformers/fixtures/tiny-gpt2';
+
 /** The kit's Brown-genre transformer for the NDCG section (003 Table 1), when the committed fixture is in this checkout. */
 export const NDCG_TRANSFORMER = 'models/transformers/fixtures/tiny-bert-brown';
 
@@ -200,6 +204,20 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description: 'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (packages/attack/bench/run.ts --task cea).',
     limit: [7200, 1200],
     script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+  },
+  {
+    name: 'cea-tef-kit',
+    title: 'Reproduction — CEA vs TEF over ρ_max with the model kit’s masked LM and GPT-2',
+    description:
+      'The previous section with the language models 002_20470d3eef4d9d3e.txt uses swapped in from the model kit: CEA’s substitutes from the kit’s BERT masked LM (models/transformers/fixtures/tiny-bert-mlm) instead of the CBOW stand-in, Δ_PP from the kit’s GPT-2 (tiny-gpt2) perplexity instead of CBOW pseudo-perplexity. The attacked classifier is still the built-in bow-logistic (packages/attack/bench/run.ts has no option for a transformer victim). Same sizes as the previous section (40 SpamAssassin instances, ρ_max 0.05–0.3) (packages/attack/bench/run.ts --task cea --mlm --causal-lm).',
+    limit: [3600, 1200],
+    script: (ctx) => {
+      const mlm = join(ROOT, KIT_MLM);
+      const gpt2 = join(ROOT, KIT_GPT2);
+      if (!existsSync(join(mlm, 'onnx/model.onnx')) || !existsSync(join(gpt2, 'onnx/model.onnx'))) return { skipped: `the model kit's fixtures ${KIT_MLM} and ${KIT_GPT2} are not in this checkout` };
+      // its own --out: the attack resumes from JSONL records named by case, attack and ρ, which must not mix with the CBOW runs
+      return { file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', '--mlm', mlm, '--causal-lm', gpt2, ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3'] : []), '--out', join(RESULTS, ctx.quick ? 'attack-kit-quick' : 'attack-kit')] };
+    },
   },
   {
     name: 'similarity',

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BENCHMARKS, NDCG_TRANSFORMER, ROOT } from '../src/index.js';
+import { BENCHMARKS, KIT_GPT2, KIT_MLM, NDCG_TRANSFORMER, ROOT } from '../src/index.js';
 
 const ctx = (quick: boolean) => ({ quick, log: () => {} });
 const ndcg = BENCHMARKS.find((b) => b.name === 'ndcg')!;
@@ -27,5 +27,23 @@ describe('ndcg section: the transformer rows (003 Table 1)', () => {
     // the bag-of-words sizes are unchanged
     expect(value(quick, '--texts')).toBe('40');
     expect(full).not.toContain('--texts');
+  });
+});
+
+describe('cea-tef-kit section: CEA vs TEF with the kit language models', () => {
+  it('passes the kit masked LM and GPT-2 to the attack bench, with an output folder of its own', () => {
+    const b = BENCHMARKS.find((x) => x.name === 'cea-tef-kit')!;
+    const cbow = BENCHMARKS.find((x) => x.name === 'cea-tef')!;
+    for (const quick of [false, true]) {
+      const s = b.script!(ctx(quick));
+      if ('skipped' in s) throw new Error(s.skipped);
+      expect(value(s.args, '--task')).toBe('cea');
+      expect(value(s.args, '--mlm')).toBe(join(ROOT, KIT_MLM));
+      expect(value(s.args, '--causal-lm')).toBe(join(ROOT, KIT_GPT2));
+      const c = cbow.script!(ctx(quick));
+      if ('skipped' in c) throw new Error(c.skipped);
+      // resumed JSONL records are keyed by case/attack/ρ only: the two sections must never share a folder
+      expect(value(s.args, '--out')).not.toBe(value(c.args, '--out'));
+    }
   });
 });
