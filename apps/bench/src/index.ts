@@ -86,6 +86,20 @@ function limeSource(ctx: RunContext): string | undefined {
   return undefined;
 }
 
+/** The model kit's masked LM and causal LM fixtures (CEA's substitutes and Δ_PP). */
+export const KIT_MLM = 'models/transformers/fixtures/tiny-bert-mlm';
+export const KIT_GPT2 = 'models/transformers/fixtures/tiny-gpt2';
+
+/** The kit's Brown-genre transformer for the NDCG section (003 Table 1), when the committed fixture is in this checkout. */
+export const NDCG_TRANSFORMER = 'models/transformers/fixtures/tiny-bert-brown';
+
+/** The NDCG script's transformer options: 100 held-out passages × 1,000 LIME/SHAP samples (quick: 20 × 300); none without the fixture. */
+function ndcgTransformerArgs(ctx: RunContext): string[] {
+  const folder = join(ROOT, NDCG_TRANSFORMER);
+  if (!existsSync(join(folder, 'onnx/model.onnx'))) return [];
+  return ['--model', folder, ...(ctx.quick ? ['--model-texts', '20', '--model-samples', '300'] : ['--model-texts', '100', '--model-samples', '1000'])];
+}
+
 /** The registry, in BENCHMARKS.md order. */
 export const BENCHMARKS: readonly Benchmark[] = [
   {
@@ -192,6 +206,20 @@ export const BENCHMARKS: readonly Benchmark[] = [
     script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
   },
   {
+    name: 'cea-tef-kit',
+    title: 'Reproduction — CEA vs TEF over ρ_max with the model kit’s masked LM and GPT-2',
+    description:
+      'The previous section with the language models 002_20470d3eef4d9d3e.txt uses swapped in from the model kit: CEA’s substitutes from the kit’s BERT masked LM (models/transformers/fixtures/tiny-bert-mlm) instead of the CBOW stand-in, Δ_PP from the kit’s GPT-2 (tiny-gpt2) perplexity instead of CBOW pseudo-perplexity. The attacked classifier is still the built-in bow-logistic (packages/attack/bench/run.ts has no option for a transformer victim). Same sizes as the previous section (40 SpamAssassin instances, ρ_max 0.05–0.3) (packages/attack/bench/run.ts --task cea --mlm --causal-lm).',
+    limit: [3600, 1200],
+    script: (ctx) => {
+      const mlm = join(ROOT, KIT_MLM);
+      const gpt2 = join(ROOT, KIT_GPT2);
+      if (!existsSync(join(mlm, 'onnx/model.onnx')) || !existsSync(join(gpt2, 'onnx/model.onnx'))) return { skipped: `the model kit's fixtures ${KIT_MLM} and ${KIT_GPT2} are not in this checkout` };
+      // its own --out: the attack resumes from JSONL records named by case, attack and ρ, which must not mix with the CBOW runs
+      return { file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', '--mlm', mlm, '--causal-lm', gpt2, ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3'] : []), '--out', join(RESULTS, ctx.quick ? 'attack-kit-quick' : 'attack-kit')] };
+    },
+  },
+  {
     name: 'similarity',
     title: 'Reproduction — explanation-similarity attack, base vs synonymity-weighted success (GloVe)',
     description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (packages/attack/bench/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
@@ -208,11 +236,11 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'ndcg',
-    title: 'Reproduction — NDCG@k of LIME, KernelSHAP and omission against the class name (Brown genres)',
+    title: 'Reproduction — NDCG@k of self-attention, LIME, KernelSHAP and omission against the class name (Brown genres)',
     description:
-      'After 003_0785e9c45c69d264.txt Figures 2–3: how well each explainer ranks the words related to the predicted class first, measured as NDCG@k with a word’s relevance its embedding similarity to the class name, on Brown genres with a built-in model (apps/bench/src/reproductions/ndcg.ts).',
+      'After 003_0785e9c45c69d264.txt Figures 2–3 and Table 1: how well each explainer ranks the words related to the predicted class first, measured as NDCG@k with a word’s relevance its embedding similarity to the class name, on Brown genres with a built-in model and, when the model kit’s fixture models/transformers/fixtures/tiny-bert-brown is there, with that transformer (self-attention vs LIME vs KernelSHAP, Table 1) (apps/bench/src/reproductions/ndcg.ts).',
     limit: [3600, 900],
-    script: (ctx) => ({ file: 'apps/bench/dist/reproductions/ndcg.js', args: ctx.quick ? ['--texts', '40', '--samples', '500'] : [] }),
+    script: (ctx) => ({ file: 'apps/bench/dist/reproductions/ndcg.js', args: [...(ctx.quick ? ['--texts', '40', '--samples', '500'] : []), ...ndcgTransformerArgs(ctx)] }),
   },
   {
     name: 'scale',
