@@ -13,6 +13,7 @@ import {
   naiveOracle,
   oracleMetrics,
   predictAll,
+  type IdentifyKeywordsOptions,
   type KeywordStoreJson,
   type OracleName,
   type Progress as OracleProgress,
@@ -386,25 +387,36 @@ export async function identifyStore(
     classifier,
     train.map((r) => r.text),
     train.map((r) => r.label),
-    {
-      explainer: context.explainer,
-      // Recorded in the store's provenance, so `xtrust label` explains the same way by default.
-      explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
-      embeddings: context.embeddings,
-      thetaRelate: context.thetaRelate,
-      oracle: settings.oracle,
-      thetaDist: settings.thetaDist,
-      topK: settings.topK,
-      sampleSize: settings.trainSample,
-      classNames: settings.classNames,
-      seed: settings.seed,
-      checkpoint: run.path('keywords.explanations.jsonl'),
-      onProgress: kb.onProgress,
-    },
+    { ...keywordOptions(settings, context, run.path('keywords.explanations.jsonl')), onProgress: kb.onProgress },
   );
   kb.stop();
   run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
   return store;
+}
+
+/**
+ * identifyKeywords' options from an audit's settings: the audit and the demo's scored check identify
+ * keywords the same way. The explainer's options are recorded in the store's provenance, so
+ * `xtrust label` explains the same way by default.
+ */
+export function keywordOptions(
+  settings: AuditSettings,
+  context: { readonly explainer: Explainer; readonly embeddings: readonly WordEmbedding[]; readonly thetaRelate: Record<string, number> },
+  checkpoint: string,
+): IdentifyKeywordsOptions {
+  return {
+    explainer: context.explainer,
+    explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
+    embeddings: context.embeddings,
+    thetaRelate: context.thetaRelate,
+    oracle: settings.oracle,
+    thetaDist: settings.thetaDist,
+    topK: settings.topK,
+    sampleSize: settings.trainSample,
+    classNames: settings.classNames,
+    seed: settings.seed,
+    checkpoint,
+  };
 }
 
 /** The inputs of one audit. */

@@ -12,7 +12,7 @@ import { argmaxRow, rng, type Classifier, type Explainer } from '@xtrust/core';
 import { buildShortcutBenchmark, shortcutSplit, wordWindows, type Dataset, type Row } from '@xtrust/datasets';
 import { classificationMetrics, gmeanInterval } from '@xtrust/metrics';
 import { explainAll, identifyKeywords, labelExplanations, naiveOracle, predictAll } from '@xtrust/oracle';
-import { auditExplainer, groundTruthCounts, loadEnsemble, MIN_CASES_PER_SIDE, type AuditSettings, type GroundTruthCounts } from './audit.js';
+import { auditExplainer, groundTruthCounts, keywordOptions, loadEnsemble, MIN_CASES_PER_SIDE, type AuditSettings, type GroundTruthCounts } from './audit.js';
 import type { Progress } from './progress.js';
 import type { RunDir } from './run-dir.js';
 
@@ -113,19 +113,12 @@ export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSet
   const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
   const explainer: Explainer = auditExplainer(settings);
   progress.note(`scored check: keyword identification on up to ${settings.trainSample} training texts, then ${texts.length} test predictions explained`);
-  const store = await identifyKeywords(model, split.train.rows.map((x) => x.text), split.train.rows.map((x) => x.label), {
-    explainer,
-    explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
-    embeddings,
-    thetaRelate,
-    oracle: settings.oracle,
-    thetaDist: settings.thetaDist,
-    topK: settings.topK,
-    sampleSize: settings.trainSample,
-    classNames: settings.classNames,
-    seed: settings.seed,
-    checkpoint: run.path('scored-check.keywords.explanations.jsonl'),
-  });
+  const store = await identifyKeywords(
+    model,
+    split.train.rows.map((x) => x.text),
+    split.train.rows.map((x) => x.label),
+    keywordOptions(settings, { explainer, embeddings, thetaRelate }, run.path('scored-check.keywords.explanations.jsonl')),
+  );
   const explanations = await explainAll(explainer, model, texts, cases.map((c) => c.id), { checkpoint: run.path('scored-check.explanations.jsonl') });
   const labels = await labelExplanations(store, explanations, { embeddings, trueLabels: cases.map((c) => c.label) });
   const toki = Uint8Array.from(labels, (l) => (l.verdict === 'trustworthy' ? 1 : 0));
