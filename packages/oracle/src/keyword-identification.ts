@@ -143,19 +143,15 @@ export async function oracleEnsemble(
   return { members, ensemble };
 }
 
-export interface KeywordStoreFromExplanationsArgs {
+/** Keyword identification's settings are identifyKeywords' own; the explanations come ready-made. */
+export interface KeywordStoreFromExplanationsArgs
+  extends Pick<IdentifyKeywordsOptions, 'embeddings' | 'thetaRelate' | 'oracle' | 'thetaDist' | 'topK' | 'classNames'> {
   /** Explanations of correctly predicted training texts (each explains its predicted label). */
   readonly explanations: readonly Explanation[];
   /** The true label of each (explanations of other labels are skipped, Eq. 1). */
   readonly trueLabels: readonly string[];
   readonly labels: readonly string[];
   readonly fingerprint: string;
-  readonly embeddings: readonly WordEmbedding[];
-  readonly thetaRelate: number | Readonly<Record<string, number>>;
-  readonly oracle?: OracleName | OracleConfig;
-  readonly thetaDist?: number;
-  readonly topK?: number;
-  readonly classNames?: Readonly<Record<string, string>>;
   readonly provenance?: Partial<KeywordStore['provenance']>;
 }
 
