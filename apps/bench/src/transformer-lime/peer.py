@@ -42,6 +42,7 @@ kit_name = os.path.basename(os.path.abspath(a.kit))
 from lime.lime_text import LimeTextExplainer  # noqa: E402
 import importlib  # noqa: E402
 BertConfig = importlib.import_module(f'{kit_name}.bert').BertConfig
+pad_batch = importlib.import_module(f'{kit_name}.data').pad_batch
 BertForSequenceClassification = importlib.import_module(f'{kit_name}.bert').BertForSequenceClassification
 WordPiece = importlib.import_module(f'{kit_name}.wordpiece').WordPiece
 try:
@@ -121,13 +122,7 @@ def predict_proba(strings):
     out = []
     with torch.no_grad():
         for s in range(0, len(strings), a.batch):
-            seqs = [tok.encode(t) for t in strings[s:s + a.batch]]
-            S = max(1, max(len(x) for x in seqs))
-            ids = torch.full((len(seqs), S), pad, dtype=torch.long)
-            att = torch.zeros((len(seqs), S), dtype=torch.long)
-            for i, x in enumerate(seqs):
-                ids[i, :len(x)] = torch.tensor(x, dtype=torch.long)
-                att[i, :len(x)] = 1
+            ids, att = pad_batch([tok.encode(t) for t in strings[s:s + a.batch]], pad)
             logits, _ = model(ids, att, torch.zeros_like(ids))
             out.append(torch.softmax(logits, -1).numpy().astype(np.float64))
     return np.concatenate(out)
