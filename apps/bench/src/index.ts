@@ -140,10 +140,11 @@ export const BENCHMARKS: readonly Benchmark[] = [
       const small = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
       const large = join(out, 'distil-size-bert');
       if (!small) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
-      // --quick: 2 texts × 5,000 samples at 40 and 120 words on the small model; 1 text × 300 samples at 40 words, exact and int8, on the large one.
+      // --quick: 3 texts × 1,000 samples at 40 and 120 words on the small model; 3 texts × 1,000 samples at 120 words, exact and int8+adaptive, on the large one (its peer one seed).
       const sizes = ctx.quick
-        ? ['--texts', '2', '--samples', '5000', '--words', '40,120', '--large-words', '40', '--large-modes', 'exact,int8', '--large-texts', '1', '--large-samples', '300']
-        : ['--texts', '3', '--samples', '5000'];
+        ? ['--texts', '3', '--samples', '1000', '--words', '40,120', '--large-words', '120', '--large-modes', 'exact,int8+adaptive', '--large-texts', '3', '--large-samples', '1000', '--large-peer-seeds', '1']
+        : // the DistilBERT-sized model (random weights: timing only) runs the exact default and the fastest mode, its peer one seed
+          ['--texts', '3', '--samples', '5000', '--large-modes', 'exact,int8+adaptive', '--large-peer-seeds', '1'];
       return {
         file: 'apps/bench/dist/transformer-lime/run.js',
         args: [
