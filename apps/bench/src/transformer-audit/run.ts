@@ -67,7 +67,8 @@ const queueMode = queueWhich === 'fast' ? fastMode : 'exact';
 const embeddings = arg('embeddings', 'glove');
 const peerDir = resolve(arg('peer', join(ROOT, 'apps/bench/results/transformer-lime')));
 const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-audit')));
-const work = resolve(arg('work', mkdtempSync(join(tmpdir(), 'xtrust-transformer-audit-'))));
+// a fresh temporary folder only when --work names none
+const work = argv.includes('--work') ? resolve(arg('work', '')) : mkdtempSync(join(tmpdir(), 'xtrust-transformer-audit-'));
 const cli = resolve(arg('cli', join(ROOT, 'apps/cli/dist/bin.js')));
 const trainSample = Math.max(1, Math.round(fullTrain * fraction));
 const testSample = Math.max(1, Math.round(fullTest * fraction));
