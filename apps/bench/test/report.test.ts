@@ -63,6 +63,6 @@ describe('BENCHMARKS.md', () => {
   it('registers every benchmark area of apps/bench/src once', () => {
     const names = BENCHMARKS.map((b) => b.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const n of ['native', 'lime-parity', 'transformer-lime', 'explainers-speed', 'oracle-speed', 'table3', 'table4', 'cea-tef', 'similarity', 'synonymity', 'ndcg', 'scale']) expect(names).toContain(n);
+    for (const n of ['native', 'lime-parity', 'transformer-lime', 'transformer-audit', 'explainers-speed', 'oracle-speed', 'table3', 'table4', 'cea-tef', 'similarity', 'synonymity', 'ndcg', 'scale']) expect(names).toContain(n);
   });
 });

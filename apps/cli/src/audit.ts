@@ -20,6 +20,7 @@ import {
   type TrustLabel,
 } from '@xtrust/oracle';
 import { withAttention } from './attention-panel.js';
+import { DEFAULT_LIME_MODE, limeOptionsOf, type LimeMode } from './lime-mode.js';
 import type { Progress, ProgressTask } from './progress.js';
 import type { RunDir } from './run-dir.js';
 
@@ -51,6 +52,8 @@ export interface AuditSettings {
   readonly classNames: Readonly<Record<string, string>>;
   /** Members of TOKI's embedding ensemble, by `--embeddings` name (see ENSEMBLE_MEMBERS). */
   readonly ensemble: readonly EnsembleMemberName[];
+  /** `--lime-mode`: exact (undefined too), or a faster approximate mode (lime-mode.ts). */
+  readonly limeMode?: LimeMode;
 }
 
 /** One audited test prediction (a line of predictions.jsonl). */
@@ -364,9 +367,14 @@ export function verdictCounts(predictions: readonly AuditedPrediction[]): { coun
   return { counts, untrustworthyShare: judged ? counts.untrustworthy / judged : null };
 }
 
-/** The audit's explainer: LIME with the settings' neighbourhood size, word count and seed. */
-export function auditExplainer(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed'>): Explainer {
-  return new LimeExplainer({ numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed }) as unknown as Explainer;
+/** The audit's LIME options: the settings' neighbourhood size, word count and seed, and the mode's (`adaptive`). */
+export function auditLimeOptions(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Record<string, unknown> {
+  return { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed, ...limeOptionsOf(settings.limeMode) };
+}
+
+/** The audit's explainer: LIME with auditLimeOptions (the model's int8, when the mode has it, is the loader's). */
+export function auditExplainer(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Explainer {
+  return new LimeExplainer(auditLimeOptions(settings)) as unknown as Explainer;
 }
 
 /**
@@ -390,6 +398,10 @@ export async function identifyStore(
     { ...keywordOptions(settings, context, run.path('keywords.explanations.jsonl')), onProgress: kb.onProgress },
   );
   kb.stop();
+  // the mode goes into the store's record of how its explanations were made: `xtrust label` then loads
+  // the model the same way (an int8 store's fingerprint is the int8 model's) and explains the same way
+  const { explainer: made } = store.provenance;
+  store.provenance = { ...store.provenance, explainer: { ...made, params: { ...made.params, limeMode: settings.limeMode ?? DEFAULT_LIME_MODE } } };
   run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
   return store;
 }
@@ -406,7 +418,8 @@ export function keywordOptions(
 ): IdentifyKeywordsOptions {
   return {
     explainer: context.explainer,
-    explainerOptions: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
+    // recorded in the store's provenance: `xtrust label` explains with the same options by default
+    explainerOptions: auditLimeOptions(settings),
     embeddings: context.embeddings,
     thetaRelate: context.thetaRelate,
     oracle: settings.oracle,

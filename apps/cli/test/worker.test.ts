@@ -3,11 +3,12 @@
  * ends with the same run directory contents as a local one, and an unreachable Redis is one clear line
  * and exit code 2, without hanging.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, SMALL_AUDIT, buildFixture, tempDir, xtrustAsync, type Fixture } from './helpers.js';
+import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 // the throw-away redis-server of @xtrust/scale's tests (installs Debian's redis-server as root when missing)
 import { freePort, startRedis, type TestRedis } from '../../../packages/scale/test/redis-server.js';
 
@@ -48,6 +49,31 @@ describe('xtrust worker and audit --queue', () => {
     expect(logs).toMatch(/xtrust worker: job .* completed/);
     for (const text of [logs, q.stdout, q.stderr, readFileSync(join(queuedDir, 'run.json'), 'utf8')]) expect(text).not.toContain('cli-secret');
   }, 240_000);
+
+  it('--lime-mode travels with the jobs: a queued int8+adaptive audit of a transformer equals the local one', async () => {
+    const bert = kitFixture('tiny-bert-spam');
+    const queueName = 'cli-int8';
+    for (let i = 0; i < 2; i++) workers.push(spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', queueName, '--quiet'], { stdio: 'ignore' }));
+    const args = ['audit', '--model', bert, '--train', fx.train, '--test', fx.test, '--train-sample', '20', '--test-sample', '6', '--samples', '200', '--class-names', 'ham=legitimate', '--quiet', '--lime-mode', 'int8+adaptive'];
+    const queuedDir = join(tempDir(), 'queued');
+    const localDir = join(tempDir(), 'local');
+    const [q, l] = await Promise.all([xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', queueName]), xtrustAsync([...args, '--out', localDir])]);
+    expect(q.stderr).toBe('');
+    expect(q.code).toBe(0);
+    expect(l.code).toBe(0);
+    // the workers explained with int8 and adaptive LIME: a worker ignoring either would give other words and weights
+    const read = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8');
+    expect(read(queuedDir)).toBe(read(localDir));
+    // and the jobs in Redis say so (BullMQ keeps completed jobs a week)
+    const cli = (...a: string[]) => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), '-a', 'cli-secret', '--no-auth-warning', ...a], { encoding: 'utf8' }).stdout.trim();
+    const ids = cli('ZRANGE', `bull:${queueName}:completed`, '0', '-1').split('\n').filter(Boolean);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) {
+      const { task } = JSON.parse(cli('HGET', `bull:${queueName}:${id}`, 'data'));
+      expect(task.modelOptions).toEqual({ quantize: 'int8' });
+      expect(task.explainer).toMatchObject({ name: 'lime', options: { adaptive: true, numSamples: 200 } });
+    }
+  }, 300_000);
 
   it('Redis unreachable: one line naming the redacted URL, exit code 2, no hang', async () => {
     const url = `redis://:hunter2@127.0.0.1:${await freePort()}`;

@@ -9,9 +9,10 @@ import { XtrustError } from '@xtrust/core';
 export const JOB_FORMAT = 'xtrust.scale.job';
 /**
  * Version of the payload layout. Bump it whenever a field changes meaning: a worker refuses a payload
- * of another version (with the reason) instead of computing something subtly different.
+ * of another version (with the reason) instead of computing something subtly different. Version 2 added
+ * `task.modelOptions` (int8 quantisation): a version-1 worker would ignore it and score the float model.
  */
-export const JOB_VERSION = 1;
+export const JOB_VERSION = 2;
 /** The xtrust version that writes payloads here (reported in refusals so the operator knows what to upgrade). */
 export const XTRUST_VERSION = '0.1.0';
 
@@ -28,11 +29,18 @@ export interface Instance {
   readonly index: number;
 }
 
+/** How a worker loads the job's model besides its path: `quantize: 'int8'` (ONNX graphs only) runs its matrix products in int8. */
+export interface ModelOptions {
+  readonly quantize?: 'int8';
+}
+
 /** How a job is processed: everything a worker needs besides the model file and Redis. */
 export interface TaskSpec {
   readonly kind: JobKind;
   /** Model path every worker can read (a shared disk or the same path on each machine). */
   readonly model: string;
+  /** How the model is loaded (absent: as saved). Part of the work: the same path quantised is another model. */
+  readonly modelOptions?: ModelOptions;
   /** explain / label: the explanation method (`lime`, `omission`, …) and its options, seed included. */
   readonly explainer?: { readonly name: string; readonly options?: Readonly<Record<string, unknown>> };
   /** label: the keyword store file and the embeddings of its ensemble (`glove`, `cf`, `use`). */
@@ -79,6 +87,10 @@ export function checkPayload(data: unknown): JobPayload {
   const kinds: JobKind[] = ['explain', 'label', 'attack'];
   if (!kinds.includes(p.task.kind)) throw new XtrustError('INCOMPATIBLE', `job payload has unknown kind ${JSON.stringify(p.task.kind)}; expected ${kinds.join(', ')}`);
   if (typeof p.task.model !== 'string' || p.task.model === '') throw new XtrustError('INCOMPATIBLE', 'job payload has no model path');
+  const mo = p.task.modelOptions as Record<string, unknown> | undefined;
+  if (mo !== undefined && (typeof mo !== 'object' || mo === null || Object.keys(mo).some((k) => k !== 'quantize') || (mo.quantize !== undefined && mo.quantize !== 'int8'))) {
+    throw new XtrustError('INCOMPATIBLE', `job payload has model options ${JSON.stringify(mo)} this worker does not know (it knows { quantize: "int8" })`);
+  }
   return p as JobPayload;
 }
 

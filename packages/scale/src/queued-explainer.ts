@@ -7,11 +7,13 @@
 import { createHash } from 'node:crypto';
 import { XtrustError, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
 import { collect, enqueueAudit, type QueueConnection } from './queue.js';
-import type { TaskSpec } from './job.js';
+import type { ModelOptions, TaskSpec } from './job.js';
 
 export interface QueuedExplainerOptions extends QueueConnection {
   /** Model path the workers load (the same model the caller's classifier is: same file on a shared disk). */
   readonly model: string;
+  /** How the workers load it (int8): the caller's classifier must be loaded the same way. */
+  readonly modelOptions?: ModelOptions;
   /** Explanation method (`lime`, `omission`, …) and its options, seed included. */
   readonly method: string;
   readonly options?: Readonly<Record<string, unknown>>;
@@ -45,7 +47,7 @@ export class QueuedExplainer implements Explainer {
 
   async explain(classifier: Classifier, texts: readonly string[], options: Record<string, unknown> = {}): Promise<Explanation[]> {
     if (texts.length === 0) return [];
-    const task: TaskSpec = { kind: 'explain', model: this.o.model, explainer: { name: this.o.method, options: { ...(this.o.options ?? {}), ...options } } };
+    const task: TaskSpec = { kind: 'explain', model: this.o.model, ...(this.o.modelOptions?.quantize ? { modelOptions: { quantize: this.o.modelOptions.quantize } } : {}), explainer: { name: this.o.method, options: { ...(this.o.options ?? {}), ...options } } };
     // The run id is a digest of the work: calling again with the same texts (a resumed audit) finds the
     // results already in Redis instead of queueing the work twice.
     const runId = `x${createHash('sha256').update(JSON.stringify({ task, labels: classifier.labels, texts })).digest('hex').slice(0, 32)}`;

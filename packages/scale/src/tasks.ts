@@ -7,10 +7,13 @@
 import { XtrustError, type Classifier, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { explainerByName } from '@xtrust/explainers';
 import { BuiltinClassifier } from '@xtrust/models';
-import type { Instance, TaskSpec } from './job.js';
+import type { Instance, ModelOptions, TaskSpec } from './job.js';
 
-/** Loads the classifier a job names. The CLI passes its own loader (ONNX, Hugging Face folders); the default reads saved xtrust models. */
-export type ModelLoader = (path: string) => Promise<Classifier>;
+/**
+ * Loads the classifier a job names, with the job's model options (int8). The CLI passes its own loader
+ * (ONNX, Hugging Face folders); the default reads saved xtrust models.
+ */
+export type ModelLoader = (path: string, options?: ModelOptions) => Promise<Classifier>;
 
 /** The result of one instance as stored under its idempotent key. */
 export interface InstanceResult {
@@ -22,8 +25,11 @@ export interface InstanceResult {
   readonly error?: string;
 }
 
-/** Default loader: a folder saved by `BuiltinClassifier.save` (model.json + weights). */
-export const loadBuiltinModel: ModelLoader = (path) => BuiltinClassifier.load(path);
+/** Default loader: a folder saved by `BuiltinClassifier.save` (model.json + weights); it has no int8 form. */
+export const loadBuiltinModel: ModelLoader = async (path, options) => {
+  if (options?.quantize) throw new XtrustError('INVALID_ARGUMENT', `int8 quantisation needs an ONNX model; ${path} is loaded as a saved xtrust model (run \`xtrust worker\`, which loads ONNX folders)`, { argument: 'modelOptions' });
+  return BuiltinClassifier.load(path);
+};
 
 /** Per-process cache of models, embeddings, stores and attacks, keyed by what they were loaded from. */
 export class Resources {
@@ -41,14 +47,15 @@ export class Resources {
     return p;
   }
 
-  /** The job's classifier; an unreadable path is an XtrustError naming the path and the cause. */
-  model(path: string): Promise<Classifier> {
-    return this.get(`model:${path}`, async () => {
+  /** The job's classifier; an unreadable path is an XtrustError naming the path and the cause. Cached per path and options (int8 is another model). */
+  model(path: string, options?: ModelOptions): Promise<Classifier> {
+    const quantize = options?.quantize;
+    return this.get(`model:${path}${quantize ? `:${quantize}` : ''}`, async () => {
       try {
-        return await this.loadModel(path);
+        return await (quantize ? this.loadModel(path, { quantize }) : this.loadModel(path));
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
-        throw new XtrustError('FILE_UNREADABLE', `cannot load model ${path}: ${why}`, { file: path }, { cause: e });
+        throw new XtrustError('FILE_UNREADABLE', `cannot load model ${path}${quantize ? ` (${quantize})` : ''}: ${why}`, { file: path }, { cause: e });
       }
     });
   }
@@ -91,7 +98,7 @@ export async function processInstances(
   resources: Resources,
   onResults: (results: InstanceResult[]) => Promise<void> | void,
 ): Promise<void> {
-  const classifier = await resources.model(task.model);
+  const classifier = await resources.model(task.model, task.modelOptions);
   if (task.kind === 'explain') {
     const spec = task.explainer ?? { name: 'lime' };
     const explainer = explainerByName(spec.name, { ...(spec.options ?? {}) });

@@ -49,11 +49,16 @@ export interface PerplexitySummary {
   readonly rPP: number | null;
 }
 
-/** The keyword store of `--store`: a keywords.json file, or a run directory holding one. */
-export async function loadStore(path: string, classifier: Classifier): Promise<KeywordStore> {
+/** The file of `--store`: a keywords.json file, or a run directory holding one. */
+export function storeFile(path: string): string {
   const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'keywords.json') : path;
   if (!existsSync(file)) throw new UsageError(`--store ${path}: no keyword store there (build one with \`xtrust keywords\` or \`xtrust demo\`)`);
-  return KeywordStore.load(file, { classifier });
+  return file;
+}
+
+/** The keyword store of `--store`: a keywords.json file, or a run directory holding one. */
+export async function loadStore(path: string, classifier: Classifier): Promise<KeywordStore> {
+  return KeywordStore.load(storeFile(path), { classifier });
 }
 
 /** Builds the attack of a recipe with the CLI's offline parts: counter-fitted GloVe, a sentence encoder, an explainer for the explanation attacks. */

@@ -3,6 +3,7 @@ import { ENSEMBLE_MEMBERS, type AuditSettings, type EnsembleMemberName } from '.
 import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
+import { DEFAULT_LIME_MODE, withLimeModeOption, type LimeMode } from '../lime-mode.js';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
 export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[], oracle: 'toki' as OracleName };
@@ -22,8 +23,9 @@ export function embeddingsArg(value: string): EnsembleMemberName[] {
   return [...new Set(names)] as EnsembleMemberName[];
 }
 
-/** The audit settings as flags (shared by demo and audit). */
+/** The audit settings as flags (shared by demo, audit and keywords). */
 export function withAuditSettings(c: Command): Command {
+  withLimeModeOption(c);
   return c
     .option('--train-sample <n>', 'training texts sampled for keyword identification (paper: 2000)', positiveIntArg, AUDIT_DEFAULTS.trainSample)
     .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, AUDIT_DEFAULTS.testSample)
@@ -49,6 +51,7 @@ export interface AuditSettingFlags {
   seed: number;
   classNames?: Record<string, string>;
   embeddings?: EnsembleMemberName[];
+  limeMode?: LimeMode;
 }
 
 /** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */
@@ -64,5 +67,7 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     seed: flags.seed,
     classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },
     ensemble: flags.embeddings ?? AUDIT_DEFAULTS.embeddings,
+    // always set, so a run directory's key names the mode and --resume never mixes modes
+    limeMode: flags.limeMode ?? DEFAULT_LIME_MODE,
   };
 }

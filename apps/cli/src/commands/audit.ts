@@ -12,6 +12,7 @@ import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
 import { queuedAuditExplainer, withQueueOption } from './worker.js';
+import { limeModeParts } from '../lime-mode.js';
 
 /** Options of `xtrust audit`. */
 export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
@@ -26,9 +27,10 @@ export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
 
 /** Audits the user's own model on their data: keywords, labelled predictions, report. */
 export async function runUserAudit(options: AuditOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
-  const labels = model.classifier.labels;
   const settings = auditSettings(options);
+  // the audit's own predictions come from the same (int8 when asked) model the explanations score
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize });
+  const labels = model.classifier.labels;
   checkClassNames(settings.classNames, labels);
   const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };
   // The trust column is ground truth of test predictions; training files need not have it.
@@ -80,6 +82,7 @@ export function auditCommand(): Command {
     'xtrust audit --model ./my-model --train train.csv --test test.csv',
     'xtrust audit --model model/onnx/model.onnx --train train.jsonl --test test.jsonl --text-column body --label-column category',
     'xtrust audit --model ./bert-sst2 --train t.csv --test v.csv --class-names pos=positive,neg=negative --out runs/bert --resume',
+    'xtrust audit --model ./bert-sst2 --train t.csv --test v.csv --lime-mode int8+adaptive --queue redis://10.0.0.5:6379',
   ]);
   return c.action(async (opts: AuditOptions) => {
     const r = await runUserAudit(opts);

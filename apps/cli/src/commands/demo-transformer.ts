@@ -51,9 +51,14 @@ export interface TransformerDemoData<D extends { labels: readonly string[]; rows
  * The demo's transformer classifier: `bert` (the kit's fixture for the dataset) or a Hugging Face folder
  * with onnx/model.onnx, run by onnxruntime-node (an AttentionProvider when the graph outputs attentions, a
  * GradientProvider with onnx/model_grad.onnx). Its labels must be labels of the dataset; the data is
- * restricted to them.
+ * restricted to them. `quantize: 'int8'` (`--lime-mode int8`) runs its matrix products in int8.
  */
-export async function loadDemoTransformer<D extends { labels: readonly string[]; rows: readonly { label: string }[] }>(model: string, dataset: string, data: D): Promise<TransformerDemoData<D>> {
+export async function loadDemoTransformer<D extends { labels: readonly string[]; rows: readonly { label: string }[] }>(
+  model: string,
+  dataset: string,
+  data: D,
+  options: { quantize?: 'int8' } = {},
+): Promise<TransformerDemoData<D>> {
   let folder: string;
   if (model === DEMO_BERT) {
     const name = KIT_CLASSIFIERS[dataset];
@@ -63,7 +68,7 @@ export async function loadDemoTransformer<D extends { labels: readonly string[];
   if (!existsSync(folder) || !statSync(folder).isDirectory() || !existsSync(join(folder, 'onnx', 'model.onnx'))) {
     throw new UsageError(`--model ${model}: expected a built-in kind, "bert", or a Hugging Face folder with onnx/model.onnx`);
   }
-  const classifier = await OnnxClassifier.load(folder);
+  const classifier = await OnnxClassifier.load(folder, { quantize: options.quantize });
   const foreign = classifier.labels.filter((l) => !data.labels.includes(l));
   if (foreign.length > 0) {
     await classifier.release();

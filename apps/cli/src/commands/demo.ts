@@ -12,6 +12,7 @@ import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js'
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
 import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
 import { Progress } from '../progress.js';
+import { int8NeedsOnnx, limeModeParts } from '../lime-mode.js';
 import { RunDir } from '../run-dir.js';
 import type { AuditSummary } from '../audit.js';
 
@@ -103,7 +104,11 @@ export interface DemoResult {
 
 /** The main job on bundled data: train a built-in model, audit it, write the report. */
 export async function runDemo(options: DemoOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<DemoResult> {
-  const tf = isDemoTransformer(options.model, BUILTIN_KINDS) ? await loadDemoTransformer(options.model, options.dataset, demoData(options.dataset, true)) : null;
+  const { quantize } = limeModeParts(options.limeMode);
+  const transformer = isDemoTransformer(options.model, BUILTIN_KINDS);
+  // checked before training or loading anything: a built-in model has no ONNX graph to quantise
+  if (quantize && !transformer) throw int8NeedsOnnx(options.model, 'a built-in kind', `--model ${DEMO_BERT} or a Hugging Face folder (run by onnxruntime-node)`);
+  const tf = transformer ? await loadDemoTransformer(options.model, options.dataset, demoData(options.dataset, true), { quantize }) : null;
   const data = tf?.data ?? demoData(options.dataset);
   const settings: AuditSettings = auditSettings(options, data.classNames);
   checkClassNames(settings.classNames, data.labels);
@@ -114,7 +119,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     options.resume,
   );
   progress.note(
-    `xtrust demo: ${data.name}, model ${options.model}, seed ${options.seed}; keyword identification on ${options.trainSample} training texts, ${options.testSample} test predictions, LIME ${options.samples} samples${run.resumed ? ' (resuming)' : ''}`,
+    `xtrust demo: ${data.name}, model ${options.model}, seed ${options.seed}; keyword identification on ${options.trainSample} training texts, ${options.testSample} test predictions, LIME ${options.samples} samples${settings.limeMode !== 'exact' ? ` (${settings.limeMode})` : ''}${run.resumed ? ' (resuming)' : ''}`,
   );
   progress.note(`  bigger (the paper's scale): xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000`);
   const split = stratifiedSplit(data.rows, tf?.split ? { ...tf.split, group: data.group } : { testFraction: options.testFraction, seed: options.seed, group: data.group });
@@ -138,7 +143,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
     {
       classifier,
       model: tf
-        ? { source: tf.folder, kind: 'transformer (onnxruntime-node)', testAccuracy: accuracy.accuracy, testTexts: split.test.length, note: tf.split ? "the kit's held-out test split (models/transformers/export-corpora.mjs)" : 'a split of the demo (--test-fraction, --seed): it may overlap the texts the model was trained on' }
+        ? { source: tf.folder, kind: `transformer (onnxruntime-node${quantize ? ', int8' : ''})`, testAccuracy: accuracy.accuracy, testTexts: split.test.length, note: tf.split ? "the kit's held-out test split (models/transformers/export-corpora.mjs)" : 'a split of the demo (--test-fraction, --seed): it may overlap the texts the model was trained on' }
         : { source: `built-in ${options.model}, trained by xtrust demo`, kind: options.model, testAccuracy: accuracy.accuracy, testTexts: split.test.length },
       dataset: data.name,
       train: split.train.map((r) => ({ text: r.text, label: r.label })),
@@ -192,7 +197,7 @@ export function demoCommand(): Command {
   c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report');
   withCommonOptions(c);
-  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20', 'xtrust demo --model bert']);
+  examples(c, ['xtrust demo', 'xtrust demo --dataset brown --out runs/brown', 'xtrust demo --train-sample 2000 --test-sample 1000 --samples 5000', 'xtrust demo --resume --json', 'xtrust demo --attack toki --attack-texts 20', 'xtrust demo --model bert', 'xtrust demo --model bert --lime-mode int8+adaptive']);
   return c.action(async (opts: DemoOptions) => {
     const r = await runDemo(opts);
     emit(opts.json, r, () => formatAudit(r.summary, r.files));

@@ -11,6 +11,7 @@ import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, ty
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { withModelOptions, type ModelFlags } from './model-options.js';
+import { DEFAULT_LIME_MODE, limeModeParts, limeOptionsOf, withLimeModeOption, type LimeMode } from '../lime-mode.js';
 
 /** Options of `xtrust explain`. */
 export interface ExplainOptions extends ModelFlags, RunFlags {
@@ -20,11 +21,12 @@ export interface ExplainOptions extends ModelFlags, RunFlags {
   samples: number;
   topK: number;
   seed: number;
+  limeMode: LimeMode;
 }
 
-/** The explainer's options from the flags (LIME's neighbourhood and word count; a seed for the stochastic ones). */
+/** The explainer's options from the flags (LIME's neighbourhood, word count and mode; a seed for the stochastic ones). */
 function explainerOptions(o: ExplainOptions): Record<string, unknown> {
-  if (o.method === 'lime') return { numSamples: o.samples, numFeatures: o.topK, seed: o.seed };
+  if (o.method === 'lime') return { numSamples: o.samples, numFeatures: o.topK, seed: o.seed, ...limeOptionsOf(o.limeMode) };
   if (o.method === 'kernel-shap') return { numSamples: o.samples, seed: o.seed };
   return {};
 }
@@ -37,14 +39,16 @@ export async function runExplain(options: ExplainOptions, progress = new Progres
   if (!options.text?.length && !options.input) throw new UsageError('explain needs --text "<text>" (repeatable) or --input <file>');
   if (options.text?.length && options.input) throw new UsageError('give --text or --input, not both');
   if (!(EXPLAINER_NAMES as readonly string[]).includes(options.method)) throw new UsageError(`--method ${options.method} is not one of ${EXPLAINER_NAMES.join(', ')}`);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
+  const limeMode = options.limeMode ?? DEFAULT_LIME_MODE;
+  if (limeMode !== DEFAULT_LIME_MODE && options.method !== 'lime') throw new UsageError(`--lime-mode ${limeMode} is a mode of --method lime, not of --method ${options.method}`);
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize });
   const explainer = explainerByName(options.method, explainerOptions(options));
   if (options.text?.length) {
     const explanations = await explainer.explain(model.classifier, options.text);
     return { explanations: explanations.map((e) => ({ ...e, features: e.features.slice(0, options.topK) })) };
   }
   const texts = await readTexts(options.input!, options.textColumn);
-  const run = RunDir.open(options.out, 'explain', { model: await modelFingerprint(model.classifier), input: fileDigest(options.input!), method: options.method, ...explainerOptions(options), topK: options.topK }, options.resume);
+  const run = RunDir.open(options.out, 'explain', { model: await modelFingerprint(model.classifier), input: fileDigest(options.input!), method: options.method, ...explainerOptions(options), topK: options.topK, limeMode }, options.resume);
   const bridge = progressBridge(progress, options.method);
   const explanations = await explainAll(explainer, model.classifier, texts, texts.map((_, i) => String(i)), { checkpoint: run.path('explanations.checkpoint.jsonl'), onProgress: bridge.onProgress });
   bridge.stop();
@@ -70,9 +74,10 @@ export function explainCommand(): Command {
     .option('--samples <n>', 'LIME / Kernel SHAP samples', positiveIntArg, 1000)
     .option('--top-k <n>', 'words shown per explanation', positiveIntArg, 10)
     .option('--seed <n>', 'seed of the stochastic explainers', intArg, 0);
+  withLimeModeOption(c);
   withRunOptions(c, 'xtrust-explain');
   withCommonOptions(c);
-  examples(c, ['xtrust explain --model xtrust-report/model --text "win a free prize now"', 'xtrust explain --model model.onnx --input texts.csv --text-column body --method omission --out runs/explain --resume']);
+  examples(c, ['xtrust explain --model xtrust-report/model --text "win a free prize now"', 'xtrust explain --model model.onnx --input texts.csv --text-column body --method omission --out runs/explain --resume', 'xtrust explain --model ./bert-folder --input texts.jsonl --samples 5000 --lime-mode int8+adaptive']);
   return c.action(async (opts: ExplainOptions) => {
     const r = await runExplain(opts);
     emit(opts.json, r, () => [...r.explanations.map((e) => formatExplanation(e, opts.topK)), ...(r.file ? [`explanations ${r.file}`] : [])].join('\n'));

@@ -7,6 +7,7 @@ import { emit } from '../output.js';
 import { examples, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
+import { limeModeParts } from '../lime-mode.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
 import { withModelOptions, type ModelFlags } from './model-options.js';
 
@@ -17,9 +18,9 @@ export interface KeywordsOptions extends AuditSettingFlags, ModelFlags, RunFlags
 
 /** Builds a keyword store (TOKI §3.1) for the model from its training data and saves it as <out>/keywords.json. */
 export async function runKeywords(options: KeywordsOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
-  const classifier = model.classifier;
   const settings = auditSettings(options);
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize });
+  const classifier = model.classifier;
   checkClassNames(settings.classNames, classifier.labels);
   const train = await readLabelledFile(options.train, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--train');
   const { testSample: _unused, thetaConf: _unused2, ...keyed } = settings;

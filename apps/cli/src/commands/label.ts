@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Command } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
@@ -9,7 +10,8 @@ import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
-import { loadStore } from './attack.js';
+import { loadStore, storeFile } from './attack.js';
+import { DEFAULT_LIME_MODE, LIME_MODE_HELP, LIME_MODES, limeModeArg, limeModeParts, limeOptionsOf, type LimeMode } from '../lime-mode.js';
 import { withModelOptions, type ModelFlags } from './model-options.js';
 
 /** Options of `xtrust label`. */
@@ -19,11 +21,26 @@ export interface LabelOptions extends ModelFlags, RunFlags {
   unlabelled: boolean;
   samples?: number;
   seed?: number;
+  limeMode?: LimeMode;
+}
+
+/** The `--lime-mode` a store was built with (stores from before the flag: exact, or adaptive when LIME's options say so). */
+export function storeLimeMode(file: string): LimeMode {
+  let params: Record<string, unknown> = {};
+  try {
+    params = (JSON.parse(readFileSync(file, 'utf8')) as { provenance?: { explainer?: { params?: Record<string, unknown> } } }).provenance?.explainer?.params ?? {};
+  } catch {
+    // an unreadable store is reported by loadStore, with the reason
+  }
+  if (typeof params.limeMode === 'string' && (LIME_MODES as readonly string[]).includes(params.limeMode)) return params.limeMode as LimeMode;
+  return params.adaptive ? 'adaptive' : DEFAULT_LIME_MODE;
 }
 
 /** Labels the model's test predictions with a saved keyword store (TOKI §3.2); labels.jsonl in the run directory. */
 export async function runLabel(options: LabelOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime });
+  // the store's own mode by default: an int8 store was built on (and fingerprinted with) the int8 model
+  const limeMode = options.limeMode ?? storeLimeMode(storeFile(options.store));
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize });
   const classifier = model.classifier;
   const store = await loadStore(options.store, classifier); // refuses a store of another model
   const test = options.unlabelled
@@ -33,10 +50,10 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
   const params = store.provenance.explainer.params as { numSamples?: number; seed?: number };
   const samples = options.samples ?? params.numSamples ?? 1000;
   const seed = options.seed ?? store.provenance.seed;
-  const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), unlabelled: options.unlabelled, samples, seed, topK: store.topK }, options.resume);
+  const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), unlabelled: options.unlabelled, samples, seed, topK: store.topK, limeMode }, options.resume);
   // The store's own ensemble: its keywords were decided by these members' votes.
   const { embeddings } = await loadEnsemble(progress, ensembleOfStore(store));
-  const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed }) as unknown as Explainer;
+  const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed, ...limeOptionsOf(limeMode) }) as unknown as Explainer;
   const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled });
   const { counts, untrustworthyShare } = verdictCounts(predictions);
   const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
@@ -51,7 +68,8 @@ export function labelCommand(): Command {
   required(c, '--store <path>', 'keyword store: keywords.json or a keywords/demo/audit run directory')
     .option('--unlabelled', 'the texts have no true label (production data: .txt, or .csv/.jsonl with --text-column): every prediction is labelled', false)
     .option('--samples <n>', "LIME samples (default: the store's)", positiveIntArg)
-    .option('--seed <n>', "LIME seed (default: the store's)", intArg);
+    .option('--seed <n>', "LIME seed (default: the store's)", intArg)
+    .option('--lime-mode <mode>', `${LIME_MODE_HELP} (default: the store's)`, limeModeArg);
   withRunOptions(c, 'xtrust-labels');
   withCommonOptions(c);
   examples(c, ['xtrust label --model xtrust-report/model --store xtrust-report --test new.csv --out runs/labels', 'xtrust label --model ./my-model --store runs/keywords --test incoming.txt --unlabelled']);

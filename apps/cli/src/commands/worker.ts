@@ -8,6 +8,8 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { DEFAULT_QUEUE, QueuedExplainer, REDIS_CA_ENV, REDIS_URL_ENV, probeRedis, redisUrl, startWorker } from '@xtrust/scale';
+import { auditLimeOptions, type AuditSettings } from '../audit.js';
+import { limeModeParts } from '../lime-mode.js';
 import { loadModel, type Runtime } from '../model-loader.js';
 import { examples } from '../options.js';
 
@@ -44,8 +46,8 @@ export function workerCommand(): Command {
       redis: opts.redis,
       queueName: opts.queueName,
       concurrency: opts.concurrency,
-      // the same loader as `xtrust audit`, so a worker runs exactly the model the audit names
-      loadModel: async (path) => (await loadModel(path, { runtime: opts.runtime })).classifier,
+      // the same loader as `xtrust audit`, so a worker runs exactly the model the audit names (int8 when the job says so)
+      loadModel: async (path, options) => (await loadModel(path, { runtime: opts.runtime, quantize: options?.quantize })).classifier,
       log: opts.quiet ? () => undefined : (line) => process.stderr.write(`xtrust worker: ${line}\n`),
     });
     await new Promise<void>((done) => {
@@ -68,20 +70,24 @@ export function withQueueOption(c: Command): Command {
 
 /**
  * The audit's LIME explainer run by queue workers when `--queue` is given (undefined otherwise): same
- * method, options and seed as the local one, so the run directory ends the same either way. Checks
- * Redis first, so a wrong URL fails before any work, not after the embeddings have loaded.
+ * method, options, seed and `--lime-mode` as the local one — the jobs carry LIME's `adaptive` and the
+ * model's int8 quantisation, which each worker applies when it loads the model — so the run directory
+ * ends the same either way. Checks Redis first, so a wrong URL fails before any work, not after the
+ * embeddings have loaded.
  */
 export async function queuedAuditExplainer(
   options: { queue?: string; queueName?: string; model: string },
-  settings: { samples: number; topK: number; seed: number },
+  settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>,
 ): Promise<Explainer | undefined> {
   if (!options.queue) return undefined;
   await probeRedis(redisUrl(options.queue));
+  const { quantize } = limeModeParts(settings.limeMode);
   return new QueuedExplainer({
     redis: options.queue,
     queueName: options.queueName,
     model: resolve(options.model),
+    ...(quantize ? { modelOptions: { quantize } } : {}),
     method: 'lime',
-    options: { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed },
+    options: auditLimeOptions(settings),
   });
 }
