@@ -70,14 +70,19 @@ export interface VictimRows {
   readonly victim: string;
   readonly rows: readonly Table4Row[];
   readonly share: readonly number[];
-  /** Wall seconds of each run (same order as rows; resumed records took none). */
+  /** Attack seconds of each run, summed over its records (same order as rows; kept by resumed records too). */
   readonly seconds: readonly number[];
+}
+
+/** Seconds a run's attacks took, from its records (a resumed record keeps the time it took when it was made). */
+export function attackSeconds(records: readonly AttackRecord[]): number {
+  return records.reduce((a, r) => a + r.seconds, 0);
 }
 
 /** Table 4 for several victims in one Markdown table (victim, method, attacked, SAR, NP, share, cosines, queries, time). */
 export function formatVictimTable4(blocks: readonly VictimRows[]): string {
   const enc = [...new Set(blocks.flatMap((b) => b.rows.flatMap((r) => Object.keys(r.cosine))))];
-  const head = ['victim', 'method', 'attacked', 'SAR ↑', 'Avg. NP ↓', 'perturbed share ↓', 'NP on common successes ↓', ...enc.map((e) => `${e} ↑`), 'queries', 's/instance', 'run s'];
+  const head = ['victim', 'method', 'attacked', 'SAR ↑', 'Avg. NP ↓', 'perturbed share ↓', 'NP on common successes ↓', ...enc.map((e) => `${e} ↑`), 'queries', 's/instance', 'attack s'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
   for (const b of blocks) {
     b.rows.forEach((r, i) => {

@@ -11,7 +11,7 @@ import { GradientExplainer } from '@xtrust/explainers';
 import { CausalLanguageModel, OnnxClassifier } from '@xtrust/models';
 import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, table4 } from '../src/index.js';
 import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../bench/transformer-victim.js';
-import { ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../bench/victim-runs.js';
+import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../bench/victim-runs.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 // the SpamAssassin case at the bench's 40 words, made once for the whole file (loading the corpus takes seconds)
@@ -28,6 +28,10 @@ describe("the kit's held-out split, re-made through @xtrust/datasets", () => {
     expect(spam.test.some((r) => trainIds.has(r.id))).toBe(false);
     expect(spam.test.every((r) => r.text.split(' ').length <= 40)).toBe(true);
     expect(new Set(spam.test.map((r) => r.label))).toEqual(new Set(CASE_LABELS.spam));
+    // the kit's own rows (models/transformers/export-corpora.mjs writes the same ids in the same order): a
+    // changed seed or fraction keeps the sizes but not these
+    expect(spam.test.slice(0, 4).map((r) => r.id)).toEqual(['easy-ham-1/00006', 'easy-ham-1/00008', 'easy-ham-1/00010', 'easy-ham-1/00012']);
+    expect(spam.validation.slice(0, 2).map((r) => r.id)).toEqual(['easy-ham-1/00002', 'easy-ham-1/00020']);
 
     const brown = kitSplitCase('brown', 40);
     expect(brown.test.length).toBe(recordedTestSize('tiny-bert-brown'));
@@ -36,6 +40,9 @@ describe("the kit's held-out split, re-made through @xtrust/datasets", () => {
     const trainDocs = new Set(brown.train.map((r) => doc(r.id)));
     expect(brown.test.filter((r) => trainDocs.has(doc(r.id)))).toEqual([]);
     expect(new Set(brown.test.map((r) => r.label))).toEqual(new Set(CASE_LABELS.brown));
+    const docs = (rows: readonly { id: string }[]) => [...new Set(rows.map((r) => doc(r.id)))];
+    expect(docs(brown.test).slice(0, 6)).toEqual(['ca01', 'ca03', 'ca06', 'ca09', 'ca10', 'ca16']);
+    expect(docs(brown.validation).slice(0, 3)).toEqual(['ca13', 'ca21', 'ca22']);
   });
 
   it('reads --model as one folder or case=folder pairs, and names a bad value', () => {
@@ -170,9 +177,12 @@ describe('TOKI-guided and A2T against the kit\'s BERT classifier (tiny-bert-spam
       if (ok.length === 0) expect(share[i]).toBeNaN();
       else expect(share[i]).toBeCloseTo(ok.reduce((a, r) => a + r.perturbedWords / r.words, 0) / ok.length, 12);
     });
-    const table = formatVictimTable4([{ victim: 'tiny-bert-spam', rows: await table4(runs), share, seconds: runs.map((r) => r.seconds) }]);
+    const seconds = runs.map((r) => attackSeconds(r.records));
+    seconds.forEach((x, i) => expect(x).toBeLessThanOrEqual(runs[i].seconds + 1e-6));
+    const table = formatVictimTable4([{ victim: 'tiny-bert-spam', rows: await table4(runs), share, seconds }]);
     expect(table.split('\n')).toHaveLength(4);
     expect(table).toContain('| tiny-bert-spam | TOKI-guided | 2 |');
+    expect(table.split('\n')[2].endsWith(`| ${seconds[0].toFixed(1)} |`)).toBe(true);
   }, 120_000);
 });
 
