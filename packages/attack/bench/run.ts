@@ -10,6 +10,16 @@
  *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out runs/attack
  *          --mlm <fill-mask folder>  --causal-lm <GPT-2 folder>  (task cea: the model kit's masked LM and causal LM,
  *          e.g. models/transformers/fixtures/tiny-bert-mlm and tiny-gpt2, replace the CBOW stand-ins)
+ *   Transformer victim (issue 15; tasks table4 and cea):
+ *          --model <HF classifier folder> | --model spam=<folder>,brown=<folder>  (e.g. the kit's fixtures
+ *          tiny-bert-spam, tiny-bert-brown): attacked on the kit's held-out test split (transformer-victim.ts);
+ *          TOKI's store from LIME explanations of that model on its training split; task cea then defaults
+ *          --mlm / --causal-lm to the kit's tiny-bert-mlm / tiny-gpt2 when they are in the checkout
+ *          --threads 1 (onnxruntime threads of the victim and the causal LM)
+ *          --store-samples 500 (training texts explained for the store; bag-of-words path: 2000)
+ *          --lime-samples 1000 (LIME neighbourhood per explanation)
+ *          --bow on|off (default on: also a bow-logistic trained on the kit's training split, attacked on
+ *          the same instances with the same settings, for comparison)
  * Runs write one JSONL file per (case, recipe) under --out and resume from it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
@@ -18,7 +28,7 @@ import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@
 import { GradientExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { CausalLanguageModel, trainClassifier, evaluateAccuracy, type BuiltinClassifier } from '@xtrust/models';
-import type { WordEmbedding } from '@xtrust/core';
+import type { Classifier, SentenceEncoder, WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, type KeywordStore } from '@xtrust/oracle';
 import {
   HarperChecker,
@@ -41,9 +51,13 @@ import {
   CbowMaskedWordModel,
   HfMaskedWordModel,
   type AttackInput,
+  type AttackRecord,
   type MaskedWordModel,
+  type PosTagger,
   type RobustnessPoint,
 } from '../src/index.js';
+import { BROWN_CLASSES, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type KitSplitCase } from './transformer-victim.js';
+import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t, type VictimRows } from './victim-runs.js';
 
 interface Args {
   task: string;
@@ -61,10 +75,20 @@ interface Args {
   mlm?: string;
   /** Task cea: a causal LM folder for Δ_PP (default: CBOW pseudo-perplexity). */
   causalLm?: string;
+  /** Transformer victim(s): one classifier folder, or `spam=DIR,brown=DIR` (tasks table4 and cea). */
+  model?: string;
+  /** onnxruntime intra-op threads of the transformer victim and the causal LM. */
+  threads: number;
+  /** Training texts explained for a transformer victim's keyword store (default 500). */
+  storeSamples?: number;
+  /** LIME samples per explanation of that store. */
+  limeSamples: number;
+  /** Also attack a bow-logistic trained on the kit's training split (transformer runs only). */
+  bow: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'runs/attack', storeEmbedding: 'cf' };
+  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'runs/attack', storeEmbedding: 'cf', threads: 1, limeSamples: 1000, bow: true };
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, '');
     const v = argv[i + 1];
@@ -80,14 +104,24 @@ function parseArgs(argv: string[]): Args {
     else if (k === 'store-embedding') a.storeEmbedding = v;
     else if (k === 'mlm') a.mlm = v;
     else if (k === 'causal-lm') a.causalLm = v;
-    else throw new Error(`unknown option --${k}`);
+    else if (k === 'model') a.model = v;
+    else if (k === 'threads') a.threads = Number(v);
+    else if (k === 'store-samples') a.storeSamples = Number(v);
+    else if (k === 'lime-samples') a.limeSamples = Number(v);
+    else if (k === 'bow') {
+      if (v !== 'on' && v !== 'off') throw new Error(`--bow must be on or off, got ${String(v)}`);
+      a.bow = v === 'on';
+    } else throw new Error(`unknown option --${k}`);
+    if (v === undefined) throw new Error(`--${k} needs a value`);
   }
+  for (const [k, x] of [['n', a.n], ['cea-n', a.ceaN], ['threads', a.threads], ['lime-samples', a.limeSamples], ['store-samples', a.storeSamples ?? 1]] as const) {
+    if (!Number.isInteger(x) || x < 1) throw new Error(`--${k} must be a positive integer, got ${String(x)}`);
+  }
+  if (a.model && !['table4', 'cea'].includes(a.task)) throw new Error(`--model (a transformer victim) works with --task table4 or cea, not ${a.task}`);
   return a;
 }
 
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
-const firstWords = (t: string, n: number) => (n > 0 ? t.split(/\s+/).filter(Boolean).slice(0, n).join(' ') : t);
-const BROWN_CLASSES = ['news', 'religion', 'hobbies', 'government', 'romance'];
 
 interface Case {
   name: string;
@@ -103,7 +137,7 @@ function loadCase(name: string, args: Args): Case {
     return { name: 'SpamAssassin (body)', train: s.train, test: s.test, classNames: { ham: 'legitimate' } };
   }
   if (name === 'brown') {
-    const rows = loadBrown({ tags: false }).rows.filter((r) => BROWN_CLASSES.includes(r.label));
+    const rows = loadBrown({ tags: false }).rows.filter((r) => (BROWN_CLASSES as readonly string[]).includes(r.label));
     const s = stratifiedSplit(cut(rows), { testFraction: 0.3, seed: args.seed });
     return { name: `Brown (${BROWN_CLASSES.join(', ')})`, train: s.train, test: s.test };
   }
@@ -133,13 +167,180 @@ async function keywordStore(model: BuiltinClassifier, c: Case, embedding: WordEm
   return store;
 }
 
+interface CeaModels {
+  mlm: MaskedWordModel;
+  perplexity: (texts: readonly string[]) => Promise<ArrayLike<number>>;
+  ppSource: string;
+}
+
+/**
+ * CEA's language models (002 §4): the masked LM proposing the words — `lms.mlm` (a fill-mask folder such as
+ * the kit's tiny-bert-mlm) or, without one, a CBOW masked-word model trained here on the case's training
+ * texts and the whole Brown corpus (exported in fill-mask layout under --out as `cbow-mlm-<cacheTag>` and
+ * loaded from there through @huggingface/transformers next time) — and the perplexity of Δ_PP (Eq. 6):
+ * `lms.causalLm` (a GPT-2 folder) or, without one, CBOW pseudo-perplexity of a second model on other text.
+ */
+async function ceaModels(c: { name: string; train: readonly { text: string }[] }, cacheTag: string, args: Args, lms: { mlm?: string; causalLm?: string }, threads?: number): Promise<CeaModels> {
+  const t0 = performance.now();
+  const mlmDir = join(args.out, `cbow-mlm-${cacheTag}`);
+  let mlm: MaskedWordModel;
+  if (lms.mlm) {
+    mlm = await HfMaskedWordModel.load(lms.mlm);
+    log(`masked LM ${lms.mlm} loaded through @huggingface/transformers`);
+  } else if (existsSync(join(mlmDir, 'onnx', 'model.onnx'))) {
+    mlm = await HfMaskedWordModel.load(mlmDir);
+    log(`masked-word model loaded from ${mlmDir} through @huggingface/transformers`);
+  } else {
+    const mlmTexts = [...c.train.map((r) => r.text), ...loadBrown({ tags: false }).rows.map((r) => r.text)];
+    const trained = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
+    await trained.exportFillMask(mlmDir);
+    mlm = trained;
+    log(`${trained.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s, exported to ${mlmDir}`);
+  }
+  // an independent fluency scorer for Δ_PP: a second CBOW model on other text (Brown + State of the Union, another seed)
+  const scorerDir = join(args.out, `cbow-pppl-brown-sotu-seed${args.seed + 1}`);
+  if (lms.causalLm) {
+    const lm = await CausalLanguageModel.load(lms.causalLm, threads ? { threads } : {});
+    return { mlm, perplexity: (texts) => lm.perplexity(texts), ppSource: `causal-LM perplexity (${lms.causalLm})` };
+  }
+  let scorer: CbowMaskedWordModel;
+  if (existsSync(join(scorerDir, 'cbow.json'))) scorer = await CbowMaskedWordModel.load(scorerDir);
+  else {
+    scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
+    await scorer.save(scorerDir);
+  }
+  return { mlm, perplexity: (texts) => scorer.pseudoPerplexity(texts), ppSource: 'CBOW pseudo-perplexity (Brown + SotU), not GPT-2' };
+}
+
+interface Shared {
+  cf: WordEmbedding;
+  meanCf: SentenceEncoder;
+  posTagger: PosTagger;
+}
+
+/** One attacked model of a transformer run: the transformer itself, or the bag-of-words comparison on the same split. */
+interface Victim {
+  /** Names the victim in tables; `tag` names its record files under --out. */
+  label: string;
+  tag: string;
+  model: Classifier;
+  accuracy: number;
+}
+
+const progress = (tag: string) => (_r: { status: string }, done: number, total: number) => {
+  if (done % 25 === 0 || done === total) log(`  ${tag} ${done}/${total}`);
+};
+
+/**
+ * Tasks table4 and cea on a transformer victim (issue 15): the case's texts are the kit's split
+ * (transformer-victim.ts), the attacked instances a seeded sample of its held-out test texts; with --bow on
+ * a bow-logistic trained on the same training split is attacked on the same instances with the same settings.
+ */
+async function transformerCase(name: string, folder: string, args: Args, shared: Shared): Promise<void> {
+  const c = kitSplitCase(name, args.words);
+  const tv = await loadTransformerVictim(folder, c, { threads: args.threads });
+  try {
+    const t0 = performance.now();
+    const acc = await evaluateAccuracy(tv.model, c.test);
+    log(`${c.title}: kit split ${c.train.length} train / ${c.validation.length} validation / ${c.test.length} test; ${tv.tag} accuracy ${acc.accuracy.toFixed(3)} on the test texts (first ${args.words} words) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    const victims: Victim[] = [{ label: `${tv.tag} (BERT ${tv.size})`, tag: tv.tag, model: tv.model, accuracy: acc.accuracy }];
+    if (args.bow) {
+      const t1 = performance.now();
+      const bow = await trainClassifier('bow-logistic', c.train, { seed: args.seed });
+      const bowAcc = await evaluateAccuracy(bow, c.test);
+      log(`bow-logistic on the kit's training split in ${((performance.now() - t1) / 1000).toFixed(1)} s: test accuracy ${bowAcc.accuracy.toFixed(3)}`);
+      victims.push({ label: 'bow-logistic (same split)', tag: 'kit-split-bow-logistic', model: bow, accuracy: bowAcc.accuracy });
+    }
+    const test = sample(c.test, Math.min(c.test.length, args.n), args.seed);
+    const recorded = tv.training?.test_accuracy !== undefined ? `; the kit recorded ${tv.training.test_accuracy.toFixed(3)} on the whole texts, cut at 64 word pieces` : '';
+    const victimLine = `Victim ${tv.tag}: BERT ${tv.size} (${tv.folder.startsWith(process.cwd()) ? tv.folder.slice(process.cwd().length + 1) : tv.folder}; ONNX on onnxruntime-node, ${args.threads} thread${args.threads === 1 ? '' : 's'}), accuracy **${acc.accuracy.toFixed(3)}** on the ${c.test.length} held-out test texts of the kit's split (first ${args.words} words${recorded})${args.bow ? `; bow-logistic trained here on the same ${c.train.length} training texts (first ${args.words} words): ${victims[1].accuracy.toFixed(3)}` : ''}.`;
+    if (args.task === 'table4') await transformerTable4(c, victims, test.slice(0, args.n), victimLine, args, shared);
+    else await transformerCea(c, victims, test.slice(0, args.ceaN), victimLine, args, shared);
+  } finally {
+    await tv.model.release();
+  }
+}
+
+/** TOKI-guided vs A2T (000 Table 4) on each victim, each with its own LIME keyword store. */
+async function transformerTable4(c: KitSplitCase, victims: readonly Victim[], inputs: readonly AttackInput[], victimLine: string, args: Args, shared: Shared): Promise<void> {
+  const embedding = args.storeEmbedding === 'cf' ? shared.cf : await GloveEmbedding.load();
+  const theta = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
+  const sampleSize = args.storeSamples ?? 500;
+  const blocks: VictimRows[] = [];
+  const storeLines: string[] = [];
+  const use = await UseEmbedding.load();
+  for (const v of victims) {
+    const t = performance.now();
+    const key = `${c.name}-${v.tag}-lime${args.limeSamples}-train${sampleSize}-${embedding.name}-seed${args.seed}`;
+    const { store, cached } = await limeKeywordStore(v.model, c.train, {
+      embedding,
+      thetaRelate: theta.thetaRelate,
+      sampleSize,
+      limeSamples: args.limeSamples,
+      seed: args.seed,
+      classNames: c.classNames,
+      checkpoint: join(args.out, `${key}-explanations.jsonl`),
+      cache: join(args.out, `${key}-keywords.json`),
+    });
+    const secs = (performance.now() - t) / 1000;
+    const p = store.provenance;
+    const summary = store.labels.map((l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`).join('; ');
+    log(`${v.label} keyword store ${cached ? 'loaded' : 'identified'} in ${secs.toFixed(1)} s (θ_relate ${theta.thetaRelate.toFixed(3)}): ${summary}`);
+    const noPool = p.classesWithoutPool?.length ? `; no pool (no sampled training text of it predicted correctly): ${p.classesWithoutPool.join(', ')}` : '';
+    storeLines.push(`- ${v.label}: LIME (${args.limeSamples} samples, top 10 words) on ${p.explained} correctly predicted of ${p.sampled} sampled training texts, ${p.keywordIdentificationSeconds.toFixed(0)} s; keywords/pool per class: ${summary}${noPool}`);
+    const runs = await tokiVsA2t(v.model, inputs, { store, embedding: shared.cf, encoder: shared.meanCf, posTagger: shared.posTagger, seed: args.seed, out: { dir: args.out, prefix: `${c.name}-${v.tag}` }, onRecord: (m) => progress(`${v.tag} ${m}`) });
+    for (const r of runs) log(`${v.tag} ${r.method}: ${JSON.stringify(summarizeRun(r.records))} (${r.resumed} resumed) in ${r.seconds.toFixed(1)} s`);
+    blocks.push({ victim: `${v.label}, acc ${v.accuracy.toFixed(3)}`, rows: await table4(runs, [use, shared.meanCf]), share: perturbedShare(runs), seconds: runs.map((r) => attackSeconds(r.records)) });
+  }
+  console.log(`\nTable 4 on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}); instances a victim already gets wrong are skipped for that victim; constraint encoder ${shared.meanCf.name} ≥ 0.9, counter-fitted neighbours, wink POS; word ranking by input gradients (the transformer's gradient graph; the bag-of-words model's own gradients).\n`);
+  console.log(`${victimLine}\n`);
+  console.log(formatVictimTable4(blocks));
+  console.log(`\nTOKI keyword stores (${embedding.name}, θ_relate ${theta.thetaRelate.toFixed(3)} calibrated on WordNet pairs):\n\n${storeLines.join('\n')}\n`);
+}
+
+/** CEA (masked-LM candidates), its context-reranked stand-in and TEF over the ρ_max grid (002 Figs. 2–3) on each victim. */
+async function transformerCea(c: KitSplitCase, victims: readonly Victim[], inputs: readonly AttackInput[], victimLine: string, args: Args, shared: Shared): Promise<void> {
+  const lms = ceaLanguageModels({ mlm: args.mlm, causalLm: args.causalLm }, true);
+  const { mlm, perplexity, ppSource } = await ceaModels(c, `${c.name}-kit-split-seed${args.seed}`, args, lms, args.threads);
+  const explain = explainWith(new GradientExplainer());
+  const glove = await GloveEmbedding.load();
+  const ctx = { embedding: shared.cf, encoder: new MeanVectorEncoder(glove) };
+  const use = await UseEmbedding.load();
+  const checker = await HarperChecker.load();
+  const rel = (p: string) => (p.startsWith(process.cwd()) ? p.slice(process.cwd().length + 1) : p);
+  console.log(`\nCEA vs TEF on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}), gradient saliency (the victim's input gradients), PCC attribution distance; cea: candidates from ${lms.mlm ? `the masked LM ${rel(lms.mlm)}` : 'a CBOW masked-word model trained here'}; cea-context: context-reranked embedding neighbours (no MLM); tef: counter-fitted neighbours. STS and r with USE lite; Δ_PP from ${lms.causalLm ? `causal-LM perplexity (${rel(lms.causalLm)})` : ppSource}; ΔGE Harper lints.\n`);
+  console.log(`${victimLine}\n`);
+  for (const v of victims) {
+    const points: RobustnessPoint[] = [];
+    const seconds = new Map<string, number>();
+    const attacked = new Map<string, number>();
+    for (const rho of args.rho) {
+      for (const attack of [cea(v.model, { explain, mlm, rhoMax: rho }), cea(v.model, { explain, context: ctx, rhoMax: rho }), tef(v.model, { explain, embedding: shared.cf, rhoMax: rho })]) {
+        const run = await attack.run(inputs, { output: join(args.out, `${c.name}-${v.tag}-${attack.name}-rho${rho}.jsonl`), seed: args.seed });
+        points.push(await robustnessPoint(attack.name, rho, run.records, { encoders: [use], checker, perplexity }));
+        seconds.set(attack.name, (seconds.get(attack.name) ?? 0) + run.records.reduce((a: number, r: AttackRecord) => a + r.seconds, 0));
+        attacked.set(attack.name, (attacked.get(attack.name) ?? 0) + run.records.filter((r) => r.status !== 'skipped').length);
+        log(`${v.tag} ${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
+      }
+    }
+    console.log(`\n${v.label}, test accuracy ${v.accuracy.toFixed(3)}:\n`);
+    console.log(formatRobustness(points));
+    console.log(`\nTime per attacked instance and ρ_max (summed over the grid / attacked instances): ${[...seconds].map(([m, s]) => `${m} ${(s / Math.max(1, attacked.get(m) ?? 0)).toFixed(3)} s`).join(', ')}.\n`);
+  }
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   mkdirSync(args.out, { recursive: true });
   const cf = await CounterFittedEmbedding.load();
   const meanCf = new MeanVectorEncoder(cf);
   const posTagger = WinkPosTagger.load();
+  const victims = args.model ? parseVictims(args.model, args.cases) : undefined;
   for (const name of args.cases) {
+    if (victims) {
+      await transformerCase(name, victims[name], args, { cf, meanCf, posTagger });
+      continue;
+    }
     const c = loadCase(name, args);
     const model = await trained(c, args);
     const test = sample(c.test as { text: string; label: string }[], Math.min(c.test.length, Math.max(args.n, args.task === 'throughput' ? args.throughput : 0)), args.seed);
@@ -176,43 +377,8 @@ async function main(): Promise<void> {
       const inputs = test.slice(0, args.ceaN);
       const use = await UseEmbedding.load();
       const checker = await HarperChecker.load();
-      // a real masked-word model, trained here: CBOW on the case's training texts and the whole Brown corpus
-      // (exported in fill-mask layout under --out and loaded from there through @huggingface/transformers next time)
-      const t0 = performance.now();
-      const mlmDir = join(args.out, `cbow-mlm-${name}-seed${args.seed}`);
-      let mlm: MaskedWordModel;
-      if (args.mlm) {
-        mlm = await HfMaskedWordModel.load(args.mlm);
-        log(`masked LM ${args.mlm} loaded through @huggingface/transformers`);
-      } else if (existsSync(join(mlmDir, 'onnx', 'model.onnx'))) {
-        mlm = await HfMaskedWordModel.load(mlmDir);
-        log(`masked-word model loaded from ${mlmDir} through @huggingface/transformers`);
-      } else {
-        const mlmTexts = [...c.train.map((r) => r.text), ...loadBrown({ tags: false }).rows.map((r) => r.text)];
-        const trained = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
-        await trained.exportFillMask(mlmDir);
-        mlm = trained;
-        log(`${trained.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s, exported to ${mlmDir}`);
-      }
-      // an independent fluency scorer for Δ_PP: a second CBOW model on other text (Brown + State of the Union, another seed)
       const t1 = performance.now();
-      const scorerDir = join(args.out, `cbow-pppl-brown-sotu-seed${args.seed + 1}`);
-      let perplexity: (texts: readonly string[]) => Promise<ArrayLike<number>>;
-      let ppSource: string;
-      if (args.causalLm) {
-        const lm = await CausalLanguageModel.load(args.causalLm);
-        perplexity = (texts) => lm.perplexity(texts);
-        ppSource = `causal-LM perplexity (${args.causalLm})`;
-      } else {
-        let scorer: CbowMaskedWordModel;
-        if (existsSync(join(scorerDir, 'cbow.json'))) scorer = await CbowMaskedWordModel.load(scorerDir);
-        else {
-          scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
-          await scorer.save(scorerDir);
-        }
-        perplexity = (texts) => scorer.pseudoPerplexity(texts);
-        ppSource = 'CBOW pseudo-perplexity (Brown + SotU), not GPT-2';
-      }
+      const { mlm, perplexity, ppSource } = await ceaModels(c, `${name}-seed${args.seed}`, args, { mlm: args.mlm, causalLm: args.causalLm });
       log(`perplexity scorer (${ppSource}) ready in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
