@@ -2,12 +2,11 @@
 // real gradient graph (OnnxClassifier is a GradientProvider), candidates come from a small hand-made
 // embedding over the texts' words, and every success is checked against the model itself.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rng, tokenize, type SentenceEncoder } from '@xtrust/core';
-import { StaticEmbedding } from '@xtrust/embeddings';
 import { OnnxClassifier } from '@xtrust/models';
 import { KeywordStore, type KeywordStoreJson } from '@xtrust/oracle';
 import { WinkPosTagger, a2t, summarizeRun, tokiGuided } from '../src/index.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
+import { groupEmbedding, meanEncoder } from './group-embedding.js';
 
 // Groups of interchangeable words: members are near each other (cosine ≥ 0.9), groups far apart.
 const GROUPS = [
@@ -23,38 +22,7 @@ const GROUPS = [
   ['tomorrow', 'today', 'tonight'],
 ];
 const DIM = GROUPS.length + 2;
-
-function groupEmbedding(): StaticEmbedding {
-  const r = rng(5);
-  const words = GROUPS.flat();
-  const matrix = new Float32Array(words.length * DIM);
-  GROUPS.forEach((g, gi) =>
-    g.forEach((w, j) => {
-      const row = words.indexOf(w) * DIM;
-      matrix[row + gi] = 1;
-      for (let d = GROUPS.length; d < DIM; d++) matrix[row + d] = 0.15 * r.normal() + 0.05 * j;
-    }),
-  );
-  return new StaticEmbedding('groups', { words, dim: DIM, matrix, norms: new Float32Array(0) });
-}
-
-/** Mean of the known words' vectors (a crude but real bag-of-vectors sentence encoder). */
-function meanEncoder(emb: StaticEmbedding): SentenceEncoder {
-  return {
-    name: 'groups-mean',
-    dim: DIM,
-    async encode(texts) {
-      const out = new Float32Array(texts.length * DIM);
-      for (let i = 0; i < texts.length; i++) {
-        const known = tokenize(texts[i], { lowercase: true }).map((t) => t.text).filter((w) => emb.has(w));
-        if (known.length === 0) continue;
-        const v = await emb.vectors(known);
-        for (let k = 0; k < known.length; k++) for (let d = 0; d < DIM; d++) out[i * DIM + d] += v[k * DIM + d] / known.length;
-      }
-      return out;
-    },
-  };
-}
+const groups = () => groupEmbedding(GROUPS);
 
 const TEXTS = [
   'Click now to win free money and claim the prize in our special offer',
@@ -82,7 +50,7 @@ function storeJson(): KeywordStoreJson {
 describe('A2T and TOKI-guided on tiny-bert-spam', () => {
   let model: OnnxClassifier;
   let inputs: { text: string; label: string; id: string }[];
-  const emb = groupEmbedding();
+  const emb = groups();
   const enc = meanEncoder(emb);
   beforeAll(async () => {
     model = await OnnxClassifier.load(kitFixture('tiny-bert-spam'));

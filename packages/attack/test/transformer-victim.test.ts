@@ -5,14 +5,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rng, tokenize, type SentenceEncoder } from '@xtrust/core';
-import { StaticEmbedding } from '@xtrust/embeddings';
+import { tokenize } from '@xtrust/core';
 import { GradientExplainer } from '@xtrust/explainers';
 import { CausalLanguageModel, OnnxClassifier } from '@xtrust/models';
 import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, table4 } from '../src/index.js';
 import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../bench/transformer-victim.js';
 import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../bench/victim-runs.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
+import { groupEmbedding, meanEncoder } from './group-embedding.js';
 
 // the SpamAssassin case at the bench's 40 words, made once for the whole file (loading the corpus takes seconds)
 let spam40: ReturnType<typeof kitSplitCase> | undefined;
@@ -74,38 +74,7 @@ const GROUPS = [
   ['spam', 'junk'],
   ['legitimate', 'genuine'],
 ];
-const DIM = GROUPS.length + 2;
-
-function groupEmbedding(): StaticEmbedding {
-  const r = rng(5);
-  const words = GROUPS.flat();
-  const matrix = new Float32Array(words.length * DIM);
-  GROUPS.forEach((g, gi) =>
-    g.forEach((w, j) => {
-      const row = words.indexOf(w) * DIM;
-      matrix[row + gi] = 1;
-      for (let d = GROUPS.length; d < DIM; d++) matrix[row + d] = 0.15 * r.normal() + 0.05 * j;
-    }),
-  );
-  return new StaticEmbedding('groups', { words, dim: DIM, matrix, norms: new Float32Array(0) });
-}
-
-function meanEncoder(emb: StaticEmbedding): SentenceEncoder {
-  return {
-    name: 'groups-mean',
-    dim: DIM,
-    async encode(texts) {
-      const out = new Float32Array(texts.length * DIM);
-      for (let i = 0; i < texts.length; i++) {
-        const known = tokenize(texts[i], { lowercase: true }).map((t) => t.text).filter((w) => emb.has(w));
-        if (known.length === 0) continue;
-        const v = await emb.vectors(known);
-        for (let k = 0; k < known.length; k++) for (let d = 0; d < DIM; d++) out[i * DIM + d] += v[k * DIM + d] / known.length;
-      }
-      return out;
-    },
-  };
-}
+const groups = () => groupEmbedding(GROUPS);
 
 const TRAIN = [
   { text: 'Click now to win free money and claim the prize in our special offer', label: 'spam' },
@@ -122,7 +91,7 @@ const ATTACKED = [
 
 describe('TOKI-guided and A2T against the kit\'s BERT classifier (tiny-bert-spam), store from LIME on the transformer', () => {
   let victim: TransformerVictim;
-  const emb = groupEmbedding();
+  const emb = groups();
   beforeAll(async () => {
     victim = await loadTransformerVictim(kitFixture('tiny-bert-spam'), spamCase(), { threads: 1 });
   });
