@@ -12,7 +12,7 @@ import { isXtrustError } from '@xtrust/core';
 import type { Row } from '@xtrust/datasets';
 import { buildCase, type CorpusRows } from '../src/oracle/case-data.js';
 import { kitBertSettings, parseShortcutArgs } from '../src/oracle/family-options.js';
-import { transformerTable } from '../src/oracle/family-report.js';
+import { sideBySideTable, transformerTable } from '../src/oracle/family-report.js';
 import type { CaseResult } from '../src/oracle/evaluate-case.js';
 import {
   DEFAULT_ENCODER,
@@ -181,6 +181,20 @@ describe('kit-bert: report', () => {
     expect(lines[2]).toContain('3,509 (517 cut at 64 pieces)');
     expect(lines[2]).toContain('**too small**');
     expect(lines[3]).toContain('scored (100+100)');
+  });
+
+  it('puts each transformer case under the same case of the bag-of-words run, with each run\'s settings', () => {
+    const row = (method: string, oracle: string | undefined, g: number) => ({ method, ...(oracle ? { oracle } : {}), metrics: { gmean: g }, gmeanCI: { lo: g - 0.05, hi: g + 0.05 }, unknown: 0 });
+    const mk = (name: string, model: string, g: number, extra: object = {}) =>
+      ({ name, model, status: 'scored', poolAccuracy: 0.6, counts: { trustworthy: 200, untrustworthy: 150, ambiguous: { count: 5, reasons: {} } }, rows: [row('TOKI-lime', 'toki', g), row('Naive (θ=0.9)', undefined, 0.3)], ...extra }) as unknown as CaseResult;
+    const t = sideBySideTable(
+      { options: { train: 300, samples: 1000, perSide: 120 }, cases: [mk('c1', 'kit-bert', 0.8, { transformer: { size: '2 × 128' } }), mk('c9', 'kit-bert', 0.7)] },
+      { options: { train: 2000, samples: 5000, perSide: 250 }, cases: [mk('c0', 'bow-logistic', 0.1), mk('c1', 'bow-logistic', 0.9)] },
+    ).split('\n');
+    // header, rule, then bow and transformer rows of c1 only (c9 has no bag-of-words twin, c0 no transformer run)
+    expect(t).toHaveLength(4);
+    expect(t[2]).toMatch(/^\| c1 \| bow-logistic \| LIME 5,000 samples, 2,000 keyword texts, ≤ 250 per side \| 0\.600 \| 200 \/ 150 \(5\) \| 0\.900 \[0\.850, 0\.950\] \| 0\.300/);
+    expect(t[3]).toMatch(/^\| c1 \| kit-bert \(2 × 128\) \| LIME 1,000 samples, 300 keyword texts, ≤ 120 per side \| .* \| 0\.800 \[0\.750, 0\.850\] \|/);
   });
 });
 

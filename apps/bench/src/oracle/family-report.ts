@@ -167,3 +167,44 @@ export function transformerSettings(o: ShortcutOptions): string {
     `${o.train.toLocaleString('en-US')} training texts sampled for keyword identification; at most ${o.perSide} predictions per side explained and scored; a case is scored with ≥ ${o.minPerSide} per side; test fractions ${o.testFractions.join(', ')}; ${o.resamples.toLocaleString('en-US')} bootstrap resamples.`
   );
 }
+
+/** A run's settings in a few words, for the side-by-side table. */
+function settingsCell(o: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>): string {
+  return `LIME ${o.samples.toLocaleString('en-US')} samples, ${o.train.toLocaleString('en-US')} keyword texts, ≤ ${o.perSide} per side`;
+}
+
+/**
+ * The transformer's cases beside the same cases of a bag-of-words run (the table3 section's results file): pool
+ * accuracy, ground-truth counts, TOKI per configuration and Naive G-means with their intervals, each with the
+ * settings it was measured at. Cases of the transformer run that the other run lacks are left out.
+ */
+export function sideBySideTable(
+  transformer: { readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>; readonly cases: readonly CaseResult[] },
+  bow: { readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>; readonly cases: readonly CaseResult[] },
+): string {
+  const cols = tokiColumns(transformer.cases).length ? tokiColumns(transformer.cases) : tokiColumns(bow.cases);
+  const head = ['case', 'model', 'settings', 'pool accuracy', 'trustworthy / untrustworthy (ambiguous)', ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`), 'Naive (θ=0.9) G-mean [95 % CI]'];
+  const out = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
+  const line = (c: CaseResult, settings: string) => {
+    const k = c.counts;
+    const g = (pick: (r: ScoredRow) => boolean) => {
+      const r = c.rows.find(pick);
+      return r ? withCI(r) : c.status === 'scored' ? '—' : 'too small';
+    };
+    return `| ${[
+      c.name,
+      c.transformer ? `${c.model} (${c.transformer.size})` : c.model,
+      settings,
+      f3(c.poolAccuracy),
+      `${int(k.trustworthy)} / ${int(k.untrustworthy)} (${int(k.ambiguous.count)})`,
+      ...cols.map((col) => g((r) => r.method === col.method && r.oracle === col.oracle)),
+      g((r) => r.method.startsWith('Naive (θ=')),
+    ].join(' | ')} |`;
+  };
+  for (const c of transformer.cases) {
+    const other = bow.cases.find((b) => b.name === c.name);
+    if (!other) continue;
+    out.push(line(other, settingsCell(bow.options)), line(c, settingsCell(transformer.options)));
+  }
+  return out.join('\n');
+}

@@ -30,8 +30,8 @@ import { buildCase } from './case-data.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
-import { caseMarkdown, familyMarkdown, transformerSettings, transformerTable } from './family-report.js';
-import { KIT_BERT } from './kit-bert.js';
+import { caseMarkdown, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
+import { KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
@@ -56,6 +56,8 @@ function writeResults(path: string, r: FamilyResults): void {
 }
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
+/** The bag-of-words family run of the table3 section, shown beside a transformer run's cases. */
+const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json');
 
 /** BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) from a results file (the same formatter as a live run). */
 function writeSection(r: FamilyResults, file: string, note?: string): void {
@@ -74,6 +76,9 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
         transformerSettings(r.options),
         ...(note ? [note] : []),
         `#### The transformer per case\n\n${transformerTable(r.cases)}`,
+        ...(existsSync(BOW_RESULTS)
+          ? [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the table3 section's (${shownPath(BOW_RESULTS)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, JSON.parse(readFileSync(BOW_RESULTS, 'utf8')) as FamilyResults)}`]
+          : []),
       ].join('\n\n')
     : undefined;
   saveSection(join(ROOT, 'apps/bench/results/sections'), {
