@@ -82,7 +82,7 @@ export function transformerText(t: KitBertInfo): string {
 
 /** One row per case of a transformer run: the model's figures beside the ground-truth counts. */
 export function transformerTable(cases: readonly CaseResult[]): string {
-  const head = ['#', 'case', 'pool accuracy', 'validation accuracy (epoch kept / epochs)', 'training texts (cut at the position limit)', 'fine-tuning s', 'trustworthy / untrustworthy (ambiguous)', 'status'];
+  const head = ['#', 'case', 'pool accuracy', 'validation accuracy (epoch kept / epochs)', 'training texts (cut at the position limit)', 'fine-tuning wall s', 'trustworthy / untrustworthy (ambiguous)', 'status'];
   const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---:' : '---')).join(' | ')} |`];
   cases.forEach((c, i) => {
     const t = c.transformer;
