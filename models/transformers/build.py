@@ -22,11 +22,11 @@ sys.path.insert(0, HERE)
 
 import torch  # noqa: E402
 
-from kit.bert import BertConfig, BertForMaskedLM, BertForSequenceClassification  # noqa: E402
+from kit.bert import BertConfig, BertForMaskedLM, BertForSequenceClassification, classifier_from_mlm  # noqa: E402
 from kit.data import labelled, lm_chunks, load_corpora, pretraining_texts, read_jsonl  # noqa: E402
 from kit.export import export_classifier, export_gpt2, export_mlm  # noqa: E402
 from kit.gpt2 import GPT2Config, GPT2LMHeadModel  # noqa: E402
-from kit.train import finetune, mlm_accuracy, perplexity, pretrain_mlm, train_lm  # noqa: E402
+from kit.train import deterministic, finetune, mlm_accuracy, perplexity, pretrain_mlm, train_lm  # noqa: E402
 from kit.wordpiece import MASK, SPECIALS, WordPiece, train_wordpiece, write_tokenizer  # noqa: E402
 
 SEED = 1
@@ -81,12 +81,7 @@ def log(msg: str) -> None:
 
 
 def setup(threads: int) -> None:
-    torch.set_num_threads(threads)
-    torch.manual_seed(SEED)
-    try:
-        torch.use_deterministic_algorithms(True)
-    except Exception as e:  # pragma: no cover - older builds
-        log(f"deterministic algorithms unavailable: {e}")
+    deterministic(threads, SEED, log=log)
 
 
 def bert_config(size: dict, vocab: int, labels=()) -> BertConfig:
@@ -165,9 +160,7 @@ def build_size(name: str, size: dict, corpora, vocab, dest: str, prefix: str, wi
             if labels is None:
                 labels = sorted({r["label"] for r in rows})
             torch.manual_seed(SEED)
-            clf = BertForSequenceClassification(bert_config(size, len(vocab), labels))
-            missing = clf.bert.load_state_dict(mlm.bert.state_dict(), strict=False)
-            assert set(missing.missing_keys) == {"pooler.dense.weight", "pooler.dense.bias"} and not missing.unexpected_keys, missing
+            clf = classifier_from_mlm(mlm, labels)
             log(f"[{name}] fine-tuning {task}: labels {labels}")
             meta = finetune(clf, labelled(tok, rows, labels), epochs, size["ft_batch"], size["ft_lr"], SEED, log=log)
             meta.update({"model": f"sequence classifier ({corpus})", "corpus": corpus, "labels": labels, "pretraining": f"{prefix}bert-mlm"})

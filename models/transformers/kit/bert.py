@@ -8,6 +8,7 @@ LayerNorm, decoder tied to the word embeddings, its own bias). Every parameter's
 """
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
@@ -275,6 +276,17 @@ class BertForMaskedLM(nn.Module):
         sd["cls.predictions.decoder.weight"] = self.bert.embeddings.word_embeddings.weight
         sd["cls.predictions.decoder.bias"] = self.cls.predictions.bias
         return sd
+
+
+def classifier_from_mlm(mlm: BertForMaskedLM, labels: List[str]) -> BertForSequenceClassification:
+    """A sequence classifier over `labels` whose encoder is the masked LM's (Devlin et al. 2019, §3.2: fine-tuning
+    starts from the pre-trained encoder); the pooler and the classifier are new, initialised from the global
+    torch seed (the caller seeds it). Every encoder parameter must carry over: a missing or unexpected one is an error."""
+    clf = BertForSequenceClassification(dataclasses.replace(mlm.config, labels=list(labels)))
+    result = clf.bert.load_state_dict(mlm.bert.state_dict(), strict=False)
+    if set(result.missing_keys) != {"pooler.dense.weight", "pooler.dense.bias"} or result.unexpected_keys:
+        raise ValueError(f"the masked LM's encoder does not match the classifier's: missing {result.missing_keys}, unexpected {result.unexpected_keys}")
+    return clf
 
 
 class ClassifierExport(nn.Module):

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 import os
-from typing import List, Sequence
+import shutil
+from typing import List, Optional, Sequence
 
 import torch
 import torch.nn as nn
@@ -83,13 +84,30 @@ def _batch(tok: WordPiece, texts: Sequence[str]):
     return seqs, ids, attn, torch.zeros_like(ids)
 
 
-def export_classifier(model: BertForSequenceClassification, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, grad: bool = True) -> dict:
-    """config.json, tokenizer files, onnx/model.onnx (logits + attentions.N), onnx/model_grad.onnx, reference.json."""
+TOKENIZER_FILES = ("tokenizer.json", "vocab.txt", "tokenizer_config.json", "special_tokens_map.json")
+
+
+def copy_tokenizer(source: str, folder: str) -> None:
+    """The tokenizer files of `source` (a kit model folder), byte for byte: a model fine-tuned from that folder's
+    encoder must tokenise exactly as it was pre-trained."""
+    for name in TOKENIZER_FILES:
+        path = os.path.join(source, name)
+        if not os.path.exists(path):
+            raise ValueError(f"{source}: no {name} to copy")
+        shutil.copyfile(path, os.path.join(folder, name))
+
+
+def export_classifier(model: BertForSequenceClassification, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, grad: bool = True, tokenizer_from: Optional[str] = None) -> dict:
+    """config.json, tokenizer files (written from `tok`, or copied from the folder `tokenizer_from`), onnx/model.onnx
+    (logits + attentions.N), onnx/model_grad.onnx (when `grad`), reference.json, training.json."""
     model.eval()
     c = model.config
     os.makedirs(folder, exist_ok=True)
     _write_config(folder, c.hf("BertForSequenceClassification"))
-    write_tokenizer(folder, tok.vocab, tok.max_length)
+    if tokenizer_from is None:
+        write_tokenizer(folder, tok.vocab, tok.max_length)
+    else:
+        copy_tokenizer(tokenizer_from, folder)
     n = c.num_hidden_layers
     seqs, ids, attn, tt = _batch(tok, texts)
     axes = {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"}, "token_type_ids": {0: "batch", 1: "sequence"}, "logits": {0: "batch"}}

@@ -9,6 +9,7 @@ import torch
 from .bert import BertConfig, BertForMaskedLM, BertForSequenceClassification
 from .gpt2 import GPT2Config, GPT2LMHeadModel
 from .onnx_weights import state_dict_from_onnx
+from .wordpiece import WordPiece
 
 
 def _config(folder: str) -> dict:
@@ -41,6 +42,24 @@ def _load(module: torch.nn.Module, weights: dict, source: str) -> None:
     if missing:
         raise ValueError(f"{source}: no initializer for {missing[:5]}{' …' if len(missing) > 5 else ''}")
     module.load_state_dict({k: torch.from_numpy(weights[k]) for k in own})
+
+
+def load_wordpiece(folder: str) -> WordPiece:
+    """The folder's WordPiece encoder: vocab.txt, cut at tokenizer_config.json's model_max_length (else config.json's
+    max_position_embeddings) — the length transformers.js truncates to when xtrust runs the folder's graphs."""
+    vocab_path = os.path.join(folder, "vocab.txt")
+    if not os.path.exists(vocab_path):
+        raise ValueError(f"{folder}: no vocab.txt (a kit model folder has one beside tokenizer.json)")
+    with open(vocab_path, encoding="utf-8") as f:
+        vocab = [line.rstrip("\n") for line in f]
+    max_length = None
+    tc = os.path.join(folder, "tokenizer_config.json")
+    if os.path.exists(tc):
+        with open(tc, encoding="utf-8") as f:
+            max_length = json.load(f).get("model_max_length")
+    if not isinstance(max_length, int):
+        max_length = _config(folder)["max_position_embeddings"]
+    return WordPiece(vocab, max_length)
 
 
 def load_classifier(folder: str, graph: str = "model.onnx") -> BertForSequenceClassification:

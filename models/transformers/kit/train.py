@@ -14,6 +14,17 @@ from .data import pad_batch
 from .gpt2 import GPT2LMHeadModel
 
 
+def deterministic(threads: int, seed: int, log=print) -> None:
+    """torch on `threads` threads, seeded, with deterministic kernels: the same command gives the same weights
+    (for the same thread count: reductions may split differently across counts)."""
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    try:
+        torch.use_deterministic_algorithms(True)
+    except Exception as e:  # pragma: no cover - older builds
+        log(f"deterministic algorithms unavailable: {e}")
+
+
 def schedule(opt: torch.optim.Optimizer, lr: float, steps: int, warmup: float = 0.06) -> Callable[[int], None]:
     """Linear warm-up then linear decay to zero (BERT's schedule)."""
     w = max(1, int(steps * warmup))
@@ -107,13 +118,16 @@ def accuracy(model, seqs, ys) -> float:
 
 
 def finetune(model: BertForSequenceClassification, data: Dict[str, Tuple[List[List[int]], List[int]]], epochs: int, batch: int, lr: float, seed: int, log=print) -> dict:
-    """Fine-tunes on train, keeps the epoch with the best validation accuracy, reports test accuracy of that one."""
+    """Fine-tunes on train, keeps the epoch with the best validation accuracy, reports test accuracy of that one.
+
+    `data` needs "train" and "validation"; "test" is optional (finetune.py's callers keep their test rows
+    to themselves and measure accuracy on their side), and without it no test figure is reported."""
     gen = torch.Generator().manual_seed(seed)
     train_x, train_y = data["train"]
     steps = epochs * math.ceil(len(train_x) / batch)
     opt = adamw(model, lr)
     set_lr = schedule(opt, lr, steps, warmup=0.1)
-    best, best_state, history = -1.0, None, []
+    best, best_state, best_epoch, history = -1.0, None, 0, []
     step = 0
     t0 = time.time()
     for epoch in range(epochs):
@@ -136,12 +150,18 @@ def finetune(model: BertForSequenceClassification, data: Dict[str, Tuple[List[Li
         history.append({"epoch": epoch + 1, "train_loss": round(total / len(perm), 4), "validation_accuracy": round(val, 4)})
         log(f"  epoch {epoch + 1}/{epochs}: train loss {total / len(perm):.4f}, validation accuracy {val:.4f} ({time.time() - t0:.0f} s)")
         if val > best:
-            best, best_state = val, copy.deepcopy(model.state_dict())
+            best, best_state, best_epoch = val, copy.deepcopy(model.state_dict()), epoch + 1
     model.load_state_dict(best_state)
     model.eval()
-    test = accuracy(model, *data["test"])
-    log(f"  best validation accuracy {best:.4f}; test accuracy {test:.4f} ({len(data['test'][0])} texts)")
-    return {"epochs": epochs, "batch": batch, "lr": lr, "history": history, "validation_accuracy": round(best, 4), "test_accuracy": round(test, 4), "test_size": len(data["test"][0]), "seconds": round(time.time() - t0, 1)}
+    out = {"epochs": epochs, "batch": batch, "lr": lr, "history": history, "validation_accuracy": round(best, 4)}
+    if "test" in data:
+        test = accuracy(model, *data["test"])
+        log(f"  best validation accuracy {best:.4f}; test accuracy {test:.4f} ({len(data['test'][0])} texts)")
+        out.update({"test_accuracy": round(test, 4), "test_size": len(data["test"][0])})
+    else:
+        log(f"  best validation accuracy {best:.4f} (epoch {best_epoch} kept)")
+    out["seconds"] = round(time.time() - t0, 1)
+    return out
 
 
 def train_lm(model: GPT2LMHeadModel, chunks: List[List[int]], steps: int, batch: int, lr: float, seed: int, log=print) -> dict:

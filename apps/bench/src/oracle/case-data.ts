@@ -21,6 +21,10 @@ import {
 } from '@xtrust/datasets';
 import { trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { CLASS_NAMES, DEFAULT_CLASSES, type CaseSpec } from './family.js';
+import { KIT_BERT, kitBertClassifier, type KitBertInfo, type KitBertSettings } from './kit-bert.js';
+
+/** A built-in bag-of-words model of @xtrust/models, or the model kit's BERT fine-tuned per case (kit-bert.ts). */
+export type ModelKind = BuiltinKind | typeof KIT_BERT;
 
 /** A corpus ready to be cut: labelled rows and the key that keeps a source's rows on one side of a split. */
 export interface CorpusRows {
@@ -136,7 +140,9 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
 export interface BuiltCase {
   readonly data: CaseData;
   readonly model: Classifier;
-  readonly kind: BuiltinKind;
+  readonly kind: ModelKind;
+  /** kit-bert: the fine-tuned folder and its training figures. */
+  readonly transformer?: KitBertInfo;
   readonly testAccuracy: number;
   readonly bench: ShortcutBenchmark;
   readonly validationBench?: ShortcutBenchmark;
@@ -148,7 +154,9 @@ export interface BuiltCase {
 }
 
 export interface BuildOptions extends Omit<PrepareOptions, 'testFraction'> {
-  readonly kind: BuiltinKind;
+  readonly kind: ModelKind;
+  /** Required with kind kit-bert: the encoder, epochs, threads and cache folder of the fine-tuning (its seed is the case's). */
+  readonly kitBert?: Omit<KitBertSettings, 'seed'>;
   readonly testFractions: readonly number[];
   readonly minPerSide: number;
   readonly validation: boolean;
@@ -168,7 +176,14 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
   for (const testFraction of options.testFractions) {
     const data = prepareCase(spec, { ...options, corpus, testFraction });
     const t0 = performance.now();
-    const model = await trainClassifier(options.kind, data.train.map((r) => ({ text: r.text, label: r.label })), { seed: spec.seed, labels: data.labels });
+    let model: Classifier;
+    let transformer: KitBertInfo | undefined;
+    if (options.kind === KIT_BERT) {
+      if (!options.kitBert) throw new XtrustError('INVALID_ARGUMENT', 'buildCase: kind kit-bert needs the kitBert settings (encoder, epochs, threads, cacheDir)', { argument: 'kitBert' });
+      const k = await kitBertClassifier(data.train, data.validation, data.labels, { ...options.kitBert, seed: spec.seed }, options.log);
+      model = k.classifier;
+      transformer = k.info;
+    } else model = await trainClassifier(options.kind, data.train.map((r) => ({ text: r.text, label: r.label })), { seed: spec.seed, labels: data.labels });
     const trainSeconds = (performance.now() - t0) / 1000;
     const gt = { mode: data.mode, ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}) };
     const bench = await buildShortcutBenchmark(model, data.test, gt);
@@ -177,7 +192,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
     const testAccuracy = 1 - incorrect / data.test.length;
     options.log?.(`  test fraction ${testFraction}: ${data.train.length} train / ${data.test.length} test rows; ${trustworthy} trustworthy, ${untrustworthy} untrustworthy, ${bench.counts.ambiguous.count} ambiguous ${JSON.stringify(bench.counts.ambiguous.reasons)}, ${incorrect} incorrect`);
     const scored = trustworthy >= options.minPerSide && untrustworthy >= options.minPerSide;
-    last = { data, model, kind: options.kind, testAccuracy, bench, attempts, scored, trainSeconds };
+    last = { data, model, kind: options.kind, ...(transformer ? { transformer } : {}), testAccuracy, bench, attempts, scored, trainSeconds };
     if (scored) break;
   }
   if (options.validation && last) last = { ...last, validationBench: await buildShortcutBenchmark(last.model, last.data.validation, { mode: last.data.mode, ...(last.data.mode === 'trigger' ? { trigger: last.data.spec.trigger } : {}) }) };

@@ -12,6 +12,7 @@ import { chooseThetaConf, explainTolerant, naiveOracle, normalizeWord, verdictVe
 import type { BenchmarkCase, ShortcutBenchmark } from '@xtrust/datasets';
 import type { WordEmbedding } from '@xtrust/core';
 import type { BuiltCase } from './case-data.js';
+import type { KitBertInfo } from './kit-bert.js';
 import { caseName, type CaseSpec } from './family.js';
 import { CachedExplainer } from './cached-explainer.js';
 import type { OracleSetup } from './oracle-setups.js';
@@ -57,6 +58,8 @@ export interface CaseResult {
   readonly mode: 'trigger' | 'headers';
   readonly note: string;
   readonly model: string;
+  /** kit-bert: the fine-tuned folder and its training figures. */
+  readonly transformer?: KitBertInfo;
   readonly poolAccuracy: number;
   readonly attempts: BuiltCase['attempts'];
   readonly testFraction: number;
@@ -134,7 +137,7 @@ export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetu
   const spec = data.spec;
   const name = caseName(spec);
   const base = {
-    name, spec, corpus: data.corpus, mode: data.mode, note: data.note, model: built.kind, poolAccuracy: built.testAccuracy, attempts: built.attempts,
+    name, spec, corpus: data.corpus, mode: data.mode, note: data.note, model: built.kind, ...(built.transformer ? { transformer: built.transformer } : {}), poolAccuracy: built.testAccuracy, attempts: built.attempts,
     testFraction: data.testFraction, counts: bench.counts, ...(built.validationBench ? { validationCounts: built.validationBench.counts } : {}),
     ...(bench.spuriousAlone ? { spuriousAlone: bench.spuriousAlone } : {}), plantedTrain: data.plantedTrain, preexisting: data.preexisting,
   };
@@ -154,8 +157,10 @@ export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetu
   let reused = 0;
   for (const suffix of options.explainers) {
     const { explainer, params } = makeExplainer(suffix, options.samples, spec.seed);
-    const cached = new CachedExplainer(explainer, `${name}|${built.kind}|tf${data.testFraction}|${params}`);
-    const file = options.cacheDir ? join(options.cacheDir, `${name.replace(/[^\w.-]+/g, '_')}.${suffix}.json`) : undefined;
+    // a fine-tuned transformer is named by its cache key (rows + settings): explanations of another fine-tuning are never reused
+    const model = built.transformer ? `${built.kind}:${built.transformer.key}` : built.kind;
+    const cached = new CachedExplainer(explainer, `${name}|${model}|tf${data.testFraction}|${params}`);
+    const file = options.cacheDir ? join(options.cacheDir, `${name.replace(/[^\w.-]+/g, '_')}.${suffix}${built.transformer ? `.${built.kind}` : ''}.json`) : undefined;
     if (file) {
       const n = cached.load(file);
       if (n) options.log?.(`  ${suffix}: ${n} cached explanations from ${file}`);

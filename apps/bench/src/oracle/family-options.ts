@@ -2,8 +2,11 @@
  * Command-line options of the shortcut benchmark (apps/bench/dist/oracle/shortcut.js): either the
  * default family, or one variant built from --corpus/--trigger/--target/--classes/--share/--words.
  */
+import { resolve } from 'node:path';
 import { XtrustError } from '@xtrust/core';
-import type { BuiltinKind } from '@xtrust/models';
+import { BUILTIN_KINDS } from '@xtrust/models';
+import type { ModelKind } from './case-data.js';
+import { DEFAULT_ENCODER, DEFAULT_KIT_CACHE, KIT_BERT, type KitBertSettings } from './kit-bert.js';
 import { CORPORA, DEFAULT_CLASSES, DEFAULT_FAMILY, type CaseSpec, type CorpusName } from './family.js';
 
 export interface ShortcutOptions {
@@ -11,7 +14,14 @@ export interface ShortcutOptions {
   readonly cases: readonly CaseSpec[];
   /** Whether the cases are the default family (or a subset of it by --only). */
   readonly family: boolean;
-  readonly model: BuiltinKind;
+  /** A built-in bag-of-words kind, or kit-bert (the model kit's BERT fine-tuned per case, kit-bert.ts). */
+  readonly model: ModelKind;
+  /** kit-bert: the masked-LM folder whose encoder is fine-tuned (default: the committed tiny-bert-mlm fixture). */
+  readonly encoder?: string;
+  /** kit-bert: fine-tuning epochs (the one with the best validation accuracy is kept). */
+  readonly epochs: number;
+  /** kit-bert: torch threads of the fine-tuning (part of its cache key) and onnxruntime threads of inference. */
+  readonly modelThreads: number;
   /** Explainers, by Table 3 suffix: lime, omis, grad. */
   readonly explainers: readonly string[];
   /** Oracle configurations evaluated on the same cached explanations (see oracle-setups.ts). */
@@ -66,7 +76,10 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
   let seed = 1;
   let only: number[] | undefined;
   const o = {
-    model: 'bow-logistic' as BuiltinKind,
+    model: 'bow-logistic' as ModelKind,
+    encoder: undefined as string | undefined,
+    epochs: 3,
+    modelThreads: 1,
     explainers: ['lime'],
     oracles: ['toki', 'toki-paper'],
     embeddings: ['glove'],
@@ -105,7 +118,17 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--words') variant.words = wordsArg(v());
     else if (k === '--seed') seed = number(k, v(), Number.isInteger, 'an integer');
     else if (k === '--only') only = list().map((x) => number(k, x, (n) => Number.isInteger(n) && n >= 1 && n <= DEFAULT_FAMILY.length, `case numbers 1–${DEFAULT_FAMILY.length}`));
-    else if (k === '--model') o.model = v() as BuiltinKind;
+    else if (k === '--model') {
+      const x = v();
+      const kinds: readonly string[] = [...BUILTIN_KINDS, KIT_BERT];
+      if (!kinds.includes(x ?? '')) throw bad(k, kinds.join(' | '), x);
+      o.model = x as ModelKind;
+    } else if (k === '--encoder') {
+      const x = v();
+      if (x === undefined || x.trim() === '') throw bad(k, 'a kit masked-LM folder', x);
+      o.encoder = x;
+    } else if (k === '--epochs') o.epochs = positiveInt(k, v());
+    else if (k === '--model-threads') o.modelThreads = positiveInt(k, v());
     else if (k === '--explainers') o.explainers = list();
     else if (k === '--oracle' || k === '--oracles') o.oracles = list();
     else if (k === '--embeddings') o.embeddings = list();
@@ -121,9 +144,15 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--out') o.out = v();
     else if (k === '--cache') o.cacheDir = v();
     else if (k === '--from') o.from = v();
-    else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (options: --corpus --trigger --target --classes --share --words --seed --only --model --explainers --oracle --embeddings --train --samples --min-per-side --per-side --test-fractions --validation-fraction --windows-per-text --resamples --validation --out --cache --from)`, { argument: k });
+    else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (options: --corpus --trigger --target --classes --share --words --seed --only --model --encoder --epochs --model-threads --explainers --oracle --embeddings --train --samples --min-per-side --per-side --test-fractions --validation-fraction --windows-per-text --resamples --validation --out --cache --from)`, { argument: k });
   }
   if (o.perSide < o.minPerSide) throw bad('--per-side', `at least --min-per-side (${o.minPerSide})`, String(o.perSide));
+  if (o.model !== KIT_BERT) {
+    // fine-tuning settings on a bag-of-words run would be silently ignored
+    for (const flag of ['--encoder', '--epochs', '--model-threads']) {
+      if (argv.includes(flag)) throw new XtrustError('INVALID_ARGUMENT', `${flag} applies to --model ${KIT_BERT} only (got --model ${o.model})`, { argument: flag });
+    }
+  }
   const single = Object.keys(variant).length > 0;
   if (single && only) throw new XtrustError('INVALID_ARGUMENT', '--only picks cases of the default family; it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words', { argument: '--only' });
   let cases: CaseSpec[];
@@ -149,4 +178,14 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     cases = picked.map((c) => ({ ...c, seed }));
   }
   return { ...o, cases, family: !single };
+}
+
+/** kit-bert's fine-tuning settings of a run: encoder, epochs, threads, and where fine-tuned folders are cached. */
+export function kitBertSettings(options: ShortcutOptions): Omit<KitBertSettings, 'seed'> {
+  return {
+    encoder: resolve(options.encoder ?? DEFAULT_ENCODER),
+    epochs: options.epochs,
+    threads: options.modelThreads,
+    cacheDir: options.cacheDir ? resolve(options.cacheDir, KIT_BERT) : DEFAULT_KIT_CACHE,
+  };
 }

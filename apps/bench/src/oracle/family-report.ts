@@ -5,6 +5,8 @@
  * is printed as "too small", with its counts and no metric.
  */
 import type { CaseResult, ScoredRow } from './evaluate-case.js';
+import type { ShortcutOptions } from './family-options.js';
+import { DEFAULT_ENCODER, shownPath, type KitBertInfo } from './kit-bert.js';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
 const int = (n: number) => n.toLocaleString('en-US');
@@ -68,10 +70,43 @@ export function keywordTable(c: CaseResult): string {
   return out.join('\n');
 }
 
+const secs = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : '—');
+
+/** The fine-tuned transformer of a case (--model kit-bert), in words. */
+export function transformerText(t: KitBertInfo): string {
+  return (
+    `Fine-tuned from ${t.encoder} (${t.size}) by models/transformers/finetune.py: ${t.epochs} epoch${t.epochs === 1 ? '' : 's'}, epoch ${t.bestEpoch} kept (validation accuracy ${f3(t.validationAccuracy)} on ${int(t.rows.validation)} texts); ` +
+    `${int(t.rows.train)} training texts, ${int(t.truncated.train)} of them cut at ${t.maxLength} word pieces; fine-tuning ${secs(t.seconds)} s${t.cached ? ' (folder reused from the cache)' : ''}; folder ${t.folder}.`
+  );
+}
+
+/** One row per case of a transformer run: the model's figures beside the ground-truth counts. */
+export function transformerTable(cases: readonly CaseResult[]): string {
+  const head = ['#', 'case', 'pool accuracy', 'validation accuracy (epoch kept / epochs)', 'training texts (cut at the position limit)', 'fine-tuning wall s', 'trustworthy / untrustworthy (ambiguous)', 'status'];
+  const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---:' : '---')).join(' | ')} |`];
+  cases.forEach((c, i) => {
+    const t = c.transformer;
+    const k = c.counts;
+    out.push(
+      `| ${[
+        String(i + 1),
+        c.name,
+        f3(c.poolAccuracy),
+        t ? `${f3(t.validationAccuracy)} (${t.bestEpoch} / ${t.epochs})` : '—',
+        t ? `${int(t.rows.train)} (${int(t.truncated.train)} cut at ${t.maxLength} pieces)` : '—',
+        t ? secs(t.seconds) : '—',
+        `${int(k.trustworthy)} / ${int(k.untrustworthy)} (${int(k.ambiguous.count)})`,
+        c.status === 'scored' ? `scored (${c.scored!.trustworthy}+${c.scored!.untrustworthy})` : '**too small**',
+      ].join(' | ')} |`,
+    );
+  });
+  return out.join('\n');
+}
+
 /** The whole report of one case. */
 export function caseMarkdown(c: CaseResult, index: number, minPerSide: number): string {
   const head = `### Case ${index}: ${c.name}`;
-  const what = `${c.note}. Model ${c.model}, accuracy ${f3(c.poolAccuracy)} on the test pool (test fraction ${c.testFraction}).`;
+  const what = `${c.note}. Model ${c.model}, accuracy ${f3(c.poolAccuracy)} on the test pool (test fraction ${c.testFraction}).${c.transformer ? ` ${transformerText(c.transformer)}` : ''}`;
   const parts = [head, '', what, '', countsText(c, minPerSide), ''];
   if (c.status === 'scored') parts.push(table3(c), '', keywordTable(c));
   return parts.join('\n');
@@ -122,4 +157,54 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number)
     '',
     ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide)),
   ].join('\n');
+}
+
+/** The settings line of the transformer section: every option that shapes its figures. */
+export function transformerSettings(o: ShortcutOptions): string {
+  return (
+    `Model: the model kit's BERT encoder ${shownPath(o.encoder ?? DEFAULT_ENCODER)} fine-tuned per case (${o.epochs} epochs, the best on validation kept; torch and onnxruntime on ${o.modelThreads} thread${o.modelThreads > 1 ? 's' : ''}). ` +
+    `Explainers ${o.explainers.join(', ')} (LIME ${o.samples.toLocaleString('en-US')} samples, through OnnxClassifier's token scorer); oracles ${o.oracles.join(', ')}; embeddings ${o.embeddings.join(', ')}; ` +
+    `${o.train.toLocaleString('en-US')} training texts sampled for keyword identification; at most ${o.perSide} predictions per side explained and scored; a case is scored with ≥ ${o.minPerSide} per side; test fractions ${o.testFractions.join(', ')}; ${o.resamples.toLocaleString('en-US')} bootstrap resamples.`
+  );
+}
+
+/** A run's settings in a few words, for the side-by-side table. */
+function settingsCell(o: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>): string {
+  return `LIME ${o.samples.toLocaleString('en-US')} samples, ${o.train.toLocaleString('en-US')} keyword texts, ≤ ${o.perSide} per side`;
+}
+
+/**
+ * The transformer's cases beside the same cases of a bag-of-words run (the table3 section's results file): pool
+ * accuracy, ground-truth counts, TOKI per configuration and Naive G-means with their intervals, each with the
+ * settings it was measured at. Cases of the transformer run that the other run lacks are left out.
+ */
+export function sideBySideTable(
+  transformer: { readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>; readonly cases: readonly CaseResult[] },
+  bow: { readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>; readonly cases: readonly CaseResult[] },
+): string {
+  const cols = tokiColumns(transformer.cases).length ? tokiColumns(transformer.cases) : tokiColumns(bow.cases);
+  const head = ['case', 'model', 'settings', 'pool accuracy', 'trustworthy / untrustworthy (ambiguous)', ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`), 'Naive (θ=0.9) G-mean [95 % CI]'];
+  const out = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
+  const line = (c: CaseResult, settings: string) => {
+    const k = c.counts;
+    const g = (pick: (r: ScoredRow) => boolean) => {
+      const r = c.rows.find(pick);
+      return r ? withCI(r) : c.status === 'scored' ? '—' : 'too small';
+    };
+    return `| ${[
+      c.name,
+      c.transformer ? `${c.model} (${c.transformer.size})` : c.model,
+      settings,
+      f3(c.poolAccuracy),
+      `${int(k.trustworthy)} / ${int(k.untrustworthy)} (${int(k.ambiguous.count)})`,
+      ...cols.map((col) => g((r) => r.method === col.method && r.oracle === col.oracle)),
+      g((r) => r.method.startsWith('Naive (θ=')),
+    ].join(' | ')} |`;
+  };
+  for (const c of transformer.cases) {
+    const other = bow.cases.find((b) => b.name === c.name);
+    if (!other) continue;
+    out.push(line(other, settingsCell(bow.options)), line(c, settingsCell(transformer.options)));
+  }
+  return out.join('\n');
 }

@@ -11,12 +11,16 @@
  * The default family (family.ts), or one variant:
  *   --corpus brown|sotu|spam|headers  --trigger WORD|"TWO WORDS"  --target CLASS  --classes A,B,…
  *   --share S  --words N|all  --seed N     (--only 1,3,… picks cases of the default family)
- * Settings: --model bow-logistic  --explainers lime[,omis,grad]  --oracle toki,toki-paper (@xtrust/oracle's
+ * Settings: --model bow-logistic|bow-mlp|embedding-mlp|kit-bert  --encoder DIR  --epochs 3  --model-threads 1
+ *   (kit-bert: the model kit's BERT encoder fine-tuned per case by models/transformers/finetune.py with
+ *   /usr/bin/python3, cached under --cache DIR/kit-bert or apps/bench/results/kit-bert-cache; see kit-bert.ts)
+ *   --explainers lime[,omis,grad]  --oracle toki,toki-paper (@xtrust/oracle's
  *   ORACLES)  --embeddings glove[,cf,use]  --train 2000  --samples 5000  --per-side 250
  *   --min-per-side 100  --test-fractions 0.3,0.5  --validation-fraction 0.15  --windows-per-text 3
  *   --resamples 1000  --validation  --cache DIR (explanations, per case)  --out results.json
  *   --from results.json (print the tables of a finished or partial run)  --write-section (with --from:
- *   store it as BENCHMARKS.md's table3 section and rewrite BENCHMARKS.md)
+ *   store it as BENCHMARKS.md's table3 section — table3-transformer for a kit-bert run — and rewrite
+ *   BENCHMARKS.md)  --note TEXT (with --write-section: a paragraph of observations added to the section)
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -25,8 +29,9 @@ import { backendInfo } from '@xtrust/native';
 import { buildCase } from './case-data.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
-import { parseShortcutArgs, type ShortcutOptions } from './family-options.js';
-import { caseMarkdown, familyMarkdown } from './family-report.js';
+import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
+import { caseMarkdown, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
+import { KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
@@ -51,28 +56,52 @@ function writeResults(path: string, r: FamilyResults): void {
 }
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
+/** The bag-of-words family run of the table3 section, shown beside a transformer run's cases. */
+const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json');
 
-/** BENCHMARKS.md's table3 section from a results file (the same formatter as a live run). */
-function writeSection(r: FamilyResults, file: string): void {
+/**
+ * BENCHMARKS.md's place of the transformer section: right after the stored table3 section (whose order is its registry
+ * position when it was last run, which later registry entries may have shifted), else its own registry position.
+ */
+function besideTable3(entry: (typeof BENCHMARKS)[number]): number {
+  const stored = join(ROOT, 'apps/bench/results/sections/table3.json');
+  return existsSync(stored) ? (JSON.parse(readFileSync(stored, 'utf8')) as { order: number }).order + 0.25 : BENCHMARKS.indexOf(entry);
+}
+
+/** BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) from a results file (the same formatter as a live run). */
+function writeSection(r: FamilyResults, file: string, note?: string): void {
   // wall time of the run (data, training, ground truth, explaining, scoring); the evaluation time of the cases when it was cut short
   const seconds = r.finishedAt ? (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000 : r.cases.reduce((a, c) => a + c.seconds, 0);
   const partial = r.finishedAt ? '' : ' (run stopped before the end: the cases listed are those it finished)';
   const made = r.cases.reduce((a, c) => a + (c.explanations?.made ?? 0), 0);
   const reused = r.cases.reduce((a, c) => a + (c.explanations?.reused ?? 0), 0);
   const cache = made === 0 && reused > 0 ? ` Every LIME explanation (${reused.toLocaleString('en-US')} asked for) came from the --cache folder, made by an earlier run of the same command (about 12 min more): the time above is data, training, ground truth, keyword identification, labelling and scoring.` : '';
-  const entry = BENCHMARKS.find((b) => b.name === 'table3')!;
+  const transformer = r.options.model === KIT_BERT;
+  const entry = BENCHMARKS.find((b) => b.name === (transformer ? 'table3-transformer' : 'table3'))!;
+  const head = `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}`;
+  const transformerHead = transformer
+    ? [
+        head,
+        transformerSettings(r.options),
+        ...(note ? [note] : []),
+        `#### The transformer per case\n\n${transformerTable(r.cases)}`,
+        ...(existsSync(BOW_RESULTS)
+          ? [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the table3 section's (${shownPath(BOW_RESULTS)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, JSON.parse(readFileSync(BOW_RESULTS, 'utf8')) as FamilyResults)}`]
+          : []),
+      ].join('\n\n')
+    : undefined;
   saveSection(join(ROOT, 'apps/bench/results/sections'), {
     name: entry.name,
     title: entry.title,
     description: entry.description,
-    command: `pnpm turbo run build --filter=@xtrust/bench && nice -n 10 node apps/bench/dist/oracle/shortcut.js ${r.argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
+    command: `pnpm turbo run build --filter=@xtrust/bench && nice -n ${transformer ? 19 : 10} node apps/bench/dist/oracle/shortcut.js ${r.argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
     date: r.startedAt,
     seconds,
     quick: false,
     machine: r.machine,
     status: 'ok',
-    markdown: `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}\n\n${familyMarkdown(r.cases, r.options.minPerSide)}`,
-    order: BENCHMARKS.indexOf(entry),
+    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide)}`,
+    order: transformer ? besideTable3(entry) : BENCHMARKS.indexOf(entry),
   });
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
 }
@@ -80,21 +109,26 @@ function writeSection(r: FamilyResults, file: string): void {
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const writeSectionFlag = argv.includes('--write-section');
-  const options = parseShortcutArgs(argv.filter((a) => a !== '--write-section'));
+  const noteAt = argv.indexOf('--note');
+  if (noteAt >= 0 && (!writeSectionFlag || argv[noteAt + 1] === undefined)) throw new Error('--note TEXT goes with --from FILE --write-section');
+  const note = noteAt >= 0 ? argv[noteAt + 1] : undefined;
+  const options = parseShortcutArgs(argv.filter((a, i) => a !== '--write-section' && (noteAt < 0 || (i !== noteAt && i !== noteAt + 1))));
   if (options.from) {
     const r = JSON.parse(readFileSync(options.from, 'utf8')) as FamilyResults;
+    if (r.options.model === KIT_BERT) console.log(`${transformerTable(r.cases)}\n`);
     console.log(familyMarkdown(r.cases, r.options.minPerSide));
-    if (writeSectionFlag) writeSection(r, options.from);
+    if (writeSectionFlag) writeSection(r, options.from, note);
     return;
   }
   const info = backendInfo();
-  log(`kernels: ${info.backend} (${info.threads} threads${info.simd ? `, ${info.simd}` : ''}); ${options.cases.length} case(s); oracles ${options.oracles.join(', ')}; explainers ${options.explainers.join(', ')}`);
+  log(`kernels: ${info.backend} (${info.threads} threads${info.simd ? `, ${info.simd}` : ''}); ${options.cases.length} case(s); model ${options.model}; oracles ${options.oracles.join(', ')}; explainers ${options.explainers.join(', ')}`);
+  const kitBert = options.model === KIT_BERT ? kitBertSettings(options) : undefined;
   const setups = oracleSetups(options.oracles, { embeddings: options.embeddings });
   const results: FamilyResults = { argv, options, startedAt: new Date().toISOString(), machine: machineInfo(), cases: [] };
   if (options.out && existsSync(options.out)) log(`${options.out} exists: it will be overwritten`);
   for (const [i, spec] of options.cases.entries()) {
     log(`case ${i + 1}/${options.cases.length}: ${caseName(spec)}`);
-    const built = await buildCase(spec, { kind: options.model, testFractions: options.testFractions, validationFraction: options.validationFraction, windowsPerText: options.windowsPerText, minPerSide: options.minPerSide, validation: options.validation, log });
+    const built = await buildCase(spec, { kind: options.model, ...(kitBert ? { kitBert } : {}), testFractions: options.testFractions, validationFraction: options.validationFraction, windowsPerText: options.windowsPerText, minPerSide: options.minPerSide, validation: options.validation, log });
     const result = await evaluateCase(built, setups, { explainers: options.explainers, samples: options.samples, train: options.train, perSide: options.perSide, resamples: options.resamples, cacheDir: options.cacheDir, log });
     results.cases.push(result);
     if (options.out) writeResults(options.out, results);
@@ -103,6 +137,7 @@ async function main(): Promise<void> {
   }
   results.finishedAt = new Date().toISOString();
   if (options.out) writeResults(options.out, results);
+  if (options.model === KIT_BERT) console.log(transformerTable(results.cases));
   if (options.cases.length > 1) console.log(familyMarkdown(results.cases, options.minPerSide).split('\n### Case')[0]);
 }
 
