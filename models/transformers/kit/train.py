@@ -7,6 +7,7 @@ import time
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
 
 from .bert import BertConfig, BertForMaskedLM, BertForSequenceClassification
@@ -56,31 +57,43 @@ def mask_tokens(ids: torch.Tensor, attn: torch.Tensor, gen: torch.Generator, voc
     return inputs, chosen
 
 
-def pretrain_mlm(model: BertForMaskedLM, chunks: List[List[int]], steps: int, batch: int, lr: float, seed: int, mask_id: int, n_special: int, log=print) -> dict:
+def train_on_chunks(model: nn.Module, chunks: List[List[int]], steps: int, batch: int, lr: float, seed: int, batch_loss: Callable[[torch.Tensor, torch.Tensor, torch.Generator], torch.Tensor], name: str, log=print) -> dict:
+    """The pre-training loop shared by the masked LM and the causal LM: `steps` batches of `batch` chunks drawn with
+    a seeded generator, BERT's warm-up/decay schedule, AdamW, gradient clipping at 1. `batch_loss(ids, attn, gen)`
+    is the objective of one padded batch (it may draw from `gen`, after the batch's chunks are drawn)."""
     gen = torch.Generator().manual_seed(seed)
     opt = adamw(model, lr)
     set_lr = schedule(opt, lr, steps)
     model.train()
     t0 = time.time()
     losses = []
-    vocab = model.config.vocab_size
     for step in range(steps):
         idx = torch.randint(0, len(chunks), (batch,), generator=gen).tolist()
         ids, attn = pad_batch([chunks[i] for i in idx])
-        inputs, chosen = mask_tokens(ids, attn, gen, vocab, mask_id, n_special)
         set_lr(step)
-        h, _, _ = model.bert(inputs, attn, torch.zeros_like(ids))
-        logits = model.cls.predictions(h[chosen])  # only the predicted positions go through the vocab-sized decoder
-        loss = F.cross_entropy(logits, ids[chosen])
+        loss = batch_loss(ids, attn, gen)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
         losses.append(loss.item())
         if (step + 1) % 50 == 0 or step + 1 == steps:
-            log(f"  mlm step {step + 1}/{steps}: loss {sum(losses[-100:]) / len(losses[-100:]):.3f} ({time.time() - t0:.0f} s)")
+            log(f"  {name} step {step + 1}/{steps}: loss {sum(losses[-100:]) / len(losses[-100:]):.3f} ({time.time() - t0:.0f} s)")
     model.eval()
     return {"steps": steps, "batch": batch, "lr": lr, "final_loss": sum(losses[-100:]) / len(losses[-100:]), "seconds": round(time.time() - t0, 1)}
+
+
+def pretrain_mlm(model: BertForMaskedLM, chunks: List[List[int]], steps: int, batch: int, lr: float, seed: int, mask_id: int, n_special: int, log=print) -> dict:
+    """Masked-LM pre-training (BERT's 15 % / 80-10-10 masking) over the chunks."""
+    vocab = model.config.vocab_size
+
+    def batch_loss(ids: torch.Tensor, attn: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
+        inputs, chosen = mask_tokens(ids, attn, gen, vocab, mask_id, n_special)
+        h, _, _ = model.bert(inputs, attn, torch.zeros_like(ids))
+        logits = model.cls.predictions(h[chosen])  # only the predicted positions go through the vocab-sized decoder
+        return F.cross_entropy(logits, ids[chosen])
+
+    return train_on_chunks(model, chunks, steps, batch, lr, seed, batch_loss, "mlm", log=log)
 
 
 @torch.no_grad()
@@ -165,26 +178,8 @@ def finetune(model: BertForSequenceClassification, data: Dict[str, Tuple[List[Li
 
 
 def train_lm(model: GPT2LMHeadModel, chunks: List[List[int]], steps: int, batch: int, lr: float, seed: int, log=print) -> dict:
-    gen = torch.Generator().manual_seed(seed)
-    opt = adamw(model, lr)
-    set_lr = schedule(opt, lr, steps)
-    model.train()
-    t0 = time.time()
-    losses = []
-    for step in range(steps):
-        idx = torch.randint(0, len(chunks), (batch,), generator=gen).tolist()
-        ids, attn = pad_batch([chunks[i] for i in idx])
-        set_lr(step)
-        loss = lm_loss(model, ids, attn)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        opt.step()
-        losses.append(loss.item())
-        if (step + 1) % 50 == 0 or step + 1 == steps:
-            log(f"  lm step {step + 1}/{steps}: loss {sum(losses[-100:]) / len(losses[-100:]):.3f} ({time.time() - t0:.0f} s)")
-    model.eval()
-    return {"steps": steps, "batch": batch, "lr": lr, "final_loss": sum(losses[-100:]) / len(losses[-100:]), "seconds": round(time.time() - t0, 1)}
+    """Causal-LM training (next-piece cross-entropy) over the chunks."""
+    return train_on_chunks(model, chunks, steps, batch, lr, seed, lambda ids, attn, _gen: lm_loss(model, ids, attn), "lm", log=log)
 
 
 def lm_loss(model: GPT2LMHeadModel, ids: torch.Tensor, attn: torch.Tensor, reduction: str = "mean"):
