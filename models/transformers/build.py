@@ -197,6 +197,92 @@ def build_distil(vocab, dest: str) -> None:
     export_classifier(clf, tok, os.path.join(dest, "distil-size-bert"), SPAM_TEXTS, {"model": "random weights, DistilBERT-sized (6 × 768, 12 heads): for timing only, never for agreement figures"}, log=log)
 
 
+# The build as independent jobs: (size, stage, task). Classifiers need their size's masked-LM checkpoint.
+# Listed in scheduling priority: the longest chain (base masked LM → base classifiers) first, so that the
+# short fixture jobs fill the other core around it.
+JOBS = [
+    ("base-mlm", "base", "mlm", None),
+    ("base-brown", "base", "classifiers", "brown"),
+    ("base-spam", "base", "classifiers", "spam"),
+    ("base-shortcut", "base", "classifiers", "shortcut"),
+    ("base-lm", "base", "lm", None),
+    ("tiny-mlm", "tiny", "mlm", None),
+    ("tiny-lm", "tiny", "lm", None),
+    ("tiny-brown", "tiny", "classifiers", "brown"),
+    ("tiny-shortcut", "tiny", "classifiers", "shortcut"),
+    ("tiny-spam", "tiny", "classifiers", "spam"),
+    ("distil", None, "distil", None),
+]
+
+
+def planned_jobs(args, stages, tasks) -> list:
+    """The jobs this command asks for, in priority order."""
+    sizes = [s for s in ("tiny", "base") if args.only in (None, s) and not (s == "base" and args.quick)]
+    out = []
+    for name, size, stage, task in JOBS:
+        if stage == "distil":
+            if args.distil:
+                out.append(name)
+        elif size in sizes and stage in stages and (task is None or task in tasks):
+            out.append(name)
+    return out
+
+
+def run_jobs(jobs: list, args, threads: int) -> dict:
+    """Runs each job as its own `build.py --job NAME` process, at most `args.jobs` at a time, on `threads`
+    torch threads each; a classifier starts once its size's masked LM has finished (in this run or an
+    earlier one: its checkpoint). Returns each job's summary and wall seconds. Stops at the first failure."""
+    import subprocess
+
+    logs = os.path.join(args.out, "logs")
+    os.makedirs(logs, exist_ok=True)
+    pending = list(jobs)
+    running: dict = {}
+    finished: set = set()
+    results: dict = {}
+
+    def ready(name: str) -> bool:
+        size, stage = next((s, st) for n, s, st, _ in JOBS if n == name)
+        if stage != "classifiers":
+            return True
+        mlm = f"{size}-mlm"
+        if mlm in jobs:
+            return mlm in finished
+        return os.path.exists(os.path.join(args.out, "checkpoints", f"{'tiny-' if size == 'tiny' else ''}bert-mlm.pt"))
+
+    while pending or running:
+        for name in [n for n in pending if ready(n)]:
+            if len(running) >= args.jobs:
+                break
+            summary_path = os.path.join(logs, f"{name}.summary.json")
+            cmd = [sys.executable, os.path.abspath(__file__), "--job", name, "--threads", str(threads), "--summary", summary_path,
+                   "--data", args.data, "--fixtures", args.fixtures, "--out", args.out, "--scale", str(args.scale)]
+            log_file = open(os.path.join(logs, f"{name}.log"), "w", encoding="utf-8")
+            running[name] = (subprocess.Popen(cmd, stdout=log_file, stderr=subprocess.STDOUT), time.time(), log_file, summary_path)
+            pending.remove(name)
+            log(f"job {name} started ({threads} thread{'s' if threads > 1 else ''}; log {log_file.name})")
+        if not running:
+            raise SystemExit(f"build: jobs {pending} wait for a masked-LM checkpoint that no job builds; add --stages mlm")
+        time.sleep(1)
+        for name, (proc, t, log_file, summary_path) in list(running.items()):
+            if proc.poll() is None:
+                continue
+            log_file.close()
+            del running[name]
+            if proc.returncode != 0:
+                for other, (p2, *_rest) in running.items():
+                    p2.terminate()
+                with open(log_file.name, encoding="utf-8") as f:
+                    tail = f.read()[-3000:]
+                raise SystemExit(f"build: job {name} failed with status {proc.returncode}; the end of {log_file.name}:\n{tail}")
+            finished.add(name)
+            with open(summary_path, encoding="utf-8") as f:
+                job_summary = json.load(f)
+            results[name] = {"wall_seconds": round(time.time() - t, 1), "summary": job_summary}
+            log(f"job {name} finished in {results[name]['wall_seconds']} s")
+    return results
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="committed fixtures only")
@@ -206,9 +292,12 @@ def main() -> None:
     ap.add_argument("--fixtures", default=os.path.join(HERE, "fixtures"))
     ap.add_argument("--out", default=os.path.join(HERE, "out"))
     ap.add_argument("--stages", default="mlm,classifiers,lm", help="comma-separated: mlm, classifiers (needs mlm's checkpoint), lm")
-    ap.add_argument("--threads", type=int, default=int(os.environ.get("XTRUST_KIT_THREADS", "2")), help="torch threads (2; on a machine shared by many jobs 1 is faster: OpenBLAS's spinning threads starve)")
+    ap.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)), help="jobs run as parallel processes (default: the cores available; 1 = everything in this process)")
+    ap.add_argument("--threads", type=int, default=int(os.environ.get("XTRUST_KIT_THREADS", "2")), help="torch threads in all (2), shared among --jobs: each job gets max(1, threads / jobs)")
     ap.add_argument("--tasks", default="spam,brown,shortcut", help="the classifiers the classifiers stage fine-tunes (shortcut only in the full-size set)")
     ap.add_argument("--scale", type=float, default=1.0, help="multiply every step and epoch budget (a smoke run: 0.02)")
+    ap.add_argument("--job", help=argparse.SUPPRESS)  # one job of a parallel build (internal)
+    ap.add_argument("--summary", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.scale != 1.0:
         for size in SIZES.values():
@@ -216,24 +305,49 @@ def main() -> None:
                 if k.endswith("_steps") or k.endswith("_epochs"):
                     size[k] = max(1, int(size[k] * args.scale))
     stages = set(args.stages.split(","))
-    setup(args.threads)
+    tasks = set(args.tasks.split(","))
+    jobs = planned_jobs(args, stages, tasks)
+    parallel = args.jobs > 1 and len(jobs) > 1 and not args.job
+    threads = max(1, args.threads // args.jobs) if parallel else args.threads
+    setup(threads)
     t0 = time.time()
     log(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
     corpora = load_corpora(args.data)
     vocab = cached_vocabulary(corpora, os.path.join(args.out, "checkpoints"))
+    summary: dict = {}
+    if args.job:
+        # One job of a parallel build: the parent has written the tokenizer files already.
+        _, size_name, stage, task = next(j for j in JOBS if j[0] == args.job)
+        if stage == "distil":
+            build_distil(vocab, args.out)
+        else:
+            build_size(size_name, SIZES[size_name], corpora, vocab, args.fixtures if size_name == "tiny" else args.out, "tiny-" if size_name == "tiny" else "", with_shortcut=True, summary=summary, stages={stage}, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks={task} if task else set())
+        with open(args.summary, "w", encoding="utf-8") as f:
+            json.dump(summary, f, indent=2)
+            f.write("\n")
+        log(f"job {args.job} done in {round(time.time() - t0, 1)} s")
+        return
     write_tokenizer(os.path.join(args.out, "tokenizer"), vocab, SIZES["tiny"]["max_len"])
     os.makedirs(args.fixtures, exist_ok=True)
     tokenizer_ids_reference(WordPiece(vocab, SIZES["tiny"]["max_len"]), args.data, os.path.join(args.fixtures, "tokenizer-ids.json"))
-    summary: dict = {}
-    if args.only in (None, "tiny"):
-        build_size("tiny", SIZES["tiny"], corpora, vocab, args.fixtures, "tiny-", with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=set(args.tasks.split(",")))
-    if not args.quick and args.only in (None, "base"):
-        build_size("base", SIZES["base"], corpora, vocab, args.out, "", with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=set(args.tasks.split(",")))
-    if args.distil:
-        build_distil(vocab, args.out)
+    if parallel:
+        log(f"{len(jobs)} jobs, {args.jobs} at a time: {', '.join(jobs)}")
+        results = run_jobs(jobs, args, threads)
+        for name, r in results.items():
+            summary.update(r["summary"])
+        summary["job_wall_seconds"] = {name: r["wall_seconds"] for name, r in results.items()}
+    else:
+        if args.only in (None, "tiny"):
+            build_size("tiny", SIZES["tiny"], corpora, vocab, args.fixtures, "tiny-", with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=tasks)
+        if not args.quick and args.only in (None, "base"):
+            build_size("base", SIZES["base"], corpora, vocab, args.out, "", with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=tasks)
+        if args.distil:
+            build_distil(vocab, args.out)
     summary["wall_seconds"] = round(time.time() - t0, 1)
+    summary["jobs"] = args.jobs if parallel else 1
+    summary["threads_per_job"] = threads
     os.makedirs(args.out, exist_ok=True)
-    with open(os.path.join(args.out, f"build-summary-{'-'.join(sorted(stages))}{'' if 'classifiers' not in stages else '-' + '-'.join(sorted(args.tasks.split(',')))}.json"), "w") as f:
+    with open(os.path.join(args.out, f"build-summary-{'-'.join(sorted(stages))}{'' if 'classifiers' not in stages else '-' + '-'.join(sorted(tasks))}.json"), "w") as f:
         json.dump(summary, f, indent=2)
         f.write("\n")
     log(f"done in {summary['wall_seconds']} s: {json.dumps(summary)}")
