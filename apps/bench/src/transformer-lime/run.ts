@@ -14,9 +14,16 @@
  *
  * A model folder is in Hugging Face layout (config.json, tokenizer.json, onnx/model.onnx); the peer takes
  * its weights from pytorch_model.bin when the folder has one, else from the graph's initializers.
+ *
+ * The full setting takes hours (the peer alone: ~27 min per explanation on the DistilBERT-sized model), so
+ * each (model, words) block is written to `<out>/<model>-<words>-block.json` as soon as it finishes, and a
+ * later run with the same block (same graph bytes, texts, samples, threads, batches, peer seeds and modes)
+ * reuses it instead of measuring it again: a run that is stopped resumes at the block it was in. `--fresh`
+ * measures every block again. The table says when each block was measured.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +53,7 @@ const batch = Number(arg('batch', '32'));
 const peerBatch = arg('peer-batch', '64')!;
 const modes = list(arg('modes', 'exact'));
 const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-lime'))!);
+const fresh = process.argv.includes('--fresh');
 mkdirSync(out, { recursive: true });
 
 interface Job {
@@ -103,7 +111,19 @@ interface Row {
   sameLabel: number;
   /** The folder has a training record (agreement figures mean something). */
   trained: boolean;
+  /** When the block holding this row was measured (ISO date), and whether this run reused it from its block file. */
+  measured?: string;
+  reused?: boolean;
 }
+/** One (model, words) block as stored for resuming: what it was measured with, and its rows. */
+interface Block {
+  key: Record<string, unknown>;
+  measured: string;
+  peerInfo: string;
+  weights: string;
+  rows: Row[];
+}
+const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const rows: Row[] = [];
 let peerInfo = '';
 const weightsOf = new Map<string, string>();
@@ -124,6 +144,32 @@ for (const job of jobs) {
   for (const words of job.words) {
     const texts = textsOfLength(words, job.texts ?? nTexts);
     const tag = `${basename(job.model)}-${words}`;
+    const key = {
+      graph: sha256Of(join(job.model, 'onnx/model.onnx')),
+      config,
+      words,
+      texts,
+      samples: jobSamples,
+      threads,
+      batch,
+      peerBatch,
+      peerSeeds: job.peerSeeds ?? '1,2',
+      modes: job.modes ?? modes,
+    };
+    const blockFile = join(out, `${tag}-block.json`);
+    if (!fresh && existsSync(blockFile)) {
+      const saved = JSON.parse(readFileSync(blockFile, 'utf8')) as Block;
+      if (JSON.stringify(saved.key) === JSON.stringify(key)) {
+        process.stderr.write(`[transformer-lime] ${tag}: reused from ${blockFile} (measured ${saved.measured}; --fresh measures it again)\n`);
+        rows.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true })));
+        peerInfo = saved.peerInfo;
+        weightsOf.set(basename(job.model), saved.weights);
+        continue;
+      }
+      process.stderr.write(`[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`);
+    }
+    const blockStart = rows.length;
+    const measured = new Date().toISOString();
     const textsFile = join(out, `${tag}-texts.json`);
     writeFileSync(textsFile, JSON.stringify(texts));
     const peerFile = join(out, `${tag}-peer.json`);
@@ -188,6 +234,10 @@ for (const job of jobs) {
       });
       await clf.release();
     }
+    for (const r of rows.slice(blockStart)) r.measured = measured;
+    const block: Block = { key, measured, peerInfo, weights: weightsOf.get(basename(job.model))!, rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r) };
+    writeFileSync(`${blockFile}.tmp`, JSON.stringify(block, null, 1));
+    renameSync(`${blockFile}.tmp`, blockFile);
     writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
   }
 }
@@ -205,6 +255,10 @@ for (const r of rows) {
   );
 }
 console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
+const blocks = [...new Map(rows.map((r) => [`${r.model} ${r.words} words`, r])).entries()];
+if (blocks.some(([, r]) => r.reused)) {
+  console.log(`Blocks measured: ${blocks.map(([b, r]) => `${b} ${r.measured?.slice(0, 16).replace('T', ' ')} UTC${r.reused ? ' (stored block, reused)' : ''}`).join('; ')}.`);
+}
 
 // The issue's targets, read off the table. Agreement is judged on the trained model only (the random-weights
 // model's explanations mean nothing): a mode is within the bound when, on every trained row of that mode,
