@@ -6,6 +6,7 @@
  *   pnpm bench --quick               reduced sizes (minutes), figures marked quick
  *   pnpm bench --only table3,scale   some sections; the others stay as last written
  *   pnpm bench --list                the section names
+ *   pnpm bench --only transformer-lime --stored   render a section from its stored parts only (measures nothing new)
  *   options: --lime-src DIR (the reference Python LIME package folder; or LIME_SRC), --out FILE (default BENCHMARKS.md),
  *            --kit-out DIR / --kit DIR (the model kit's generated models and Python package, for transformer-lime)
  *
@@ -30,6 +31,8 @@ const RESULTS = resolve(ROOT, 'apps/bench/results');
 
 interface RunContext {
   readonly quick: boolean;
+  /** Sections that store their measurements in parts (transformer-lime's blocks) render what is stored and measure nothing new. */
+  readonly stored?: boolean;
   readonly limeSrc?: string;
   /** The model kit's generated models (default models/transformers/out) and its Python package. */
   readonly kitOut?: string;
@@ -174,6 +177,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
           '--modes', 'exact,adaptive,int8,int8+adaptive',
           ...sizes,
           '--out', join(RESULTS, ctx.quick ? 'transformer-lime-quick' : 'transformer-lime'),
+          ...(ctx.stored ? ['--only-stored'] : []),
         ],
       };
     },
@@ -353,7 +357,7 @@ function runScript(file: string, args: string[], limitS: number, log: (l: string
 }
 
 function parseArgs(argv: string[]) {
-  const o = { quick: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, kitOut: undefined as string | undefined, kit: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
+  const o = { quick: false, stored: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, kitOut: undefined as string | undefined, kit: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const v = () => {
@@ -362,6 +366,7 @@ function parseArgs(argv: string[]) {
       return x;
     };
     if (a === '--quick') o.quick = true;
+    else if (a === '--stored') o.stored = true;
     else if (a === '--only') o.only = v().split(',');
     else if (a === '--skip') o.skip = v().split(',');
     else if (a === '--list') o.list = true;
@@ -370,7 +375,7 @@ function parseArgs(argv: string[]) {
     else if (a === '--kit') o.kit = resolve(v());
     else if (a === '--out') o.out = resolve(v());
     else if (a === '--help' || a === '-h') {
-      process.stdout.write('pnpm bench [--quick] [--only NAME[,NAME]] [--skip NAME[,NAME]] [--list] [--lime-src DIR] [--kit-out DIR] [--kit DIR] [--out FILE]\n');
+      process.stdout.write('pnpm bench [--quick] [--stored] [--only NAME[,NAME]] [--skip NAME[,NAME]] [--list] [--lime-src DIR] [--kit-out DIR] [--kit DIR] [--out FILE]\n');
       process.exit(0);
     } else throw new Error(`unknown option ${a} (try --help)`);
   }
@@ -386,7 +391,7 @@ async function main(): Promise<void> {
     return;
   }
   const log = (l: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${l}\n`);
-  const ctx: RunContext = { quick: o.quick, limeSrc: o.limeSrc, kitOut: o.kitOut, kit: o.kit, log };
+  const ctx: RunContext = { quick: o.quick, stored: o.stored, limeSrc: o.limeSrc, kitOut: o.kitOut, kit: o.kit, log };
   const sectionsDir = join(RESULTS, 'sections');
   const chosen = BENCHMARKS.filter((b) => (o.only ? o.only.includes(b.name) : true) && !o.skip.includes(b.name));
   let failed = 0;
@@ -396,7 +401,7 @@ async function main(): Promise<void> {
     const date = new Date().toISOString();
     const t0 = performance.now();
     const limit = b.limit[o.quick ? 1 : 0];
-    const flags = `--only ${b.name}${o.quick ? ' --quick' : ''}`;
+    const flags = `--only ${b.name}${o.quick ? ' --quick' : ''}${o.stored ? ' --stored' : ''}`;
     const command = `pnpm bench ${flags}`;
     let script: string | undefined;
     let produced: Produced = {};

@@ -19,7 +19,8 @@
  * each (model, words) block is written to `<out>/<model>-<words>-block.json` as soon as it finishes, and a
  * later run with the same block (same graph bytes, texts, samples, threads, batches, peer seeds and modes)
  * reuses it instead of measuring it again: a run that is stopped resumes at the block it was in. `--fresh`
- * measures every block again. The table says when each block was measured.
+ * measures every block again; `--only-stored` measures nothing and lists the blocks not measured yet
+ * (`pnpm bench --only transformer-lime --stored`). The table says when each block was measured.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -54,6 +55,10 @@ const peerBatch = arg('peer-batch', '64')!;
 const modes = list(arg('modes', 'exact'));
 const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-lime'))!);
 const fresh = process.argv.includes('--fresh');
+/** Render the stored blocks only: a block with no stored measurement is listed as not measured, not run. */
+const onlyStored = process.argv.includes('--only-stored');
+if (fresh && onlyStored) throw new Error('--fresh and --only-stored contradict each other: pass one');
+const notMeasured: string[] = [];
 mkdirSync(out, { recursive: true });
 
 interface Job {
@@ -168,6 +173,10 @@ for (const job of jobs) {
       }
       process.stderr.write(`[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`);
     }
+    if (onlyStored) {
+      notMeasured.push(`${basename(job.model)} (${config}) ${words} words (${job.texts ?? nTexts} texts × ${jobSamples} samples, modes ${(job.modes ?? modes).join(', ')})`);
+      continue;
+    }
     const blockStart = rows.length;
     const measured = new Date().toISOString();
     const textsFile = join(out, `${tag}-texts.json`);
@@ -255,6 +264,7 @@ for (const r of rows) {
   );
 }
 console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
+if (notMeasured.length) console.log(`Not measured yet (no stored block with these settings; this run was --only-stored): ${notMeasured.join('; ')}.`);
 const blocks = [...new Map(rows.map((r) => [`${r.model} ${r.words} words`, r])).entries()];
 if (blocks.some(([, r]) => r.reused)) {
   console.log(`Blocks measured: ${blocks.map(([b, r]) => `${b} ${r.measured?.slice(0, 16).replace('T', ' ')} UTC${r.reused ? ' (stored block, reused)' : ''}`).join('; ')}.`);
