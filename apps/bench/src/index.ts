@@ -177,7 +177,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
           '--modes', 'exact,adaptive,int8,int8+adaptive',
           ...sizes,
           '--out', join(RESULTS, ctx.quick ? 'transformer-lime-quick' : 'transformer-lime'),
-          ...(ctx.stored ? ['--only-stored'] : []),
+          ...(ctx.stored ? ['--only-stored', ...(existsSync(join(RESULTS, 'transformer-lime-quick/rows.json')) ? ['--earlier', join(RESULTS, 'transformer-lime-quick/rows.json')] : [])] : []),
         ],
       };
     },

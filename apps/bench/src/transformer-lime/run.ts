@@ -59,6 +59,7 @@ const fresh = process.argv.includes('--fresh');
 const onlyStored = process.argv.includes('--only-stored');
 if (fresh && onlyStored) throw new Error('--fresh and --only-stored contradict each other: pass one');
 const notMeasured: string[] = [];
+const notMeasuredBlocks: { model: string; words: number }[] = [];
 mkdirSync(out, { recursive: true });
 
 interface Job {
@@ -174,6 +175,7 @@ for (const job of jobs) {
       process.stderr.write(`[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`);
     }
     if (onlyStored) {
+      notMeasuredBlocks.push({ model: basename(job.model), words });
       notMeasured.push(`${basename(job.model)} (${config}) ${words} words (${job.texts ?? nTexts} texts × ${jobSamples} samples, modes ${(job.modes ?? modes).join(', ')})`);
       continue;
     }
@@ -258,12 +260,25 @@ for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
 console.log(`xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, batches of ${batch} length-sorted rows).\n`);
 console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-for (const r of rows) {
+const printRow = (r: Row) =>
   console.log(
-    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${Number.isNaN(r.jPeerPeer) ? '— (one seed)' : r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
+    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer === null || Number.isNaN(r.jPeerPeer) ? '— (one seed)' : r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
   );
+for (const r of rows) printRow(r);
+// With --only-stored, the blocks not measured at this setting may have rows from an earlier, smaller run
+// (--earlier its rows.json): shown apart, labelled with their own sample budget, never mixed into the targets.
+const earlierFile = arg('earlier');
+if (onlyStored && earlierFile && notMeasuredBlocks.length) {
+  const earlier = (JSON.parse(readFileSync(earlierFile, 'utf8')) as Row[]).filter((r) => notMeasuredBlocks.some((b) => b.model === r.model && b.words === r.words));
+  if (earlier.length) {
+    console.log(`\nBlocks not measured at this setting yet — their rows from an earlier run at fewer samples (${earlierFile.startsWith(ROOT) ? earlierFile.slice(ROOT.length + 1) : earlierFile}; not the issue's setting, not used for the targets below):\n`);
+    console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const r of earlier) printRow(r);
+  }
 }
-console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
+if (!onlyStored) console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
+else console.log('');
 if (notMeasured.length) console.log(`Not measured yet (no stored block with these settings; this run was --only-stored): ${notMeasured.join('; ')}.`);
 const blocks = [...new Map(rows.map((r) => [`${r.model} ${r.words} words`, r])).entries()];
 if (blocks.some(([, r]) => r.reused)) {
