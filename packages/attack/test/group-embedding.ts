@@ -3,6 +3,20 @@
 import { rng, tokenize, type SentenceEncoder } from '@xtrust/core';
 import { StaticEmbedding } from '@xtrust/embeddings';
 
+/** Groups of interchangeable words of the spam/ham tests' texts, shared by the transformer attack tests. */
+export const SPAM_WORD_GROUPS: readonly (readonly string[])[] = [
+  ['free', 'complimentary', 'gratis'],
+  ['money', 'cash', 'funds'],
+  ['prize', 'award', 'reward'],
+  ['win', 'earn', 'gain'],
+  ['click', 'press', 'tap'],
+  ['offer', 'deal', 'bargain'],
+  ['meeting', 'conference', 'session'],
+  ['report', 'summary', 'document'],
+  ['project', 'plan', 'programme'],
+  ['tomorrow', 'today', 'tonight'],
+];
+
 /** One axis per group plus two noise axes: members share their group's axis, with seeded noise elsewhere. */
 export function groupEmbedding(groups: readonly (readonly string[])[], seed = 5): StaticEmbedding {
   const dim = groups.length + 2;

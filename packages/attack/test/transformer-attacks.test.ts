@@ -6,21 +6,10 @@ import { OnnxClassifier } from '@xtrust/models';
 import { KeywordStore, type KeywordStoreJson } from '@xtrust/oracle';
 import { WinkPosTagger, a2t, summarizeRun, tokiGuided } from '../src/index.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
-import { groupEmbedding, meanEncoder } from './group-embedding.js';
+import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from './group-embedding.js';
 
 // Groups of interchangeable words: members are near each other (cosine ≥ 0.9), groups far apart.
-const GROUPS = [
-  ['free', 'complimentary', 'gratis'],
-  ['money', 'cash', 'funds'],
-  ['prize', 'award', 'reward'],
-  ['win', 'earn', 'gain'],
-  ['click', 'press', 'tap'],
-  ['offer', 'deal', 'bargain'],
-  ['meeting', 'conference', 'session'],
-  ['report', 'summary', 'document'],
-  ['project', 'plan', 'programme'],
-  ['tomorrow', 'today', 'tonight'],
-];
+const GROUPS = SPAM_WORD_GROUPS;
 const DIM = GROUPS.length + 2;
 const groups = () => groupEmbedding(GROUPS);
 

@@ -12,7 +12,7 @@ import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, ta
 import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../bench/transformer-victim.js';
 import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../bench/victim-runs.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
-import { groupEmbedding, meanEncoder } from './group-embedding.js';
+import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from './group-embedding.js';
 
 // the SpamAssassin case at the bench's 40 words, made once for the whole file (loading the corpus takes seconds)
 let spam40: ReturnType<typeof kitSplitCase> | undefined;
@@ -60,20 +60,7 @@ describe("the kit's held-out split, re-made through @xtrust/datasets", () => {
 
 // A small embedding over the texts' words (groups of interchangeable words) plus the class names TOKI relates
 // pool words to; the keyword store's pools then hold the words LIME found important on the transformer.
-const GROUPS = [
-  ['free', 'complimentary', 'gratis'],
-  ['money', 'cash', 'funds'],
-  ['prize', 'award', 'reward'],
-  ['win', 'earn', 'gain'],
-  ['click', 'press', 'tap'],
-  ['offer', 'deal', 'bargain'],
-  ['meeting', 'conference', 'session'],
-  ['report', 'summary', 'document'],
-  ['project', 'plan', 'programme'],
-  ['tomorrow', 'today', 'tonight'],
-  ['spam', 'junk'],
-  ['legitimate', 'genuine'],
-];
+const GROUPS = [...SPAM_WORD_GROUPS, ['spam', 'junk'], ['legitimate', 'genuine']];
 const groups = () => groupEmbedding(GROUPS);
 
 const TRAIN = [
