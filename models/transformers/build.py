@@ -122,12 +122,26 @@ def tokenizer_ids_reference(tok: WordPiece, data_dir: str, path: str) -> None:
     log(f"tokenizer ids reference: {path} ({len(rows)} texts)")
 
 
+PREFIX = {"tiny": "tiny-", "base": ""}  # folder-name prefix of each size's models ("tiny-bert-spam", "bert-spam")
+
+
+def mlm_checkpoint(checkpoints: str, prefix: str) -> str:
+    """The masked LM's state dict that the classifiers stage fine-tunes from."""
+    return os.path.join(checkpoints, f"{prefix}bert-mlm.pt")
+
+
+def build_named_size(size_name: str, args, corpora, vocab, summary: dict, stages, tasks) -> None:
+    """build_size for "tiny" (into --fixtures) or "base" (into --out)."""
+    dest = args.fixtures if size_name == "tiny" else args.out
+    build_size(size_name, SIZES[size_name], corpora, vocab, dest, PREFIX[size_name], with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=tasks)
+
+
 def build_size(name: str, size: dict, corpora, vocab, dest: str, prefix: str, with_shortcut: bool, summary: dict, stages, checkpoints: str, only_tasks=frozenset({"spam", "brown", "shortcut"})) -> None:
     """Stages: "mlm" (pre-training; saves a checkpoint), "classifiers" (fine-tuning from that checkpoint), "lm" (GPT-2)."""
     tok = WordPiece(vocab, size["max_len"])
     n_special = len(SPECIALS)
     held_out = lm_chunks(tok, [r["text"] for n in ("brown", "sotu", "spam") for r in corpora[n] if r["split"] == "test"][::10], size["max_len"])
-    ckpt = os.path.join(checkpoints, f"{prefix}bert-mlm.pt")
+    ckpt = mlm_checkpoint(checkpoints, prefix)
     chunks = None
     if "mlm" in stages or "lm" in stages:
         chunks = lm_chunks(tok, pretraining_texts(corpora), size["max_len"])
@@ -215,9 +229,14 @@ JOBS = [
 ]
 
 
+def sizes_asked(args) -> list:
+    """The model sizes this command builds: the fixtures ("tiny") unless --only base, the full size unless --quick or --only tiny."""
+    return [s for s in ("tiny", "base") if args.only in (None, s) and not (s == "base" and args.quick)]
+
+
 def planned_jobs(args, stages, tasks) -> list:
     """The jobs this command asks for, in priority order."""
-    sizes = [s for s in ("tiny", "base") if args.only in (None, s) and not (s == "base" and args.quick)]
+    sizes = sizes_asked(args)
     out = []
     for name, size, stage, task in JOBS:
         if stage == "distil":
@@ -248,7 +267,7 @@ def run_jobs(jobs: list, args, threads: int) -> dict:
         mlm = f"{size}-mlm"
         if mlm in jobs:
             return mlm in finished
-        return os.path.exists(os.path.join(args.out, "checkpoints", f"{'tiny-' if size == 'tiny' else ''}bert-mlm.pt"))
+        return os.path.exists(mlm_checkpoint(os.path.join(args.out, "checkpoints"), PREFIX[size]))
 
     while pending or running:
         for name in [n for n in pending if ready(n)]:
@@ -321,7 +340,7 @@ def main() -> None:
         if stage == "distil":
             build_distil(vocab, args.out)
         else:
-            build_size(size_name, SIZES[size_name], corpora, vocab, args.fixtures if size_name == "tiny" else args.out, "tiny-" if size_name == "tiny" else "", with_shortcut=True, summary=summary, stages={stage}, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks={task} if task else set())
+            build_named_size(size_name, args, corpora, vocab, summary, {stage}, {task} if task else set())
         with open(args.summary, "w", encoding="utf-8") as f:
             json.dump(summary, f, indent=2)
             f.write("\n")
@@ -337,10 +356,8 @@ def main() -> None:
             summary.update(r["summary"])
         summary["job_wall_seconds"] = {name: r["wall_seconds"] for name, r in results.items()}
     else:
-        if args.only in (None, "tiny"):
-            build_size("tiny", SIZES["tiny"], corpora, vocab, args.fixtures, "tiny-", with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=tasks)
-        if not args.quick and args.only in (None, "base"):
-            build_size("base", SIZES["base"], corpora, vocab, args.out, "", with_shortcut=True, summary=summary, stages=stages, checkpoints=os.path.join(args.out, "checkpoints"), only_tasks=tasks)
+        for size_name in sizes_asked(args):
+            build_named_size(size_name, args, corpora, vocab, summary, stages, tasks)
         if args.distil:
             build_distil(vocab, args.out)
     summary["wall_seconds"] = round(time.time() - t0, 1)
