@@ -258,11 +258,14 @@ console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per
 console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
 for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
 console.log(`xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, batches of ${batch} length-sorted rows).\n`);
-console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
-console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+const printHeader = () => {
+  console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+};
+printHeader();
 const printRow = (r: Row) =>
   console.log(
-    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer === null || Number.isNaN(r.jPeerPeer) ? '— (one seed)' : r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
+    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer === null /* NaN read back from JSON */ || Number.isNaN(r.jPeerPeer) ? '— (one seed)' : r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
   );
 for (const r of rows) printRow(r);
 // With --only-stored, the blocks not measured at this setting may have rows from an earlier, smaller run
@@ -272,8 +275,7 @@ if (onlyStored && earlierFile && notMeasuredBlocks.length) {
   const earlier = (JSON.parse(readFileSync(earlierFile, 'utf8')) as Row[]).filter((r) => notMeasuredBlocks.some((b) => b.model === r.model && b.words === r.words));
   if (earlier.length) {
     console.log(`\nBlocks not measured at this setting yet — their rows from an earlier run at fewer samples (${earlierFile.startsWith(ROOT) ? earlierFile.slice(ROOT.length + 1) : earlierFile}; not the issue's setting, not used for the targets below):\n`);
-    console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
-    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    printHeader();
     for (const r of earlier) printRow(r);
   }
 }
