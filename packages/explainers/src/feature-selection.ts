@@ -26,32 +26,87 @@ export interface WeightedGram {
 }
 
 export function weightedGram(data: Uint8Array, rows: number, d: number, weights: Float64Array): WeightedGram {
-  const gram = new Float64Array(d * d);
-  const mean = new Float64Array(d);
-  const idx = new Int32Array(d);
-  let sw = 0;
-  for (let r = 0; r < rows; r++) {
-    const w = weights[r];
-    sw += w;
-    const base = r * d;
-    let n = 0;
-    for (let c = 0; c < d; c++) if (data[base + c] !== 0) idx[n++] = c;
-    for (let a = 0; a < n; a++) {
-      const i = idx[a];
-      mean[i] += w;
-      const gi = i * d;
-      for (let b = a; b < n; b++) gram[gi + idx[b]] += w;
-    }
+  return new WeightedMoments(d, 0).add(data, rows, weights, []).gram();
+}
+
+/**
+ * Raw weighted moments of a binary design that grows by rows — Σw, Σw·x, Σw·x·xᵀ and, per target column
+ * y, Σw·y, Σw·y², Σw·x·y — from which the centred Gram matrix and cross-moments of all rows added so far
+ * come in O(d²) (`gram`, `cross`). Adding r rows costs O(r · kept²), so a neighbourhood scored in rounds
+ * (LIME's adaptive sample count) re-selects its features after each round without going over the earlier
+ * rows again.
+ */
+export class WeightedMoments {
+  private readonly raw: Float64Array;
+  private readonly sx: Float64Array;
+  private sw = 0;
+  private readonly sy: Float64Array;
+  private readonly syy: Float64Array;
+  private readonly sxy: Float64Array[];
+  private readonly idx: Int32Array;
+
+  /** `d` columns, `targets` target columns (0 when only the Gram matrix is wanted). */
+  constructor(
+    readonly d: number,
+    readonly targets: number,
+  ) {
+    this.raw = new Float64Array(d * d);
+    this.sx = new Float64Array(d);
+    this.sy = new Float64Array(targets);
+    this.syy = new Float64Array(targets);
+    this.sxy = Array.from({ length: targets }, () => new Float64Array(d));
+    this.idx = new Int32Array(d);
   }
-  for (let i = 0; i < d; i++) mean[i] /= sw;
-  for (let i = 0; i < d; i++) {
-    for (let j = i; j < d; j++) {
-      const v = gram[i * d + j] - sw * mean[i] * mean[j];
-      gram[i * d + j] = v;
-      gram[j * d + i] = v;
+
+  /** Adds `rows` rows (rows×d binary `data`, their `weights`, and each target's values for those rows). */
+  add(data: Uint8Array, rows: number, weights: ArrayLike<number>, ys: readonly ArrayLike<number>[]): this {
+    const { d, raw, sx, idx } = this;
+    for (let r = 0; r < rows; r++) {
+      const w = weights[r];
+      this.sw += w;
+      const base = r * d;
+      let n = 0;
+      for (let c = 0; c < d; c++) if (data[base + c] !== 0) idx[n++] = c;
+      for (let a = 0; a < n; a++) {
+        const i = idx[a];
+        sx[i] += w;
+        const gi = i * d;
+        for (let b = a; b < n; b++) raw[gi + idx[b]] += w;
+      }
+      for (let t = 0; t < this.targets; t++) {
+        const wy = w * ys[t][r];
+        this.sy[t] += wy;
+        this.syy[t] += wy * ys[t][r];
+        const sxy = this.sxy[t];
+        for (let a = 0; a < n; a++) sxy[idx[a]] += wy;
+      }
     }
+    return this;
   }
-  return { d, gram, mean, sumWeights: sw };
+
+  /** The centred Gram matrix of the rows added so far: G = Σ w (x − m)(x − m)ᵀ = Σ w x xᵀ − Σw · m mᵀ. */
+  gram(): WeightedGram {
+    const { d, raw, sw } = this;
+    const gram = new Float64Array(d * d);
+    const mean = new Float64Array(d);
+    for (let i = 0; i < d; i++) mean[i] = this.sx[i] / sw;
+    for (let i = 0; i < d; i++) {
+      for (let j = i; j < d; j++) {
+        const v = raw[i * d + j] - sw * mean[i] * mean[j];
+        gram[i * d + j] = v;
+        gram[j * d + i] = v;
+      }
+    }
+    return { d, gram, mean, sumWeights: sw };
+  }
+
+  /** Target `t`'s centred cross-moments, as `weightedCross` returns them: b = Σ w x (y − ȳ), yy = Σ w (y − ȳ)². */
+  cross(t: number): { b: Float64Array; yy: number } {
+    const ym = this.sy[t] / this.sw;
+    const b = new Float64Array(this.d);
+    for (let c = 0; c < this.d; c++) b[c] = this.sxy[t][c] - this.sx[c] * ym;
+    return { b, yy: Math.max(0, this.syy[t] - this.sw * ym * ym) };
+  }
 }
 
 /** Weighted centred cross-moments with a target: b = Σ w (x − m)(y − ȳ), and yy = Σ w (y − ȳ)². */

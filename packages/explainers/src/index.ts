@@ -1,11 +1,13 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
+export { AdaptiveStop, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
 export {
   resolveFeatureSelection,
   forwardSelection,
   highestWeights,
   lassoPathSelection,
   weightedGram,
+  WeightedMoments,
   weightedCross,
   FEATURE_SELECTIONS,
   type FeatureSelection,

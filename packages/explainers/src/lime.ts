@@ -10,6 +10,7 @@ import {
   type FeatureSelection,
 } from './feature-selection.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
+import { AdaptiveStop, resolveAdaptive, type AdaptiveOption } from './lime-adaptive.js';
 import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
 import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
 import { intOption, positiveOption, seedOption } from './options.js';
@@ -37,13 +38,17 @@ export type LimeOptions = ModelCallOptions & LabelOptions & {
   chunkSize?: number;
   /**
    * Optional faster mode, off by default: score the neighbourhood in rounds of `step` samples (default
-   * numSamples / 5, rounded up: 1,000 of 5,000) and stop once the explanation's top-`numFeatures` words (as a set, for every explained label)
-   * come out the same in `patience` + 1 consecutive fits (default patience 1), or at `numSamples`. The
-   * samples are a prefix of the exact run's (same seed, same stream), so a run that reaches
-   * `numSamples` is the exact explanation; `diagnostics.samples` says how many were used. Its agreement
-   * with the exact default is measured in apps/bench (transformer-lime), not assumed.
+   * numSamples / 5, rounded up: 1,000 of 5,000) and stop once the explanation's top-`numFeatures` words
+   * (for every explained label) come out stable in `patience` + 1 consecutive fits (default patience 1),
+   * or at `numSamples`. Stable means the two fits' top-word sets have a Jaccard index ≥ `minJaccard`
+   * (default 1: the same set; 0.8 lets one of ten words swap). The samples are a prefix of the exact
+   * run's (same seed, same stream), so a run that reaches `numSamples` is the exact explanation;
+   * `diagnostics.samples` says how many were used. Each check re-selects the features from running
+   * moments of the rows so far (AdaptiveStop), not a refit over them. Its agreement with the exact
+   * default is measured in apps/bench (transformer-lime, lime-stopping), not assumed.
    */
-  adaptive?: boolean | { step?: number; patience?: number };};
+  adaptive?: AdaptiveOption;
+};
 
 interface Prepared {
   tf: TextFeatures;
@@ -167,13 +172,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
     const top = topLabelCount(k, o);
     const backend = resolveRidgeBackend(o.ridgeBackend ?? 'auto');
     const guard = new ProbabilityGuard('lime: classifier', k, o);
-    const adaptive =
-      o.adaptive === undefined || o.adaptive === false
-        ? null
-        : {
-            step: intOption('adaptive.step', o.adaptive === true ? undefined : o.adaptive.step, Math.ceil(numSamples / 5), 1),
-            patience: intOption('adaptive.patience', o.adaptive === true ? undefined : o.adaptive.patience, 1, 1),
-          };
+    const adaptive = resolveAdaptive(o.adaptive, numSamples);
 
     const out: Explanation[] = [];
     for (let start = 0; start < texts.length; start += chunkSize) {
@@ -202,21 +201,20 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         if (adaptive === null) probs = await scorer.score(samples.data, numSamples);
         else {
           probs = new Float32Array(numSamples * k);
+          // The kernel weight of a row depends on that row alone, so the whole budget's weights are known up front.
+          const allWeights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
+          let stop: AdaptiveStop | null = null;
           let done = 0;
-          let previous = '';
-          let stable = 0;
           while (done < numSamples) {
-            const next = Math.min(numSamples, done + adaptive.step);
-            probs.set(await scorer.score(samples.data.subarray(done * d, next * d), next - done), done * k);
-            done = next;
+            const from = done;
+            done = Math.min(numSamples, done + adaptive.step);
+            probs.set(await scorer.score(samples.data.subarray(from * d, done * d), done - from), from * k);
             if (done >= numSamples) break;
+            // The explained labels come from row 0 (the unperturbed text), scored in the first round.
             const labels = labelsFor(probs, 0, k, explicit, top);
-            const w = limeKernel(limeDistances(samples.kept.subarray(0, done), d), kernelWidth);
-            const [models] = await fitLimeModels([{ data: samples.data.subarray(0, done * d), rows: done, d, weights: w, ys: labels.map((l) => column(probs, done, l)) }], method, numFeatures, backend);
-            const key = models.map((m) => Array.from(m.features).sort((a, b) => a - b).join(',')).join('|');
-            stable = key === previous ? stable + 1 : 0;
-            previous = key;
-            if (stable >= adaptive.patience) break;
+            stop ??= new AdaptiveStop(adaptive, d, labels.length, method, numFeatures);
+            const round = probs.subarray(from * k, done * k);
+            if (stop.addRound(samples.data.subarray(from * d, done * d), done - from, allWeights.subarray(from, done), labels.map((l) => column(round, done - from, l)))) break;
           }
           rows = done;
           probs = probs.subarray(0, rows * k);
