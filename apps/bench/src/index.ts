@@ -183,6 +183,22 @@ export const BENCHMARKS: readonly Benchmark[] = [
     },
   },
   {
+    name: 'lime-stopping',
+    title: "LIME's adaptive stopping rule chosen on validation texts (never the benchmark's)",
+    description:
+      "Candidate stopping rules of LIME's adaptive sample count (step × patience × minJaccard) replayed on the recorded model outputs of the exact seed-1 run, on SpamAssassin bodies drawn apart from transformer-lime's texts (8 per length, 40/120/250 words, out/bert-spam or the tiny-bert-spam fixture, 5,000 samples): samples used and the drop in top-10 Jaccard to the exact seed-2 explanation, paired per text with exact seed 1's, with 90 % intervals; the rule with the fewest samples whose mean drop is ≤ 0.05 at every length is chosen. Its speed and agreement on the benchmark's texts are transformer-lime's (apps/bench/src/transformer-lime/stopping.ts).",
+    limit: [5400, 1800],
+    script: (ctx) => {
+      const out = ctx.kitOut ?? join(ROOT, 'models/transformers/out');
+      const model = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
+      if (!model) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py' };
+      return {
+        file: 'apps/bench/dist/transformer-lime/stopping.js',
+        args: ['--model', model, ...(ctx.quick ? ['--words', '40,120', '--texts', '3', '--samples', '1000'] : ['--texts', '8', '--samples', '5000']), '--out', join(RESULTS, ctx.quick ? 'lime-stopping-quick' : 'lime-stopping')],
+      };
+    },
+  },
+  {
     name: 'transformer-audit',
     title: "Transformer audit at the paper's scale: exact vs fast LIME, local vs queued, beside the paper's hours",
     description:

@@ -184,7 +184,7 @@ for (const job of jobs) {
     const textsFile = join(out, `${tag}-texts.json`);
     writeFileSync(textsFile, JSON.stringify(texts));
     const peerFile = join(out, `${tag}-peer.json`);
-    process.stderr.write(`[transformer-lime] ${tag}: peer (Python lime + PyTorch), ${texts.length} texts × 2 seeds\n`);
+    process.stderr.write(`[transformer-lime] ${tag}: peer (Python lime + PyTorch), ${texts.length} texts × seeds ${job.peerSeeds ?? '1,2'}\n`);
     const r = spawnSync(
       python,
       [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', textsFile, '--seeds', job.peerSeeds ?? '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', peerFile],
