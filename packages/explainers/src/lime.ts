@@ -196,13 +196,13 @@ export class LimeExplainer implements Explainer<LimeOptions> {
           for (let r = 0; r < rows; r++) y[r] = probs[r * k + l];
           return y;
         };
+        // The kernel weight of a row depends on that row alone: the whole budget's weights, of which a run uses a prefix.
+        const allWeights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
         let rows = numSamples;
         let probs: Float32Array;
         if (adaptive === null) probs = await scorer.score(samples.data, numSamples);
         else {
           probs = new Float32Array(numSamples * k);
-          // The kernel weight of a row depends on that row alone, so the whole budget's weights are known up front.
-          const allWeights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
           let stop: AdaptiveStop | null = null;
           let done = 0;
           while (done < numSamples) {
@@ -220,7 +220,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
           probs = probs.subarray(0, rows * k);
         }
         const labels = labelsFor(probs, 0, k, explicit, top);
-        const weights = limeKernel(limeDistances(samples.kept.subarray(0, rows), d), kernelWidth);
+        const weights = allWeights.subarray(0, rows);
         const ys = labels.map((l) => column(probs, rows, l));
         prepared.push({ tf, data: samples.data.subarray(0, rows * d), rows, weights, probs, labels, ys, scorer: scorer.kind });
       }
