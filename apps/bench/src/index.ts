@@ -89,6 +89,15 @@ function limeSource(ctx: RunContext): string | undefined {
   return undefined;
 }
 
+/** The model kit's generated models folder (default models/transformers/out). */
+const kitOut = (ctx: RunContext) => ctx.kitOut ?? join(ROOT, 'models/transformers/out');
+
+/** The kit's spam classifier: the full-size out/bert-spam when built, else the committed tiny-bert-spam fixture; undefined when neither is here. */
+function kitSpamClassifier(ctx: RunContext): string | undefined {
+  const out = kitOut(ctx);
+  return [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
+}
+
 /** The model kit's masked LM and causal LM fixtures (CEA's substitutes and Δ_PP). */
 export const KIT_MLM = 'models/transformers/fixtures/tiny-bert-mlm';
 export const KIT_GPT2 = 'models/transformers/fixtures/tiny-gpt2';
@@ -158,8 +167,8 @@ export const BENCHMARKS: readonly Benchmark[] = [
     script: (ctx) => {
       const src = limeSource(ctx);
       if (!src) return { skipped: 'the reference LIME source is not here (see lime-parity): pass --lime-src DIR or LIME_SRC=DIR' };
-      const out = ctx.kitOut ?? join(ROOT, 'models/transformers/out');
-      const small = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
+      const out = kitOut(ctx);
+      const small = kitSpamClassifier(ctx);
       const large = join(out, 'distil-size-bert');
       if (!small) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
       // --quick: 3 texts × 1,000 samples at 40 and 120 words on the small model; 3 texts × 1,000 samples at 120 words, exact and int8+adaptive, on the large one (its peer one seed).
@@ -189,8 +198,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
       "Candidate stopping rules of LIME's adaptive sample count (step × patience × minJaccard) replayed on the recorded model outputs of the exact seed-1 run, on SpamAssassin bodies drawn apart from transformer-lime's texts (8 per length, 40/120/250 words, out/bert-spam or the tiny-bert-spam fixture, 5,000 samples): samples used and the drop in top-10 Jaccard to the exact seed-2 explanation, paired per text with exact seed 1's, with 90 % intervals; the rule with the fewest samples whose mean drop is ≤ 0.05 at every length is chosen. Its speed and agreement on the benchmark's texts are transformer-lime's (apps/bench/src/transformer-lime/stopping.ts).",
     limit: [5400, 1800],
     script: (ctx) => {
-      const out = ctx.kitOut ?? join(ROOT, 'models/transformers/out');
-      const model = [join(out, 'bert-spam'), join(out, '../fixtures/tiny-bert-spam')].find((d) => existsSync(join(d, 'onnx/model.onnx')));
+      const model = kitSpamClassifier(ctx);
       if (!model) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py' };
       return {
         file: 'apps/bench/dist/transformer-lime/stopping.js',
