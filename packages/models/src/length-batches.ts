@@ -1,6 +1,16 @@
 import { softmaxLogits } from './labels.js';
 import type { IdRows } from './masked-ids.js';
 
+/**
+ * The scoring batches' default bound on positions (rows × padded length) per run: a batch's
+ * activations stay in cache (a 6 × 768 BERT's graph time per row rose ~25 % from 1,024 to 2,048
+ * positions a batch). Chosen among 512 / 1,024 / 2,048 / 4,096 / rows-only on validation texts, not the
+ * benchmark's (apps/bench transformer-lime/profile.js --validation, 40/120/250 words, a 4 × 256 and a
+ * 6 × 768 BERT): 512 had the lowest graph time summed over both models and every length, 9 % below
+ * row batches of 32 on average (−22 % on the large model at 120 words); packages/models README has the table.
+ */
+export const DEFAULT_BATCH_TOKENS = 512;
+
 /** One padded batch for the graph: B×S ids and attention mask (1 = real token), row-major. */
 export interface PaddedBatch {
   readonly inputIds: BigInt64Array;
@@ -13,8 +23,14 @@ export interface PaddedBatch {
 export type BatchRunner = (batch: PaddedBatch) => Promise<Float32Array>;
 
 export interface LengthBatchOptions {
-  /** Rows per run. */
+  /** Rows per run, at most. */
   readonly batchSize: number;
+  /**
+   * Positions (rows × padded length) per run, at most; a row longer than this runs alone. Bounds a
+   * batch's activations rather than its row count, so long rows go in small batches and short rows in
+   * large ones. Default: no bound beyond `batchSize`.
+   */
+  readonly batchTokens?: number;
   /** Id of the padding token. */
   readonly padId: number;
   /** Sort by length and drop duplicates (default true); false runs rows in their order, for measuring what sorting saves. */
@@ -79,10 +95,17 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
   let tokens = 0;
   let runs = 0;
   let runMs = 0;
-  for (let s = 0; s < m; s += options.batchSize) {
-    const B = Math.min(options.batchSize, m - s);
-    let S = 1;
-    for (let b = 0; b < B; b++) S = Math.max(S, len(order[s + b]));
+  const budget = options.batchTokens ?? Infinity;
+  for (let s = 0, B = 0; s < m; s += B) {
+    // Rows come sorted by length, so the next row sets the padded length of the batch it would join.
+    let S = Math.max(1, len(order[s]));
+    B = 1;
+    while (B < options.batchSize && s + B < m) {
+      const next = Math.max(S, len(order[s + B]));
+      if ((B + 1) * next > budget) break;
+      S = next;
+      B++;
+    }
     const inputIds = new BigInt64Array(B * S).fill(pad);
     const attentionMask = new BigInt64Array(B * S);
     for (let b = 0; b < B; b++) {

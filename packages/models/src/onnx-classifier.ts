@@ -7,7 +7,7 @@ import { alignTokens, findAttentionOutput, splitAttention } from './attention.js
 import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBatch } from './hf-tokenizer-loader.js';
 import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
 import { labelsFromConfig } from './labels.js';
-import { scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
+import { DEFAULT_BATCH_TOKENS, scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
 import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
 import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
 import { quantizeMatMulWeights } from './quantize-int8.js';
@@ -16,8 +16,14 @@ import { sessionOptions, type SessionTuning } from './session-options.js';
 export interface OnnxClassifierOptions {
   /** Label order of the logits (default: config.json's id2label). */
   labels?: readonly string[];
-  /** Texts per ONNX run. Default 32. */
+  /** Texts per ONNX run, at most. Default 32. */
   batchSize?: number;
+  /**
+   * Positions (rows × padded length) per ONNX run, at most, for the length-sorted scoring batches:
+   * long rows go in fewer-row batches, keeping a batch's activations in cache. Default
+   * DEFAULT_BATCH_TOKENS; Infinity for row batches of `batchSize` only.
+   */
+  batchTokens?: number;
   /** Path of the graph inside the folder. Default `onnx/model.onnx`. */
   modelFile?: string;
   /** Name used in error messages. Default `ONNX model <folder>`. */
@@ -67,6 +73,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     private readonly session: ort.InferenceSession,
     private readonly tokenizer: PreTrainedTokenizer,
     private readonly batchSize: number,
+    private readonly batchTokens: number,
     private readonly logitsName: string,
     readonly attentionOutput: string | null,
     private readonly sortByLength = true,
@@ -88,6 +95,8 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const labels = options.labels ? [...options.labels] : await labelsFromConfig(dir, name);
     if (labels.length < 1) throw new XtrustError('INVALID_ARGUMENT', `${name}: no labels`, { argument: 'labels' });
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
+    const batchTokens = options.batchTokens ?? DEFAULT_BATCH_TOKENS;
+    if (batchTokens !== Infinity) requirePositiveInt(batchTokens, 'batchTokens');
     let session: ort.InferenceSession;
     try {
       if (options.quantize === 'int8') {
@@ -107,7 +116,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const gradientPath = resolve(dir, options.gradientFile ?? GRADIENT_GRAPH_FILE);
     if (options.gradientFile !== undefined) requireFile(dir, options.gradientFile, name);
     const gradientBatchSize = requirePositiveInt(options.gradientBatchSize ?? 64, 'gradientBatchSize');
-    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
+    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, batchTokens, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
       threads: options.threads,
       batchSize: gradientBatchSize,
     });
@@ -172,7 +181,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
       }
       return logits.data as Float32Array;
     };
-    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength }, this.scoringStats);
+    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, batchTokens: this.batchTokens, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength }, this.scoringStats);
     return checkProbabilities(out, rows.rows, k, this.name);
   }
 

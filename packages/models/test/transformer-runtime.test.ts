@@ -37,6 +37,25 @@ describe('tiny-bert-spam: onnx and transformers runtimes agree', () => {
     }
   });
 
+  it('a positions budget per run (batchTokens) changes the batches, not the probabilities; a bad one is named', async () => {
+    const a = await onnx.predictProba(TEXTS);
+    const tight = await OnnxClassifier.load(kitFixture('tiny-bert-spam'), { batchSize: 64, batchTokens: 8 });
+    const rows = await OnnxClassifier.load(kitFixture('tiny-bert-spam'), { batchSize: 64, batchTokens: Infinity });
+    try {
+      const b = await tight.predictProba(TEXTS);
+      const c = await rows.predictProba(TEXTS);
+      for (let j = 0; j < a.length; j++) expect(Math.abs(a[j] - b[j])).toBeLessThan(1e-5);
+      for (let j = 0; j < a.length; j++) expect(Math.abs(a[j] - c[j])).toBeLessThan(1e-5);
+      // 8 positions a run: every text longer than 4 pieces runs alone; one row batch holds all five
+      expect(tight.scoringStats.runs).toBeGreaterThanOrEqual(4);
+      expect(rows.scoringStats.runs).toBe(1);
+    } finally {
+      await tight.release();
+      await rows.release();
+    }
+    await expect(OnnxClassifier.load(kitFixture('tiny-bert-spam'), { batchTokens: 0 })).rejects.toThrow(/batchTokens must be a positive integer, got 0/);
+  });
+
   it('the last attentions.N is the one fetched, and both runtimes return the same maps', async () => {
     expect(isAttentionProvider(onnx)).toBe(true);
     const layers = JSON.parse((await import('node:fs')).readFileSync(`${kitFixture('tiny-bert-spam')}/config.json`, 'utf8')).num_hidden_layers;

@@ -5,12 +5,13 @@
  * length sorting off, and a comparison of session settings.
  *
  *   node apps/bench/dist/transformer-lime/profile.js --model DIR [--words 40,120,250] [--texts 3]
- *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64]
+ *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64,rows32,tokens1024]
+ *        [--validation]  (the validation texts instead of the benchmark's)
  */
 import { tokenize } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { MaskedIds, OnnxClassifier, loadLocalTokenizer, pieceTokenizer, type OnnxClassifierOptions } from '@xtrust/models';
-import { textsOfLength } from './texts.js';
+import { textsOfLength, validationTexts } from './texts.js';
 
 function arg(name: string, fallback: string): string {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,6 +26,8 @@ const samples = Number(arg('samples', '5000'));
 const threads = Number(arg('threads', '2'));
 const batch = Number(arg('batch', '32'));
 const variants = arg('variants', 'default').split(',');
+/** --validation: the validation texts (lime-stopping's), for choosing a setting; default the benchmark's texts. */
+const validation = process.argv.includes('--validation');
 
 const settings: Record<string, OnnxClassifierOptions> = {
   default: {},
@@ -35,10 +38,17 @@ const settings: Record<string, OnnxClassifierOptions> = {
   parallel: { session: { executionMode: 'parallel' } },
   nopattern: { session: { enableMemPattern: false } },
   noarena: { session: { enableCpuMemArena: false, enableMemPattern: false } },
-  batch8: { batchSize: 8 },
-  batch16: { batchSize: 16 },
-  batch64: { batchSize: 64 },
-  batch128: { batchSize: 128 },
+  batch2: { batchSize: 2, batchTokens: Infinity },
+  batch4: { batchSize: 4, batchTokens: Infinity },
+  batch8: { batchSize: 8, batchTokens: Infinity },
+  batch16: { batchSize: 16, batchTokens: Infinity },
+  batch64: { batchSize: 64, batchTokens: Infinity },
+  batch128: { batchSize: 128, batchTokens: Infinity },
+  rows32: { batchSize: 32, batchTokens: Infinity },
+  tokens512: { batchSize: 256, batchTokens: 512 },
+  tokens1024: { batchSize: 256, batchTokens: 1024 },
+  tokens2048: { batchSize: 256, batchTokens: 2048 },
+  tokens4096: { batchSize: 256, batchTokens: 4096 },
 };
 
 const tokenizer = await loadLocalTokenizer(model, 'profile');
@@ -49,10 +59,10 @@ const log = (s: string) => {
   process.stderr.write(s + '\n');
 };
 log(`model ${model}, ${samples} samples, ${threads} threads, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-log('| words | variant | batch | s / explanation | prepare ms | build ms | onnxruntime s | other s | distinct rows | mean length | padded / real positions |');
+log('| words | variant | batch | s / explanation | prepare ms | build ms (texts built from strings) | onnxruntime s | other s | distinct rows | mean length | padded / real positions |');
 log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const words of lengths) {
-  const texts = textsOfLength(words, nTexts);
+  const texts = validation ? validationTexts(words, nTexts) : textsOfLength(words, nTexts);
   for (const v of variants) {
     const opts = { batchSize: batch, threads, ...settings[v] };
     const clf = await OnnxClassifier.load(model, opts);
@@ -62,16 +72,19 @@ for (const words of lengths) {
     let prepareMs = 0;
     let buildMs = 0;
     let total = 0;
+    let stringTexts = 0;
     for (const text of texts) {
       // The ids work alone, with a cold piece cache (what one explanation pays).
       const T = tokenize(text).length;
       const t0 = performance.now();
-      const m = MaskedIds.prepare(tok, text)!;
+      const m = MaskedIds.prepare(tok, text);
       const t1 = performance.now();
       const masks = new Uint8Array(samples * T);
       for (let i = 0; i < masks.length; i++) masks[i] = (i * 2654435761) % 7 < 4 ? 1 : 0;
       const t2 = performance.now();
-      m.build(masks, samples);
+      // A text the pieces cannot build exactly goes the strings way (rebuild, re-tokenise): time that instead.
+      if (m) m.build(masks, samples);
+      else stringTexts++, clf.maskedIds(text, masks, samples);
       buildMs += performance.now() - t2;
       prepareMs += t1 - t0;
       const s0 = performance.now();
@@ -82,7 +95,7 @@ for (const words of lengths) {
     const n = texts.length;
     const ort = st.runMs / 1000 / n;
     log(
-      `| ${words} | ${v} | ${opts.batchSize} | ${(total / n).toFixed(2)} | ${(prepareMs / n).toFixed(1)} | ${(buildMs / n).toFixed(1)} | ${ort.toFixed(2)} | ${(total / n - ort).toFixed(2)} | ${(st.distinct / n).toFixed(0)} of ${(st.rows / n).toFixed(0)} | ${(st.tokens / st.distinct).toFixed(1)} | ${(st.positions / st.tokens).toFixed(3)} |`,
+      `| ${words} | ${v} | ${opts.batchSize} | ${(total / n).toFixed(2)} | ${(prepareMs / n).toFixed(1)} | ${(buildMs / n).toFixed(1)} (${stringTexts} of ${n}) | ${ort.toFixed(2)} | ${(total / n - ort).toFixed(2)} | ${(st.distinct / n).toFixed(0)} of ${(st.rows / n).toFixed(0)} | ${(st.tokens / st.distinct).toFixed(1)} | ${(st.positions / st.tokens).toFixed(3)} |`,
     );
     await clf.release();
   }

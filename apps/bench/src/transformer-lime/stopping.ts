@@ -23,7 +23,7 @@ import type { Classifier } from '@xtrust/core';
 import { LimeExplainer, type AdaptiveRule } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
-import { textsOfLength } from './texts.js';
+import { validationTexts } from './texts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -42,14 +42,6 @@ const out = resolve(arg('out', join(ROOT, 'apps/bench/results/lime-stopping'))!)
 mkdirSync(join(out, 'recordings'), { recursive: true });
 for (const [name, v] of [['texts', nTexts], ['samples', samples], ['threads', threads], ...wordsList.map((w) => ['words', w] as const)] as const) {
   if (!Number.isInteger(v) || v < 1) throw new Error(`--${name} must be a positive integer, got ${v}`);
-}
-
-/** The benchmark's texts (transformer-lime: seed 16, 3 per length) are never validation texts. */
-function validationTexts(words: number, count: number): string[] {
-  const benchmark = new Set(textsOfLength(words, 3));
-  return textsOfLength(words, count + 3, 17)
-    .filter((t) => !benchmark.has(t))
-    .slice(0, count);
 }
 
 const hashOf = (s: string) => createHash('sha1').update(s).digest('hex').slice(0, 20);

@@ -21,3 +21,14 @@ export function textsOfLength(words: number, count: number, seed = 16): string[]
   }
   return out;
 }
+
+/**
+ * Texts for choosing settings (the adaptive stopping rule, the batch size): drawn with another seed,
+ * the benchmark's texts (seed 16, 3 per length) excluded, so no setting is tuned on what it is judged on.
+ */
+export function validationTexts(words: number, count: number): string[] {
+  const benchmark = new Set(textsOfLength(words, 3));
+  return textsOfLength(words, count + 3, 17)
+    .filter((t) => !benchmark.has(t))
+    .slice(0, count);
+}

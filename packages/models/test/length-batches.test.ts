@@ -1,0 +1,77 @@
+// The length-sorted scoring batches (scoreIdRows): duplicates run once, rows come back in their own
+// order, and a positions budget (batchTokens) bounds rows × padded length without changing any result.
+import { describe, expect, it } from 'vitest';
+import { rng } from '@xtrust/core';
+import { scoreIdRows, type PaddedBatch } from '../src/length-batches.js';
+import type { IdRows } from '../src/masked-ids.js';
+
+function idRows(rows: number[][]): IdRows {
+  const offsets = new Int32Array(rows.length + 1);
+  rows.forEach((r, i) => (offsets[i + 1] = offsets[i] + r.length));
+  return { ids: Int32Array.from(rows.flat()), offsets, rows: rows.length };
+}
+
+/** A runner whose two logits depend only on a row's real ids (padding must not matter), recording each batch's shape. */
+function recordingRunner(shapes: [number, number][]) {
+  return async (b: PaddedBatch): Promise<Float32Array> => {
+    shapes.push([b.batch, b.sequence]);
+    const out = new Float32Array(b.batch * 2);
+    for (let r = 0; r < b.batch; r++) {
+      let sum = 0;
+      let len = 0;
+      for (let j = 0; j < b.sequence; j++) {
+        if (b.attentionMask[r * b.sequence + j] === 1n) {
+          sum += Number(b.inputIds[r * b.sequence + j]) * (j + 1);
+          len++;
+        }
+      }
+      out[r * 2] = (sum % 97) / 10;
+      out[r * 2 + 1] = len / 10;
+    }
+    return out;
+  };
+}
+
+describe('scoreIdRows', () => {
+  it('a positions budget cuts the sorted rows into batches whose rows × padded length stays within it (hand-computed)', async () => {
+    const shapes: [number, number][] = [];
+    // lengths 5, 1, 4, 2, 3 → sorted 1, 2, 3, 4, 5; budget 6: [1, 2] (2 × 2), then [3] (adding 4 would be 2 × 4 = 8), [4], [5] alone
+    const rows = idRows([[9, 8, 7, 6, 5], [3], [4, 4, 4, 4], [1, 2], [7, 7, 7]]);
+    await scoreIdRows(rows, 2, recordingRunner(shapes), { batchSize: 32, batchTokens: 6, padId: 0 });
+    expect(shapes).toEqual([
+      [2, 2],
+      [1, 3],
+      [1, 4],
+      [1, 5],
+    ]);
+  });
+
+  it('batchSize still bounds the rows; a row longer than the budget runs alone', async () => {
+    const shapes: [number, number][] = [];
+    const rows = idRows([[1], [2], [3], [4], [5], Array.from({ length: 40 }, (_, i) => i + 1)]);
+    await scoreIdRows(rows, 2, recordingRunner(shapes), { batchSize: 2, batchTokens: 10, padId: 0 });
+    expect(shapes).toEqual([
+      [2, 1],
+      [2, 1],
+      [1, 1],
+      [1, 40],
+    ]);
+  });
+
+  it('on random rows with duplicates, every budget gives the same probabilities as row batches, each batch within budget', async () => {
+    const r = rng(3);
+    const distinct = Array.from({ length: 40 }, () => Array.from({ length: 1 + r.int(60) }, () => 1 + r.int(500)));
+    const rows = idRows(Array.from({ length: 150 }, () => distinct[r.int(distinct.length)]));
+    const reference = await scoreIdRows(rows, 2, recordingRunner([]), { batchSize: 32, padId: 0 });
+    for (const budget of [1, 37, 100, 256, 1024, Infinity]) {
+      const shapes: [number, number][] = [];
+      const stats = { rows: 0, distinct: 0, runs: 0, positions: 0, tokens: 0, runMs: 0 };
+      const got = await scoreIdRows(rows, 2, recordingRunner(shapes), { batchSize: 32, batchTokens: budget, padId: 0 }, stats);
+      expect(Array.from(got)).toEqual(Array.from(reference));
+      for (const [b, s] of shapes) expect(b === 1 || b * s <= budget).toBe(true);
+      expect(shapes.reduce((n, [b]) => n + b, 0)).toBe(stats.distinct);
+      expect(stats.distinct).toBeLessThanOrEqual(40);
+      expect(stats.rows).toBe(150);
+    }
+  });
+});
