@@ -117,7 +117,8 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
   it('resolveAdaptive fills the defaults and names a bad minJaccard', () => {
     expect(resolveAdaptive(undefined, 5000)).toBeNull();
     expect(resolveAdaptive(false, 5000)).toBeNull();
-    expect(resolveAdaptive(true, 5000)).toEqual({ step: 1000, patience: 1, minJaccard: 1 });
+    expect(resolveAdaptive(true, 5000)).toEqual({ step: 250, patience: 2, minJaccard: 1 });
+    expect(resolveAdaptive(true, 1001)).toEqual({ step: 51, patience: 2, minJaccard: 1 });
     expect(resolveAdaptive({ step: 500, patience: 2, minJaccard: 0.8 }, 5000)).toEqual({ step: 500, patience: 2, minJaccard: 0.8 });
     expect(() => resolveAdaptive({ minJaccard: 0 }, 5000)).toThrow(/adaptive\.minJaccard must be a number in \(0, 1\]/);
     expect(() => resolveAdaptive({ minJaccard: 1.5 }, 5000)).toThrow(/adaptive\.minJaccard/);
@@ -134,8 +135,8 @@ describe('LimeExplainer with a tolerant adaptive rule', () => {
   it('stops no later than set equality, and its explanation is the exact one at the samples it used', async () => {
     expect(tokenize(text).length).toBe(26);
     const lime = new LimeExplainer({ seed: 4, numSamples: 4000 });
-    const [strict] = await lime.explain(model, [text], { adaptive: { step: 500 } });
-    const [loose] = await lime.explain(model, [text], { adaptive: { step: 500, minJaccard: 0.8 } });
+    const [strict] = await lime.explain(model, [text], { adaptive: { step: 500, patience: 1 } });
+    const [loose] = await lime.explain(model, [text], { adaptive: { step: 500, patience: 1, minJaccard: 0.8 } });
     // On this text the tail words swap between fits: set equality needs 3,500 samples, the looser rule 2,500.
     expect(loose.diagnostics!.samples).toBeLessThan(strict.diagnostics!.samples);
     expect(loose.params.adaptive).toEqual({ step: 500, patience: 1, minJaccard: 0.8 });
