@@ -10,7 +10,7 @@ export { loadLocalTokenizer, encodeBatch, type EncodedBatch } from './hf-tokeniz
 export { CausalLanguageModel, type CausalLanguageModelOptions, type TextLikelihood } from './causal-lm.js';
 export { OnnxGradientGraph, transformerInputGradients, GRADIENT_GRAPH_FILE, type GradientGraphResult } from './onnx-gradients.js';
 export { MaskedIds, pieceTokenizer, encodeIds, type IdRows, type PieceTokenizer } from './masked-ids.js';
-export { DEFAULT_BATCH_TOKENS, type ScoringStats } from './length-batches.js';
+export { DEFAULT_BATCH_ACTIVATIONS, defaultBatchTokens, type ScoringStats } from './length-batches.js';
 export type { SessionTuning } from './session-options.js';
 export { quantizeMatMulWeights, type QuantizeReport } from './quantize-int8.js';
 export { HfClassifier, type HfClassifierOptions } from './hf-classifier.js';

@@ -2,14 +2,21 @@ import { softmaxLogits } from './labels.js';
 import type { IdRows } from './masked-ids.js';
 
 /**
- * The scoring batches' default bound on positions (rows × padded length) per run: a batch's
- * activations stay in cache (a 6 × 768 BERT's graph time per row rose ~25 % from 1,024 to 2,048
- * positions a batch). Chosen among 512 / 1,024 / 2,048 / 4,096 / rows-only on validation texts, not the
- * benchmark's (apps/bench transformer-lime/profile.js --validation, 40/120/250 words, a 4 × 256 and a
- * 6 × 768 BERT): 512 had the lowest graph time summed over both models and every length, 9 % below
- * row batches of 32 on average (−22 % on the large model at 120 words); packages/models README has the table.
+ * The scoring batches' default bound on activations per run, in positions (rows × padded length) ×
+ * hidden size: a batch's activations should stay in cache, and their size is what the hidden size
+ * scales. 1,024 × 768 is 1,024 positions a batch on a 768-wide model and 3,072 on a 256-wide one.
+ * Chosen on validation texts, not the benchmark's (apps/bench transformer-lime/profile.js --validation):
+ * on the 6 × 768 model 1,024 or 512 positions a batch cut the graph time by 20 % at 120 words against
+ * row batches of 32, and 2,048 or more lost it all; on the 4 × 256 model no positions bound beat rows of 32
+ * in interleaved repeats (a bound of 512 cost 5–13 %), and 3,072 positions leave rows of 32 almost
+ * unchanged there. packages/models README ("Where the time goes") has the tables.
  */
-export const DEFAULT_BATCH_TOKENS = 512;
+export const DEFAULT_BATCH_ACTIVATIONS = 1024 * 768;
+
+/** Positions per run under DEFAULT_BATCH_ACTIVATIONS for a model `hidden` wide (Infinity when its width is unknown: row batches only). */
+export function defaultBatchTokens(hidden: number | undefined): number {
+  return hidden !== undefined && Number.isInteger(hidden) && hidden > 0 ? Math.max(1, Math.floor(DEFAULT_BATCH_ACTIVATIONS / hidden)) : Infinity;
+}
 
 /** One padded batch for the graph: B×S ids and attention mask (1 = real token), row-major. */
 export interface PaddedBatch {

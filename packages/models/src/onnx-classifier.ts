@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { checkProbabilities, tokenize, XtrustError, type AttentionMap, type Classifier, type GradientOptions, type InputGradients, type TokenScorer } from '@xtrust/core';
@@ -7,7 +7,7 @@ import { alignTokens, findAttentionOutput, splitAttention } from './attention.js
 import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBatch } from './hf-tokenizer-loader.js';
 import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
 import { labelsFromConfig } from './labels.js';
-import { DEFAULT_BATCH_TOKENS, scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
+import { defaultBatchTokens, scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
 import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
 import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
 import { quantizeMatMulWeights } from './quantize-int8.js';
@@ -21,7 +21,8 @@ export interface OnnxClassifierOptions {
   /**
    * Positions (rows × padded length) per ONNX run, at most, for the length-sorted scoring batches:
    * long rows go in fewer-row batches, keeping a batch's activations in cache. Default
-   * DEFAULT_BATCH_TOKENS; Infinity for row batches of `batchSize` only.
+   * DEFAULT_BATCH_ACTIVATIONS / the hidden size in config.json (1,024 on a 768-wide model, 3,072 on a
+   * 256-wide one), row batches only when config.json gives no width; Infinity for row batches only.
    */
   batchTokens?: number;
   /** Path of the graph inside the folder. Default `onnx/model.onnx`. */
@@ -57,6 +58,17 @@ export interface OnnxClassifierOptions {
  * When the folder has a gradient graph (`onnx/model_grad.onnx`, see onnx-gradients.ts), the instance
  * has `inputGradients` and is a GradientProvider (the graph is loaded on first use).
  */
+/** The model's width from config.json (`hidden_size`, DistilBERT's `dim`, GPT-2's `n_embd`), if it says. */
+function hiddenSizeOf(dir: string): number | undefined {
+  try {
+    const c = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
+    const h = c.hidden_size ?? c.dim ?? c.n_embd;
+    return typeof h === 'number' ? h : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class OnnxClassifier implements Classifier, TokenScorer {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
   readonly inputGradients?: (text: string, labelIndex: number, options?: GradientOptions) => Promise<InputGradients>;
@@ -73,7 +85,8 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     private readonly session: ort.InferenceSession,
     private readonly tokenizer: PreTrainedTokenizer,
     private readonly batchSize: number,
-    private readonly batchTokens: number,
+    /** Positions per scoring run, at most (OnnxClassifierOptions.batchTokens, resolved). */
+    readonly batchTokens: number,
     private readonly logitsName: string,
     readonly attentionOutput: string | null,
     private readonly sortByLength = true,
@@ -95,7 +108,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const labels = options.labels ? [...options.labels] : await labelsFromConfig(dir, name);
     if (labels.length < 1) throw new XtrustError('INVALID_ARGUMENT', `${name}: no labels`, { argument: 'labels' });
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
-    const batchTokens = options.batchTokens ?? DEFAULT_BATCH_TOKENS;
+    const batchTokens = options.batchTokens ?? defaultBatchTokens(hiddenSizeOf(dir));
     if (batchTokens !== Infinity) requirePositiveInt(batchTokens, 'batchTokens');
     let session: ort.InferenceSession;
     try {

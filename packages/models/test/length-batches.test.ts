@@ -2,7 +2,7 @@
 // order, and a positions budget (batchTokens) bounds rows × padded length without changing any result.
 import { describe, expect, it } from 'vitest';
 import { rng } from '@xtrust/core';
-import { scoreIdRows, type PaddedBatch } from '../src/length-batches.js';
+import { DEFAULT_BATCH_ACTIVATIONS, defaultBatchTokens, scoreIdRows, type PaddedBatch } from '../src/length-batches.js';
 import type { IdRows } from '../src/masked-ids.js';
 
 function idRows(rows: number[][]): IdRows {
@@ -73,5 +73,16 @@ describe('scoreIdRows', () => {
       expect(stats.distinct).toBeLessThanOrEqual(40);
       expect(stats.rows).toBe(150);
     }
+  });
+});
+
+describe('defaultBatchTokens', () => {
+  it('is the activations bound over the model width: 1,024 positions at 768, 3,072 at 256; row batches only when the width is unknown', () => {
+    expect(DEFAULT_BATCH_ACTIVATIONS).toBe(786_432);
+    expect(defaultBatchTokens(768)).toBe(1024);
+    expect(defaultBatchTokens(256)).toBe(3072);
+    expect(defaultBatchTokens(100_000_000)).toBe(1);
+    expect(defaultBatchTokens(undefined)).toBe(Infinity);
+    expect(defaultBatchTokens(0)).toBe(Infinity);
   });
 });

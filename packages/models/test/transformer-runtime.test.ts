@@ -54,6 +54,8 @@ describe('tiny-bert-spam: onnx and transformers runtimes agree', () => {
       await rows.release();
     }
     await expect(OnnxClassifier.load(kitFixture('tiny-bert-spam'), { batchTokens: 0 })).rejects.toThrow(/batchTokens must be a positive integer, got 0/);
+    // by default the bound follows config.json's hidden_size (128 here)
+    expect(onnx.batchTokens).toBe((1024 * 768) / 128);
   });
 
   it('the last attentions.N is the one fetched, and both runtimes return the same maps', async () => {

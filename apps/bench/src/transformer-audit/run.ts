@@ -13,7 +13,13 @@
  *   node apps/bench/dist/transformer-audit/run.js [--model models/transformers/fixtures/tiny-bert-spam]
  *        [--fraction 0.1] [--train 2000] [--test 1000] [--samples 5000] [--fast-mode int8+adaptive]
  *        [--queue-mode fast|exact] [--workers 2] [--embeddings glove] [--peer apps/bench/results/transformer-lime]
- *        [--out apps/bench/results/transformer-audit] [--work DIR]
+ *        [--out apps/bench/results/transformer-audit] [--work DIR] [--fresh]
+ *
+ * Each run (the fixed costs, exact, fast, queued) is stored in `<out>/runs/<name>.json` as it finishes,
+ * with what it was measured with (the graph's bytes, sample sizes, LIME samples, mode, workers,
+ * embeddings) and the load average around it; a later invocation with the same settings reuses it
+ * instead of measuring it again, so an audit that takes hours on the 4 × 256 model can be measured in
+ * parts (the section dates each run). `--fresh` measures every run again.
  *
  * The data is the kit's split of the SpamAssassin bodies (models/transformers/export-corpora.mjs: test 0.3,
  * validation 0.15, seed 1) rebuilt through @xtrust/datasets and written as JSONL, so the audited test
@@ -22,7 +28,8 @@
  * child is reaped.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,6 +77,7 @@ const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-audit'
 // a fresh temporary folder only when --work names none
 const work = argv.includes('--work') ? resolve(arg('work', '')) : mkdtempSync(join(tmpdir(), 'xtrust-transformer-audit-'));
 const cli = resolve(arg('cli', join(ROOT, 'apps/cli/dist/bin.js')));
+const fresh = argv.includes('--fresh');
 const trainSample = Math.max(1, Math.round(fullTrain * fraction));
 const testSample = Math.max(1, Math.round(fullTest * fraction));
 const scale = 1 / fraction;
@@ -79,7 +87,7 @@ const rel = (p: string) => (p.startsWith(`${ROOT}/`) ? relative(ROOT, p) : p);
 const log = (s: string) => process.stderr.write(`[transformer-audit ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 if (!existsSync(cli)) throw new Error(`${rel(cli)} is missing: build the CLI first (pnpm turbo run build --filter=xtrust)`);
 if (!existsSync(join(model, 'onnx/model.onnx'))) throw new Error(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
-mkdirSync(out, { recursive: true });
+mkdirSync(join(out, 'runs'), { recursive: true });
 mkdirSync(work, { recursive: true });
 const loadStart = loadavg();
 
@@ -199,6 +207,39 @@ function readRun(dir: string): RunFiles {
 }
 const weights = (p: Prediction): WordWeights => p.features.map((f) => [f.word, f.weight] as const);
 
+// ---------------------------------------------------------------- stored runs (resume across sittings)
+const graphHash = createHash('sha256').update(readFileSync(join(model, 'onnx/model.onnx'))).digest('hex');
+interface Stored<T> {
+  key: Record<string, unknown>;
+  measured: string;
+  load: { start: number[]; end: number[] };
+  result: T;
+}
+/** When each run used was measured, and the load around it (reused runs keep theirs). */
+const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
+/** The stored result of run `name` measured with `settings`, or `measure()`'s, stored as soon as it returns. */
+async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: () => Promise<T>): Promise<T> {
+  const file = join(out, 'runs', `${name}.json`);
+  const key = { graph: graphHash, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings };
+  if (!fresh && existsSync(file)) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as Stored<T>;
+    if (JSON.stringify(saved.key) === JSON.stringify(key)) {
+      log(`${name}: reused from ${rel(file)} (measured ${saved.measured}; --fresh measures it again)`);
+      measuredRuns.push({ name, measured: saved.measured, reused: true, load: saved.load });
+      return saved.result;
+    }
+    log(`${name}: ${rel(file)} was measured with other settings or weights — measuring again`);
+  }
+  const start = loadavg();
+  const measured = new Date().toISOString();
+  const result = await measure();
+  const stored: Stored<T> = { key, measured, load: { start, end: loadavg() }, result };
+  writeFileSync(`${file}.tmp`, JSON.stringify(stored));
+  renameSync(`${file}.tmp`, file);
+  measuredRuns.push({ name, measured, reused: false, load: stored.load });
+  return result;
+}
+
 // ---------------------------------------------------------------- the runs
 interface Run extends Timed {
   readonly name: string;
@@ -208,12 +249,14 @@ interface Run extends Timed {
 }
 const runs: Run[] = [];
 async function localRun(name: string, mode: string): Promise<Run> {
-  const dir = join(work, name);
-  const args = auditArgs(mode, dir);
-  log(`${name}: ${shown(args)}`);
-  const t = await runChild(args);
-  const r = { name, mode, command: shown(args), ...t, files: readRun(dir) };
-  log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU`);
+  const r = await storedRun(name, { mode }, async () => {
+    const dir = join(work, name);
+    const args = auditArgs(mode, dir);
+    log(`${name}: ${shown(args)}`);
+    const t = await runChild(args);
+    log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU`);
+    return { name, mode, command: shown(args), ...t, files: readRun(dir) };
+  });
   runs.push(r);
   return r;
 }
@@ -221,38 +264,43 @@ async function localRun(name: string, mode: string): Promise<Run> {
 // What an audit costs besides its explanations (start-up, loading the model and GloVe, θ_relate,
 // clustering, the report): the same command explaining 3 texts with LIME's smallest neighbourhood.
 // The extrapolation multiplies only the rest.
-const fixedArgs = auditArgs('exact', join(work, 'fixed'), { train: 2, test: 1, samples: 2 });
-log(`fixed costs: ${shown(fixedArgs)}`);
-const fixed = await runChild(fixedArgs);
-log(`fixed costs: ${fixed.wall.toFixed(1)} s wall, ${fixed.cpu.toFixed(1)} s CPU`);
+const fixed = await storedRun('fixed', { mode: 'exact', fixed: { train: 2, test: 1, samples: 2 } }, async () => {
+  const fixedArgs = auditArgs('exact', join(work, 'fixed'), { train: 2, test: 1, samples: 2 });
+  log(`fixed costs: ${shown(fixedArgs)}`);
+  const t = await runChild(fixedArgs);
+  log(`fixed costs: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU`);
+  return t;
+});
 /** fixed + (measured − fixed) × 1/fraction. */
 const extrapolate = (measured: number, fixedPart: number) => fixedPart + Math.max(0, measured - fixedPart) * scale;
 
 const exact = await localRun('exact', 'exact');
 const fast = await localRun('fast', fastMode);
 
-let queued: (Run & { cpuWithWorkers: number; workers: number }) | null = null;
-const redis = await startRedis();
-try {
-  const queueName = `xtrust-bench-audit-${process.pid}`;
-  const dir = join(work, 'queued');
-  const args = [...auditArgs(queueMode, dir), '--queue', redis.url, '--queue-name', queueName];
-  log(`queued: ${workersN} × xtrust worker, then ${shown(args)}`);
-  const cpu0 = childrenCpu();
-  const ws = await startWorkers(redis.url, queueName);
-  let t: Timed;
+type QueuedRun = Run & { cpuWithWorkers: number; workers: number };
+const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN }, async () => {
+  const redis = await startRedis();
   try {
-    t = await runChild(args);
+    const queueName = `xtrust-bench-audit-${process.pid}`;
+    const dir = join(work, 'queued');
+    const args = [...auditArgs(queueMode, dir), '--queue', redis.url, '--queue-name', queueName];
+    log(`queued: ${workersN} × xtrust worker, then ${shown(args)}`);
+    const cpu0 = childrenCpu();
+    const ws = await startWorkers(redis.url, queueName);
+    let t: Timed;
+    try {
+      t = await runChild(args);
+    } finally {
+      await stopWorkers(ws);
+    }
+    // the workers' CPU (start-up included) counts once they are reaped
+    const cpuWithWorkers = childrenCpu() - cpu0;
+    log(`queued: ${t.wall.toFixed(1)} s wall, ${cpuWithWorkers.toFixed(1)} s CPU with the workers`);
+    return { name: 'queued', mode: queueMode, command: shown(args).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT'), ...t, cpuWithWorkers, workers: workersN, files: readRun(dir) };
   } finally {
-    await stopWorkers(ws);
+    redis.stop();
   }
-  // the workers' CPU (start-up included) counts once they are reaped
-  const cpuWithWorkers = childrenCpu() - cpu0;
-  queued = { name: 'queued', mode: queueMode, command: shown(args).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT'), ...t, cpuWithWorkers, workers: workersN, files: readRun(dir) };
-  log(`queued: ${t.wall.toFixed(1)} s wall, ${cpuWithWorkers.toFixed(1)} s CPU with the workers`);
-} finally {
-  redis.stop();
-}
+});
 const loadEnd = loadavg();
 
 // ---------------------------------------------------------------- agreement
@@ -359,7 +407,8 @@ console.log(
     `same predicted label ${samePrediction} of ${n}; top-10 Jaccard of the explanations ${jaccard.toFixed(3)}. ` +
     `Each run identifies its own keywords (the fast mode's keyword store comes from fast explanations too). Exact → fast: ${[...confusion].sort().map(([k, v]) => `${k} ${v}`).join(', ')}.`,
 );
-const loaded = Math.max(...loadStart, ...loadEnd) > cpus().length * 0.75;
+// a run reused from an earlier sitting brings the load it was measured under
+const loaded = Math.max(...loadStart, ...loadEnd, ...measuredRuns.flatMap((r) => [...r.load.start, ...r.load.end])) > cpus().length * 0.75;
 if (queued) {
   const over = queued.wall - reference.wall;
   console.log(
@@ -402,13 +451,17 @@ if (peer) {
 }
 if (peer && peerNotes.length) console.log(`Peer files not used: ${peerNotes.join('; ')}.`);
 
+const la = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
 console.log(
-  `\nMachine load: load average ${loadStart.map((x) => x.toFixed(2)).join(' / ')} at the start, ${loadEnd.map((x) => x.toFixed(2)).join(' / ')} at the end, on ${cpus().length} cores. ` +
+  `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${r.reused ? '; stored run, reused' : ''})`).join('; ')}.`,
+);
+console.log(
+  `\nMachine load: load average ${la(loadStart)} at the start of this invocation, ${la(loadEnd)} at its end, on ${cpus().length} cores. ` +
     (loaded
       ? 'The machine was **loaded** (other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.'
       : 'The machine was quiet during the runs.'),
 );
-console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`${queued ? `; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …\`` : ''}. Run directories: ${work}.`);
+console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`${queued ? `; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …\`` : ''}. Run directories of the runs measured in this invocation: ${work}.`);
 console.log(`\nCommand: \`${['node', 'apps/bench/dist/transformer-audit/run.js', ...argv.map(rel)].join(' ')}\``);
 
 writeFileSync(
@@ -436,6 +489,7 @@ writeFileSync(
       peer: peer ?? null,
       peerNotes,
       load: { start: loadStart, end: loadEnd, cores: cpus().length },
+      measuredRuns,
       work,
       date: new Date().toISOString(),
     },

@@ -7,6 +7,7 @@
  *   node apps/bench/dist/transformer-lime/profile.js --model DIR [--words 40,120,250] [--texts 3]
  *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64,rows32,tokens1024]
  *        [--validation]  (the validation texts instead of the benchmark's)
+ *        [--repeat N]    (time the variants N times each in alternating order; medians)
  */
 import { tokenize } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
@@ -48,8 +49,11 @@ const settings: Record<string, OnnxClassifierOptions> = {
   tokens512: { batchSize: 256, batchTokens: 512 },
   tokens1024: { batchSize: 256, batchTokens: 1024 },
   tokens2048: { batchSize: 256, batchTokens: 2048 },
+  tokens1536: { batchSize: 256, batchTokens: 1536 },
   tokens4096: { batchSize: 256, batchTokens: 4096 },
 };
+// The same batch shapes on the int8 graph (dynamic quantisation works per batch, so its cost depends on the shape too).
+for (const [name, o] of Object.entries({ ...settings })) if (/^(rows|tokens|batch)\d+$/.test(name)) settings[`int8-${name}`] = { ...o, quantize: 'int8' };
 
 const tokenizer = await loadLocalTokenizer(model, 'profile');
 const tok = pieceTokenizer(tokenizer);
@@ -58,6 +62,41 @@ const log = (s: string) => {
   lines.push(s);
   process.stderr.write(s + '\n');
 };
+/** --repeat N (N > 1): instead of the profile, time each variant N times in alternating order (ABC, CBA, …) and report the median. */
+const repeat = Number(arg('repeat', '1'));
+if (repeat > 1) {
+  process.stderr.write(`model ${model}, ${samples} samples, ${threads} threads, ${repeat} runs per variant in alternating order\n`);
+  const out = ['| words | variant | median s / explanation | min | max | median / first variant\'s |', '| --- | --- | --- | --- | --- | --- |'];
+  for (const words of lengths) {
+    const texts = validation ? validationTexts(words, nTexts) : textsOfLength(words, nTexts);
+    const lime = new LimeExplainer({ numSamples: samples, seed: 1 });
+    const clfs = new Map<string, OnnxClassifier>();
+    for (const v of variants) {
+      const clf = await OnnxClassifier.load(model, { batchSize: batch, threads, ...settings[v] });
+      await lime.explain(clf, [texts[0]], { numSamples: 200 }); // warm-up
+      clfs.set(v, clf);
+    }
+    const times = new Map<string, number[]>(variants.map((v) => [v, []]));
+    for (let r = 0; r < repeat; r++) {
+      for (const v of r % 2 === 0 ? variants : [...variants].reverse()) {
+        const s0 = performance.now();
+        for (const text of texts) await lime.explain(clfs.get(v)!, [text]);
+        times.get(v)!.push((performance.now() - s0) / 1000 / texts.length);
+      }
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const first = median(times.get(variants[0])!);
+    for (const v of variants) {
+      const t = times.get(v)!;
+      const line = `| ${words} | ${v} | ${median(t).toFixed(2)} | ${Math.min(...t).toFixed(2)} | ${Math.max(...t).toFixed(2)} | ${(median(t) / first).toFixed(3)} |`;
+      out.push(line);
+      process.stderr.write(line + '\n');
+    }
+    for (const c of clfs.values()) await c.release();
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  process.exit(0);
+}
 log(`model ${model}, ${samples} samples, ${threads} threads, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 log('| words | variant | batch | s / explanation | prepare ms | build ms (texts built from strings) | onnxruntime s | other s | distinct rows | mean length | padded / real positions |');
 log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');

@@ -10,7 +10,7 @@
  *        --model models/transformers/out/bert-spam [--words 40,120,250] \
  *        [--large models/transformers/out/bert-distil --large-words 40,120] \
  *        [--texts 3] [--samples 5000] [--threads 2] [--modes exact,adaptive,int8,int8+adaptive] [--large-modes …]
- *        [--batch 32] [--batch-tokens 1024|Infinity] [--large-batch-tokens …]  (rows and positions per onnxruntime run)
+ *        [--batch 32] [--batch-tokens auto|N|Infinity] [--large-batch-tokens …]  (rows and positions per onnxruntime run)
  *        [--kit models/transformers/kit]
  *
  * A model folder is in Hugging Face layout (config.json, tokenizer.json, onnx/model.onnx); the peer takes
@@ -30,7 +30,7 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
-import { DEFAULT_BATCH_TOKENS, OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
+import { defaultBatchTokens, OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { textsOfLength } from './texts.js';
 
@@ -52,11 +52,16 @@ const nTexts = Number(arg('texts', '3'));
 const samples = Number(arg('samples', '5000'));
 const threads = Number(arg('threads', '2'));
 const batch = Number(arg('batch', '32'));
-/** Positions (rows × padded length) per onnxruntime run, at most (OnnxClassifierOptions.batchTokens); `Infinity`: row batches only, as blocks measured before the budget existed. */
-const tokensArg = (name: string) => {
-  const v = arg(name, String(DEFAULT_BATCH_TOKENS))!;
+/**
+ * Positions (rows × padded length) per onnxruntime run, at most (OnnxClassifierOptions.batchTokens):
+ * `auto` (default) is OnnxClassifier's own default for the model's width; `Infinity`: row batches only,
+ * as blocks measured before the bound existed.
+ */
+const tokensArg = (name: string): number | 'auto' => {
+  const v = arg(name, 'auto')!;
+  if (v === 'auto') return v;
   const n = v === 'Infinity' ? Infinity : Number(v);
-  if (!(n === Infinity || (Number.isInteger(n) && n > 0))) throw new Error(`--${name} must be a positive integer or Infinity, got ${v}`);
+  if (!(n === Infinity || (Number.isInteger(n) && n > 0))) throw new Error(`--${name} must be auto, a positive integer or Infinity, got ${v}`);
   return n;
 };
 const batchTokens = tokensArg('batch-tokens');
@@ -79,7 +84,7 @@ interface Job {
   samples?: number;
   /** LIME seeds of the peer: two give its seed-to-seed agreement; one halves its cost (the random-weights model, whose agreement means nothing). */
   peerSeeds?: string;
-  batchTokens: number;
+  batchTokens: number | 'auto';
 }
 const jobs: Job[] = [];
 const small = arg('model');
@@ -170,7 +175,7 @@ for (const job of jobs) {
       threads,
       batch,
       // absent for row batches only: the key blocks measured before the positions budget were stored under
-      ...(job.batchTokens === Infinity ? {} : { batchTokens: job.batchTokens }),
+      ...(job.batchTokens === Infinity ? {} : { batchTokens: job.batchTokens === 'auto' ? defaultBatchTokens(cfg.hidden_size) : job.batchTokens }),
       peerBatch,
       peerSeeds: job.peerSeeds ?? '1,2',
       modes: job.modes ?? modes,
@@ -216,7 +221,7 @@ for (const job of jobs) {
 
     for (const mode of job.modes ?? modes) {
       if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
-      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, batchTokens: job.batchTokens, ...MODES[mode].classifier });
+      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...MODES[mode].classifier });
       const probs = await clf.predictProba(texts);
       let maxDiff = 0;
       const k = clf.labels.length;
@@ -270,9 +275,12 @@ const f2 = (x: number) => x.toFixed(2);
 console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`);
 console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
 for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
-const batching = (t: number) => (t === Infinity ? `batches of ${batch} length-sorted rows` : `length-sorted batches of ≤ ${batch} rows and ≤ ${t} positions`);
+const batching = (j: Job) => {
+  const t = j.batchTokens === 'auto' ? defaultBatchTokens(JSON.parse(readFileSync(join(j.model, 'config.json'), 'utf8')).hidden_size) : j.batchTokens;
+  return t === Infinity ? `batches of ${batch} length-sorted rows` : `length-sorted batches of ≤ ${batch} rows and ≤ ${t} positions`;
+};
 console.log(
-  `xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, ${jobs.map((j) => `${basename(j.model)}: ${batching(j.batchTokens)}`).join('; ')}).\n`,
+  `xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, ${jobs.map((j) => `${basename(j.model)}: ${batching(j)}`).join('; ')}).\n`,
 );
 const printHeader = () => {
   console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
