@@ -1,7 +1,9 @@
 /**
  * LIME at transformer cost: xtrust's LimeExplainer on OnnxClassifier (token-mask scoring: ids built from
  * word pieces, length-sorted batches, onnxruntime-node) against the reference Python LIME explaining the
- * same weights through PyTorch (peer.py), both on the same threads, in the same run. Prints the section
+ * same weights through PyTorch (peer.py), both on the same threads, in the same run, interleaved per text
+ * (the peer explains a text, then xtrust in every mode, then the next text), so a shared host whose speed
+ * drifts slows both sides of a ratio alike. Prints the section
  * of BENCHMARKS.md: time per explanation, the ratio, and top-10 agreement (Jaccard) with the peer next
  * to the peer's own seed-to-seed agreement.
  *
@@ -25,11 +27,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
+import type { Explanation } from '@xtrust/core';
 import { defaultBatchTokens, OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { textsOfLength } from './texts.js';
@@ -202,14 +205,51 @@ for (const job of jobs) {
     const textsFile = join(out, `${tag}-texts.json`);
     writeFileSync(textsFile, JSON.stringify(texts));
     const peerFile = join(out, `${tag}-peer.json`);
-    process.stderr.write(`[transformer-lime] ${tag}: peer (Python lime + PyTorch), ${texts.length} texts × seeds ${job.peerSeeds ?? '1,2'}\n`);
-    const r = spawnSync(
-      python,
-      [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', textsFile, '--seeds', job.peerSeeds ?? '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', peerFile],
-      { stdio: ['ignore', 'inherit', 'inherit'] },
-    );
-    if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
-    const peer = JSON.parse(readFileSync(peerFile, 'utf8')) as { blas: string; torchThreads: number; torch: string; weights: string; probabilities: number[][]; runs: PeerRun[] };
+    const jobModes = job.modes ?? modes;
+    for (const mode of jobModes) if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
+    // Every mode's classifier loaded and warmed up before any timing.
+    const sides = new Map<string, { clf: OnnxClassifier; lime: LimeExplainer; seconds: number[]; cpu: number[]; exps: Explanation[] }>();
+    for (const mode of jobModes) {
+      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...MODES[mode].classifier });
+      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
+      await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
+      sides.set(mode, { clf, lime, seconds: [], cpu: [], exps: [] });
+    }
+    // Interleaved per text: the peer explains text i (its seeds), then xtrust explains it in every mode
+    // (alternating the order), so a host whose speed drifts over the minutes of a block slows both sides alike.
+    type PeerOut = { blas: string; torchThreads: number; torch: string; weights: string; probabilities: number[][]; runs: PeerRun[] };
+    const parts: PeerOut[] = [];
+    for (let i = 0; i < texts.length; i++) {
+      const partTexts = join(out, `${tag}-text${i}.json`);
+      const partOut = join(out, `${tag}-peer${i}.json`);
+      writeFileSync(partTexts, JSON.stringify([texts[i]]));
+      process.stderr.write(`[transformer-lime] ${tag}: text ${i + 1} of ${texts.length}: peer (Python lime + PyTorch), seeds ${job.peerSeeds ?? '1,2'}\n`);
+      const r = spawnSync(
+        python,
+        [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', partTexts, '--seeds', job.peerSeeds ?? '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', partOut],
+        { stdio: ['ignore', 'inherit', 'inherit'] },
+      );
+      if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
+      parts.push(JSON.parse(readFileSync(partOut, 'utf8')) as PeerOut);
+      rmSync(partTexts);
+      rmSync(partOut);
+      for (const mode of i % 2 === 0 ? jobModes : [...jobModes].reverse()) {
+        const side = sides.get(mode)!;
+        process.stderr.write(`[transformer-lime] ${tag}: text ${i + 1} of ${texts.length}: xtrust ${mode}\n`);
+        const s = performance.now();
+        const c0 = process.cpuUsage();
+        side.exps.push(...(await side.lime.explain(side.clf, [texts[i]])));
+        const dc = process.cpuUsage(c0);
+        side.cpu.push((dc.user + dc.system) / 1e6);
+        side.seconds.push((performance.now() - s) / 1000);
+      }
+    }
+    const peer: PeerOut = {
+      ...parts[0],
+      probabilities: parts.flatMap((p) => p.probabilities),
+      runs: parts[0].runs.map((run, k) => ({ seed: run.seed, results: parts.flatMap((p) => p.runs[k].results) })),
+    };
+    writeFileSync(peerFile, JSON.stringify(peer));
     peerInfo = `PyTorch ${peer.torch}, torch.get_num_threads() = ${peer.torchThreads}, BLAS ${peer.blas}`;
     weightsOf.set(basename(job.model), `${peer.weights}; ${trainingOf(job.model)}`);
     const [p1, p2] = peer.runs;
@@ -219,29 +259,14 @@ for (const job of jobs) {
     const peerSeconds = mean(peerRuns.map((e) => e.seconds));
     const peerCpu = mean(peerRuns.map((e) => e.cpuSeconds));
 
-    for (const mode of job.modes ?? modes) {
-      if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
-      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...MODES[mode].classifier });
+    for (const mode of jobModes) {
+      const { clf, seconds, cpu, exps } = sides.get(mode)!;
       const probs = await clf.predictProba(texts);
       let maxDiff = 0;
       const k = clf.labels.length;
       texts.forEach((_, i) => {
         for (let c = 0; c < k; c++) maxDiff = Math.max(maxDiff, Math.abs(probs[i * k + c] - peer.probabilities[i][c]));
       });
-      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
-      await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
-      const seconds: number[] = [];
-      const cpu: number[] = [];
-      const exps = [];
-      for (const t of texts) {
-        process.stderr.write(`[transformer-lime] ${tag}: xtrust ${mode}\n`);
-        const s = performance.now();
-        const c0 = process.cpuUsage();
-        exps.push(...(await lime.explain(clf, [t])));
-        const dc = process.cpuUsage(c0);
-        cpu.push((dc.user + dc.system) / 1e6);
-        seconds.push((performance.now() - s) / 1000);
-      }
       const ours = exps.map((e) => e.features.map((f) => [f.word, f.weight] as const));
       rows.push({
         model: basename(job.model),
