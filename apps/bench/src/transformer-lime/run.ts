@@ -77,6 +77,8 @@ const onlyStored = process.argv.includes('--only-stored');
 if (fresh && onlyStored) throw new Error('--fresh and --only-stored contradict each other: pass one');
 const notMeasured: string[] = [];
 const notMeasuredBlocks: { model: string; words: number }[] = [];
+/** --only-stored: rows of stored blocks measured with other batches than this run's, shown apart and never used for the targets. */
+const otherBatching: (Row & { batching: string })[] = [];
 mkdirSync(out, { recursive: true });
 
 interface Job {
@@ -193,7 +195,13 @@ for (const job of jobs) {
         weightsOf.set(basename(job.model), saved.weights);
         continue;
       }
-      process.stderr.write(`[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`);
+      // Rendering only: a block that differs in nothing but the batching is shown apart, labelled with the batches it ran.
+      const { batchTokens: _now, ...same } = key as Record<string, unknown>;
+      const { batchTokens: then, ...savedSame } = saved.key;
+      if (onlyStored && JSON.stringify(same) === JSON.stringify(savedSame)) {
+        otherBatching.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true, batching: then === undefined ? `rows of ${saved.key.batch}` : `≤ ${saved.key.batch} rows and ≤ ${then} positions` })));
+        weightsOf.set(basename(job.model), saved.weights);
+      } else if (!onlyStored) process.stderr.write(`[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`);
     }
     if (onlyStored) {
       notMeasuredBlocks.push({ model: basename(job.model), words });
@@ -327,6 +335,11 @@ if (onlyStored && earlierFile && notMeasuredBlocks.length) {
     printHeader();
     for (const r of earlier) printRow(r);
   }
+}
+if (otherBatching.length) {
+  console.log(`\nStored blocks measured with other onnxruntime batches than these settings' (${[...new Set(otherBatching.map((r) => `${r.model} ${r.words} words: ${r.batching}, measured ${r.measured?.slice(0, 16).replace('T', ' ')} UTC`))].join('; ')}); not used for the targets below:\n`);
+  printHeader();
+  for (const r of otherBatching) printRow(r);
 }
 if (!onlyStored) console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
 else console.log('');
