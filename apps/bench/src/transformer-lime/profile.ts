@@ -123,7 +123,10 @@ for (const words of lengths) {
       const t2 = performance.now();
       // A text the pieces cannot build exactly goes the strings way (rebuild, re-tokenise): time that instead.
       if (m) m.build(masks, samples);
-      else stringTexts++, clf.maskedIds(text, masks, samples);
+      else {
+        stringTexts++;
+        clf.maskedIds(text, masks, samples);
+      }
       buildMs += performance.now() - t2;
       prepareMs += t1 - t0;
       const s0 = performance.now();
