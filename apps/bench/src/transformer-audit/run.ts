@@ -321,14 +321,11 @@ const confusion = new Map<string, number>();
 for (const [a, b] of verdictPairs) confusion.set(`${a} → ${b}`, (confusion.get(`${a} → ${b}`) ?? 0) + 1);
 
 const reference = queueMode === 'exact' ? exact : fast;
-let queueCompare = { mismatches: 0, identicalLines: 0 };
-if (queued) {
-  sameTexts(reference.files, queued.files, 'local vs queued');
-  queueCompare = {
-    mismatches: queued.files.predictions.filter((p, i) => p.verdict !== reference.files.predictions[i].verdict).length,
-    identicalLines: queued.files.predictions.filter((p, i) => JSON.stringify(p) === JSON.stringify(reference.files.predictions[i])).length,
-  };
-}
+sameTexts(reference.files, queued.files, 'local vs queued');
+const queueCompare = {
+  mismatches: queued.files.predictions.filter((p, i) => p.verdict !== reference.files.predictions[i].verdict).length,
+  identicalLines: queued.files.predictions.filter((p, i) => JSON.stringify(p) === JSON.stringify(reference.files.predictions[i])).length,
+};
 
 // ---------------------------------------------------------------- the peer: Python lime + PyTorch on the same weights, from transformer-lime
 interface PeerFile {
@@ -396,10 +393,8 @@ for (const r of runs) {
   const e = r.files.explanations;
   console.log(`| local, 1 process | ${r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
 }
-if (queued) {
-  const e = queued.files.explanations;
-  console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpuWithWorkers)} (audit + workers) | ${f1(queued.files.seconds.keywords)} / ${f1(queued.files.seconds.labelling)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpuWithWorkers, fixed.cpu))} |`);
-}
+const queuedExplained = queued.files.explanations;
+console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpuWithWorkers)} (audit + workers) | ${f1(queued.files.seconds.keywords)} / ${f1(queued.files.seconds.labelling)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpuWithWorkers, fixed.cpu))} |`);
 
 console.log(
   `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
@@ -409,16 +404,14 @@ console.log(
 );
 // a run reused from an earlier sitting brings the load it was measured under
 const loaded = Math.max(...loadStart, ...loadEnd, ...measuredRuns.flatMap((r) => [...r.load.start, ...r.load.end])) > cpus().length * 0.75;
-if (queued) {
-  const over = queued.wall - reference.wall;
-  console.log(
-    `\n**Queued vs local (${queueMode}):** ${queueCompare.mismatches} label mismatches of ${n}; ${queueCompare.identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
-      `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
-      `the same cores as the local run, so fan-out cannot pay here: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending); across machines each worker adds its cores. ` +
-      (loaded ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's; the CPU difference is the queue's own. ` : '') +
-      `CPU with the workers ${f1(queued.cpuWithWorkers)} s vs ${f1(reference.cpu)} s local (${queued.cpuWithWorkers >= reference.cpu ? '+' : ''}${((100 * (queued.cpuWithWorkers - reference.cpu)) / reference.cpu).toFixed(1)} %; on a shared machine the CPU figure is the steadier one).`,
-  );
-}
+const over = queued.wall - reference.wall;
+console.log(
+  `\n**Queued vs local (${queueMode}):** ${queueCompare.mismatches} label mismatches of ${n}; ${queueCompare.identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
+    `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
+    `the same cores as the local run, so fan-out cannot pay here: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending); across machines each worker adds its cores. ` +
+    (loaded ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's; the CPU difference is the queue's own. ` : '') +
+    `CPU with the workers ${f1(queued.cpuWithWorkers)} s vs ${f1(reference.cpu)} s local (${queued.cpuWithWorkers >= reference.cpu ? '+' : ''}${((100 * (queued.cpuWithWorkers - reference.cpu)) / reference.cpu).toFixed(1)} %; on a shared machine the CPU figure is the steadier one).`,
+);
 
 // the paper's figures: 000_6d314fe57d39eb4c.txt, Table 3 (TOKI-lime rows), reported, not measured here
 const PAPER = [
@@ -461,7 +454,7 @@ console.log(
       ? 'The machine was **loaded** (other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.'
       : 'The machine was quiet during the runs.'),
 );
-console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`${queued ? `; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …\`` : ''}. Run directories of the runs measured in this invocation: ${work}.`);
+console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …\`. Run directories of the runs measured in this invocation: ${work}.`);
 console.log(`\nCommand: \`${['node', 'apps/bench/dist/transformer-audit/run.js', ...argv.map(rel)].join(' ')}\``);
 
 writeFileSync(
@@ -477,7 +470,7 @@ writeFileSync(
       queueMode,
       embeddings,
       fixed,
-      runs: [...runs, ...(queued ? [queued] : [])].map(({ files, ...r }: Run & { cpuWithWorkers?: number }) => ({
+      runs: [...runs, queued].map(({ files, ...r }: Run & { cpuWithWorkers?: number }) => ({
         ...r,
         explanations: files.explanations.keywords + files.explanations.test,
         samplesUsedMean: mean(files.explanations.samplesUsed),
@@ -485,7 +478,7 @@ writeFileSync(
         extrapolated: { wall: extrapolate(r.wall, fixed.wall), cpu: extrapolate(r.cpuWithWorkers ?? r.cpu, fixed.cpu) },
       })),
       agreement: { predictions: n, agree, judged: judged.length, judgedAgree, samePrediction, jaccard, confusion: Object.fromEntries(confusion) },
-      queue: queued ? { ...queueCompare, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall } : null,
+      queue: { ...queueCompare, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall },
       peer: peer ?? null,
       peerNotes,
       load: { start: loadStart, end: loadEnd, cores: cpus().length },
