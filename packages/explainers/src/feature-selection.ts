@@ -32,7 +32,7 @@ export function weightedGram(data: Uint8Array, rows: number, d: number, weights:
 /**
  * Raw weighted moments of a binary design that grows by rows — Σw, Σw·x, Σw·x·xᵀ and, per target column
  * y, Σw·y, Σw·y², Σw·x·y — from which the centred Gram matrix and cross-moments of all rows added so far
- * come in O(d²) (`gram`, `cross`). Adding r rows costs O(r · kept²), so a neighbourhood scored in rounds
+ * come in O(d²) (`gram`, `cross`). Adding r rows costs O(r · min(kept, removed)²), so a neighbourhood scored in rounds
  * (LIME's adaptive sample count) re-selects its features after each round without going over the earlier
  * rows again.
  */
@@ -43,7 +43,11 @@ export class WeightedMoments {
   private readonly sy: Float64Array;
   private readonly syy: Float64Array;
   private readonly sxy: Float64Array[];
-  private readonly idx: Int32Array;
+  /** Σw·e over the rows added through their removed words (e = 1 − x), and their Σw. */
+  private readonly se: Float64Array;
+  private swRemoved = 0;
+  private readonly kept: Int32Array;
+  private readonly removed: Int32Array;
 
   /** `d` columns, `targets` target columns (0 when only the Gram matrix is wanted). */
   constructor(
@@ -55,22 +59,38 @@ export class WeightedMoments {
     this.sy = new Float64Array(targets);
     this.syy = new Float64Array(targets);
     this.sxy = Array.from({ length: targets }, () => new Float64Array(d));
-    this.idx = new Int32Array(d);
+    this.se = new Float64Array(d);
+    this.kept = new Int32Array(d);
+    this.removed = new Int32Array(d);
   }
 
   /** Adds `rows` rows (rows×d binary `data`, their `weights`, and each target's values for those rows). */
   add(data: Uint8Array, rows: number, weights: ArrayLike<number>, ys: readonly ArrayLike<number>[]): this {
-    const { d, raw, sx, idx } = this;
+    const { d, raw, sx, se, kept, removed } = this;
     for (let r = 0; r < rows; r++) {
       const w = weights[r];
       this.sw += w;
       const base = r * d;
-      let n = 0;
-      for (let c = 0; c < d; c++) if (data[base + c] !== 0) idx[n++] = c;
+      let nk = 0;
+      let nr = 0;
+      for (let c = 0; c < d; c++) {
+        if (data[base + c] !== 0) {
+          kept[nk++] = c;
+          sx[c] += w;
+        } else removed[nr++] = c;
+      }
+      // x xᵀ = 11ᵀ − 1eᵀ − e1ᵀ + e eᵀ for the removed words' indicator e = 1 − x: a row with more kept
+      // than removed words adds w·e eᵀ to `raw` and w·e to `se` (gram() adds back the rest), so a row
+      // costs min(kept, removed)² — a quarter of kept² on average under LIME's uniform removal count.
+      const useRemoved = nr < nk;
+      const idx = useRemoved ? removed : kept;
+      const n = useRemoved ? nr : nk;
+      if (useRemoved) {
+        this.swRemoved += w;
+        for (let a = 0; a < nr; a++) se[removed[a]] += w;
+      }
       for (let a = 0; a < n; a++) {
-        const i = idx[a];
-        sx[i] += w;
-        const gi = i * d;
+        const gi = idx[a] * d;
         for (let b = a; b < n; b++) raw[gi + idx[b]] += w;
       }
       for (let t = 0; t < this.targets; t++) {
@@ -78,7 +98,7 @@ export class WeightedMoments {
         this.sy[t] += wy;
         this.syy[t] += wy * ys[t][r];
         const sxy = this.sxy[t];
-        for (let a = 0; a < n; a++) sxy[idx[a]] += wy;
+        for (let a = 0; a < nk; a++) sxy[kept[a]] += wy;
       }
     }
     return this;
@@ -86,13 +106,14 @@ export class WeightedMoments {
 
   /** The centred Gram matrix of the rows added so far: G = Σ w (x − m)(x − m)ᵀ = Σ w x xᵀ − Σw · m mᵀ. */
   gram(): WeightedGram {
-    const { d, raw, sw } = this;
+    const { d, raw, sw, se, swRemoved } = this;
     const gram = new Float64Array(d * d);
     const mean = new Float64Array(d);
     for (let i = 0; i < d; i++) mean[i] = this.sx[i] / sw;
     for (let i = 0; i < d; i++) {
       for (let j = i; j < d; j++) {
-        const v = raw[i * d + j] - sw * mean[i] * mean[j];
+        // Σ w x xᵀ: the kept-word rows' part in raw, plus the removed-word rows' Σw (11ᵀ − 1eᵀ − e1ᵀ + e eᵀ)
+        const v = raw[i * d + j] + swRemoved - se[i] - se[j] - sw * mean[i] * mean[j];
         gram[i * d + j] = v;
         gram[j * d + i] = v;
       }

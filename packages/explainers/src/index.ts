@@ -1,6 +1,6 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
-export { AdaptiveStop, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export { AdaptiveStop, adaptiveCanStop, adaptiveMinRows, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
 export {
   resolveFeatureSelection,
   forwardSelection,

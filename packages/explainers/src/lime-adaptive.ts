@@ -51,16 +51,102 @@ function jaccard(a: Int32Array, b: Int32Array): number {
 }
 
 /**
+ * The fewest rows a neighbourhood of `d` features must have before the adaptive rule checks it: 2d.
+ * Below that, `highest_weights`' d-feature ridge is barely determined (near d rows its smallest
+ * eigenvalues approach the 0.01 ridge), so a "stable" top-k says more about the prior than the model,
+ * and each check would cost a d×d factorisation. On the lengths the rule was chosen on (≤ 250 words,
+ * d < 125 with the default 250-sample step) this never delays a check.
+ */
+export const adaptiveMinRows = (d: number): number => 2 * d;
+
+/**
+ * Whether the adaptive rule can stop before `numSamples` on a neighbourhood of `d` features: its first
+ * check comes at the first round end ≥ adaptiveMinRows(d), and a stop needs `patience` more stable
+ * rounds. When it cannot, LIME scores the whole budget at once (the exact explanation) and keeps no moments.
+ */
+export function adaptiveCanStop(rule: AdaptiveRule, d: number, numSamples: number): boolean {
+  const firstCheck = Math.ceil(adaptiveMinRows(d) / rule.step) * rule.step;
+  return firstCheck + rule.patience * rule.step < numSamples;
+}
+
+/** Above this many features the check's ridge is solved by warm-started conjugate gradients (cache-resident Cholesky below). */
+const DIRECT_SOLVE_MAX_D = 256;
+/** Relative residual at which a warm-started solve stops: far below the gaps between the top-k |coef| that decide a selection. */
+const CG_TOLERANCE = 1e-10;
+
+/**
+ * Solves (G + αI) x = b by Jacobi-preconditioned conjugate gradients from `x` (in place): the
+ * adaptive check's ridge changes little between rounds, so the previous round's solution is a close
+ * start, and at ≥ 2d rows the centred Gram's spectrum is one outlier plus a cluster, where CG needs a
+ * few dozen O(d²) products instead of an O(d³) factorisation. Returns false when it has not reached
+ * CG_TOLERANCE in d iterations (the caller then factorises).
+ */
+function solveRidgeCg(g: Float64Array, alpha: number, b: Float64Array, x: Float64Array, d: number): boolean {
+  const r = new Float64Array(d);
+  const z = new Float64Array(d);
+  const p = new Float64Array(d);
+  const q = new Float64Array(d);
+  const dinv = new Float64Array(d);
+  for (let i = 0; i < d; i++) dinv[i] = 1 / (g[i * d + i] + alpha);
+  const times = (v: Float64Array, out: Float64Array) => {
+    for (let i = 0; i < d; i++) {
+      const row = i * d;
+      let t = alpha * v[i];
+      for (let j = 0; j < d; j++) t += g[row + j] * v[j];
+      out[i] = t;
+    }
+  };
+  times(x, q);
+  let bb = 0;
+  for (let i = 0; i < d; i++) {
+    r[i] = b[i] - q[i];
+    z[i] = dinv[i] * r[i];
+    p[i] = z[i];
+    bb += b[i] * b[i];
+  }
+  const stopAt = CG_TOLERANCE * CG_TOLERANCE * bb;
+  let rz = 0;
+  for (let i = 0; i < d; i++) rz += r[i] * z[i];
+  for (let it = 0; it <= d; it++) {
+    let rr = 0;
+    for (let i = 0; i < d; i++) rr += r[i] * r[i];
+    if (rr <= stopAt) return true;
+    if (it === d) break;
+    times(p, q);
+    let pq = 0;
+    for (let i = 0; i < d; i++) pq += p[i] * q[i];
+    if (!(pq > 0)) break;
+    const step = rz / pq;
+    let rz1 = 0;
+    for (let i = 0; i < d; i++) {
+      x[i] += step * p[i];
+      r[i] -= step * q[i];
+      z[i] = dinv[i] * r[i];
+      rz1 += r[i] * z[i];
+    }
+    const beta = rz1 / rz;
+    rz = rz1;
+    for (let i = 0; i < d; i++) p[i] = z[i] + beta * p[i];
+  }
+  return false;
+}
+
+/**
  * The stopping test of LIME's adaptive sample count for one neighbourhood scored in rounds. Each round's
  * rows go into running weighted moments (WeightedMoments), and the feature selection LIME would make on
- * all rows so far is recomputed from them — `highest_weights`' alpha-0.01 ridge is one d×d solve — so a
- * check costs O(round · kept² + d³) instead of a refit over every earlier row. The explanation itself is
- * still fitted by `fitLimeModels` on the rows used; only the decision to stop comes from here.
+ * all rows so far is recomputed from them — `highest_weights`' alpha-0.01 ridge, by Cholesky for small d
+ * and by conjugate gradients warm-started from the previous check for large d — so a check costs
+ * O(round · kept² + d²·iterations) instead of a refit over every earlier row. No check is made before
+ * adaptiveMinRows(d) rows. The explanation itself is still fitted by `fitLimeModels` on the rows used;
+ * only the decision to stop comes from here.
  */
 export class AdaptiveStop {
   private readonly moments: WeightedMoments;
   private previous: Int32Array[] | null = null;
   private stable = 0;
+  private rows = 0;
+  /** Each label's last ridge solution (the next check's starting point). */
+  private solutions: (Float64Array | null)[] = [];
 
   constructor(
     private readonly rule: AdaptiveRule,
@@ -75,6 +161,8 @@ export class AdaptiveStop {
   /** Adds a round's rows (`rows`×d binary data, their kernel weights, one target column per label); true once the rule says stop. */
   addRound(data: Uint8Array, rows: number, weights: ArrayLike<number>, ys: readonly ArrayLike<number>[]): boolean {
     this.moments.add(data, rows, weights, ys);
+    this.rows += rows;
+    if (this.rows < adaptiveMinRows(this.d)) return false;
     const selection = this.selection();
     const previous = this.previous;
     const same = previous !== null && selection.every((s, l) => jaccard(s, previous[l]) >= this.rule.minJaccard);
@@ -92,9 +180,20 @@ export class AdaptiveStop {
       const { b, yy } = this.moments.cross(t);
       if (method === 'forward_selection') return forwardSelection(g, b, yy, numFeatures);
       if (method === 'lasso_path') return lassoPathSelection(g, b, numFeatures);
-      const a = Float64Array.from(g.gram);
-      for (let j = 0; j < d; j++) a[j * d + j] += 0.01;
-      return highestWeights(solvePsd(a, b, d), numFeatures);
+      return highestWeights(this.ridge(g.gram, b, t), numFeatures);
     });
+  }
+
+  /** `highest_weights`' ridge (G + 0.01 I) x = b for target `t`. */
+  private ridge(gram: Float64Array, b: Float64Array, t: number): Float64Array {
+    const d = this.d;
+    if (d > DIRECT_SOLVE_MAX_D) {
+      const start = this.solutions[t];
+      const x = start ? Float64Array.from(start) : new Float64Array(d);
+      if (solveRidgeCg(gram, 0.01, b, x, d)) return (this.solutions[t] = x);
+    }
+    const a = Float64Array.from(gram);
+    for (let j = 0; j < d; j++) a[j * d + j] += 0.01;
+    return (this.solutions[t] = solvePsd(a, b, d));
   }
 }

@@ -10,7 +10,7 @@ import {
   type FeatureSelection,
 } from './feature-selection.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
-import { AdaptiveStop, resolveAdaptive, type AdaptiveOption } from './lime-adaptive.js';
+import { AdaptiveStop, adaptiveCanStop, resolveAdaptive, type AdaptiveOption } from './lime-adaptive.js';
 import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
 import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
 import { intOption, positiveOption, seedOption } from './options.js';
@@ -44,7 +44,8 @@ export type LimeOptions = ModelCallOptions & LabelOptions & {
    * (default 1: the same set; 0.8 lets one of ten words swap). The samples are a prefix of the exact
    * run's (same seed, same stream), so a run that reaches `numSamples` is the exact explanation;
    * `diagnostics.samples` says how many were used. Each check re-selects the features from running
-   * moments of the rows so far (AdaptiveStop), not a refit over them. Its agreement with the exact
+   * moments of the rows so far (AdaptiveStop), not a refit over them, and none is made before 2d rows
+   * (d distinct words): a text too long to stop before `numSamples` gets the exact explanation. Its agreement with the exact
    * default is measured in apps/bench (transformer-lime, lime-stopping), not assumed.
    */
   adaptive?: AdaptiveOption;
@@ -200,7 +201,8 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const allWeights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
         let rows = numSamples;
         let probs: Float32Array;
-        if (adaptive === null) probs = await scorer.score(samples.data, numSamples);
+        // a neighbourhood too wide for the rule to stop early (adaptiveCanStop) is scored whole: the exact explanation, no moments kept
+        if (adaptive === null || !adaptiveCanStop(adaptive, d, numSamples)) probs = await scorer.score(samples.data, numSamples);
         else {
           probs = new Float32Array(numSamples * k);
           let stop: AdaptiveStop | null = null;

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   AdaptiveStop,
   LimeExplainer,
+  adaptiveCanStop,
+  adaptiveMinRows,
   WeightedMoments,
   fitLimeModels,
   limeDistances,
@@ -95,6 +97,47 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
     });
   }
 
+  it('on a wide neighbourhood (d > 256: conjugate gradients, cold then warm) still selects what fitLimeModels selects', async () => {
+    const d = 300;
+    const step = 300;
+    const rows = 1800;
+    const { data, weights, ys } = neighbourhood(d, rows, 1, 5);
+    const stop = new AdaptiveStop({ step, patience: 5, minJaccard: 1 }, d, 1, 'highest_weights', 10);
+    const sorted = (a: Int32Array) => Array.from(a).sort((x, y) => x - y);
+    for (let from = 0; from < rows; from += step) {
+      stop.addRound(data.subarray(from * d, (from + step) * d), step, weights.subarray(from, from + step), [ys[0].subarray(from, from + step)]);
+      const n = from + step;
+      if (n < adaptiveMinRows(d)) continue;
+      const [models] = await fitLimeModels([{ data: data.subarray(0, n * d), rows: n, d, weights: weights.subarray(0, n), ys: [ys[0].subarray(0, n)] }], 'highest_weights', 10, 'ts');
+      expect(stop.selection().map(sorted)).toEqual(models.map((mm) => sorted(mm.features)));
+    }
+  });
+
+  it('makes no check before 2d rows: a rule that would stop at once waits for them', () => {
+    const d = 40;
+    const { data, weights, ys } = neighbourhood(d, 400, 1, 9);
+    const stop = new AdaptiveStop({ step: 20, patience: 1, minJaccard: 0.01 }, d, 1, 'highest_weights', 10);
+    let stoppedAt = 0;
+    for (let from = 0; from < 400 && !stoppedAt; from += 20) {
+      if (stop.addRound(data.subarray(from * d, (from + 20) * d), 20, weights.subarray(from, from + 20), [ys[0].subarray(from, from + 20)])) stoppedAt = from + 20;
+    }
+    // the first check is at 80 rows (2d) and only records a selection; a Jaccard ≥ 0.01 rule stops at the next one
+    expect(adaptiveMinRows(d)).toBe(80);
+    expect(stoppedAt).toBe(100);
+  });
+
+  it('adaptiveCanStop: whether the first check (at 2d rows, rounded up to a round) plus `patience` rounds comes before the budget', () => {
+    const rule = { step: 250, patience: 2, minJaccard: 1 };
+    // d 100: first check at 250, a stop at 750 at the earliest
+    expect(adaptiveCanStop(rule, 100, 5000)).toBe(true);
+    expect(adaptiveCanStop(rule, 100, 750)).toBe(false);
+    expect(adaptiveCanStop(rule, 100, 751)).toBe(true);
+    // d 2,100: first check at 4,250 (≥ 4,200), a stop at 4,750 at the earliest
+    expect(adaptiveCanStop(rule, 2100, 5000)).toBe(true);
+    // d 2,200: first check at 4,500, a stop at 5,000 at the earliest: no saving possible
+    expect(adaptiveCanStop(rule, 2200, 5000)).toBe(false);
+  });
+
   it('stops after `patience` stable rounds; minJaccard 0.8 lets one of ten words swap, 1 does not', () => {
     const d = 30;
     const { data, weights, ys } = neighbourhood(d, 4000, 1, 21);
@@ -144,5 +187,25 @@ describe('LimeExplainer with a tolerant adaptive rule', () => {
     expect(loose.features).toEqual(exact.features);
     // The five strong words lead every explanation.
     expect(loose.features.slice(0, 5).map((f) => f.word).sort()).toEqual(words.slice(0, 5).sort());
+  });
+});
+
+describe('LimeExplainer on a text too wide for the adaptive rule to stop early', () => {
+  it('scores the whole budget and returns the exact explanation', async () => {
+    // 60 distinct words, 200 samples, step 10: the first check would be at 120 rows and a stop at 140, so it can stop;
+    // 100 words: the first check at 200 = the budget, so it cannot
+    for (const [n, canStop] of [
+      [60, true],
+      [100, false],
+    ] as const) {
+      const words = Array.from({ length: n }, (_, i) => `w${i}`);
+      const model = new LinearBowModel(Object.fromEntries(words.map((w, i) => [w, i % 7 === 0 ? 1 : 0.01 * (i % 5)])));
+      const lime = new LimeExplainer({ seed: 2, numSamples: 200 });
+      expect(adaptiveCanStop(resolveAdaptive(true, 200)!, n, 200)).toBe(canStop);
+      const [fast] = await lime.explain(model, [words.join(' ')], { adaptive: true });
+      const [exact] = await lime.explain(model, [words.join(' ')], { numSamples: fast.diagnostics!.samples });
+      expect(fast.features).toEqual(exact.features);
+      if (!canStop) expect(fast.diagnostics!.samples).toBe(200);
+    }
   });
 });
