@@ -22,7 +22,7 @@ import {
 import { withAttention } from './attention-panel.js';
 import { DEFAULT_LIME_MODE, limeOptionsOf, type LimeMode } from './lime-mode.js';
 import type { Progress, ProgressTask } from './progress.js';
-import type { RunDir } from './run-dir.js';
+import { CHECKPOINT_SECONDS, type RunDir } from './run-dir.js';
 
 /** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
 export interface AuditRow {
@@ -316,6 +316,8 @@ export interface LabelRowsContext {
   readonly progress: Progress;
   /** The rows carry no true label (production texts): every prediction is labelled, none is 'incorrect'. */
   readonly unlabelled?: boolean;
+  /** The longest one explainer call should take (ExplainAllOptions.batchSeconds; none for a queue, whose workers want whole batches). */
+  readonly batchSeconds?: number;
 }
 
 /**
@@ -333,6 +335,7 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
   // Every prediction is explained (incorrect ones too, so the report can show what they rest on).
   const explanations: Explanation[] = await explainAll(explainer, classifier, texts, texts.map((_, i) => `test:${i}`), {
     checkpoint: run.path('predictions.explanations.jsonl'),
+    batchSeconds: context.batchSeconds,
     onProgress: lb.onProgress,
   });
   lb.stop();
@@ -413,10 +416,11 @@ export async function identifyStore(
  */
 export function keywordOptions(
   settings: AuditSettings,
-  context: { readonly explainer: Explainer; readonly embeddings: readonly WordEmbedding[]; readonly thetaRelate: Record<string, number> },
+  context: { readonly explainer: Explainer; readonly embeddings: readonly WordEmbedding[]; readonly thetaRelate: Record<string, number>; readonly batchSeconds?: number },
   checkpoint: string,
 ): IdentifyKeywordsOptions {
   return {
+    batchSeconds: context.batchSeconds,
     explainer: context.explainer,
     // recorded in the store's provenance: `xtrust label` explains with the same options by default
     explainerOptions: auditLimeOptions(settings),
@@ -463,12 +467,14 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
   const labels = classifier.labels;
   const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
   const explainer = inputs.explainer ?? auditExplainer(settings);
-  const store = await identifyStore(classifier, inputs.train, settings, { explainer, embeddings, thetaRelate, run, progress });
+  // a queue's workers split each call into jobs: they want whole batches, and the queue keeps its own progress
+  const batchSeconds = inputs.explainer ? undefined : CHECKPOINT_SECONDS;
+  const store = await identifyStore(classifier, inputs.train, settings, { explainer, embeddings, thetaRelate, run, progress, batchSeconds });
   const keywordSeconds = (performance.now() - started) / 1000;
 
   const labelStarted = performance.now();
   const tested = settings.testSample > 0 && settings.testSample < inputs.test.length ? sample([...inputs.test], settings.testSample, settings.seed) : [...inputs.test];
-  const predictions = await withAttention(classifier, await labelRows(store, classifier, tested, { explainer, embeddings, run, progress }), settings.topK, progress);
+  const predictions = await withAttention(classifier, await labelRows(store, classifier, tested, { explainer, embeddings, run, progress, batchSeconds }), settings.topK, progress);
   const labelSeconds = (performance.now() - labelStarted) / 1000;
 
   const { counts: count, untrustworthyShare } = verdictCounts(predictions);

@@ -24,6 +24,13 @@ export function stableJson(value: unknown): string {
 }
 
 /**
+ * The longest one explainer call of a checkpointed command should take (ExplainAllOptions.batchSeconds):
+ * what a killed run can lose. A transformer explained with LIME 5,000 takes half a minute a text, so
+ * fixed batches of 32 texts would lose up to a quarter of an hour; a bag-of-words model still gets full batches.
+ */
+export const CHECKPOINT_SECONDS = 30;
+
+/**
  * A run directory: long commands append their results to JSONL files here as they work, so
  * `--resume` continues an interrupted run (Ctrl-C, kill -9) without losing or repeating work.
  * Final files are written atomically (temporary file, then rename) and the manifest turns

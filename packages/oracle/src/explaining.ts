@@ -18,6 +18,15 @@ export interface ExplainAllOptions {
    * texts already explained there (a killed run resumes without losing or repeating work).
    */
   readonly checkpoint?: string;
+  /**
+   * The longest one explainer call should take, in seconds (default: no bound, `batchSize` texts per
+   * call). With a checkpoint this bounds the work a killed run loses: an audit of a transformer at
+   * LIME 5,000 spends half a minute per text, so 32 texts a call would lose up to a quarter of an hour.
+   * The first call explains one text; each next one as many as fit in `batchSeconds` at the rate seen
+   * so far, between 1 and `batchSize`. The explanations do not depend on it (each text is explained on
+   * its own seed, whatever its batch).
+   */
+  readonly batchSeconds?: number;
   readonly onProgress?: (p: Progress) => void;
 }
 
@@ -69,6 +78,10 @@ export async function explainTolerant(
 ): Promise<TolerantExplanations> {
   const batchSize = options.batchSize ?? 32;
   if (!Number.isInteger(batchSize) || batchSize <= 0) throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${batchSize}`);
+  const batchSeconds = options.batchSeconds;
+  if (batchSeconds !== undefined && !(typeof batchSeconds === 'number' && batchSeconds > 0)) {
+    throw new XtrustError('INVALID_ARGUMENT', `batchSeconds must be a positive number of seconds, got ${JSON.stringify(batchSeconds)}`);
+  }
   if (keys.length !== texts.length) throw new XtrustError('DIMENSION_MISMATCH', `explainAll: ${texts.length} texts but ${keys.length} keys`);
   const out: (Explanation | null | undefined)[] = new Array(texts.length);
   const failures: { index: number; reason: string }[] = [];
@@ -103,8 +116,13 @@ export async function explainTolerant(
   let done = texts.length - todo.length;
   options.onProgress?.({ phase: 'explain', done, total: texts.length });
   try {
-    for (let b = 0; b < todo.length; b += batchSize) {
-      const idx = todo.slice(b, b + batchSize);
+    let size = batchSeconds === undefined ? batchSize : 1;
+    let spent = 0;
+    let timed = 0;
+    for (let b = 0; b < todo.length; b += size) {
+      if (batchSeconds !== undefined && timed > 0) size = Math.max(1, Math.min(batchSize, Math.floor((batchSeconds * timed) / spent)));
+      const idx = todo.slice(b, b + size);
+      const t0 = performance.now();
       const batch = idx.map((i) => texts[i]);
       let ex: (Explanation | null)[];
       try {
@@ -128,6 +146,8 @@ export async function explainTolerant(
         out[idx[j]] = ex[j];
         if (writer && ex[j]) writer.write({ key: keys[idx[j]], explanation: ex[j]! } satisfies CheckpointRecord);
       }
+      spent += (performance.now() - t0) / 1000;
+      timed += idx.length;
       done += idx.length;
       options.onProgress?.({ phase: 'explain', done, total: texts.length });
     }

@@ -53,4 +53,33 @@ describe('explainAll with a checkpoint', () => {
     const short: Explainer = { name: 'short', explain: async () => [] };
     await expect(explainAll(short, model, texts, keys)).rejects.toThrow(/returned 0 explanations for 6 texts/);
   });
+
+  it('batchSeconds: starts with one text a call, then sizes calls by the rate seen, with the same explanations', async () => {
+    /** Records each call's size; `delayMs` per text makes it slow. */
+    class Recording implements Explainer {
+      readonly name = 'linear-contribution';
+      sizes: number[] = [];
+      private readonly inner = new LinearContributionExplainer(coef);
+      constructor(private readonly delayMs: number) {}
+      async explain(classifier: Classifier, batch: readonly string[]): Promise<Explanation[]> {
+        this.sizes.push(batch.length);
+        if (this.delayMs > 0) await new Promise((r) => setTimeout(r, this.delayMs * batch.length));
+        return this.inner.explain(classifier, batch);
+      }
+    }
+    const many = Array.from({ length: 40 }, (_, i) => texts[i % texts.length]);
+    const manyKeys = many.map((_, i) => `m${i}`);
+    const want = await new LinearContributionExplainer(coef).explain(model, many);
+    // a fast explainer: one text, then full batches
+    const fast = new Recording(0);
+    expect(await explainAll(fast, model, many, manyKeys, { batchSize: 16, batchSeconds: 1e6 })).toEqual(want);
+    expect(fast.sizes).toEqual([1, 16, 16, 7]);
+    // ≥ 20 ms a text against a 1 ms bound: one text a call, each checkpointed as it comes
+    const slow = new Recording(20);
+    const file = join(await mkdtemp(join(tmpdir(), 'oracle-ckpt-')), 'explanations.jsonl');
+    expect(await explainAll(slow, model, many.slice(0, 5), manyKeys.slice(0, 5), { batchSeconds: 0.001, checkpoint: file })).toEqual(want.slice(0, 5));
+    expect(slow.sizes).toEqual([1, 1, 1, 1, 1]);
+    expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(5);
+    await expect(explainAll(fast, model, texts, keys, { batchSeconds: 0 })).rejects.toThrow(/batchSeconds must be a positive number of seconds, got 0/);
+  });
 });

@@ -9,7 +9,7 @@ import { loadModel } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
-import { RunDir } from '../run-dir.js';
+import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
 import { withModelOptions, type ModelFlags } from './model-options.js';
 import { DEFAULT_LIME_MODE, limeModeParts, limeOptionsOf, withLimeModeOption, type LimeMode } from '../lime-mode.js';
 
@@ -50,7 +50,11 @@ export async function runExplain(options: ExplainOptions, progress = new Progres
   const texts = await readTexts(options.input!, options.textColumn);
   const run = RunDir.open(options.out, 'explain', { model: await modelFingerprint(model.classifier), input: fileDigest(options.input!), method: options.method, ...explainerOptions(options), topK: options.topK, limeMode }, options.resume);
   const bridge = progressBridge(progress, options.method);
-  const explanations = await explainAll(explainer, model.classifier, texts, texts.map((_, i) => String(i)), { checkpoint: run.path('explanations.checkpoint.jsonl'), onProgress: bridge.onProgress });
+  const explanations = await explainAll(explainer, model.classifier, texts, texts.map((_, i) => String(i)), {
+    checkpoint: run.path('explanations.checkpoint.jsonl'),
+    batchSeconds: CHECKPOINT_SECONDS,
+    onProgress: bridge.onProgress,
+  });
   bridge.stop();
   const file = run.writeFile('explanations.jsonl', toJsonl(explanations));
   run.complete();

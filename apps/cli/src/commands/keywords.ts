@@ -6,7 +6,7 @@ import { loadModel } from '../model-loader.js';
 import { emit } from '../output.js';
 import { examples, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
-import { RunDir } from '../run-dir.js';
+import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
 import { limeModeParts } from '../lime-mode.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
 import { withModelOptions, type ModelFlags } from './model-options.js';
@@ -26,7 +26,7 @@ export async function runKeywords(options: KeywordsOptions, progress = new Progr
   const { testSample: _unused, thetaConf: _unused2, ...keyed } = settings;
   const run = RunDir.open(options.out, 'keywords', { model: await modelFingerprint(classifier), train: fileDigest(options.train), ...keyed }, options.resume);
   const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
-  const store = await identifyStore(classifier, train, settings, { explainer: auditExplainer(settings), embeddings, thetaRelate, run, progress });
+  const store = await identifyStore(classifier, train, settings, { explainer: auditExplainer(settings), embeddings, thetaRelate, run, progress, batchSeconds: CHECKPOINT_SECONDS });
   run.complete();
   const pools = poolsOf(store, 20);
   return { store: run.path('keywords.json'), pools };

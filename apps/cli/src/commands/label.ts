@@ -9,7 +9,7 @@ import { loadModel } from '../model-loader.js';
 import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
-import { RunDir } from '../run-dir.js';
+import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
 import { loadStore, storeFile } from './attack.js';
 import { DEFAULT_LIME_MODE, LIME_MODE_HELP, LIME_MODES, limeModeArg, limeModeParts, limeOptionsOf, type LimeMode } from '../lime-mode.js';
 import { withModelOptions, type ModelFlags } from './model-options.js';
@@ -54,7 +54,7 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
   // The store's own ensemble: its keywords were decided by these members' votes.
   const { embeddings } = await loadEnsemble(progress, ensembleOfStore(store));
   const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed, ...limeOptionsOf(limeMode) }) as unknown as Explainer;
-  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled });
+  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled, batchSeconds: CHECKPOINT_SECONDS });
   const { counts, untrustworthyShare } = verdictCounts(predictions);
   const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
   run.complete();
