@@ -29,8 +29,8 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tokenize } from '@xtrust/core';
@@ -74,10 +74,14 @@ const queueMode = queueWhich === 'fast' ? fastMode : 'exact';
 const embeddings = arg('embeddings', 'glove');
 const peerDir = resolve(arg('peer', join(ROOT, 'apps/bench/results/transformer-lime')));
 const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-audit')));
-// a fresh temporary folder only when --work names none
-const work = argv.includes('--work') ? resolve(arg('work', '')) : mkdtempSync(join(tmpdir(), 'xtrust-transformer-audit-'));
+// run directories persist under <out>/work (gitignored) unless --work names another: a run stopped
+// mid-way (the session ended, Ctrl-C) continues there with the CLI's --resume in a later sitting
+const work = resolve(arg('work', join(out, 'work')));
 const cli = resolve(arg('cli', join(ROOT, 'apps/cli/dist/bin.js')));
 const fresh = argv.includes('--fresh');
+/** Runs measured again even when stored (`--remeasure fast,queued`; `--fresh` measures them all). */
+const remeasure = new Set(arg('remeasure', '').split(',').filter((x) => x !== ''));
+for (const r of remeasure) if (!['fixed', 'exact', 'fast', 'queued'].includes(r)) throw new Error(`--remeasure takes fixed, exact, fast or queued, got ${r}`);
 const trainSample = Math.max(1, Math.round(fullTrain * fraction));
 const testSample = Math.max(1, Math.round(fullTest * fraction));
 const scale = 1 / fraction;
@@ -137,14 +141,17 @@ interface Timed {
   readonly wall: number;
   readonly cpu: number;
 }
-function runChild(args: readonly string[]): Promise<Timed> {
+/** Runs the CLI with `args`; its pid is in `live` while it runs (the sitting's heartbeat reads its CPU). */
+function runChild(args: readonly string[], live = new Set<number>()): Promise<Timed> {
   return new Promise((done, fail) => {
     const cpu0 = childrenCpu();
     const t0 = performance.now();
     const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (child.pid) live.add(child.pid);
     let tail = '';
     child.stderr!.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-3000)));
     child.on('exit', (code) => {
+      if (child.pid) live.delete(child.pid);
       const wall = (performance.now() - t0) / 1000;
       if (code !== 0) return fail(new Error(`${shown(args)} exited with ${code}: ${tail.trim()}`));
       done({ wall, cpu: childrenCpu() - cpu0 });
@@ -218,10 +225,10 @@ interface Stored<T> {
 /** When each run used was measured, and the load around it (reused runs keep theirs). */
 const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
 /** The stored result of run `name` measured with `settings`, or `measure()`'s, stored as soon as it returns. */
-async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: () => Promise<T>): Promise<T> {
+async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: (key: Record<string, unknown>) => Promise<T>): Promise<T> {
   const file = join(out, 'runs', `${name}.json`);
   const key = { graph: graphHash, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings };
-  if (!fresh && existsSync(file)) {
+  if (!fresh && !remeasure.has(name) && existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Stored<T>;
     if (JSON.stringify(saved.key) === JSON.stringify(key)) {
       log(`${name}: reused from ${rel(file)} (measured ${saved.measured}; --fresh measures it again)`);
@@ -232,7 +239,7 @@ async function storedRun<T>(name: string, settings: Record<string, unknown>, mea
   }
   const start = loadavg();
   const measured = new Date().toISOString();
-  const result = await measure();
+  const result = await measure(key);
   const stored: Stored<T> = { key, measured, load: { start, end: loadavg() }, result };
   writeFileSync(`${file}.tmp`, JSON.stringify(stored));
   renameSync(`${file}.tmp`, file);
@@ -240,21 +247,91 @@ async function storedRun<T>(name: string, settings: Record<string, unknown>, mea
   return result;
 }
 
+// ---------------------------------------------------------------- sittings: a run longer than one session
+/** One stretch of a run between a start (or --resume) and its end or interruption. */
+interface Sitting {
+  readonly started: string;
+  readonly wall: number;
+  readonly cpu: number;
+  readonly load: number[];
+  /** False for a sitting that was interrupted (its figures are from the last heartbeat, ≤ 10 s old). */
+  readonly finished: boolean;
+}
+/** CPU seconds of a live process (user + system, its reaped children included) from /proc/<pid>/stat; 0 once it is gone. */
+function processCpu(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+/** Saves the sitting in progress; set while one runs, so an interrupt can record it before exiting. */
+let saveSitting: (() => void) | null = null;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    saveSitting?.();
+    log(`${signal}: the sitting in progress is recorded; the next invocation resumes it`);
+    process.exit(130);
+  });
+}
+/**
+ * Runs `sit` as the next sitting of run `name` in `dir`: when `<out>/runs/<name>.partial.json` holds
+ * earlier sittings of the same key and `dir` still has their run, `sit` is asked to resume (the CLI's
+ * --resume: no finished explanation is lost or repeated). A heartbeat records this sitting's wall and
+ * CPU time (of the processes in `live`) every 10 s, so a sitting killed with its session still counts.
+ * The run's wall and CPU are the sums over its sittings; each interrupted sitting also counts its
+ * start-up and the explanations it had not yet checkpointed (≤ 30 s of work, CHECKPOINT_SECONDS).
+ */
+async function inSittings(name: string, key: Record<string, unknown>, dir: string, sit: (resume: boolean, live: Set<number>) => Promise<Timed>): Promise<Timed & { sittings: Sitting[] }> {
+  const file = join(out, 'runs', `${name}.partial.json`);
+  let earlier: Sitting[] = [];
+  if (existsSync(file) && existsSync(join(dir, 'run.json'))) {
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { key: Record<string, unknown>; sittings: Sitting[] };
+    if (JSON.stringify(saved.key) === JSON.stringify(key)) earlier = saved.sittings;
+  }
+  const resume = earlier.length > 0;
+  const sum = (xs: readonly Sitting[], f: (s: Sitting) => number) => xs.reduce((a, s) => a + f(s), 0);
+  if (resume) log(`${name}: resuming ${rel(dir)} after ${earlier.length} sitting(s), ${sum(earlier, (s) => s.wall).toFixed(0)} s wall so far`);
+  const started = new Date().toISOString();
+  const t0 = performance.now();
+  const live = new Set<number>();
+  const write = (current: Sitting) => {
+    writeFileSync(`${file}.tmp`, JSON.stringify({ key, sittings: [...earlier, current] }));
+    renameSync(`${file}.tmp`, file);
+  };
+  saveSitting = () => write({ started, wall: (performance.now() - t0) / 1000, cpu: [...live].reduce((a, pid) => a + processCpu(pid), 0), load: loadavg(), finished: false });
+  const beat = setInterval(saveSitting, 10_000);
+  let t: Timed;
+  try {
+    t = await sit(resume, live);
+  } finally {
+    clearInterval(beat);
+    saveSitting = null;
+  }
+  const sittings = [...earlier, { started, wall: t.wall, cpu: t.cpu, load: loadavg(), finished: true }];
+  rmSync(file, { force: true });
+  return { wall: sum(sittings, (s) => s.wall), cpu: sum(sittings, (s) => s.cpu), sittings };
+}
+
 // ---------------------------------------------------------------- the runs
 interface Run extends Timed {
   readonly name: string;
+  /** The sittings the run took (absent in runs stored before sittings were recorded: one). */
+  readonly sittings?: Sitting[];
   readonly mode: string;
   readonly command: string;
   readonly files: RunFiles;
 }
 const runs: Run[] = [];
 async function localRun(name: string, mode: string): Promise<Run> {
-  const r = await storedRun(name, { mode }, async () => {
+  const r = await storedRun(name, { mode }, async (key) => {
     const dir = join(work, name);
     const args = auditArgs(mode, dir);
     log(`${name}: ${shown(args)}`);
-    const t = await runChild(args);
-    log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU`);
+    const t = await inSittings(name, key, dir, (resume, live) => runChild(resume ? [...args, '--resume'] : args, live));
+    log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU over ${t.sittings.length} sitting(s)`);
     return { name, mode, command: shown(args), ...t, files: readRun(dir) };
   });
   runs.push(r);
@@ -278,28 +355,34 @@ const exact = await localRun('exact', 'exact');
 const fast = await localRun('fast', fastMode);
 
 type QueuedRun = Run & { cpuWithWorkers: number; workers: number };
-const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN }, async () => {
-  const redis = await startRedis();
-  try {
-    const queueName = `xtrust-bench-audit-${process.pid}`;
-    const dir = join(work, 'queued');
-    const args = [...auditArgs(queueMode, dir), '--queue', redis.url, '--queue-name', queueName];
-    log(`queued: ${workersN} × xtrust worker, then ${shown(args)}`);
-    const cpu0 = childrenCpu();
-    const ws = await startWorkers(redis.url, queueName);
-    let t: Timed;
+const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN }, async (key) => {
+  const dir = join(work, 'queued');
+  let shownArgs = '';
+  // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
+  const t = await inSittings('queued', key, dir, async (resume, live) => {
+    const redis = await startRedis();
     try {
-      t = await runChild(args);
+      const queueName = `xtrust-bench-audit-${process.pid}`;
+      const args = [...auditArgs(queueMode, dir), '--queue', redis.url, '--queue-name', queueName, ...(resume ? ['--resume'] : [])];
+      shownArgs = shown(args.filter((a) => a !== '--resume')).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT');
+      log(`queued: ${workersN} × xtrust worker, then ${shown(args)}`);
+      const cpu0 = childrenCpu();
+      const ws = await startWorkers(redis.url, queueName);
+      for (const w of ws) if (w.pid) live.add(w.pid);
+      let wall: number;
+      try {
+        wall = (await runChild(args, live)).wall;
+      } finally {
+        await stopWorkers(ws);
+      }
+      // the workers' CPU (start-up included) counts once they are reaped
+      return { wall, cpu: childrenCpu() - cpu0 };
     } finally {
-      await stopWorkers(ws);
+      redis.stop();
     }
-    // the workers' CPU (start-up included) counts once they are reaped
-    const cpuWithWorkers = childrenCpu() - cpu0;
-    log(`queued: ${t.wall.toFixed(1)} s wall, ${cpuWithWorkers.toFixed(1)} s CPU with the workers`);
-    return { name: 'queued', mode: queueMode, command: shown(args).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT'), ...t, cpuWithWorkers, workers: workersN, files: readRun(dir) };
-  } finally {
-    redis.stop();
-  }
+  });
+  log(`queued: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
+  return { name: 'queued', mode: queueMode, command: shownArgs, ...t, cpuWithWorkers: t.cpu, workers: workersN, files: readRun(dir) };
 });
 const loadEnd = loadavg();
 
@@ -387,14 +470,16 @@ console.log(
     `Extrapolated = fixed + (measured − fixed) × ${scale.toFixed(scale % 1 === 0 ? 0 : 2)}, the fixed part measured by the same command explaining 3 texts at LIME 2 samples (start-up, loading the model and GloVe, θ_relate, clustering, the report): ${f1(fixed.wall)} s wall, ${f1(fixed.cpu)} s CPU. ` +
     `(Clustering grows with the keyword pool, so the fixed part is a floor; the explanations are nearly all of the rest.)\n`,
 );
+/** The audit's own phase timings, which cover its last sitting only: shown for a run made in one. */
+const inProcess = (r: Run) => ((r.sittings?.length ?? 1) > 1 ? `— (${r.sittings!.length} sittings)` : `${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)}`);
 console.log(`| run | LIME mode | explanations (keywords + test) | LIME samples used (mean) | wall s | CPU s | in-process: keywords s / labelling s | extrapolated to ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')}: wall h | CPU h |`);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of runs) {
   const e = r.files.explanations;
-  console.log(`| local, 1 process | ${r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
+  console.log(`| local, 1 process | ${r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
 }
 const queuedExplained = queued.files.explanations;
-console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpuWithWorkers)} (audit + workers) | ${f1(queued.files.seconds.keywords)} / ${f1(queued.files.seconds.labelling)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpuWithWorkers, fixed.cpu))} |`);
+console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpuWithWorkers)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpuWithWorkers, fixed.cpu))} |`);
 
 console.log(
   `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
@@ -448,6 +533,16 @@ const la = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
 console.log(
   `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${r.reused ? '; stored run, reused' : ''})`).join('; ')}.`,
 );
+const splitRuns = [...runs, queued].filter((r) => (r.sittings?.length ?? 1) > 1);
+if (splitRuns.length) {
+  console.log(
+    `\nRuns made in several sittings (the CLI's --resume; wall and CPU are the sums, each interrupted sitting also counting its start-up and the explanations it had not checkpointed): ` +
+      splitRuns
+        .map((r) => `${r.name}: ${r.sittings!.map((t) => `${t.started.slice(0, 16).replace('T', ' ')} UTC ${f1(t.wall)} s wall / ${f1(t.cpu)} s CPU${t.finished ? '' : ' (interrupted)'}, load ${la(t.load)}`).join('; ')}`)
+        .join('. ') +
+      '.',
+  );
+}
 console.log(
   `\nMachine load: load average ${la(loadStart)} at the start of this invocation, ${la(loadEnd)} at its end, on ${cpus().length} cores. ` +
     (loaded
