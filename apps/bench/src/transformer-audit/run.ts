@@ -354,7 +354,8 @@ const extrapolate = (measured: number, fixedPart: number) => fixedPart + Math.ma
 const exact = await localRun('exact', 'exact');
 const fast = await localRun('fast', fastMode);
 
-type QueuedRun = Run & { cpuWithWorkers: number; workers: number };
+/** `cpu` counts the audit process and the workers it fanned out to. */
+type QueuedRun = Run & { workers: number };
 const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN }, async (key) => {
   const dir = join(work, 'queued');
   let shownArgs = '';
@@ -382,7 +383,7 @@ const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: 
     }
   });
   log(`queued: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
-  return { name: 'queued', mode: queueMode, command: shownArgs, ...t, cpuWithWorkers: t.cpu, workers: workersN, files: readRun(dir) };
+  return { name: 'queued', mode: queueMode, command: shownArgs, ...t, workers: workersN, files: readRun(dir) };
 });
 const loadEnd = loadavg();
 
@@ -479,7 +480,7 @@ for (const r of runs) {
   console.log(`| local, 1 process | ${r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
 }
 const queuedExplained = queued.files.explanations;
-console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpuWithWorkers)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpuWithWorkers, fixed.cpu))} |`);
+console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
 
 console.log(
   `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
@@ -495,7 +496,7 @@ console.log(
     `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
     `the same cores as the local run, so fan-out cannot pay here: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending); across machines each worker adds its cores. ` +
     (loaded ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's; the CPU difference is the queue's own. ` : '') +
-    `CPU with the workers ${f1(queued.cpuWithWorkers)} s vs ${f1(reference.cpu)} s local (${queued.cpuWithWorkers >= reference.cpu ? '+' : ''}${((100 * (queued.cpuWithWorkers - reference.cpu)) / reference.cpu).toFixed(1)} %; on a shared machine the CPU figure is the steadier one).`,
+    `CPU with the workers ${f1(queued.cpu)} s vs ${f1(reference.cpu)} s local (${queued.cpu >= reference.cpu ? '+' : ''}${((100 * (queued.cpu - reference.cpu)) / reference.cpu).toFixed(1)} %; on a shared machine the CPU figure is the steadier one).`,
 );
 
 // the paper's figures: 000_6d314fe57d39eb4c.txt, Table 3 (TOKI-lime rows), reported, not measured here
@@ -565,12 +566,12 @@ writeFileSync(
       queueMode,
       embeddings,
       fixed,
-      runs: [...runs, queued].map(({ files, ...r }: Run & { cpuWithWorkers?: number }) => ({
+      runs: [...runs, queued].map(({ files, ...r }: Run) => ({
         ...r,
         explanations: files.explanations.keywords + files.explanations.test,
         samplesUsedMean: mean(files.explanations.samplesUsed),
         seconds: files.seconds,
-        extrapolated: { wall: extrapolate(r.wall, fixed.wall), cpu: extrapolate(r.cpuWithWorkers ?? r.cpu, fixed.cpu) },
+        extrapolated: { wall: extrapolate(r.wall, fixed.wall), cpu: extrapolate(r.cpu, fixed.cpu) },
       })),
       agreement: { predictions: n, agree, judged: judged.length, judgedAgree, samePrediction, jaccard, confusion: Object.fromEntries(confusion) },
       queue: { ...queueCompare, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall },
