@@ -8,5 +8,7 @@ export default defineConfig({
   test: {
     projects: ['packages/*', 'apps/*', 'native', xtrustProject('workspace')],
     reporters: ['default', './scripts/summary-reporter.ts'],
+    // Debian packages some tests need, installed once before the workers start (see the file)
+    globalSetup: ['./scripts/system-packages.ts'],
   },
 });
