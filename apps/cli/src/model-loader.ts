@@ -1,4 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { Classifier } from '@xtrust/core';
 import { BuiltinClassifier, HfClassifier, OnnxClassifier } from '@xtrust/models';
@@ -7,6 +8,15 @@ import { int8NeedsOnnx } from './lime-mode.js';
 
 /** How a Hugging Face layout folder runs: onnxruntime-node directly, or the transformers.js pipeline; auto picks onnx when onnx/model.onnx is there. */
 export type Runtime = 'auto' | 'onnx' | 'transformers';
+
+/**
+ * The onnxruntime intra-op threads of a model loaded without `--threads`: every core this process may
+ * use. Left to itself, onnxruntime-node picked **one** thread on this project's 2-core machine, so a
+ * transformer audit ran on half of it (one core at 100 %, the other idle).
+ */
+export function defaultThreads(): number {
+  return availableParallelism();
+}
 
 /** What `--model` named and how it was loaded. */
 export interface LoadedModel {
@@ -27,11 +37,13 @@ function tokenizerFolderOf(onnxFile: string): string | null {
  * a Hugging Face layout folder (config.json + tokenizer + onnx/), a saved built-in xtrust model folder
  * (model.json), or — only with `allowRemote` — a hub id. A path that does not exist, or is not a
  * classifier, is a usage error naming it. `quantize: 'int8'` (`--lime-mode int8`) loads an ONNX graph with
- * its matrix products in int8; on any other kind of model it is a usage error.
+ * its matrix products in int8; on any other kind of model it is a usage error. `threads`: onnxruntime's
+ * intra-op threads for an ONNX model (default: defaultThreads(), every core).
  */
-export async function loadModel(spec: string, options: { allowRemote?: boolean; labels?: readonly string[]; runtime?: Runtime; quantize?: 'int8' } = {}): Promise<LoadedModel> {
+export async function loadModel(spec: string, options: { allowRemote?: boolean; labels?: readonly string[]; runtime?: Runtime; quantize?: 'int8'; threads?: number } = {}): Promise<LoadedModel> {
   const runtime = options.runtime ?? 'auto';
   const quantize = options.quantize;
+  const threads = options.threads ?? defaultThreads();
   const path = resolve(spec);
   if (!existsSync(path)) {
     if (options.allowRemote && /^[\w.-]+\/[\w.-]+$/.test(spec)) {
@@ -46,7 +58,7 @@ export async function loadModel(spec: string, options: { allowRemote?: boolean; 
     if (!spec.endsWith('.onnx')) throw new UsageError(`--model ${spec} is a file but not an .onnx graph`);
     const folder = tokenizerFolderOf(path);
     if (!folder) throw new UsageError(`--model ${spec}: no tokenizer.json next to the graph or in its parent folder (export it in Hugging Face layout)`);
-    return { classifier: await OnnxClassifier.load(folder, { modelFile: relative(folder, path), labels: options.labels, quantize }), kind: 'onnx', source: spec };
+    return { classifier: await OnnxClassifier.load(folder, { modelFile: relative(folder, path), labels: options.labels, quantize, threads }), kind: 'onnx', source: spec };
   }
   if (existsSync(join(path, 'model.json'))) {
     if (quantize) throw int8NeedsOnnx(spec, 'a saved xtrust model (its scoring is not an ONNX graph)');
@@ -54,7 +66,7 @@ export async function loadModel(spec: string, options: { allowRemote?: boolean; 
   }
   if (existsSync(join(path, 'config.json'))) {
     if (runtime !== 'transformers' && existsSync(join(path, 'onnx', 'model.onnx'))) {
-      return { classifier: await OnnxClassifier.load(path, { labels: options.labels, quantize }), kind: 'onnx', source: spec };
+      return { classifier: await OnnxClassifier.load(path, { labels: options.labels, quantize, threads }), kind: 'onnx', source: spec };
     }
     if (quantize) throw int8NeedsOnnx(spec, runtime === 'transformers' ? 'run by the transformers.js pipeline (--runtime transformers)' : 'a Hugging Face folder without onnx/model.onnx');
     return { classifier: await HfClassifier.load(path), kind: 'huggingface', source: spec };

@@ -66,6 +66,9 @@ const fullTrain = numberArg('train', 2000, (x) => Number.isInteger(x) && x > 0, 
 const fullTest = numberArg('test', 1000, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
 const samples = numberArg('samples', 5000, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2');
 const workersN = numberArg('workers', 2, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
+// the workers share this machine's cores (the local runs use them all): each gets its share, so the
+// queued run uses as many threads as the local one instead of oversubscribing the cores
+const workerThreads = Math.max(1, Math.floor(cpus().length / workersN));
 const fastMode = arg('fast-mode', 'int8+adaptive');
 if (!MODES.includes(fastMode) || fastMode === 'exact') throw new Error(`--fast-mode must be one of ${MODES.slice(1).join(', ')}, got ${fastMode}`);
 const queueWhich = arg('queue-mode', 'fast');
@@ -160,7 +163,7 @@ function runChild(args: readonly string[], live = new Set<number>()): Promise<Ti
 }
 
 function startWorkers(url: string, queueName: string): Promise<ChildProcess[]> {
-  const ws = Array.from({ length: workersN }, () => spawn(process.execPath, [cli, 'worker', '--redis', url, '--queue-name', queueName], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const ws = Array.from({ length: workersN }, () => spawn(process.execPath, [cli, 'worker', '--redis', url, '--queue-name', queueName, '--threads', String(workerThreads)], { stdio: ['ignore', 'ignore', 'pipe'] }));
   return Promise.all(
     ws.map(
       (w) =>
@@ -355,8 +358,8 @@ const exact = await localRun('exact', 'exact');
 const fast = await localRun('fast', fastMode);
 
 /** `cpu` counts the audit process and the workers it fanned out to. */
-type QueuedRun = Run & { workers: number };
-const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN }, async (key) => {
+type QueuedRun = Run & { workers: number; workerThreads?: number };
+const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN, workerThreads }, async (key) => {
   const dir = join(work, 'queued');
   let shownArgs = '';
   // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
@@ -383,7 +386,7 @@ const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: 
     }
   });
   log(`queued: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
-  return { name: 'queued', mode: queueMode, command: shownArgs, ...t, workers: workersN, files: readRun(dir) };
+  return { name: 'queued', mode: queueMode, command: shownArgs, ...t, workers: workersN, workerThreads, files: readRun(dir) };
 });
 const loadEnd = loadavg();
 
@@ -550,7 +553,7 @@ console.log(
       ? 'The machine was **loaded** (other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.'
       : 'The machine was quiet during the runs.'),
 );
-console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …\`. Run directories of the runs measured in this invocation: ${work}.`);
+console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\`. Run directories of the runs measured in this invocation: ${work}.`);
 console.log(`\nCommand: \`${['node', 'apps/bench/dist/transformer-audit/run.js', ...argv.map(rel)].join(' ')}\``);
 
 writeFileSync(

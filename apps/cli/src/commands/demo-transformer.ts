@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OnnxClassifier } from '@xtrust/models';
 import { UsageError } from '../exit.js';
+import { defaultThreads } from '../model-loader.js';
 
 /** `xtrust demo --model bert`: the model kit's committed classifier of the dataset (a small trained BERT). */
 export const DEMO_BERT = 'bert';
@@ -68,7 +69,7 @@ export async function loadDemoTransformer<D extends { labels: readonly string[];
   if (!existsSync(folder) || !statSync(folder).isDirectory() || !existsSync(join(folder, 'onnx', 'model.onnx'))) {
     throw new UsageError(`--model ${model}: expected a built-in kind, "bert", or a Hugging Face folder with onnx/model.onnx`);
   }
-  const classifier = await OnnxClassifier.load(folder, { quantize: options.quantize });
+  const classifier = await OnnxClassifier.load(folder, { quantize: options.quantize, threads: defaultThreads() });
   const foreign = classifier.labels.filter((l) => !data.labels.includes(l));
   if (foreign.length > 0) {
     await classifier.release();

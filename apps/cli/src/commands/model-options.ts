@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { required } from '../config.js';
-import type { Runtime } from '../model-loader.js';
+import { defaultThreads, type Runtime } from '../model-loader.js';
+import { positiveIntArg } from '../options.js';
 
 function runtimeArg(value: string): Runtime {
   if (value !== 'auto' && value !== 'onnx' && value !== 'transformers') throw new InvalidArgumentError('expected auto, onnx or transformers');
@@ -14,6 +15,8 @@ export interface ModelFlags {
   labelColumn: string;
   allowRemote: boolean;
   runtime: Runtime;
+  /** onnxruntime intra-op threads; undefined: every core (model-loader's defaultThreads). */
+  threads?: number;
 }
 
 /** Model, data and model-loading flags shared by the commands that take a user's model. */
@@ -25,6 +28,7 @@ export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'trai
     .option('--text-column <name>', 'column (CSV) or field (JSONL) holding the text', 'text')
     .option('--label-column <name>', 'column or field holding the label', 'label')
     .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false)
-    .option('--runtime <name>', 'how a Hugging Face folder runs: auto | onnx (onnxruntime-node) | transformers (transformers.js pipeline)', runtimeArg, 'auto');
+    .option('--runtime <name>', 'how a Hugging Face folder runs: auto | onnx (onnxruntime-node) | transformers (transformers.js pipeline)', runtimeArg, 'auto')
+    .option('--threads <n>', `threads an ONNX model's forward passes use (onnxruntime intra-op; default: every core, ${defaultThreads()} here)`, positiveIntArg);
 }
 

@@ -10,8 +10,8 @@ import type { Explainer } from '@xtrust/core';
 import { DEFAULT_QUEUE, QueuedExplainer, REDIS_CA_ENV, REDIS_URL_ENV, probeRedis, redisUrl, startWorker } from '@xtrust/scale';
 import { auditLimeOptions, type AuditSettings } from '../audit.js';
 import { limeModeParts } from '../lime-mode.js';
-import { loadModel, type Runtime } from '../model-loader.js';
-import { examples } from '../options.js';
+import { defaultThreads, loadModel, type Runtime } from '../model-loader.js';
+import { examples, positiveIntArg } from '../options.js';
 
 /** Options of `xtrust worker`. */
 export interface WorkerCommandOptions {
@@ -19,6 +19,8 @@ export interface WorkerCommandOptions {
   queueName: string;
   concurrency: number;
   runtime: Runtime;
+  /** onnxruntime intra-op threads per model; undefined: the cores shared among --concurrency jobs. */
+  threads?: number;
   quiet: boolean;
 }
 
@@ -36,18 +38,21 @@ export function workerCommand(): Command {
     .option('--queue-name <name>', 'queue to take jobs from', DEFAULT_QUEUE)
     .option('--concurrency <n>', 'jobs at once in this process (the work is CPU-bound: prefer one process per core)', positive, 1)
     .option('--runtime <name>', 'how Hugging Face model folders run: auto | onnx | transformers', 'auto')
+    .option('--threads <n>', `threads each job's ONNX forward passes use (default: the cores divided among --concurrency jobs; with one worker per core, pass 1)`, positiveIntArg)
     .option('--quiet', 'no log lines', false);
   examples(c, [
     'xtrust worker --redis redis://10.0.0.5:6379',
     'XTRUST_REDIS_URL=rediss://:secret@queue.internal:6380 xtrust worker --concurrency 1',
+    'xtrust worker --threads 1 & xtrust worker --threads 1   # two workers on a 2-core machine',
   ]);
   return c.action(async (opts: WorkerCommandOptions) => {
+    const threads = opts.threads ?? Math.max(1, Math.floor(defaultThreads() / opts.concurrency));
     const worker = await startWorker({
       redis: opts.redis,
       queueName: opts.queueName,
       concurrency: opts.concurrency,
       // the same loader as `xtrust audit`, so a worker runs exactly the model the audit names (int8 when the job says so)
-      loadModel: async (path, options) => (await loadModel(path, { runtime: opts.runtime, quantize: options?.quantize })).classifier,
+      loadModel: async (path, options) => (await loadModel(path, { runtime: opts.runtime, quantize: options?.quantize, threads })).classifier,
       log: opts.quiet ? () => undefined : (line) => process.stderr.write(`xtrust worker: ${line}\n`),
     });
     await new Promise<void>((done) => {
