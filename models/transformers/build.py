@@ -20,6 +20,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
+from kit.cpu_kernels import pin_cpu_kernels  # noqa: E402
+
+CPU_KERNELS = pin_cpu_kernels()  # before torch loads: the same bytes on every x86-64 CPU
+
 import torch  # noqa: E402
 
 from kit.bert import BertConfig, BertForMaskedLM, BertForSequenceClassification, classifier_from_mlm  # noqa: E402
@@ -330,7 +334,7 @@ def main() -> None:
     threads = max(1, args.threads // args.jobs) if parallel else args.threads
     setup(threads)
     t0 = time.time()
-    log(f"torch {torch.__version__}, {torch.get_num_threads()} threads")
+    log(f"torch {torch.__version__}, {torch.get_num_threads()} threads; CPU kernels pinned: {CPU_KERNELS}")
     corpora = load_corpora(args.data)
     vocab = cached_vocabulary(corpora, os.path.join(args.out, "checkpoints"))
     summary: dict = {}

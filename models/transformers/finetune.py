@@ -153,6 +153,9 @@ def log(msg: str) -> None:
 def finetune_folder(args: argparse.Namespace, labels: List[str], rows: List[dict], cfg: dict) -> dict:
     """Fine-tunes and writes the folder; returns training.json's content."""
     sys.path.insert(0, HERE)
+    from kit.cpu_kernels import pin_cpu_kernels
+
+    pin_cpu_kernels()  # before torch loads: the same weights on every x86-64 CPU
     import torch
 
     from kit.bert import classifier_from_mlm
