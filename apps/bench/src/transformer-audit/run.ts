@@ -259,7 +259,11 @@ interface Sitting {
   readonly load: number[];
   /** False for a sitting that was interrupted (its figures are from the last heartbeat, ≤ 10 s old). */
   readonly finished: boolean;
+  /** The CPU it ran on (sittings of one run may be on different machines; absent in sittings recorded before 2026-11-25). */
+  readonly machine?: string;
 }
+/** This machine's CPU model and core count, as a sitting records it. */
+const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores`;
 /** CPU seconds of a live process (user + system, its reaped children included) from /proc/<pid>/stat; 0 once it is gone. */
 function processCpu(pid: number): number {
   try {
@@ -304,7 +308,7 @@ async function inSittings(name: string, key: Record<string, unknown>, dir: strin
     writeFileSync(`${file}.tmp`, JSON.stringify({ key, sittings: [...earlier, current] }));
     renameSync(`${file}.tmp`, file);
   };
-  saveSitting = () => write({ started, wall: (performance.now() - t0) / 1000, cpu: [...live].reduce((a, pid) => a + processCpu(pid), 0), load: loadavg(), finished: false });
+  saveSitting = () => write({ started, wall: (performance.now() - t0) / 1000, cpu: [...live].reduce((a, pid) => a + processCpu(pid), 0), load: loadavg(), finished: false, machine });
   const beat = setInterval(saveSitting, 10_000);
   let t: Timed;
   try {
@@ -313,7 +317,7 @@ async function inSittings(name: string, key: Record<string, unknown>, dir: strin
     clearInterval(beat);
     saveSitting = null;
   }
-  const sittings = [...earlier, { started, wall: t.wall, cpu: t.cpu, load: loadavg(), finished: true }];
+  const sittings = [...earlier, { started, wall: t.wall, cpu: t.cpu, load: loadavg(), finished: true, machine }];
   rmSync(file, { force: true });
   return { wall: sum(sittings, (s) => s.wall), cpu: sum(sittings, (s) => s.cpu), sittings };
 }
@@ -542,13 +546,13 @@ if (splitRuns.length) {
   console.log(
     `\nRuns made in several sittings (the CLI's --resume; wall and CPU are the sums, each interrupted sitting also counting its start-up and the explanations it had not checkpointed): ` +
       splitRuns
-        .map((r) => `${r.name}: ${r.sittings!.map((t) => `${t.started.slice(0, 16).replace('T', ' ')} UTC ${f1(t.wall)} s wall / ${f1(t.cpu)} s CPU${t.finished ? '' : ' (interrupted)'}, load ${la(t.load)}`).join('; ')}`)
+        .map((r) => `${r.name}: ${r.sittings!.map((t) => `${t.started.slice(0, 16).replace('T', ' ')} UTC ${f1(t.wall)} s wall / ${f1(t.cpu)} s CPU${t.finished ? '' : ' (interrupted)'}, load ${la(t.load)}, ${t.machine ?? 'machine not recorded'}`).join('; ')}`)
         .join('. ') +
       '.',
   );
 }
 console.log(
-  `\nMachine load: load average ${la(loadStart)} at the start of this invocation, ${la(loadEnd)} at its end, on ${cpus().length} cores. ` +
+  `\nMachine load: load average ${la(loadStart)} at the start of this invocation, ${la(loadEnd)} at its end, on this machine (${machine}). ` +
     (loaded
       ? 'The machine was **loaded** (other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.'
       : 'The machine was quiet during the runs.'),
