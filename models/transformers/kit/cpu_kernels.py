@@ -12,6 +12,7 @@ set it, and only takes effect when set before torch is first imported.
 from __future__ import annotations
 
 import os
+import sys
 
 PINS = {
     "OPENBLAS_CORETYPE": "Haswell",  # OpenBLAS's AVX2 kernels
@@ -23,8 +24,6 @@ PINS = {
 
 def pin_cpu_kernels() -> dict:
     """Sets the pins the environment does not already set; returns the settings in force."""
-    import sys
-
     if "torch" in sys.modules:
         raise RuntimeError("pin_cpu_kernels() must run before torch is imported: the libraries read these variables when they load")
     for name, value in PINS.items():
