@@ -77,7 +77,7 @@ const onlyStored = process.argv.includes('--only-stored');
 if (fresh && onlyStored) throw new Error('--fresh and --only-stored contradict each other: pass one');
 const notMeasured: string[] = [];
 const notMeasuredBlocks: { model: string; words: number }[] = [];
-/** --only-stored: rows of stored blocks measured with other batches than this run's, shown apart and never used for the targets. */
+/** --only-stored: rows of stored blocks measured with other batches than this run's, shown apart; they answer the targets only where no block at this run's batches exists. */
 const otherBatching: (Row & { batching: string })[] = [];
 mkdirSync(out, { recursive: true });
 
@@ -337,7 +337,7 @@ if (onlyStored && earlierFile && notMeasuredBlocks.length) {
   }
 }
 if (otherBatching.length) {
-  console.log(`\nStored blocks measured with other onnxruntime batches than these settings' (${[...new Set(otherBatching.map((r) => `${r.model} ${r.words} words: ${r.batching}, measured ${r.measured?.slice(0, 16).replace('T', ' ')} UTC`))].join('; ')}); not used for the targets below:\n`);
+  console.log(`\nStored blocks measured with other onnxruntime batches than these settings' (${[...new Set(otherBatching.map((r) => `${r.model} ${r.words} words: ${r.batching}, measured ${r.measured?.slice(0, 16).replace('T', ' ')} UTC`))].join('; ')}); read for the targets below only where no block at these batches exists:\n`);
   printHeader();
   for (const r of otherBatching) printRow(r);
 }
@@ -358,10 +358,38 @@ const withinBound = (mode: string) => {
   return own.length > 0 && own.every((r) => r.jOursPeer >= r.jPeerPeer - 0.05);
 };
 console.log('\nTargets (issue 16): agreement bound judged on the trained model, every length: ' + [...new Set(rows.map((r) => r.mode))].map((m) => `${m} ${withinBound(m) ? 'within' : 'outside'}`).join(', ') + '.');
-for (const key of [...new Set(rows.map((r) => `${r.model}\u0000${r.words}`))]) {
-  const [model, words] = key.split('\u0000');
-  const group = rows.filter((r) => r.model === model && String(r.words) === words);
+/** The issue's goals: the exact default ≥ 1.5× the peer on the DistilBERT-sized model (`--large`) at 120 words; the best mode within the bound ≥ 5× the peer. */
+const EXACT_GOAL = 1.5;
+const BEST_GOAL = 5;
+const largeName = large ? basename(resolve(large)) : undefined;
+const missed: string[] = [];
+const meets = (ratio: number, goal: number) => `${f2(ratio)}× (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'missed'})`;
+function printTargets(group: Row[], measuredWith: string): void {
+  const { model, words, config } = group[0];
   const exact = group.find((r) => r.mode === 'exact');
   const best = group.filter((r) => withinBound(r.mode)).sort((a, b) => b.peer / b.ours - a.peer / a.ours)[0];
-  console.log(`- ${model} (${group[0].config}), ${words} words: exact ${exact ? `${f2(exact.peer / exact.ours)}×` : 'not run'}; best mode within the bound ${best ? `${best.mode} ${f2(best.peer / best.ours)}×` : 'none'}.`);
+  const exactGoal = model === largeName && words === 120;
+  const exactText = exact ? (exactGoal ? meets(exact.peer / exact.ours, EXACT_GOAL) : `${f2(exact.peer / exact.ours)}×`) : 'not run';
+  console.log(`- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}; best mode within the bound ${best ? `${best.mode} ${meets(best.peer / best.ours, BEST_GOAL)}` : 'none'}.`);
+  if (exact && exactGoal && exact.peer / exact.ours < EXACT_GOAL) missed.push(`${model} ${words} words exact`);
+  if (best && best.peer / best.ours < BEST_GOAL) {
+    // Split the ratio into what each sample costs and how many samples are scored: which lever is short.
+    const perSample = best.peer / best.budget / (best.ours / best.samplesUsed);
+    missed.push(
+      `${model} ${words} words ${best.mode} ${f2(best.peer / best.ours)}× = ${f2(perSample)}× per scored sample (peer ${(1000 * best.peer / best.budget).toFixed(1)} ms, xtrust ${(1000 * best.ours / best.samplesUsed).toFixed(1)} ms) × ${f2(best.budget / best.samplesUsed)} fewer samples (${best.samplesUsed.toFixed(0)} of ${best.budget} scored)`,
+    );
+  }
+}
+const groupsOf = <R extends Row>(list: R[]) => [...new Set(list.map((r) => `${r.model}\u0000${r.words}`))].map((key) => list.filter((r) => `${r.model}\u0000${r.words}` === key));
+for (const group of groupsOf(rows)) printTargets(group, '');
+// A block measured with other batches is still a 5,000-sample, same-run measurement of the product (at another
+// OnnxClassifier batchTokens); where it is the only one of its (model, words), its figures answer the goal.
+for (const group of groupsOf(otherBatching)) {
+  if (rows.some((r) => r.model === group[0].model && r.words === group[0].words)) continue;
+  printTargets(group, ` (the block measured with ${group[0].batching}, ${group[0].measured?.slice(0, 10)}; no block at this run's batches yet)`);
+}
+if (missed.length) {
+  console.log(
+    `\nMissed: ${missed.join('; ')}. What limits it: an explanation's time is the graph's — onnxruntime runs are ≥ 99.5 % of it, tokenising and building the id rows milliseconds (packages/models/README.md, *Where the time goes*: \`node apps/bench/dist/transformer-lime/profile.js --model DIR --words 120,250\`) — so the ratio is the graph's speed per sample against PyTorch's times the samples saved; the adaptive rule stops where the top 10 has come out the same in consecutive fits, which on these texts takes most of the budget (its rule was chosen on validation texts, BENCHMARKS.md *LIME's adaptive stopping rule*), and int8 is the cheaper arithmetic already used.`,
+  );
 }
