@@ -162,7 +162,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'transformer-lime',
     title: 'Transformer LIME: xtrust on onnxruntime-node vs Python lime + PyTorch on the same weights',
     description:
-      "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads; texts of 40/120/250 words on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) and 40/120 on the DistilBERT-sized timing model (out/distil-size-bert, random weights: timing only), 5,000 samples; exact default and the optional faster modes (adaptive sample count, int8). Each (model, words) block is stored in the results folder as it finishes and reused by a later run with the same weights, texts and settings, so the hours-long full setting can be measured in parts (the table dates each block). Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
+      "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads (xtrust on the 4 × 256 model: two single-thread sessions in worker threads); texts of 40/120/250 words on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) and 40/120 on the DistilBERT-sized timing model (out/distil-size-bert, random weights: timing only), 5,000 samples; exact default and the optional faster modes (adaptive sample count, int8). Each (model, words) block is stored in the results folder as it finishes and reused by a later run with the same weights, texts and settings, so the hours-long full setting can be measured in parts (the table dates each block). Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
     limit: [14400, 3600],
     script: (ctx) => {
       const src = limeSource(ctx);
@@ -184,6 +184,9 @@ export const BENCHMARKS: readonly Benchmark[] = [
           '--model', small,
           ...(existsSync(join(large, 'onnx/model.onnx')) ? ['--large', large] : []),
           '--modes', 'exact,adaptive,int8,int8+adaptive',
+          // the 4 × 256 model scores on two single-thread sessions (OnnxClassifier's sessions; packages/models README,
+          // "Parallel sessions"); the DistilBERT-sized one keeps one 2-thread session, as its stored blocks were measured
+          ...(ctx.quick ? [] : ['--sessions', '2', '--large-sessions', '1']),
           ...sizes,
           '--out', join(RESULTS, ctx.quick ? 'transformer-lime-quick' : 'transformer-lime'),
           ...(ctx.stored ? ['--only-stored', ...(existsSync(join(RESULTS, 'transformer-lime-quick/rows.json')) ? ['--earlier', join(RESULTS, 'transformer-lime-quick/rows.json')] : [])] : []),

@@ -13,7 +13,7 @@ import { xtrustAsync } from './helpers.js';
 const threadsOfThisProcess = () => readdirSync('/proc/self/task').length;
 
 /** Threads this process gained while loading the model with `options` (the model stays loaded until released). */
-async function threadsStarted(options: { threads?: number }): Promise<{ started: number; model: OnnxClassifier }> {
+async function threadsStarted(options: { threads?: number; sessions?: number }): Promise<{ started: number; model: OnnxClassifier }> {
   const before = threadsOfThisProcess();
   const { classifier } = await loadModel(kitFixture('tiny-bert-spam'), options);
   return { started: threadsOfThisProcess() - before, model: classifier as OnnxClassifier };
@@ -61,5 +61,34 @@ describe('onnxruntime threads of a loaded model', () => {
       return JSON.parse(r.stdout);
     };
     expect(await run(['--threads', '1'])).toEqual(await run([]));
+  });
+});
+
+describe('--sessions: parallel scoring sessions of an ONNX model', () => {
+  it('explains with the same weights as one session; the worker threads end with the command', async () => {
+    const run = async (extra: string[]) => {
+      const r = await xtrustAsync(['explain', '--model', bert, '--text', 'Click here to win FREE money now, claim your prize today and reply with your bank details', '--samples', '400', '--json', ...extra]);
+      expect(r.code).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    expect(await run(['--sessions', '2', '--threads', '2'])).toEqual(await run(['--threads', '1']));
+  });
+
+  it('starts one worker thread per session beyond the main session, each with its share of the threads', async () => {
+    const before = threadsOfThisProcess();
+    const { classifier } = await loadModel(bert, { threads: 2, sessions: 2 });
+    // the main session on 2 threads (one pool thread), two worker threads on one thread each (none of their own)
+    expect(threadsOfThisProcess() - before).toBeGreaterThanOrEqual(1 + 2);
+    await (classifier as OnnxClassifier).release();
+  });
+
+  it('is refused, naming the model, where onnxruntime does not run the model; a bad count is named', async () => {
+    const hf = await xtrustAsync(['explain', '--model', bert, '--runtime', 'transformers', '--text', 'win money now', '--sessions', '2']);
+    expect(hf.code).toBe(2);
+    expect(hf.stderr).toContain(`--sessions applies to ONNX models`);
+    expect(hf.stderr).toContain(bert);
+    const bad = await xtrustAsync(['explain', '--model', bert, '--text', 'win money now', '--sessions', '0']);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toMatch(/--sessions/);
   });
 });

@@ -42,6 +42,11 @@ export interface LengthBatchOptions {
   readonly padId: number;
   /** Sort by length and drop duplicates (default true); false runs rows in their order, for measuring what sorting saves. */
   readonly sortByLength?: boolean;
+  /**
+   * Batches in flight at once (default 1): `run` may score several at a time (a SessionPool). Each
+   * batch's rows and results are the same whatever the order the batches finish in.
+   */
+  readonly concurrency?: number;
 }
 
 /** Figures of one scoring call, for profiles. */
@@ -53,7 +58,7 @@ export interface ScoringStats {
   positions: number;
   /** Σ of the rows' real lengths (distinct rows only). */
   tokens: number;
-  /** Milliseconds inside the graph runs. */
+  /** Milliseconds inside the graph runs (summed over the batches in flight when they run concurrently). */
   runMs: number;
 }
 
@@ -103,8 +108,10 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
   let runs = 0;
   let runMs = 0;
   const budget = options.batchTokens ?? Infinity;
+  // Batch boundaries first (rows come sorted by length, so the next row sets the padded length of the batch it would join).
+  const starts: number[] = [];
+  const widths: number[] = [];
   for (let s = 0, B = 0; s < m; s += B) {
-    // Rows come sorted by length, so the next row sets the padded length of the batch it would join.
     let S = Math.max(1, len(order[s]));
     B = 1;
     while (B < options.batchSize && s + B < m) {
@@ -113,6 +120,14 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
       S = next;
       B++;
     }
+    starts.push(s);
+    widths.push(S);
+  }
+  starts.push(m);
+  const runBatch = async (i: number) => {
+    const s = starts[i];
+    const B = starts[i + 1] - s;
+    const S = widths[i];
     const inputIds = new BigInt64Array(B * S).fill(pad);
     const attentionMask = new BigInt64Array(B * S);
     for (let b = 0; b < B; b++) {
@@ -132,7 +147,15 @@ export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, opt
     runs++;
     const p = softmaxLogits(logits, B, k);
     for (let b = 0; b < B; b++) probs.set(p.subarray(b * k, b * k + k), order[s + b] * k);
-  }
+  };
+  // Lanes take the next batch as they free up; with one lane this is the plain sequential loop.
+  const batches = widths.length;
+  let next = 0;
+  const lane = async () => {
+    while (next < batches) await runBatch(next++);
+  };
+  const lanes = Math.max(1, Math.min(options.concurrency ?? 1, batches));
+  await Promise.all(Array.from({ length: lanes }, lane));
   const out = new Float32Array(n * k);
   for (let r = 0; r < n; r++) out.set(probs.subarray(uniqueOf[r] * k, uniqueOf[r] * k + k), r * k);
   if (stats) {

@@ -11,6 +11,7 @@ import { defaultBatchTokens, scoreIdRows, type PaddedBatch, type ScoringStats } 
 import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
 import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
 import { quantizeMatMulWeights } from './quantize-int8.js';
+import { SessionPool } from './session-pool.js';
 import { sessionOptions, type SessionTuning } from './session-options.js';
 
 export interface OnnxClassifierOptions {
@@ -29,8 +30,16 @@ export interface OnnxClassifierOptions {
   modelFile?: string;
   /** Name used in error messages. Default `ONNX model <folder>`. */
   name?: string;
-  /** onnxruntime intra-op threads. Default: onnxruntime's choice. */
+  /** onnxruntime intra-op threads, in all. Default: onnxruntime's choice (with `sessions`, one per session). */
   threads?: number;
+  /**
+   * onnxruntime sessions that score batches in parallel, each in its own worker thread on `threads /
+   * sessions` intra-op threads (at least one). Default 1: one session on `threads`. Several single-thread
+   * sessions use the cores better than one session on all of them on a small transformer (session-pool.ts);
+   * the probabilities are the same bytes either way (tested). Scoring only: attention and gradients use
+   * the main session.
+   */
+  sessions?: number;
   /** onnxruntime session settings beyond the thread count (see session-options.ts for the measured defaults). */
   session?: SessionTuning;
   /** Sort rows by length and score duplicates once (default true); false only to measure what it saves. */
@@ -92,6 +101,8 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     private readonly sortByLength = true,
     readonly gradientGraphPath: string | null = null,
     private readonly gradientOptions: { threads?: number; batchSize: number } = { batchSize: 64 },
+    /** Parallel scoring sessions (OnnxClassifierOptions.sessions > 1), else null. */
+    private readonly pool: SessionPool | null = null,
   ) {
     if (attentionOutput) this.attentions = (texts) => this.computeAttentions(texts);
     if (gradientGraphPath) this.inputGradients = (text, labelIndex, options) => this.computeGradients(text, labelIndex, options);
@@ -110,10 +121,13 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
     const batchTokens = options.batchTokens ?? defaultBatchTokens(hiddenSizeOf(dir));
     if (batchTokens !== Infinity) requirePositiveInt(batchTokens, 'batchTokens');
+    const sessions = requirePositiveInt(options.sessions ?? 1, 'sessions');
     let session: ort.InferenceSession;
+    let graph: string | Uint8Array = modelPath;
     try {
       if (options.quantize === 'int8') {
-        session = await ort.InferenceSession.create(quantizeMatMulWeights(readFileSync(modelPath)).bytes, sessionOptions(options.threads, options.session));
+        graph = quantizeMatMulWeights(readFileSync(modelPath)).bytes;
+        session = await ort.InferenceSession.create(graph, sessionOptions(options.threads, options.session));
       } else session = await ort.InferenceSession.create(modelPath, sessionOptions(options.threads, options.session));
     } catch (e) {
       throw new XtrustError('FILE_UNREADABLE', `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`, { file: modelPath }, { cause: e });
@@ -129,10 +143,12 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const gradientPath = resolve(dir, options.gradientFile ?? GRADIENT_GRAPH_FILE);
     if (options.gradientFile !== undefined) requireFile(dir, options.gradientFile, name);
     const gradientBatchSize = requirePositiveInt(options.gradientBatchSize ?? 64, 'gradientBatchSize');
+    const threadsEach = Math.max(1, Math.floor((options.threads ?? sessions) / sessions));
+    const pool = sessions > 1 ? await SessionPool.create(graph, sessions, sessionOptions(threadsEach, options.session), logitsName, name) : null;
     return new OnnxClassifier(name, labels, session, tokenizer, batchSize, batchTokens, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
       threads: options.threads,
       batchSize: gradientBatchSize,
-    });
+    }, pool);
   }
 
   private feeds(enc: EncodedBatch): Record<string, ort.Tensor> {
@@ -186,15 +202,26 @@ export class OnnxClassifier implements Classifier, TokenScorer {
   private async scoreRows(rows: IdRows): Promise<Float32Array> {
     const k = this.labels.length;
     if (rows.rows === 0) return new Float32Array(0);
-    const run = async (b: PaddedBatch) => {
-      const result = await this.session.run(this.feeds({ inputIds: b.inputIds, attentionMask: b.attentionMask, batch: b.batch, sequence: b.sequence, ids: [] }), [this.logitsName]);
-      const logits = result[this.logitsName];
-      if (logits.dims.length !== 2 || logits.dims[0] !== b.batch || logits.dims[1] !== k) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned logits of shape [${logits.dims.join(', ')}]; expected [${b.batch}, ${k}] (one logit per label: ${this.labels.join(', ')})`, { source: this.name });
+    const check = (dims: readonly number[], batch: number) => {
+      if (dims.length !== 2 || dims[0] !== batch || dims[1] !== k) {
+        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned logits of shape [${dims.join(', ')}]; expected [${batch}, ${k}] (one logit per label: ${this.labels.join(', ')})`, { source: this.name });
       }
-      return logits.data as Float32Array;
     };
-    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, batchTokens: this.batchTokens, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength }, this.scoringStats);
+    const pool = this.pool;
+    const run = pool
+      ? async (b: PaddedBatch) => {
+          const batch = b.batch;
+          const { logits, dims } = await pool.run(b);
+          check(dims, batch);
+          return logits;
+        }
+      : async (b: PaddedBatch) => {
+          const result = await this.session.run(this.feeds({ inputIds: b.inputIds, attentionMask: b.attentionMask, batch: b.batch, sequence: b.sequence, ids: [] }), [this.logitsName]);
+          const logits = result[this.logitsName];
+          check(logits.dims, b.batch);
+          return logits.data as Float32Array;
+        };
+    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, batchTokens: this.batchTokens, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength, concurrency: pool?.size ?? 1 }, this.scoringStats);
     return checkProbabilities(out, rows.rows, k, this.name);
   }
 
@@ -224,6 +251,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
   /** Frees the onnxruntime sessions. */
   async release(): Promise<void> {
     await this.session.release();
+    if (this.pool) await this.pool.release();
     // A gradient graph that failed to load has nothing to free.
     if (this.gradientGraph) await this.gradientGraph.then((g) => g.release(), () => undefined);
   }

@@ -76,6 +76,35 @@ describe('scoreIdRows', () => {
   });
 });
 
+describe('scoreIdRows with batches in flight at once (concurrency)', () => {
+  it('runs up to `concurrency` batches at a time and returns the same probabilities in the rows\' order, whatever order they finish in', async () => {
+    const r = rng(7);
+    const distinct = Array.from({ length: 30 }, () => Array.from({ length: 1 + r.int(40) }, () => 1 + r.int(300)));
+    const rows = idRows(Array.from({ length: 120 }, () => distinct[r.int(distinct.length)]));
+    const reference = await scoreIdRows(rows, 2, recordingRunner([]), { batchSize: 4, padId: 0 });
+    const inner = recordingRunner([]);
+    for (const concurrency of [2, 3, 50]) {
+      let inFlight = 0;
+      let most = 0;
+      let call = 0;
+      // Later batches finish first: each waits less than the one before.
+      const slow = async (b: PaddedBatch) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        const wait = 12 - (call++ % 12);
+        await new Promise((done) => setTimeout(done, wait));
+        inFlight--;
+        return inner(b);
+      };
+      const stats = { rows: 0, distinct: 0, runs: 0, positions: 0, tokens: 0, runMs: 0 };
+      const got = await scoreIdRows(rows, 2, slow, { batchSize: 4, padId: 0, concurrency }, stats);
+      expect(Array.from(got)).toEqual(Array.from(reference));
+      expect(most).toBe(Math.min(concurrency, stats.runs));
+      expect(stats.rows).toBe(120);
+    }
+  });
+});
+
 describe('defaultBatchTokens', () => {
   it('is the activations bound over the model width: 1,024 positions at 768, 3,072 at 256; row batches only when the width is unknown', () => {
     expect(DEFAULT_BATCH_ACTIVATIONS).toBe(786_432);

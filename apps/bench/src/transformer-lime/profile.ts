@@ -5,7 +5,7 @@
  * length sorting off, and a comparison of session settings.
  *
  *   node apps/bench/dist/transformer-lime/profile.js --model DIR [--words 40,120,250] [--texts 3]
- *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64,rows32,tokens1024]
+ *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64,rows32,tokens1024,sessions2,int8,int8-sessions2]
  *        [--validation]  (the validation texts instead of the benchmark's)
  *        [--repeat N]    (time the variants N times each in alternating order; medians)
  */
@@ -51,6 +51,10 @@ const settings: Record<string, OnnxClassifierOptions> = {
   tokens2048: { batchSize: 256, batchTokens: 2048 },
   tokens1536: { batchSize: 256, batchTokens: 1536 },
   tokens4096: { batchSize: 256, batchTokens: 4096 },
+  // `--threads` split over parallel single-thread sessions in worker threads (session-pool.ts), float and int8
+  sessions2: { sessions: 2 },
+  int8: { quantize: 'int8' },
+  'int8-sessions2': { sessions: 2, quantize: 'int8' },
 };
 // The same batch shapes on the int8 graph (dynamic quantisation works per batch, so its cost depends on the shape too).
 for (const [name, o] of Object.entries({ ...settings })) if (/^(rows|tokens|batch)\d+$/.test(name)) settings[`int8-${name}`] = { ...o, quantize: 'int8' };

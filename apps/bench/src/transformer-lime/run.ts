@@ -55,6 +55,13 @@ const nTexts = Number(arg('texts', '3'));
 const samples = Number(arg('samples', '5000'));
 const threads = Number(arg('threads', '2'));
 const batch = Number(arg('batch', '32'));
+/** xtrust's parallel scoring sessions (OnnxClassifierOptions.sessions): `--threads` split over them, one worker thread each. */
+const sessionsArg = (name: string, fallback: string): number => {
+  const n = Number(arg(name, fallback));
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${arg(name)}`);
+  return n;
+};
+const sessions = sessionsArg('sessions', '1');
 /**
  * Positions (rows × padded length) per onnxruntime run, at most (OnnxClassifierOptions.batchTokens):
  * `auto` (default) is OnnxClassifier's own default for the model's width; `Infinity`: row batches only,
@@ -90,11 +97,13 @@ interface Job {
   /** LIME seeds of the peer: two give its seed-to-seed agreement; one halves its cost (the random-weights model, whose agreement means nothing). */
   peerSeeds?: string;
   batchTokens: number | 'auto';
+  /** xtrust's parallel scoring sessions for this model (--sessions, --large-sessions). */
+  sessions: number;
 }
 const jobs: Job[] = [];
 const small = arg('model');
 if (!small) throw new Error('--model DIR (the small kit classifier) is required');
-jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(Number), batchTokens });
+jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(Number), batchTokens, sessions });
 const large = arg('large');
 if (large) {
   jobs.push({
@@ -105,6 +114,7 @@ if (large) {
     samples: Number(arg('large-samples', String(samples))),
     peerSeeds: arg('large-peer-seeds', '1,2'),
     batchTokens: arg('large-batch-tokens') === undefined ? batchTokens : tokensArg('large-batch-tokens'),
+    sessions: sessionsArg('large-sessions', String(sessions)),
   });
 }
 
@@ -170,7 +180,8 @@ for (const job of jobs) {
   const jobSamples = job.samples ?? samples;
   for (const words of job.words) {
     const texts = textsOfLength(words, job.texts ?? nTexts);
-    const tag = `${basename(job.model)}-${words}`;
+    // one session keeps the tag its blocks were stored under before sessions existed
+    const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}`;
     const key = {
       graph: sha256Of(join(job.model, 'onnx/model.onnx')),
       config,
@@ -181,6 +192,8 @@ for (const job of jobs) {
       batch,
       // absent for row batches only: the key blocks measured before the positions budget were stored under
       ...(job.batchTokens === Infinity ? {} : { batchTokens: job.batchTokens === 'auto' ? defaultBatchTokens(cfg.hidden_size) : job.batchTokens }),
+      // absent for one session: the blocks measured before sessions existed were stored under that key
+      ...(job.sessions > 1 ? { sessions: job.sessions } : {}),
       peerBatch,
       peerSeeds: job.peerSeeds ?? '1,2',
       modes: job.modes ?? modes,
@@ -218,7 +231,7 @@ for (const job of jobs) {
     // Every mode's classifier loaded and warmed up before any timing.
     const sides = new Map<string, { clf: OnnxClassifier; lime: LimeExplainer; seconds: number[]; cpu: number[]; exps: Explanation[] }>();
     for (const mode of jobModes) {
-      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...MODES[mode].classifier });
+      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...(job.sessions > 1 ? { sessions: job.sessions } : {}), ...MODES[mode].classifier });
       const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
       await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
       sides.set(mode, { clf, lime, seconds: [], cpu: [], exps: [] });
@@ -313,7 +326,7 @@ const batching = (j: Job) => {
   return t === Infinity ? `batches of ${batch} length-sorted rows` : `length-sorted batches of ≤ ${batch} rows and ≤ ${t} positions`;
 };
 console.log(
-  `xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} intra-op threads, token-mask scoring, ${jobs.map((j) => `${basename(j.model)}: ${batching(j)}`).join('; ')}).\n`,
+  `xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} threads in all, token-mask scoring; ${jobs.map((j) => `${basename(j.model)}: ${j.sessions > 1 ? `${j.sessions} parallel sessions of ${Math.max(1, Math.floor(threads / j.sessions))} intra-op thread${Math.floor(threads / j.sessions) > 1 ? 's' : ''} each in worker threads` : `one session on ${threads} intra-op threads`}, ${batching(j)}`).join('; ')}).\n`,
 );
 const printHeader = () => {
   console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');

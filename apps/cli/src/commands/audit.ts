@@ -29,7 +29,7 @@ export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
 export async function runUserAudit(options: AuditOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
   const settings = auditSettings(options);
   // the audit's own predictions come from the same (int8 when asked) model the explanations score
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize, threads: options.threads });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize, threads: options.threads, sessions: options.sessions });
   const labels = model.classifier.labels;
   checkClassNames(settings.classNames, labels);
   const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };

@@ -41,7 +41,7 @@ export async function runExplain(options: ExplainOptions, progress = new Progres
   if (!(EXPLAINER_NAMES as readonly string[]).includes(options.method)) throw new UsageError(`--method ${options.method} is not one of ${EXPLAINER_NAMES.join(', ')}`);
   const limeMode = options.limeMode ?? DEFAULT_LIME_MODE;
   if (limeMode !== DEFAULT_LIME_MODE && options.method !== 'lime') throw new UsageError(`--lime-mode ${limeMode} is a mode of --method lime, not of --method ${options.method}`);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize, threads: options.threads });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize, threads: options.threads, sessions: options.sessions });
   const explainer = explainerByName(options.method, explainerOptions(options));
   if (options.text?.length) {
     const explanations = await explainer.explain(model.classifier, options.text);

@@ -19,7 +19,7 @@ export interface KeywordsOptions extends AuditSettingFlags, ModelFlags, RunFlags
 /** Builds a keyword store (TOKI §3.1) for the model from its training data and saves it as <out>/keywords.json. */
 export async function runKeywords(options: KeywordsOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
   const settings = auditSettings(options);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize, threads: options.threads });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize, threads: options.threads, sessions: options.sessions });
   const classifier = model.classifier;
   checkClassNames(settings.classNames, classifier.labels);
   const train = await readLabelledFile(options.train, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--train');

@@ -40,7 +40,7 @@ export function storeLimeMode(file: string): LimeMode {
 export async function runLabel(options: LabelOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
   // the store's own mode by default: an int8 store was built on (and fingerprinted with) the int8 model
   const limeMode = options.limeMode ?? storeLimeMode(storeFile(options.store));
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize, threads: options.threads });
+  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize, threads: options.threads, sessions: options.sessions });
   const classifier = model.classifier;
   const store = await loadStore(options.store, classifier); // refuses a store of another model
   const test = options.unlabelled

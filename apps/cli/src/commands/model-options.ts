@@ -17,6 +17,8 @@ export interface ModelFlags {
   runtime: Runtime;
   /** onnxruntime intra-op threads; undefined: every core (model-loader's defaultThreads). */
   threads?: number;
+  /** Parallel scoring sessions of an ONNX model sharing the threads; undefined: one. */
+  sessions?: number;
 }
 
 /** Model, data and model-loading flags shared by the commands that take a user's model. */
@@ -29,6 +31,7 @@ export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'trai
     .option('--label-column <name>', 'column or field holding the label', 'label')
     .option('--allow-remote', 'let a Hugging Face hub id download (off: everything stays local)', false)
     .option('--runtime <name>', 'how a Hugging Face folder runs: auto | onnx (onnxruntime-node) | transformers (transformers.js pipeline)', runtimeArg, 'auto')
-    .option('--threads <n>', `threads an ONNX model's forward passes use (onnxruntime intra-op; default: every core, ${defaultThreads()} here)`, positiveIntArg);
+    .option('--threads <n>', `threads an ONNX model's forward passes use (onnxruntime intra-op; default: every core, ${defaultThreads()} here)`, positiveIntArg)
+    .option('--sessions <n>', `ONNX models: score LIME's and SHAP's perturbations on n sessions in parallel, each in its own thread on threads / n intra-op threads (default 1; on a small transformer n = cores is faster, same results)`, positiveIntArg);
 }
 
