@@ -13,6 +13,7 @@ tutorials write it: the perturbed strings in LIME's order, `batch` at a time, pa
 batch, softmax of the logits.
 """
 import argparse
+import ctypes
 import json
 import os
 import re
@@ -62,7 +63,22 @@ def blas_info() -> str:
                     libs.add(os.path.realpath(m.group(1)))
     except OSError:
         pass
-    return ', '.join(sorted(libs)) or 'unknown'
+    return ', '.join(sorted(libs) + openblas_core(libs)) or 'unknown'
+
+
+def openblas_core(libs) -> list:
+    """OpenBLAS's kernel family for this CPU (OPENBLAS_CORETYPE overrides it): a fair peer runs the CPU's own kernels."""
+    for lib in sorted(libs):
+        if 'openblas' not in os.path.basename(lib):
+            continue
+        try:
+            get = ctypes.CDLL(lib).openblas_get_corename
+            get.restype = ctypes.c_char_p
+            forced = os.environ.get('OPENBLAS_CORETYPE')
+            return [f"OpenBLAS core {get().decode()}" + (f" (forced by OPENBLAS_CORETYPE={forced})" if forced else '')]
+        except (OSError, AttributeError):
+            return []
+    return []
 
 
 cfg = json.load(open(os.path.join(a.model, 'config.json')))

@@ -24,12 +24,16 @@
  * reuses it instead of measuring it again: a run that is stopped resumes at the block it was in. `--fresh`
  * measures every block again; `--only-stored` measures nothing and lists the blocks not measured yet
  * (`pnpm bench --only transformer-lime --stored`). The table says when each block was measured.
+ *
+ * Every measured block is also kept in `<out>/sittings/<tag>-<time>-block.json`: the host is shared and a
+ * sitting's ratio moves by tens of per cent from one hour to the next, so the rendering prints, beside the
+ * latest block, the spread of the ratios over every stored sitting of the same key.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
 import type { Explanation } from '@xtrust/core';
@@ -86,6 +90,9 @@ const notMeasured: string[] = [];
 const notMeasuredBlocks: { model: string; words: number }[] = [];
 /** --only-stored: rows of stored blocks measured with other batches than this run's, shown apart; they answer the targets only where no block at this run's batches exists. */
 const otherBatching: (Row & { batching: string })[] = [];
+/** The key and tag of each (model, words) block in this run, for finding its earlier sittings. */
+const blockKeys = new Map<string, { key: Record<string, unknown>; tag: string }>();
+const SITTINGS = join(out, 'sittings');
 mkdirSync(out, { recursive: true });
 
 interface Job {
@@ -151,14 +158,37 @@ interface Row {
   /** When the block holding this row was measured (ISO date), and whether this run reused it from its block file. */
   measured?: string;
   reused?: boolean;
+  /** The CPU that measured it (hostOf), where the block recorded one. */
+  host?: string;
 }
 /** One (model, words) block as stored for resuming: what it was measured with, and its rows. */
 interface Block {
   key: Record<string, unknown>;
   measured: string;
+  /** The CPU both sides ran on (hostOf); absent in blocks stored before it was recorded. */
+  host?: string;
   peerInfo: string;
   weights: string;
   rows: Row[];
+}
+/**
+ * The CPU a block is measured on: blocks are reused across sittings, and a sitting may land on another
+ * machine, where both sides' speeds differ (the ratio is same-run; the seconds are the host's). Model name,
+ * x86 family/model and the vector extensions onnxruntime's and OpenBLAS's kernels choose between.
+ */
+function hostOf(): string {
+  const cores = cpus();
+  let detail = '';
+  try {
+    const info = readFileSync('/proc/cpuinfo', 'utf8');
+    const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(info)?.[1]?.trim();
+    const flags = new Set((field('flags') ?? '').split(/\s+/));
+    const ext = ['avx2', 'avx512f', 'avx512_vnni', 'avx_vnni', 'amx_int8'].filter((f) => flags.has(f));
+    detail = `, family ${field('cpu family') ?? '?'} model ${field('model') ?? '?'}${ext.length ? `, ${ext.join(' ')}` : ''}`;
+  } catch {
+    // not Linux: the model name alone
+  }
+  return `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}${detail}`;
 }
 const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const rows: Row[] = [];
@@ -199,11 +229,12 @@ for (const job of jobs) {
       modes: job.modes ?? modes,
     };
     const blockFile = join(out, `${tag}-block.json`);
+    blockKeys.set(`${basename(job.model)}\u0000${words}`, { key, tag });
     if (!fresh && existsSync(blockFile)) {
       const saved = JSON.parse(readFileSync(blockFile, 'utf8')) as Block;
       if (JSON.stringify(saved.key) === JSON.stringify(key)) {
         process.stderr.write(`[transformer-lime] ${tag}: reused from ${blockFile} (measured ${saved.measured}; --fresh measures it again)\n`);
-        rows.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true })));
+        rows.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true, ...(saved.host ? { host: saved.host } : {}) })));
         peerInfo = saved.peerInfo;
         weightsOf.set(basename(job.model), saved.weights);
         continue;
@@ -309,10 +340,13 @@ for (const job of jobs) {
       });
       await clf.release();
     }
-    for (const r of rows.slice(blockStart)) r.measured = measured;
-    const block: Block = { key, measured, peerInfo, weights: weightsOf.get(basename(job.model))!, rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r) };
+    const host = hostOf();
+    for (const r of rows.slice(blockStart)) Object.assign(r, { measured, host });
+    const block: Block = { key, measured, host, peerInfo, weights: weightsOf.get(basename(job.model))!, rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r) };
     writeFileSync(`${blockFile}.tmp`, JSON.stringify(block, null, 1));
     renameSync(`${blockFile}.tmp`, blockFile);
+    mkdirSync(SITTINGS, { recursive: true });
+    writeFileSync(join(SITTINGS, `${tag}-${measured.replace(/[:.]/g, '-')}-block.json`), JSON.stringify(block, null, 1));
     writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
   }
 }
@@ -359,7 +393,43 @@ else console.log('');
 if (notMeasured.length) console.log(`Not measured yet (no stored block with these settings; this run was --only-stored): ${notMeasured.join('; ')}.`);
 const blocks = [...new Map(rows.map((r) => [`${r.model} ${r.words} words`, r])).entries()];
 if (blocks.some(([, r]) => r.reused)) {
-  console.log(`Blocks measured: ${blocks.map(([b, r]) => `${b} ${r.measured?.slice(0, 16).replace('T', ' ')} UTC${r.reused ? ' (stored block, reused)' : ''}`).join('; ')}.`);
+  console.log(`Blocks measured: ${blocks.map(([b, r]) => `${b} ${r.measured?.slice(0, 16).replace('T', ' ')} UTC${r.reused ? ' (stored block, reused)' : ''} on ${r.host ?? 'a host not recorded'}`).join('; ')}.`);
+  if (new Set(blocks.map(([, r]) => r.host ?? r.measured)).size > 1) console.log('The blocks come from more than one sitting, possibly on different hosts: each row\'s ratio is same-run; seconds compare only within a block.');
+}
+
+const groupsOf = <R extends Row>(list: R[]) => [...new Set(list.map((r) => `${r.model}\u0000${r.words}`))].map((key) => list.filter((r) => `${r.model}\u0000${r.words}` === key));
+/** Every stored sitting of a (model, words) block with this run's key (the latest included), oldest first. */
+function sittingsOf(model: string, words: number): Block[] {
+  const k = blockKeys.get(`${model}\u0000${words}`);
+  if (!k || !existsSync(SITTINGS)) return [];
+  return readdirSync(SITTINGS)
+    .filter((f) => f.startsWith(`${k.tag}-`) && f.endsWith('-block.json'))
+    .map((f) => JSON.parse(readFileSync(join(SITTINGS, f), 'utf8')) as Block)
+    .filter((b) => JSON.stringify(b.key) === JSON.stringify(k.key))
+    .sort((a, b) => a.measured.localeCompare(b.measured));
+}
+const median = (xs: number[]) => {
+  const v = [...xs].sort((a, b) => a - b);
+  const h = v.length >> 1;
+  return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
+};
+/** Lowest–highest ratio over sittings, with the median from three sittings on (of two it says nothing more). */
+const spread = (xs: number[]) => (xs.length === 1 ? `${f2(xs[0])}×` : `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}×${xs.length > 2 ? ` (median ${f2(median(xs))})` : ''}`);
+const repeated = groupsOf(rows)
+  .map((g) => ({ g, sittings: sittingsOf(g[0].model, g[0].words) }))
+  .filter(({ sittings }) => sittings.length > 1);
+if (repeated.length) {
+  const modesOf = [...new Set(rows.map((r) => r.mode))];
+  console.log(`\nThe same blocks over every stored sitting (${relative(ROOT, SITTINGS)}; the host is shared, so one sitting's ratio is one draw): each mode's peer / xtrust, lowest–highest (median from three sittings on), and the peer's seconds.\n`);
+  console.log(`| model | words | sittings | peer s / explanation | ${modesOf.map((m) => `${m}: peer / xtrust`).join(' | ')} |`);
+  console.log(`| --- | --- | --- | --- | ${modesOf.map(() => '---').join(' | ')} |`);
+  for (const { g, sittings } of repeated) {
+    const ratios = (mode: string) => sittings.flatMap((b) => b.rows.filter((r) => r.mode === mode).map((r) => r.peer / r.ours));
+    const peers = sittings.map((b) => b.rows[0].peer);
+    console.log(
+      `| ${g[0].model} (${g[0].config}) | ${g[0].words} | ${sittings.length}: ${sittings.map((b) => b.measured.slice(0, 16).replace('T', ' ')).join(', ')} UTC | ${f2(Math.min(...peers))}–${f2(Math.max(...peers))} | ${modesOf.map((m) => (ratios(m).length ? spread(ratios(m)) : '—')).join(' | ')} |`,
+    );
+  }
 }
 
 // The issue's targets, read off the table. Agreement is judged on the trained model only (the random-weights
@@ -383,7 +453,13 @@ function printTargets(group: Row[], measuredWith: string): void {
   const best = group.filter((r) => withinBound(r.mode)).sort((a, b) => b.peer / b.ours - a.peer / a.ours)[0];
   const exactGoal = model === largeName && words === 120;
   const exactText = exact ? (exactGoal ? meets(exact.peer / exact.ours, EXACT_GOAL) : `${f2(exact.peer / exact.ours)}×`) : 'not run';
-  console.log(`- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}; best mode within the bound ${best ? `${best.mode} ${meets(best.peer / best.ours, BEST_GOAL)}` : 'none'}.`);
+  // Over the stored sittings of this block (measuredWith is empty for this run's own blocks): how often the goal held.
+  const sittings = measuredWith ? [] : sittingsOf(model, words);
+  const over = (mode: string, goal: number) => {
+    const xs = sittings.flatMap((b) => b.rows.filter((r) => r.mode === mode).map((r) => r.peer / r.ours));
+    return xs.length > 1 ? `; over ${xs.length} sittings ${spread(xs)}, ≥ ${goal}× in ${xs.filter((x) => x >= goal).length}` : '';
+  };
+  console.log(`- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}${exactGoal ? over('exact', EXACT_GOAL) : ''}; best mode within the bound ${best ? `${best.mode} ${meets(best.peer / best.ours, BEST_GOAL)}${over(best.mode, BEST_GOAL)}` : 'none'}.`);
   if (exact && exactGoal && exact.peer / exact.ours < EXACT_GOAL) missed.push(`${model} ${words} words exact`);
   if (best && best.peer / best.ours < BEST_GOAL) {
     // Split the ratio into what each sample costs and how many samples are scored: which lever is short.
@@ -393,7 +469,6 @@ function printTargets(group: Row[], measuredWith: string): void {
     );
   }
 }
-const groupsOf = <R extends Row>(list: R[]) => [...new Set(list.map((r) => `${r.model}\u0000${r.words}`))].map((key) => list.filter((r) => `${r.model}\u0000${r.words}` === key));
 for (const group of groupsOf(rows)) printTargets(group, '');
 // A block measured with other batches is still a 5,000-sample, same-run measurement of the product (at another
 // OnnxClassifier batchTokens); where it is the only one of its (model, words), its figures answer the goal.
