@@ -62,8 +62,9 @@ class PoolThread {
       this.pending.clear();
     };
     worker.on('error', fail);
+    // A thread that is gone answers nothing: a later call must reject, not wait forever.
     worker.on('exit', (code) => {
-      if (this.pending.size > 0) fail(new Error(`exit code ${code}`));
+      if (!this.failure) fail(new Error(`exit code ${code}`));
     });
     // An idle pool must not keep the process alive; a call in flight must (see idleCheck).
     worker.unref();

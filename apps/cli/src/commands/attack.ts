@@ -16,7 +16,7 @@ import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, ty
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import type { AttackExample } from '../report/render.js';
-import { withModelOptions, type ModelFlags } from './model-options.js';
+import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
 
 /** The attack recipes of @xtrust/attack the CLI offers. */
 export const RECIPES = ['a2t', 'toki', 'cea', 'tef', 'xaifooler'] as const;
@@ -106,7 +106,7 @@ export async function runAttack(options: AttackOptions, progress = new Progress(
   if (options.recipe === 'toki' && !options.store) throw new UsageError(TOKI_NEEDS_STORE);
   if (options.mlm && options.recipe !== 'cea') throw new UsageError('--mlm is used by --recipe cea only');
   if (options.causalLm && options.recipe !== 'cea' && options.recipe !== 'tef') throw new UsageError('--causal-lm is used by --recipe cea and tef only (the perplexity input distance of an explanation attack)');
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, threads: options.threads, sessions: options.sessions });
+  const model = await loadModel(options.model, loadFlags(options));
   const classifier = model.classifier;
   const test = await readLabelledFile(options.test, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--test');
   const store = options.store ? await loadStore(options.store, classifier) : undefined;

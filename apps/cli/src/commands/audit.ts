@@ -4,7 +4,7 @@ import { modelFingerprint } from '@xtrust/oracle';
 import { runAudit, type AuditSummary } from '../audit.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
-import { withModelOptions, type ModelFlags } from './model-options.js';
+import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
 import { emit, formatAudit, writeAuditFiles } from '../output.js';
 import { examples, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
@@ -29,7 +29,7 @@ export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
 export async function runUserAudit(options: AuditOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
   const settings = auditSettings(options);
   // the audit's own predictions come from the same (int8 when asked) model the explanations score
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize, threads: options.threads, sessions: options.sessions });
+  const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(settings.limeMode).quantize });
   const labels = model.classifier.labels;
   checkClassNames(settings.classNames, labels);
   const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };

@@ -10,7 +10,7 @@ import { emit, toJsonl } from '../output.js';
 import { examples, intArg, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
-import { withModelOptions, type ModelFlags } from './model-options.js';
+import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
 import { DEFAULT_LIME_MODE, limeModeParts, limeOptionsOf, withLimeModeOption, type LimeMode } from '../lime-mode.js';
 
 /** Options of `xtrust explain`. */
@@ -41,7 +41,7 @@ export async function runExplain(options: ExplainOptions, progress = new Progres
   if (!(EXPLAINER_NAMES as readonly string[]).includes(options.method)) throw new UsageError(`--method ${options.method} is not one of ${EXPLAINER_NAMES.join(', ')}`);
   const limeMode = options.limeMode ?? DEFAULT_LIME_MODE;
   if (limeMode !== DEFAULT_LIME_MODE && options.method !== 'lime') throw new UsageError(`--lime-mode ${limeMode} is a mode of --method lime, not of --method ${options.method}`);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize, threads: options.threads, sessions: options.sessions });
+  const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(limeMode).quantize });
   const explainer = explainerByName(options.method, explainerOptions(options));
   if (options.text?.length) {
     const explanations = await explainer.explain(model.classifier, options.text);

@@ -9,7 +9,7 @@ import { Progress } from '../progress.js';
 import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
 import { limeModeParts } from '../lime-mode.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
-import { withModelOptions, type ModelFlags } from './model-options.js';
+import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
 
 /** Options of `xtrust keywords`. */
 export interface KeywordsOptions extends AuditSettingFlags, ModelFlags, RunFlags {
@@ -19,7 +19,7 @@ export interface KeywordsOptions extends AuditSettingFlags, ModelFlags, RunFlags
 /** Builds a keyword store (TOKI §3.1) for the model from its training data and saves it as <out>/keywords.json. */
 export async function runKeywords(options: KeywordsOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
   const settings = auditSettings(options);
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(settings.limeMode).quantize, threads: options.threads, sessions: options.sessions });
+  const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(settings.limeMode).quantize });
   const classifier = model.classifier;
   checkClassNames(settings.classNames, classifier.labels);
   const train = await readLabelledFile(options.train, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--train');

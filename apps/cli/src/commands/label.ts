@@ -12,7 +12,7 @@ import { Progress } from '../progress.js';
 import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
 import { loadStore, storeFile } from './attack.js';
 import { DEFAULT_LIME_MODE, LIME_MODE_HELP, LIME_MODES, limeModeArg, limeModeParts, limeOptionsOf, type LimeMode } from '../lime-mode.js';
-import { withModelOptions, type ModelFlags } from './model-options.js';
+import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
 
 /** Options of `xtrust label`. */
 export interface LabelOptions extends ModelFlags, RunFlags {
@@ -40,7 +40,7 @@ export function storeLimeMode(file: string): LimeMode {
 export async function runLabel(options: LabelOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
   // the store's own mode by default: an int8 store was built on (and fingerprinted with) the int8 model
   const limeMode = options.limeMode ?? storeLimeMode(storeFile(options.store));
-  const model = await loadModel(options.model, { allowRemote: options.allowRemote, runtime: options.runtime, quantize: limeModeParts(limeMode).quantize, threads: options.threads, sessions: options.sessions });
+  const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(limeMode).quantize });
   const classifier = model.classifier;
   const store = await loadStore(options.store, classifier); // refuses a store of another model
   const test = options.unlabelled

@@ -21,6 +21,11 @@ export interface ModelFlags {
   sessions?: number;
 }
 
+/** The model-loading part of the flags, as loadModel takes them: one place, so a new loading flag reaches every command. */
+export function loadFlags(flags: ModelFlags): { allowRemote: boolean; runtime: Runtime; threads?: number; sessions?: number } {
+  return { allowRemote: flags.allowRemote, runtime: flags.runtime, threads: flags.threads, sessions: flags.sessions };
+}
+
 /** Model, data and model-loading flags shared by the commands that take a user's model. */
 export function withModelOptions(c: Command, data: 'train-test' | 'test' | 'train' | 'none'): Command {
   required(c, '--model <path>', 'an .onnx file (with its tokenizer.json), a Hugging Face model folder, a saved xtrust model folder, or a hub id with --allow-remote');
