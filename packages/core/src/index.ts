@@ -1,5 +1,6 @@
 export { XtrustError, isXtrustError, type XtrustErrorCode } from './errors.js';
 export { tokenize, words, distinctWords, DEFAULT_SEPARATOR, type Token, type TokenizeOptions } from './tokenizer.js';
+export { NON_CONTENT_WORDS } from './function-words.js';
 export { rng, type Rng } from './rng.js';
 export { matmul, matmulTransB, dot, norm, cholesky, choleskySolve, softmaxRows, type FloatArray } from './linalg.js';
 export { readJsonl, readJsonlAll, writeJsonl, JsonlWriter, type JsonlRecord } from './jsonl.js';

@@ -2,6 +2,7 @@ export {
   identifyKeywords,
   keywordStoreFromExplanations,
   oracleEnsemble,
+  checkSurfaceTokens,
   type IdentifyKeywordsOptions,
   type KeywordStoreFromExplanationsArgs,
 } from './keyword-identification.js';
@@ -78,3 +79,5 @@ export {
   type CompareOraclesResult,
 } from './evaluation.js';
 export { classNameVector, classNameWords, knownVectors, type KnownVectors } from './word-vectors.js';
+export { FUNCTION_WORDS, isFunctionWord } from './function-words.js';
+export { tokenResponses, evidenceTexts, sampleVocabulary, replaceWord, type TokenCheckSettings, type TokenResponse } from './token-response.js';

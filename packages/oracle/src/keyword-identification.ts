@@ -5,6 +5,8 @@ import { oracleEmbeddings, resolveOracle, type OracleConfig, type OracleName } f
 import { explainTolerant, type ExplainAllOptions } from './explaining.js';
 import { KeywordStore, modelFingerprint, type EnsembleMember } from './keyword-store.js';
 import { predictAll } from './trust-labels.js';
+import { isFunctionWord } from './function-words.js';
+import { evidenceTexts, sampleVocabulary, tokenResponses } from './token-response.js';
 
 export interface IdentifyKeywordsOptions extends ExplainAllOptions {
   readonly explainer: Explainer;
@@ -111,6 +113,9 @@ export async function identifyKeywords(
     explained.map((i) => trainLabels[i]),
   );
   options.onProgress?.({ phase: 'keywords', done: labels.length, total: labels.length });
+  if (oracle.tokenCheck) {
+    await checkSurfaceTokens(store, classifier, tolerant.explanations.filter((e) => e !== null), options.embeddings[0]);
+  }
   store.provenance = {
     ...store.provenance,
     sampled: take,
@@ -119,6 +124,35 @@ export async function identifyKeywords(
     keywordIdentificationSeconds: (performance.now() - started) / 1000,
   };
   return store;
+}
+
+/**
+ * The surface-token check of the store's configuration (token-response.ts) on its freshly voted
+ * keywords: per class, the `maxWords` voted keywords of largest Σ importance are replaced by their
+ * meaning-neighbours (from `embedding`, among words of the explained training texts) in the texts where
+ * they weighed most, all in one batched model call; the measurements go into the store, which drops
+ * the surface tokens from K_c.
+ */
+export async function checkSurfaceTokens(store: KeywordStore, classifier: Classifier, explanations: readonly Explanation[], embedding: WordEmbedding): Promise<void> {
+  const check = store.oracle.tokenCheck;
+  if (!check) return;
+  const evidence = evidenceTexts(explanations, store.topK, check.texts);
+  const vocabulary = sampleVocabulary(
+    explanations.map((e) => e.text),
+    check.minTextCount,
+  );
+  const requests: { label: string; word: string; texts: string[] }[] = [];
+  for (const label of store.labels) {
+    const voted = new Set(store.votedKeywords(label));
+    const candidates = store
+      .pool(label)
+      .filter((w) => voted.has(w.word) && !(store.oracle.functionWordsNeverKeywords && isFunctionWord(w.word)))
+      .sort((a, b) => b.importance * b.count - a.importance * a.count)
+      .slice(0, check.maxWords);
+    for (const w of candidates) requests.push({ label, word: w.word, texts: evidence.get(label)?.get(w.word) ?? [] });
+  }
+  const responses = await tokenResponses(classifier, requests, embedding, vocabulary, check);
+  for (const [label, perClass] of responses) store.setTokenResponses(label, perClass.values());
 }
 
 /**

@@ -7,6 +7,8 @@ import { selectKeywords, type SelectionRule } from './keyword-selection.js';
 import { TOKI_PAPER, checkOracle, oracleEmbeddings, type OracleConfig } from './oracle-config.js';
 import { classNameVector } from './word-vectors.js';
 import { WordPools, type PooledWord } from './word-pool.js';
+import { isFunctionWord } from './function-words.js';
+import type { TokenResponse } from './token-response.js';
 
 export const KEYWORD_STORE_FORMAT = 'xtrust-keyword-store';
 export const KEYWORD_STORE_VERSION = 1;
@@ -45,8 +47,13 @@ export interface MethodSummary {
 }
 
 interface ClassState {
+  /** K_c as the ensemble voted it (Eqs. 3–4). */
+  voted: Set<string>;
+  /** K_c: the vote's keywords less function words and surface tokens, as the configuration says. */
   keywords: Set<string>;
   methods: MethodSummary[];
+  /** The surface-token check's measurements (token-response.ts), by word. */
+  responses: Map<string, TokenResponse>;
 }
 
 /** The JSON form of a keyword store. */
@@ -68,6 +75,10 @@ export interface KeywordStoreJson {
     methods: MethodSummary[];
     /** [word, Σ importance, count] triples: enough to update s̄_w incrementally after reloading. */
     pool: [string, number, number][];
+    /** K_c as the ensemble voted it, before function words and surface tokens were taken out (absent: equal to `keywords`). */
+    voted?: string[];
+    /** The surface-token check's measurements (absent: none made). */
+    tokenResponses?: TokenResponse[];
   }[];
 }
 
@@ -120,7 +131,7 @@ export class KeywordStore {
     /** The configuration: post-processing, Eq. 4's rule and class contrast (θ_dist is the store's own). */
     readonly oracle: OracleConfig,
   ) {
-    for (const l of labels) this.state.set(l, { keywords: new Set(), methods: [] });
+    for (const l of labels) this.state.set(l, { voted: new Set(), keywords: new Set(), methods: [], responses: new Map() });
   }
 
   /** An empty store; fill it with `addExplanations`. */
@@ -187,6 +198,56 @@ export class KeywordStore {
 
   isKeyword(label: string, word: string): boolean {
     return this.requireLabel(label).keywords.has(word);
+  }
+
+  /** The surface-token check's measurement of `word` in class `label`, when one was made. */
+  tokenResponse(label: string, word: string): TokenResponse | undefined {
+    return this.requireLabel(label).responses.get(word);
+  }
+
+  /** Every surface-token measurement of class `label`. */
+  tokenResponses(label: string): TokenResponse[] {
+    return [...this.requireLabel(label).responses.values()];
+  }
+
+  /**
+   * K_c as the ensemble voted it (Eqs. 3–4), by decreasing importance — before the configuration's
+   * filters (function words, surface tokens) took words out.
+   */
+  votedKeywords(label: string): string[] {
+    const v = this.requireLabel(label).voted;
+    return this.pool(label)
+      .filter((w) => v.has(w.word))
+      .map((w) => w.word);
+  }
+
+  /**
+   * Records surface-token measurements of class `label` (identifyKeywords makes them with the model) and
+   * re-applies the filters: a voted keyword whose retention is below the configuration's minRetention
+   * is no longer a keyword. Earlier measurements of other words stay.
+   */
+  setTokenResponses(label: string, responses: Iterable<TokenResponse>): void {
+    const st = this.requireLabel(label);
+    for (const r of responses) st.responses.set(r.word, r);
+    this.applyFilters(st);
+  }
+
+  /** True when the configuration's surface-token check found `word` a surface token of class `label`. */
+  isSurfaceToken(label: string, word: string): boolean {
+    const check = this.oracle.tokenCheck;
+    const r = this.requireLabel(label).responses.get(word);
+    return check !== null && r !== undefined && r.retention < check.minRetention;
+  }
+
+  private applyFilters(st: ClassState): void {
+    const check = this.oracle.tokenCheck;
+    st.keywords = new Set(
+      [...st.voted].filter((w) => {
+        if (this.oracle.functionWordsNeverKeywords && isFunctionWord(w)) return false;
+        const r = st.responses.get(w);
+        return !(check && r && r.retention < check.minRetention);
+      }),
+    );
   }
 
   /** Per-method diagnostics of the last keyword computation for `label`. */
@@ -301,6 +362,19 @@ export class KeywordStore {
     return copy;
   }
 
+  /**
+   * A copy of this store under another configuration's keyword filters (function words, the surface-token
+   * check and its threshold) — the vote and the measurements stay, nothing is recomputed or re-measured.
+   * Used to ablate the filters on one set of measurements.
+   */
+  withFilters(change: Partial<Pick<OracleConfig, 'name' | 'functionWordsNeverKeywords' | 'tokenCheck'>>): KeywordStore {
+    const json = this.toJSON();
+    json.oracle = { ...this.oracle, ...change };
+    const copy = KeywordStore.fromJSON(json);
+    for (const l of copy.labels) copy.applyFilters(copy.requireLabel(l));
+    return copy;
+  }
+
   private async computeClass(label: string, members: readonly WordEmbedding[]): Promise<void> {
     const st = this.requireLabel(label);
     const pool = this.pools.pool(label);
@@ -326,8 +400,9 @@ export class KeywordStore {
     }
     // A word no method knows cannot be shown related to the class: it is a non-keyword.
     const decided = pluralityColumns(ballots, members.length, n, 0);
-    st.keywords = new Set(words.filter((_, i) => decided[i] === 1));
+    st.voted = new Set(words.filter((_, i) => decided[i] === 1));
     st.methods = methods;
+    this.applyFilters(st);
   }
 
   private requireLabel(label: string): ClassState {
@@ -353,6 +428,8 @@ export class KeywordStore {
         keywords: this.keywords(l),
         methods: [...this.requireLabel(l).methods],
         pool: this.pools.entries(l).map((e) => [e.word, e.sum, e.count] as [string, number, number]),
+        voted: this.votedKeywords(l),
+        ...(this.requireLabel(l).responses.size > 0 ? { tokenResponses: this.tokenResponses(l) } : {}),
       })),
     };
   }
@@ -380,8 +457,10 @@ export class KeywordStore {
       const st = store.requireLabel(c.label);
       for (const [word, sum, count] of c.pool) store.pools.restore(c.label, word, sum, count);
       store.pools.setExplained(c.label, c.explanations);
+      st.voted = new Set(c.voted ?? c.keywords);
       st.keywords = new Set(c.keywords);
       st.methods = c.methods;
+      for (const r of c.tokenResponses ?? []) st.responses.set(r.word, r);
     }
     return store;
   }

@@ -1,5 +1,6 @@
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
 import { AllButTheTopEmbedding, StaticEmbedding, wordnet } from '@xtrust/embeddings';
+import type { TokenCheckSettings } from './token-response.js';
 
 /**
  * Eq. 4's test for a cluster C_i of class c's pool:
@@ -56,6 +57,18 @@ export interface OracleConfig {
   readonly classContrast: boolean;
   /** Eq. 6's verdict rule (paper: `sum`). */
   readonly verdictRule: VerdictRule;
+  /**
+   * Function words (FUNCTION_WORDS: NLTK's and the `stopword` package's English lists) are never
+   * keywords, whatever their cosine to the class name. The paper lets the embedding decide them.
+   */
+  readonly functionWordsNeverKeywords: boolean;
+  /**
+   * The surface-token check (token-response.ts), or null: a keyword the model responds to as one surface
+   * token — replacing it by its meaning-neighbours removes its effect (retention < minRetention) — is not
+   * a keyword. Needs the model, so it runs in identifyKeywords (a store built from explanations alone
+   * keeps the vote's keywords). The paper has no such step.
+   */
+  readonly tokenCheck: TokenCheckSettings | null;
 }
 
 /** The paper's TOKI (§3, Eqs. 1–6): raw vectors, θ_dist 0.3, a cluster is related when its mean vector is. */
@@ -67,6 +80,8 @@ export const TOKI_PAPER: OracleConfig = Object.freeze({
   memberShare: 0.5,
   classContrast: false,
   verdictRule: 'sum',
+  functionWordsNeverKeywords: false,
+  tokenCheck: null,
 });
 
 /**
@@ -83,6 +98,8 @@ export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   memberShare: 0.5,
   classContrast: false,
   verdictRule: 'decisive',
+  functionWordsNeverKeywords: false,
+  tokenCheck: null,
 });
 
 /** The named configurations: `toki` (the default) and `toki-paper`. */
@@ -113,6 +130,14 @@ export function checkOracle(c: OracleConfig): void {
   if (!(c.memberShare > 0 && c.memberShare <= 1)) throw bad('memberShare', 'in (0, 1]', c.memberShare);
   if (typeof c.classContrast !== 'boolean') throw bad('classContrast', 'a boolean', c.classContrast);
   if (!['sum', 'decisive', 'decisive-word', 'sum-and-decisive'].includes(c.verdictRule)) throw bad('verdictRule', "'sum', 'decisive', 'decisive-word' or 'sum-and-decisive'", c.verdictRule);
+  if (typeof c.functionWordsNeverKeywords !== 'boolean') throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
+  if (c.tokenCheck !== null) {
+    const t = c.tokenCheck;
+    if (typeof t !== 'object') throw bad('tokenCheck', 'null or { neighbours, texts, maxWords, minRetention, minTextCount, minEffect }', t);
+    for (const f of ['neighbours', 'texts', 'maxWords', 'minTextCount'] as const) if (!(Number.isInteger(t[f]) && t[f] > 0)) throw bad(`tokenCheck.${f}`, 'a positive integer', t[f]);
+    if (!Number.isFinite(t.minRetention)) throw bad('tokenCheck.minRetention', 'a number', t.minRetention);
+    if (!(t.minEffect >= 0)) throw bad('tokenCheck.minEffect', 'a number ≥ 0', t.minEffect);
+  }
 }
 
 /** Words that estimate the mean and principal directions of an embedding without an enumerable vocabulary (USE): the most frequent WordNet lemmas. */

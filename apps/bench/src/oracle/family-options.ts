@@ -8,12 +8,27 @@ import { BUILTIN_KINDS } from '@xtrust/models';
 import type { ModelKind } from './case-data.js';
 import { DEFAULT_ENCODER, DEFAULT_KIT_CACHE, KIT_BERT, type KitBertSettings } from './kit-bert.js';
 import { CORPORA, DEFAULT_CLASSES, DEFAULT_FAMILY, type CaseSpec, type CorpusName } from './family.js';
+import { BANDS, FAMILY_SIZE, type Band, type FamilyName } from './family-draw.js';
+
+/** A drawn family to run (family-draw.ts): its draws from index `first`, `count` of them or until `untilScored` cases are scored. */
+export interface DrawRequest {
+  readonly family: FamilyName;
+  readonly first: number;
+  /** Draws to make (indices first … first + count − 1). */
+  readonly count: number;
+  /** Keep drawing (beyond `count`) until this many cases are scored; 0: just `count` draws. */
+  readonly untilScored: number;
+  /** Every draw takes its trigger from this band instead of the drawn one. */
+  readonly band?: Band;
+}
 
 export interface ShortcutOptions {
   /** The cases to run, in order. */
   readonly cases: readonly CaseSpec[];
   /** Whether the cases are the default family (or a subset of it by --only). */
   readonly family: boolean;
+  /** A drawn family (--family validation|test): the cases are drawn by shortcut.ts, `cases` is empty. */
+  readonly draw?: DrawRequest;
   /** A built-in bag-of-words kind, or kit-bert (the model kit's BERT fine-tuned per case, kit-bert.ts). */
   readonly model: ModelKind;
   /** kit-bert: the masked-LM folder whose encoder is fine-tuned (default: the committed tiny-bert-mlm fixture). */
@@ -75,6 +90,11 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
   const variant: { corpus?: CorpusName; trigger?: string; target?: string; classes?: string[]; share?: number; words?: number | 'all' } = {};
   let seed = 1;
   let only: number[] | undefined;
+  let familyName: FamilyName | 'smoke' | undefined;
+  let draws = 20;
+  let first = 0;
+  let untilScored = 0;
+  let band: Band | undefined;
   const o = {
     model: 'bow-logistic' as ModelKind,
     encoder: undefined as string | undefined,
@@ -118,7 +138,18 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--words') variant.words = wordsArg(v());
     else if (k === '--seed') seed = number(k, v(), Number.isInteger, 'an integer');
     else if (k === '--only') only = list().map((x) => number(k, x, (n) => Number.isInteger(n) && n >= 1 && n <= DEFAULT_FAMILY.length, `case numbers 1–${DEFAULT_FAMILY.length}`));
-    else if (k === '--model') {
+    else if (k === '--family') {
+      const x = v();
+      if (x !== 'validation' && x !== 'test' && x !== 'smoke') throw bad(k, 'validation | test | smoke', x);
+      familyName = x;
+    } else if (k === '--draws') draws = number(k, v(), (n) => Number.isInteger(n) && n > 0 && n <= FAMILY_SIZE, `a count in 1–${FAMILY_SIZE}`);
+    else if (k === '--first') first = number(k, v(), (n) => Number.isInteger(n) && n >= 0 && n < FAMILY_SIZE, `an index in 0–${FAMILY_SIZE - 1}`);
+    else if (k === '--until-scored') untilScored = positiveInt(k, v());
+    else if (k === '--trigger-band') {
+      const x = v();
+      if (!(BANDS as readonly string[]).includes(x ?? '')) throw bad(k, BANDS.join(' | '), x);
+      band = x as Band;
+    } else if (k === '--model') {
       const x = v();
       const kinds: readonly string[] = [...BUILTIN_KINDS, KIT_BERT];
       if (!kinds.includes(x ?? '')) throw bad(k, kinds.join(' | '), x);
@@ -144,7 +175,7 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--out') o.out = v();
     else if (k === '--cache') o.cacheDir = v();
     else if (k === '--from') o.from = v();
-    else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (options: --corpus --trigger --target --classes --share --words --seed --only --model --encoder --epochs --model-threads --explainers --oracle --embeddings --train --samples --min-per-side --per-side --test-fractions --validation-fraction --windows-per-text --resamples --validation --out --cache --from)`, { argument: k });
+    else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (options: --corpus --trigger --target --classes --share --words --seed --only --model --encoder --epochs --model-threads --explainers --oracle --embeddings --train --samples --min-per-side --per-side --test-fractions --validation-fraction --windows-per-text --resamples --validation --out --cache --from --family --draws --first --until-scored --trigger-band)`, { argument: k });
   }
   if (o.perSide < o.minPerSide) throw bad('--per-side', `at least --min-per-side (${o.minPerSide})`, String(o.perSide));
   if (o.model !== KIT_BERT) {
@@ -154,6 +185,14 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     }
   }
   const single = Object.keys(variant).length > 0;
+  if (familyName === 'validation' || familyName === 'test') {
+    if (single || only) throw new XtrustError('INVALID_ARGUMENT', `--family ${familyName} draws its cases: it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words or --only`, { argument: '--family' });
+    if (first + draws > FAMILY_SIZE) throw bad('--draws', `at most ${FAMILY_SIZE - first} from --first ${first}`, String(draws));
+    return { ...o, cases: [], family: true, draw: { family: familyName, first, count: draws, untilScored, ...(band ? { band } : {}) } };
+  }
+  if (band || argv.includes('--draws') || argv.includes('--first') || argv.includes('--until-scored')) {
+    throw new XtrustError('INVALID_ARGUMENT', '--draws, --first, --until-scored and --trigger-band go with --family validation|test', { argument: '--family' });
+  }
   if (single && only) throw new XtrustError('INVALID_ARGUMENT', '--only picks cases of the default family; it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words', { argument: '--only' });
   let cases: CaseSpec[];
   if (single) {

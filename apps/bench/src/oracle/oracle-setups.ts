@@ -99,11 +99,30 @@ export function namedOracle(config: OracleConfig, embeddingNames: readonly strin
   };
 }
 
-/** The configurations named on the command line (--oracle), in order: any name of @xtrust/oracle's ORACLES. */
+/** The surface-token check's settings other than its threshold, as the candidates use them (fixed before any run). */
+export const TOKEN_CHECK_BASE = { neighbours: 8, texts: 4, maxWords: 200, minTextCount: 3, minEffect: 0.05 } as const;
+
+/**
+ * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
+ * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+tcX` (the
+ * surface-token check with minRetention X), e.g. `toki-paper+fw+tc0.3`.
+ */
+export function candidateOracle(name: string): OracleConfig {
+  const [base, ...mods] = name.split('+');
+  let config = ORACLES[base];
+  if (!config) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle configuration "${name}" (known: ${Object.keys(ORACLES).join(', ')}, each optionally followed by +fw and/or +tcX)`, { argument: 'oracle' });
+  config = { ...config, name };
+  for (const m of mods) {
+    if (m === 'fw') config = { ...config, functionWordsNeverKeywords: true };
+    else if (m === 'nofw') config = { ...config, functionWordsNeverKeywords: false };
+    else if (m === 'notc') config = { ...config, tokenCheck: null };
+    else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...(config.tokenCheck ?? TOKEN_CHECK_BASE), minRetention: Number(m.slice(2)) } };
+    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX)`, { argument: 'oracle' });
+  }
+  return config;
+}
+
+/** The configurations named on the command line (--oracle), in order (candidateOracle's names). */
 export function oracleSetups(names: readonly string[], options: { embeddings: readonly string[] }): OracleSetup[] {
-  return names.map((n) => {
-    const config = ORACLES[n];
-    if (!config) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle configuration "${n}" (known: ${Object.keys(ORACLES).join(', ')})`, { argument: 'oracle' });
-    return namedOracle(config, options.embeddings);
-  });
+  return names.map((n) => namedOracle(candidateOracle(n), options.embeddings));
 }

@@ -93,7 +93,11 @@ function configName(c: Omit<OracleConfig, 'name'>): string {
  */
 function candidates(): OracleConfig[] {
   const out: OracleConfig[] = [];
-  const add = (c: Omit<OracleConfig, 'name' | 'memberShare'>) => out.push({ name: configName({ ...c, memberShare: 0.5 }), memberShare: 0.5, ...c });
+  // the issue-14 search predates the keyword filters (issue 29): its candidates have none
+  const add = (c: Omit<OracleConfig, 'name' | 'memberShare' | 'functionWordsNeverKeywords' | 'tokenCheck'>) => {
+    const full = { memberShare: 0.5, functionWordsNeverKeywords: false, tokenCheck: null, ...c };
+    out.push({ name: configName(full), ...full });
+  };
   for (const thetaDist of [0.3, 0.5])
     for (const postProcess of ['none', 'all-but-the-top'] as const)
       for (const clusterRule of ['mean', 'member-share'] as const)

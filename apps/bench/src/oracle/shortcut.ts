@@ -26,7 +26,10 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backendInfo } from '@xtrust/native';
-import { buildCase } from './case-data.js';
+import { GloveEmbedding } from '@xtrust/embeddings';
+import { buildCase, loadCorpus } from './case-data.js';
+import { corpusVocabulary, drawCase, familySeed, type CorpusLookup } from './family-draw.js';
+import type { CaseSpec, CorpusName } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
@@ -126,11 +129,35 @@ async function main(): Promise<void> {
   const setups = oracleSetups(options.oracles, { embeddings: options.embeddings });
   const results: FamilyResults = { argv, options, startedAt: new Date().toISOString(), machine: machineInfo(), cases: [] };
   if (options.out && existsSync(options.out)) log(`${options.out} exists: it will be overwritten`);
-  for (const [i, spec] of options.cases.entries()) {
-    log(`case ${i + 1}/${options.cases.length}: ${caseName(spec)}`);
+  let scored = 0;
+  /** The listed cases, or a drawn family's: `count` draws, then more while fewer than `untilScored` are scored. */
+  async function* casesToRun(o: ShortcutOptions): AsyncGenerator<[number, CaseSpec]> {
+    if (!o.draw) {
+      yield* o.cases.entries();
+      return;
+    }
+    const glove = await GloveEmbedding.load();
+    const corpora = new Map<CorpusName, ReturnType<CorpusLookup>>();
+    const lookup: CorpusLookup = (corpus) => {
+      let c = corpora.get(corpus);
+      if (!c) {
+        const rows = loadCorpus({ corpus });
+        c = { corpus: rows, vocabulary: corpusVocabulary(rows.rows) };
+        corpora.set(corpus, c);
+      }
+      return c;
+    };
+    const d = o.draw;
+    for (let i = d.first; i < 1000 && (i < d.first + d.count || scored < d.untilScored); i++) {
+      yield [i - d.first, drawCase(familySeed(d.family, i), lookup, glove, d.band)];
+    }
+  }
+  for await (const [i, spec] of casesToRun(options)) {
+    log(`case ${i + 1}${options.draw ? '' : `/${options.cases.length}`}: ${caseName(spec)}`);
     const built = await buildCase(spec, { kind: options.model, ...(kitBert ? { kitBert } : {}), testFractions: options.testFractions, validationFraction: options.validationFraction, windowsPerText: options.windowsPerText, minPerSide: options.minPerSide, validation: options.validation, log });
     const result = await evaluateCase(built, setups, { explainers: options.explainers, samples: options.samples, train: options.train, perSide: options.perSide, resamples: options.resamples, cacheDir: options.cacheDir, log });
     results.cases.push(result);
+    scored += result.status === 'scored' ? 1 : 0;
     if (options.out) writeResults(options.out, results);
     console.log(`${caseMarkdown(result, i + 1, options.minPerSide)}\n`);
     log(`case ${i + 1} ${result.status} in ${result.seconds.toFixed(0)} s`);

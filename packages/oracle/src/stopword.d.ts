@@ -1,0 +1,4 @@
+// The `stopword` package ships no type declarations; xtrust reads only its English list.
+declare module 'stopword' {
+  export const eng: readonly string[];
+}
