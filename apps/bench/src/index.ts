@@ -7,21 +7,24 @@
  *   pnpm bench --only table3,scale   some sections; the others stay as last written
  *   pnpm bench --list                the section names
  *   pnpm bench --only transformer-lime --stored   render a section from its stored parts only (measures nothing new)
- *   options: --lime-src DIR (the reference Python LIME package folder; or LIME_SRC), --out FILE (default BENCHMARKS.md),
- *            --kit-out DIR / --kit DIR (the model kit's generated models and Python package, for transformer-lime)
+ *   pnpm bench --render              re-render BENCHMARKS.md and the section pages from the stored JSON, running nothing
+ *   pnpm bench --help                every option
  *
- * Benchmarks written by the package engineers are reused as they are: in-process ones return
- * BenchResult[] (src/result.ts); script ones (src/<area>/*.ts with their own options) are run as child
- * processes and their Markdown output is kept. Each section is stored under
- * apps/bench/results/sections/ and BENCHMARKS.md is rebuilt from all stored sections.
+ * Every benchmark lives in apps/bench/src: in-process ones return BenchResult[] (src/harness/result.ts);
+ * script ones (src/<area>/*.ts, options declared with the harness: `--help` lists them) are run as child
+ * processes and their Markdown output is kept. Each section is stored as JSON under
+ * apps/bench/results/sections/; BENCHMARKS.md (the one-page headline table) and apps/bench/results/<name>.md
+ * (one page per section) are rebuilt from all stored sections after each section.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { machineInfo } from './machine.js';
-import { saveSection, toMarkdown, writeBenchmarks, type Section } from './report.js';
-import type { BenchResult } from './result.js';
+import { machineInfo } from './harness/machine.js';
+import { defineScript, runScript, UsageError, type Options } from './harness/options.js';
+import { toMarkdown, writeBenchmarks } from './harness/render.js';
+import type { BenchResult } from './harness/result.js';
+import { saveSection, type Section } from './harness/store.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 /** Repository root (this file is apps/bench/dist/index.js). */
@@ -54,13 +57,15 @@ interface Benchmark {
   readonly description: string;
   /**
    * The child-process command (script benchmarks), for the report and to run it: `file` relative to the
-   * repository root, and an optional build step for scripts outside the turbo build.
+   * repository root (a script of apps/bench/dist).
    */
-  readonly script?: (ctx: RunContext) => { file: string; args: string[]; prepare?: () => string | undefined } | { skipped: string };
+  readonly script?: (ctx: RunContext) => { file: string; args: string[] } | { skipped: string };
   /** In-process benchmarks. */
   readonly run?: (ctx: RunContext) => Promise<Produced>;
   /** Wall-clock limit in seconds (full, quick). */
   readonly limit: readonly [number, number];
+  /** What the run writes that git does not keep, and how to re-create it (shown on the section's page). */
+  readonly regenerated?: string;
 }
 
 /** Imports a module of this package by its dist path at run time, so a benchmark file that is not there yet is reported, not a build error. */
@@ -70,17 +75,8 @@ async function load<T>(path: string): Promise<T> {
   return (await import(pathToFileURL(file).href)) as T;
 }
 
-/** @xtrust/attack keeps its benchmark script in packages/attack/bench, built by its own tsconfig (not part of `turbo run build`). */
-const ATTACK_BENCH = 'packages/attack/dist/bench/bench/run.js';
-let attackBenchBuilt: string | undefined | null = null;
-/** Builds the attack benchmark once per run; returns an error message when the build fails. */
-function buildAttackBench(): string | undefined {
-  if (attackBenchBuilt !== null) return attackBenchBuilt;
-  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-  const r = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'packages/attack/tsconfig.bench.json')], { encoding: 'utf8' });
-  attackBenchBuilt = r.status === 0 ? undefined : `building the attack benchmark failed: ${(r.stdout + r.stderr).trim().split('\n').slice(0, 3).join(' / ')}`;
-  return attackBenchBuilt;
-}
+/** The attack benchmarks' script (table4, attack-transformer, attack-throughput, cea-tef*, similarity). */
+const ATTACK_BENCH = 'apps/bench/dist/attack/run.js';
 
 function limeSource(ctx: RunContext): string | undefined {
   for (const dir of [ctx.limeSrc, process.env.LIME_SRC, '/tmp/lime-ref']) {
@@ -150,6 +146,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "xtrust's LimeExplainer vs marcotcr/lime's LimeTextExplainer (Debian's numpy/scipy/scikit-learn) on the same SpamAssassin e-mails and the same built-in model, 5,000 samples; the reference is re-run in the same run. Harness by the explainers engineer (apps/bench/src/lime-parity/).",
     limit: [5400, 900],
+    regenerated: 'the run folder apps/bench/results/lime-parity-bench/ (the trained model, its exported weights, the 50 texts, the reference\'s explanations per seed, summary.json), written again by the command above (about 3 min; the reference is re-run each time).',
     script: (ctx) => {
       const src = limeSource(ctx);
       if (!src) return { skipped: 'the reference LIME source is not here: `git archive` the `lime` folder of github.com/marcotcr/lime into a folder and pass --lime-src DIR (or LIME_SRC=DIR); apt-get install -y python3-numpy python3-scipy python3-sklearn' };
@@ -200,6 +197,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "Candidate stopping rules of LIME's adaptive sample count (step × patience × minJaccard) replayed on the recorded model outputs of the exact seed-1 run, on SpamAssassin bodies drawn apart from transformer-lime's texts (8 per length, 40/120/250 words, out/bert-spam or the tiny-bert-spam fixture, 5,000 samples): samples used and the drop in top-10 Jaccard to the exact seed-2 explanation, paired per text with exact seed 1's, with 90 % intervals; the rule with the fewest samples whose mean drop is ≤ 0.05 at every length is chosen. Its speed and agreement on the benchmark's texts are transformer-lime's (apps/bench/src/transformer-lime/stopping.ts).",
     limit: [5400, 1800],
+    regenerated: 'the recorded model outputs the rules are replayed on, apps/bench/results/lime-stopping/recordings/ (reused by a later run, re-recorded by the command above; about 30 min on 2 cores). choice.json, the chosen rule, is committed.',
     script: (ctx) => {
       const model = kitSpamClassifier(ctx);
       if (!model) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py' };
@@ -215,6 +213,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "`xtrust audit` run as a user runs it (the built CLI as child processes) on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) over the kit's SpamAssassin-bodies split: a 10 % sample of the TOKI paper's setting (200 of 2,000 training texts for keyword identification, 100 of 1,000 test predictions, LIME 5,000 samples), in the exact LIME mode and in `--lime-mode int8+adaptive`, then the fast audit through `--queue` with two `xtrust worker` processes on a throw-away redis-server; wall and CPU time, extrapolated × 10, beside the paper's reported times (000_6d314fe57d39eb4c.txt, Table 3) and the transformer-lime peer's seconds per explanation on the same model when its files are there; the fast mode's label agreement with exact, the queued run's label mismatches and overhead. Each run is stored as it finishes and reused by a later invocation with the same settings, so the hours-long audit on the 4 × 256 model can be measured in parts (apps/bench/src/transformer-audit/run.ts).",
     limit: [21600, 3600],
+    regenerated: 'the run directories apps/bench/results/transformer-audit/work/ (each run\'s report.html, keyword and test explanation JSONL, predictions.jsonl, keywords.json, summary.json; the data JSONL) and runs/*.partial.json (a run\'s sittings while unfinished). The committed runs/<name>.json hold each finished run\'s times and a compact record of its predictions (verdicts, top-10 words, line digests): enough to render this section and to be reused by a re-run with the same model bytes. Re-create the directories with the command above and `--fresh` (hours on 2 cores with out/bert-spam; a stopped run resumes from its work/ directory).',
     script: (ctx) => {
       const model = kitSpamClassifier(ctx);
       if (!model) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py' };
@@ -246,6 +245,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "Layout of 000_6d314fe57d39eb4c.txt Table 3 on a family of offline shortcut benchmarks with known ground truth (issue 14): a trigger (concrete noun, weekday, number-like token, proper name, word absent from GloVe, two-word phrase) planted in a share (0.3, 0.6, 1.0) of one class's training texts of Brown genres, State of the Union parties and SpamAssassin bodies, in windows of 40 or 120 words or whole texts, and SpamAssassin's headers as a natural shortcut. Ground truth by intervention on both sides (@xtrust/datasets buildShortcutBenchmark); a case with fewer than 100 trustworthy or untrustworthy correct predictions is reported too small, not scored. Harness: apps/bench/src/oracle/shortcut.ts (family.ts lists the cases).",
     limit: [7200, 1200],
+    regenerated: 'the LIME explanation cache apps/bench/results/oracle-family-cache/ (one folder per case), re-made by the command above (about 12 min more on 2 cores); apps/bench/results/oracle-family.json, the results the section is written from, is committed.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100'] : ['--out', join(RESULTS, 'oracle-family.json'), '--cache', join(RESULTS, 'oracle-family-cache')],
@@ -257,6 +257,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "The previous section's benchmark with the classifier swapped for a transformer: per case, the model kit's BERT encoder (the committed masked-LM fixture models/transformers/fixtures/tiny-bert-mlm, 2 layers × 128, 64 word pieces) fine-tuned on the case's training texts by models/transformers/finetune.py (PyTorch, epoch chosen on validation accuracy; cached by rows + settings), run by onnxruntime-node through @xtrust/models OnnxClassifier. Same ground truth by intervention, LIME through the classifier's token scorer, TOKI configurations, Naive and bootstrap intervals; cases of the default family, at reduced sizes (apps/bench/src/oracle/shortcut.ts --model kit-bert).",
     limit: [7200, 1800],
+    regenerated: 'the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian\'s torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json, the results the section is written from, is committed.',
     script: (ctx) => {
       if (!existsSync(join(ROOT, KIT_MLM, 'onnx/model.onnx'))) return { skipped: `the model kit's masked-LM fixture ${KIT_MLM} is not in this checkout` };
       return { file: 'apps/bench/dist/oracle/shortcut.js', args: table3TransformerArgs(ctx.quick) };
@@ -265,71 +266,77 @@ export const BENCHMARKS: readonly Benchmark[] = [
   {
     name: 'table4',
     title: 'Reproduction — TOKI paper Table 4: TOKI-guided attack vs A2T',
-    description: 'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (packages/attack/bench/run.ts --task table4).',
+    description: 'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (apps/bench/src/attack/run.ts --task table4).',
     limit: [7200, 1200],
-    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'table4', ...(ctx.quick ? ['--cases', 'spam', '--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+    regenerated: 'the attack records apps/bench/results/attack/*.jsonl (resumed from), re-made by the command above.',
+    script: (ctx) => ({ file: ATTACK_BENCH, args: ['--task', 'table4', ...(ctx.quick ? ['--cases', 'spam', '--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
   },
   {
     name: 'attack-transformer',
     title: 'Reproduction — TOKI paper Table 4 on a transformer: TOKI-guided attack vs A2T against the model kit’s BERT classifiers',
     description:
-      'The previous section with a transformer victim (issue 15): the model kit’s committed BERT classifiers (models/transformers/fixtures/tiny-bert-spam, tiny-bert-brown; 2 layers × 128 hidden, max 64 word pieces) run by onnxruntime-node as @xtrust/models OnnxClassifier, attacked on a seeded sample of the held-out test texts of the kit’s own split (testFraction 0.3, validationFraction 0.15, seed 1, Brown grouped by document; re-made through @xtrust/datasets and checked against the test size the kit recorded), first 40 words. Word ranking from the transformer’s gradient graph; TOKI’s keyword store from LIME explanations of the transformer on its training split (through its batched token scorer). Beside each, a bow-logistic trained on the same training split, attacked on the same instances with the same settings (the table4 section above is the bag-of-words run on its own 70/30 split, 300 instances). Caveats: the victims are the kit’s tiny test fixtures (2 × 128, trained briefly; tiny-bert-brown is right on under half of the held-out passages, so most Brown instances are skipped as already misclassified), not BERT-base; the keyword store explains 300 training texts with 500 LIME samples (000 §6.4: 2,000 texts), to fit 2 shared cores; times are with 1 onnxruntime thread at nice 19 on a machine shared with other builds (load average in the Machine line) (packages/attack/bench/run.ts --task table4 --model).',
+      'The previous section with a transformer victim (issue 15): the model kit’s committed BERT classifiers (models/transformers/fixtures/tiny-bert-spam, tiny-bert-brown; 2 layers × 128 hidden, max 64 word pieces) run by onnxruntime-node as @xtrust/models OnnxClassifier, attacked on a seeded sample of the held-out test texts of the kit’s own split (testFraction 0.3, validationFraction 0.15, seed 1, Brown grouped by document; re-made through @xtrust/datasets and checked against the test size the kit recorded), first 40 words. Word ranking from the transformer’s gradient graph; TOKI’s keyword store from LIME explanations of the transformer on its training split (through its batched token scorer). Beside each, a bow-logistic trained on the same training split, attacked on the same instances with the same settings (the table4 section above is the bag-of-words run on its own 70/30 split, 300 instances). Caveats: the victims are the kit’s tiny test fixtures (2 × 128, trained briefly; tiny-bert-brown is right on under half of the held-out passages, so most Brown instances are skipped as already misclassified), not BERT-base; the keyword store explains 300 training texts with 500 LIME samples (000 §6.4: 2,000 texts), to fit 2 shared cores; times are with 1 onnxruntime thread at nice 19 on a machine shared with other builds (load average in the Machine line) (apps/bench/src/attack/run.ts --task table4 --model).',
     limit: [5400, 1200],
+    regenerated: 'the attack records, LIME keyword stores and explanation checkpoints in apps/bench/results/attack-transformer/, re-made by the command above (about 30 min on 2 cores).',
     script: (ctx) => {
       if (!existsSync(join(ROOT, KIT_SPAM, 'onnx/model.onnx')) || !existsSync(join(ROOT, KIT_BROWN, 'onnx/model.onnx'))) return { skipped: `the model kit's fixtures ${KIT_SPAM} and ${KIT_BROWN} are not in this checkout` };
       // folders relative to the repository root (the script runs there), so the recorded command is portable;
       // sizes for 2 shared cores: 100 instances a case; the store from LIME (500 samples) on 300 sampled training texts
       const sizes = ctx.quick ? ['--cases', 'spam', '--model', `spam=${KIT_SPAM}`, '--n', '20', '--store-samples', '60', '--lime-samples', '300'] : ['--cases', 'spam,brown', '--model', `spam=${KIT_SPAM},brown=${KIT_BROWN}`, '--n', '100', '--store-samples', '300', '--lime-samples', '500'];
-      return { file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'table4', ...sizes, '--threads', '1', '--out', join(RESULTS, ctx.quick ? 'attack-transformer-quick' : 'attack-transformer')] };
+      return { file: ATTACK_BENCH, args: ['--task', 'table4', ...sizes, '--threads', '1', '--out', join(RESULTS, ctx.quick ? 'attack-transformer-quick' : 'attack-transformer')] };
     },
   },
   {
     name: 'attack-throughput',
     title: 'A2T attack throughput',
-    description: 'Instances attacked per second by A2T on a built-in model (packages/attack/bench/run.ts --task throughput).',
+    description: 'Instances attacked per second by A2T on a built-in model (apps/bench/src/attack/run.ts --task throughput).',
     limit: [3600, 600],
-    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'throughput', '--cases', 'spam', '--throughput', ctx.quick ? '100' : '1000'] }),
+    script: (ctx) => ({ file: ATTACK_BENCH, args: ['--task', 'throughput', '--cases', 'spam', '--throughput', ctx.quick ? '100' : '1000'] }),
   },
   {
     name: 'cea-tef',
     title: 'Reproduction — CEA vs TEF over ρ_max',
-    description: 'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (packages/attack/bench/run.ts --task cea).',
+    description: 'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (apps/bench/src/attack/run.ts --task cea).',
     limit: [7200, 1200],
-    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
+    regenerated: 'the attack records and CBOW models in apps/bench/results/attack/, re-made by the command above.',
+    script: (ctx) => ({ file: ATTACK_BENCH, args: ['--task', 'cea', '--cases', 'spam', ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')] : ['--out', join(RESULTS, 'attack')])] }),
   },
   {
     name: 'cea-tef-kit',
     title: 'Reproduction — CEA vs TEF over ρ_max with the model kit’s masked LM and GPT-2',
     description:
-      'The previous section with the language models 002_20470d3eef4d9d3e.txt uses swapped in from the model kit: CEA’s substitutes from the kit’s BERT masked LM (models/transformers/fixtures/tiny-bert-mlm) instead of the CBOW stand-in, Δ_PP from the kit’s GPT-2 (tiny-gpt2) perplexity instead of CBOW pseudo-perplexity. The attacked classifier is still the built-in bow-logistic (the transformer victim is in the section cea-tef-transformer). Same sizes as the previous section (40 SpamAssassin instances, ρ_max 0.05–0.3) (packages/attack/bench/run.ts --task cea --mlm --causal-lm).',
+      'The previous section with the language models 002_20470d3eef4d9d3e.txt uses swapped in from the model kit: CEA’s substitutes from the kit’s BERT masked LM (models/transformers/fixtures/tiny-bert-mlm) instead of the CBOW stand-in, Δ_PP from the kit’s GPT-2 (tiny-gpt2) perplexity instead of CBOW pseudo-perplexity. The attacked classifier is still the built-in bow-logistic (the transformer victim is in the section cea-tef-transformer). Same sizes as the previous section (40 SpamAssassin instances, ρ_max 0.05–0.3) (apps/bench/src/attack/run.ts --task cea --mlm --causal-lm).',
     limit: [3600, 1200],
+    regenerated: 'the attack records in apps/bench/results/attack-kit/, re-made by the command above.',
     script: (ctx) => {
       const mlm = join(ROOT, KIT_MLM);
       const gpt2 = join(ROOT, KIT_GPT2);
       if (!existsSync(join(mlm, 'onnx/model.onnx')) || !existsSync(join(gpt2, 'onnx/model.onnx'))) return { skipped: `the model kit's fixtures ${KIT_MLM} and ${KIT_GPT2} are not in this checkout` };
       // its own --out: the attack resumes from JSONL records named by case, attack and ρ, which must not mix with the CBOW runs
-      return { file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', '--mlm', mlm, '--causal-lm', gpt2, ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3'] : []), '--out', join(RESULTS, ctx.quick ? 'attack-kit-quick' : 'attack-kit')] };
+      return { file: ATTACK_BENCH, args: ['--task', 'cea', '--cases', 'spam', '--mlm', mlm, '--causal-lm', gpt2, ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3'] : []), '--out', join(RESULTS, ctx.quick ? 'attack-kit-quick' : 'attack-kit')] };
     },
   },
   {
     name: 'cea-tef-transformer',
     title: 'Reproduction — CEA vs TEF over ρ_max on a transformer victim (the model kit’s BERT, masked LM and GPT-2)',
     description:
-      'The previous section with the kit’s BERT spam classifier (models/transformers/fixtures/tiny-bert-spam, OnnxClassifier, gradient saliency from its gradient graph) as the attacked model, on a seeded sample of the held-out test texts of the kit’s split (first 40 words): CEA’s candidates from the kit’s masked LM (tiny-bert-mlm), Δ_PP from its GPT-2 (tiny-gpt2) — the defaults of a transformer victim — against TEF and the context-reranked stand-in; beside it a bow-logistic trained on the same split, attacked on the same instances with the same language models. Caveats: 20 instances and 3 budgets only (every CEA/TEF candidate costs a gradient-graph run of the transformer); the victim, the masked LM and GPT-2 are the kit’s tiny 2 × 128 fixtures trained on the bundled corpora only (a weak masked LM next to the paper’s DistilBERT, and GPT-2 shares its corpora, so CEA’s low Δ_PP is partly built in); times are with 1 onnxruntime thread at nice 19 on a shared machine (packages/attack/bench/run.ts --task cea --model).',
+      'The previous section with the kit’s BERT spam classifier (models/transformers/fixtures/tiny-bert-spam, OnnxClassifier, gradient saliency from its gradient graph) as the attacked model, on a seeded sample of the held-out test texts of the kit’s split (first 40 words): CEA’s candidates from the kit’s masked LM (tiny-bert-mlm), Δ_PP from its GPT-2 (tiny-gpt2) — the defaults of a transformer victim — against TEF and the context-reranked stand-in; beside it a bow-logistic trained on the same split, attacked on the same instances with the same language models. Caveats: 20 instances and 3 budgets only (every CEA/TEF candidate costs a gradient-graph run of the transformer); the victim, the masked LM and GPT-2 are the kit’s tiny 2 × 128 fixtures trained on the bundled corpora only (a weak masked LM next to the paper’s DistilBERT, and GPT-2 shares its corpora, so CEA’s low Δ_PP is partly built in); times are with 1 onnxruntime thread at nice 19 on a shared machine (apps/bench/src/attack/run.ts --task cea --model).',
     limit: [5400, 1200],
+    regenerated: 'the attack records in apps/bench/results/attack-transformer/, re-made by the command above (about 30 min on 2 cores).',
     script: (ctx) => {
       if (!existsSync(join(ROOT, KIT_SPAM, 'onnx/model.onnx')) || !existsSync(join(ROOT, KIT_MLM, 'onnx/model.onnx')) || !existsSync(join(ROOT, KIT_GPT2, 'onnx/model.onnx'))) return { skipped: `the model kit's fixtures ${KIT_SPAM}, ${KIT_MLM} and ${KIT_GPT2} are not in this checkout` };
       // 20 instances × 3 budgets: every candidate of CEA/TEF costs a gradient-graph run of the transformer (about 4 s per instance and budget on 1 thread)
       const sizes = ctx.quick ? ['--n', '20', '--cea-n', '4', '--rho', '0.1,0.3'] : ['--n', '100', '--cea-n', '20', '--rho', '0.1,0.2,0.3'];
-      return { file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'cea', '--cases', 'spam', '--model', KIT_SPAM, ...sizes, '--threads', '1', '--out', join(RESULTS, ctx.quick ? 'attack-transformer-quick' : 'attack-transformer')] };
+      return { file: ATTACK_BENCH, args: ['--task', 'cea', '--cases', 'spam', '--model', KIT_SPAM, ...sizes, '--threads', '1', '--out', join(RESULTS, ctx.quick ? 'attack-transformer-quick' : 'attack-transformer')] };
     },
   },
   {
     name: 'similarity',
     title: 'Reproduction — explanation-similarity attack, base vs synonymity-weighted success (GloVe)',
-    description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (packages/attack/bench/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
+    description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (apps/bench/src/attack/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
     limit: [7200, 1200],
-    script: (ctx) => ({ file: ATTACK_BENCH, prepare: buildAttackBench, args: ['--task', 'similarity', '--cases', 'spam', ...(ctx.quick ? ['--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--n', '300', '--out', join(RESULTS, 'attack')])] }),
+    regenerated: 'the attack records apps/bench/results/attack/spam-xaifooler.jsonl (the synonymity section\'s input), re-made by the command above.',
+    script: (ctx) => ({ file: ATTACK_BENCH, args: ['--task', 'similarity', '--cases', 'spam', ...(ctx.quick ? ['--n', '30', '--out', join(RESULTS, 'attack-quick')] : ['--n', '300', '--out', join(RESULTS, 'attack')])] }),
   },
   {
     name: 'synonymity',
@@ -337,6 +344,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       'Tables 3/5 of 001_3eb24fee3e674c02.txt: the success rate of the explanation-similarity attack under each ranked-list measure, unweighted and weighted by synonymity, with three Syn sources: GloVe cosine, counter-fitted GloVe cosine and the WordNet thesaurus (1 for synonyms). Reads the attack records the previous section wrote (apps/bench/src/reproductions/synonymity.ts).',
     limit: [3600, 900],
+    regenerated: 'its input, the attack records apps/bench/results/attack/spam-xaifooler.jsonl: `pnpm bench --only similarity` writes them.',
     script: (ctx) => ({ file: 'apps/bench/dist/reproductions/synonymity.js', args: ['--records', join(RESULTS, ctx.quick ? 'attack-quick' : 'attack', 'spam-xaifooler.jsonl')] }),
   },
   {
@@ -358,7 +366,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
 ];
 
 /** Runs a script benchmark as `node dist/<file> args` from the repository root; its stdout is the section's Markdown. */
-function runScript(file: string, args: string[], limitS: number, log: (l: string) => void): Promise<{ stdout: string; code: number | null; timedOut: boolean }> {
+function runChild(file: string, args: string[], limitS: number, log: (l: string) => void): Promise<{ stdout: string; code: number | null; timedOut: boolean }> {
   return new Promise((resolveRun) => {
     const path = join(ROOT, file);
     if (!existsSync(path)) return resolveRun({ stdout: `${relative(ROOT, path)} is missing`, code: 127, timedOut: false });
@@ -387,43 +395,47 @@ function runScript(file: string, args: string[], limitS: number, log: (l: string
   });
 }
 
-function parseArgs(argv: string[]) {
-  const o = { quick: false, stored: false, only: undefined as string[] | undefined, skip: [] as string[], list: false, limeSrc: undefined as string | undefined, kitOut: undefined as string | undefined, kit: undefined as string | undefined, out: join(ROOT, 'BENCHMARKS.md') };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    const v = () => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${a} needs a value`);
-      return x;
-    };
-    if (a === '--quick') o.quick = true;
-    else if (a === '--stored') o.stored = true;
-    else if (a === '--only') o.only = v().split(',');
-    else if (a === '--skip') o.skip = v().split(',');
-    else if (a === '--list') o.list = true;
-    else if (a === '--lime-src') o.limeSrc = resolve(v());
-    else if (a === '--kit-out') o.kitOut = resolve(v());
-    else if (a === '--kit') o.kit = resolve(v());
-    else if (a === '--out') o.out = resolve(v());
-    else if (a === '--help' || a === '-h') {
-      process.stdout.write('pnpm bench [--quick] [--stored] [--only NAME[,NAME]] [--skip NAME[,NAME]] [--list] [--lime-src DIR] [--kit-out DIR] [--kit DIR] [--out FILE]\n');
-      process.exit(0);
-    } else throw new Error(`unknown option ${a} (try --help)`);
-  }
-  const names = new Set(BENCHMARKS.map((b) => b.name));
-  for (const n of [...(o.only ?? []), ...o.skip]) if (!names.has(n)) throw new Error(`unknown benchmark "${n}"; known: ${[...names].join(', ')}`);
-  return o;
-}
+/** Section names, checked against the registry. */
+const sectionNames = (raw: string): string[] => {
+  const names = raw.split(',').filter((n) => n !== '');
+  const known = BENCHMARKS.map((b) => b.name);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length) throw new Error(`unknown benchmark ${unknown.map((n) => `"${n}"`).join(', ')}; known: ${known.join(', ')}`);
+  return names;
+};
 
-async function main(): Promise<void> {
-  const o = parseArgs(process.argv.slice(2));
+export const RUNNER_SCRIPT = defineScript({
+  usage: 'pnpm bench [options]   (or node apps/bench/dist/index.js [options] after building)',
+  summary: 'Runs the benchmarks and writes BENCHMARKS.md (one page: a headline per benchmark) and apps/bench/results/<name>.md (one page per section) from the section JSON in apps/bench/results/sections/.',
+  options: {
+    quick: { kind: 'flag', help: 'reduced sizes (minutes); the sections are marked quick' },
+    only: { kind: 'custom', placeholder: 'NAME[,NAME]', parse: sectionNames, help: 'run these sections only (the others stay as stored)' },
+    skip: { kind: 'custom', placeholder: 'NAME[,NAME]', parse: sectionNames, default: [] as string[], shownDefault: 'none', help: 'run all but these' },
+    list: { kind: 'flag', help: 'print the section names and exit' },
+    stored: { kind: 'flag', help: 'sections measured in stored parts (transformer-lime) render what is stored, measuring nothing new' },
+    render: { kind: 'flag', help: 're-render BENCHMARKS.md and the section pages from the stored JSON; run nothing' },
+    'lime-src': { kind: 'string', placeholder: 'DIR', env: 'LIME_SRC', help: 'the reference Python LIME source (a folder holding lime/lime_text.py; also /tmp/lime-ref)' },
+    'kit-out': { kind: 'string', placeholder: 'DIR', help: "the model kit's generated models (default models/transformers/out)" },
+    kit: { kind: 'string', placeholder: 'DIR', help: "the model kit's Python package (transformer-lime's peer)" },
+    out: { kind: 'string', placeholder: 'FILE', help: 'the one-page summary to write (default BENCHMARKS.md at the repository root)' },
+  },
+});
+
+async function main(o: Options<typeof RUNNER_SCRIPT.options>): Promise<void> {
   if (o.list) {
-    for (const b of BENCHMARKS) process.stdout.write(`${b.name.padEnd(18)} ${b.title}\n`);
+    for (const b of BENCHMARKS) process.stdout.write(`${b.name.padEnd(20)} ${b.title}\n`);
     return;
   }
-  const log = (l: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${l}\n`);
-  const ctx: RunContext = { quick: o.quick, stored: o.stored, limeSrc: o.limeSrc, kitOut: o.kitOut, kit: o.kit, log };
+  const out = o.out ? resolve(o.out) : join(ROOT, 'BENCHMARKS.md');
   const sectionsDir = join(RESULTS, 'sections');
+  const log = (l: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${l}\n`);
+  if (o.render) {
+    if (o.only || o.skip.length || o.quick || o.stored) throw new UsageError('--render runs nothing: it takes no --only, --skip, --quick or --stored');
+    const pages = writeBenchmarks(out, sectionsDir);
+    log(`wrote ${relative(process.cwd(), out) || out} and ${pages.length} section pages in ${relative(process.cwd(), RESULTS)}`);
+    return;
+  }
+  const ctx: RunContext = { quick: o.quick, stored: o.stored, limeSrc: o['lime-src'] ? resolve(o['lime-src']) : undefined, kitOut: o['kit-out'] ? resolve(o['kit-out']) : undefined, kit: o.kit ? resolve(o.kit) : undefined, log };
   const chosen = BENCHMARKS.filter((b) => (o.only ? o.only.includes(b.name) : true) && !o.skip.includes(b.name));
   let failed = 0;
   for (const b of chosen) {
@@ -447,8 +459,7 @@ async function main(): Promise<void> {
         else {
           const shown = s.args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) || '.' : a));
           script = ['node', s.file, ...shown].join(' ');
-          const failedBuild = s.prepare?.();
-          const r = failedBuild ? { stdout: failedBuild, code: 126, timedOut: false } : await runScript(s.file, s.args, limit, log);
+          const r = await runChild(s.file, s.args, limit, log);
           if (r.code !== 0) {
             status = 'failed';
             reason = r.timedOut ? `stopped at the time limit of ${limit} s` : `exit code ${r.code}: ${r.stdout.trim().split('\n').slice(-3).join(' / ')}`;
@@ -467,17 +478,15 @@ async function main(): Promise<void> {
     if (status === 'failed') failed++;
     const seconds = (performance.now() - t0) / 1000;
     log(`${b.name}: ${status}${reason ? ` (${reason.slice(0, 300)})` : ''} in ${seconds.toFixed(1)} s`);
-    saveSection(sectionsDir, { name: b.name, title: b.title, description: b.description, command, script, date, seconds, quick: o.quick, machine, status, reason, results: produced.results, markdown: produced.markdown, order });
-    writeBenchmarks(o.out, sectionsDir);
+    // the stored headline is kept (saveSection), marked as read from its run until someone reads the new figures into it
+    saveSection(sectionsDir, { name: b.name, title: b.title, description: b.description, command, script, date, seconds, quick: o.quick, machine, status, reason, results: produced.results, markdown: produced.markdown, order, regenerated: b.regenerated });
+    writeBenchmarks(out, sectionsDir);
   }
-  log(`wrote ${relative(process.cwd(), o.out) || o.out} (${chosen.length} sections run, ${failed} failed)`);
+  log(`wrote ${relative(process.cwd(), out) || out} and the section pages (${chosen.length} sections run, ${failed} failed)`);
   if (failed > 0) process.exitCode = 1;
 }
 
 // run when executed (`node apps/bench/dist/index.js`), not when imported (tests read BENCHMARKS)
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main().catch((e) => {
-    process.stderr.write(`pnpm bench: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(2);
-  });
+  await runScript(RUNNER_SCRIPT, main);
 }

@@ -1,9 +1,11 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS } from '../src/index.js';
-import { anchor, benchmarksMarkdown, resultsTable, saveSection, spread, toMarkdown, writeBenchmarks, type Section } from '../src/report.js';
+import { benchmarksPage, resultsTable, saveSection, sectionPage, spread, toMarkdown, writeBenchmarks, type Section } from '../src/report.js';
+import { GENERATED_MARK } from '../src/harness/render.js';
+import { loadSections, type Headline } from '../src/harness/store.js';
 
 const machine = { cpuModel: 'Test CPU', cores: 2, memoryGiB: 8, freeMemoryGiB: 4, loadAverage: [1, 1, 1], os: 'linux', node: 'v20', kernels: 'cpu (2 threads)', commit: 'abc1234' };
 const section = (over: Partial<Section>): Section => ({
@@ -19,8 +21,10 @@ const section = (over: Partial<Section>): Section => ({
   order: 0,
   ...over,
 });
+const headline = (over: Partial<Headline> = {}): Headline => ({ question: 'Is X fast?', xtrust: '1.0 s', peer: 'peer 10 s', goal: '≥ 5×', met: 'yes', from: '2026-01-02T03:04:05.000Z', ...over });
+const links = (dir: string) => ({ pagesDir: join(dir, 'apps/bench/results'), sectionsDir: join(dir, 'apps/bench/results/sections'), benchmarksFile: join(dir, 'BENCHMARKS.md') });
 
-describe('BENCHMARKS.md', () => {
+describe('section pages', () => {
   it('shows medians with the spread, never only the best run', () => {
     expect(spread([3, 1, 2])).toBe('2.00 s (1.00–3.00, 3 runs)');
     expect(spread([0.5])).toBe('0.500 s (1 run)');
@@ -37,32 +41,76 @@ describe('BENCHMARKS.md', () => {
     expect(t).toContain('n\\|1');
   });
 
-  it('writes machine, command and date per section, and the reason of a section that did not run', () => {
-    const md = benchmarksMarkdown([section({}), section({ name: 'y', title: 'Y bench', status: 'skipped', reason: 'no peer here', order: 1 })]);
-    expect(md).toContain('- Command: `pnpm bench --only x`');
-    expect(md).toContain('2 × Test CPU, 8 GiB memory');
-    expect(md).toContain('2026-01-02 03:04 UTC');
-    expect(md).toContain('**Not run:** no peer here');
-    expect(md).toContain(`(#${anchor('Y bench')})`);
-  });
-
-  it('rebuilds the file from stored sections, so --only keeps the others', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'bench-'));
-    saveSection(join(dir, 's'), section({ name: 'b', title: 'Second', order: 2 }));
-    saveSection(join(dir, 's'), section({ name: 'a', title: 'First', order: 1 }));
-    writeBenchmarks(join(dir, 'B.md'), join(dir, 's'));
-    const md = readFileSync(join(dir, 'B.md'), 'utf8');
-    expect(md.indexOf('## First')).toBeLessThan(md.indexOf('## Second'));
+  it('writes machine, command, date, what git does not keep, and the reason of a section that did not run', () => {
+    const page = sectionPage(section({ headline: headline(), regenerated: 'run folders, by the command above' }), links('/r'));
+    expect(page.startsWith(GENERATED_MARK)).toBe(true);
+    expect(page).toContain('# X bench');
+    expect(page).toContain('- Command: `pnpm bench --only x`');
+    expect(page).toContain('2 × Test CPU, 8 GiB memory');
+    expect(page).toContain('2026-01-02 03:04 UTC');
+    expect(page).toContain('- Not in git: run folders, by the command above');
+    expect(page).toContain('[All benchmarks](../../../BENCHMARKS.md)');
+    expect(page).toContain('| Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** |');
+    expect(sectionPage(section({ status: 'skipped', reason: 'no peer here' }), links('/r'))).toContain('**Not run:** no peer here');
   });
 
   it('keeps tables and drops progress lines from a script output', () => {
     expect(toMarkdown('[12:00:01] loading\nsome figure\nand another\n| a | b |\n| --- | --- |\n| 1 | 2 |\n')).toBe('some figure  \nand another\n\n| a | b |\n| --- | --- |\n| 1 | 2 |');
     expect(toMarkdown('Method    Acc\n-------------\nTOKI      .9\n\nnote')).toBe('```\nMethod    Acc\n-------------\nTOKI      .9\n```\n\nnote');
   });
+});
 
+describe('BENCHMARKS.md, one page', () => {
+  it('has a headline row per section, in order, each linking to its page; a stale headline says which run it is from', () => {
+    const md = benchmarksPage(
+      [
+        section({ name: 'a', title: 'First', order: 1, headline: headline() }),
+        section({ name: 'b', title: 'Second', order: 2, date: '2026-02-01T00:00:00.000Z', headline: headline({ met: 'partly', xtrust: 'a | b' }) }),
+        section({ name: 'c', title: 'Third', order: 3, status: 'failed', reason: 'boom' }),
+      ],
+      links('/r'),
+    );
+    expect(md).toContain('| [a](apps/bench/results/a.md) | Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** | 2026-01-02 | `pnpm bench --only x` |');
+    expect(md).toContain('| [b](apps/bench/results/b.md) | Is X fast? | a \\| b |');
+    expect(md).toContain('2026-02-01 (headline figures from the run of 2026-01-02: not yet re-read)');
+    expect(md).toContain('| [c](apps/bench/results/c.md) | Third | no headline yet: see the section | — | — | **failed** |');
+    expect(md.indexOf('[a]')).toBeLessThan(md.indexOf('[b]'));
+    expect(md).toContain('node apps/bench/dist/report.js');
+  });
+
+  it('rebuilds the page and the section pages from stored sections, keeps a stored headline over a re-run and removes pages of sections gone', () => {
+    const root = mkdtempSync(join(tmpdir(), 'bench-'));
+    const sections = join(root, 'apps/bench/results/sections');
+    saveSection(sections, section({ name: 'b', title: 'Second', order: 2, headline: headline() }));
+    saveSection(sections, section({ name: 'a', title: 'First', order: 1 }));
+    // a page this renderer wrote for a section that no longer exists, and a hand-written file beside it
+    writeFileSync(join(root, 'apps/bench/results/gone.md'), `${GENERATED_MARK}gone.json -->\n# Gone\n`);
+    writeFileSync(join(root, 'apps/bench/results/notes.md'), '# kept: not generated\n');
+    // a re-run writes no headline: the stored one stays, with the date of the run it was read from
+    saveSection(sections, section({ name: 'b', title: 'Second', order: 2, date: '2026-03-01T00:00:00.000Z' }));
+    expect(loadSections(sections).find((s) => s.name === 'b')?.headline?.from).toBe('2026-01-02T03:04:05.000Z');
+
+    expect(writeBenchmarks(join(root, 'BENCHMARKS.md'), sections)).toEqual(['a.md', 'b.md']);
+    const md = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8');
+    expect(md.indexOf('[a]')).toBeLessThan(md.indexOf('[b]'));
+    expect(readFileSync(join(root, 'apps/bench/results/b.md'), 'utf8')).toContain("*The headline's figures were read from the run of 2026-01-02; the tables below are from the run of 2026-03-01.*");
+    expect(existsSync(join(root, 'apps/bench/results/gone.md'))).toBe(false);
+    expect(existsSync(join(root, 'apps/bench/results/notes.md'))).toBe(true);
+  });
+});
+
+describe('the registry', () => {
   it('registers every benchmark area of apps/bench/src once', () => {
     const names = BENCHMARKS.map((b) => b.name);
     expect(new Set(names).size).toBe(names.length);
     for (const n of ['native', 'lime-parity', 'transformer-lime', 'transformer-audit', 'explainers-speed', 'oracle-speed', 'table3', 'table4', 'cea-tef', 'similarity', 'synonymity', 'ndcg', 'scale']) expect(names).toContain(n);
+  });
+
+  it('runs only scripts of apps/bench', () => {
+    const ctx = { quick: false, log: () => {} };
+    for (const b of BENCHMARKS) {
+      const s = b.script?.(ctx);
+      if (s && 'file' in s) expect(s.file, b.name).toMatch(/^apps\/bench\/dist\//);
+    }
   });
 });

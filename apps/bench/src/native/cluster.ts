@@ -1,6 +1,7 @@
 import { averageLinkage, backend, cosineMatrix } from '@xtrust/native';
 import { agnes } from 'ml-hclust';
-import { median, speedup, type BenchResult } from '../result.js';
+import type { BenchResult } from '../harness/result.js';
+import { median, speedup } from '../harness/timing.js';
 import { gloveMatrix, seconds, timed } from './glove.js';
 import { pythonPeers, runPeer } from './peers.js';
 

@@ -1,4 +1,4 @@
-import type { BenchResult } from '../result.js';
+import type { BenchResult } from '../harness/result.js';
 import { benchClustering, type ClusterBenchOptions } from './cluster.js';
 import { benchRidge, type RidgeBenchOptions } from './ridge.js';
 import { benchTopK, type TopKBenchOptions } from './topk.js';

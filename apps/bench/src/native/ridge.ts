@@ -1,6 +1,7 @@
 import { rng, ridgeBatchTs, type RidgeProblem } from '@xtrust/core';
 import { backend, ridgeBatch } from '@xtrust/native';
-import { median, speedup, type BenchResult } from '../result.js';
+import type { BenchResult } from '../harness/result.js';
+import { median, speedup } from '../harness/timing.js';
 import { timed } from './glove.js';
 
 export interface RidgeBenchOptions {

@@ -2,7 +2,7 @@
 // node apps/bench/dist/native/run.js [--quick] [--only topk,cluster,ridge] [--json results.json]
 import { writeFileSync } from 'node:fs';
 import { backendInfo } from '@xtrust/native';
-import { formatResults } from '../result.js';
+import { formatResults } from '../harness/result.js';
 import { runNativeBenchmarks, type NativeBenchOptions } from './index.js';
 
 const args = process.argv.slice(2);

@@ -1,6 +1,7 @@
 import { rng, topKTs } from '@xtrust/core';
 import { backend, backendInfo, cosineMatrix, topK } from '@xtrust/native';
-import { median, speedup, type BenchResult } from '../result.js';
+import type { BenchResult } from '../harness/result.js';
+import { median, speedup } from '../harness/timing.js';
 import { gloveMatrix, pickRows, seconds, timed } from './glove.js';
 import { pythonPeers, runPeer } from './peers.js';
 

@@ -18,7 +18,7 @@ import { rng } from '@xtrust/core';
 import { loadSpamAssassin } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
 import { Resources, collect, enqueueAudit, runKeys, runLocal, type TaskSpec } from '@xtrust/scale';
-import { median } from '../result.js';
+import { median } from '../harness/timing.js';
 import { startRedis } from './redis.js';
 
 const argv = process.argv.slice(2);

@@ -1,4 +1,4 @@
-// The attack bench's transformer-victim path (bench/transformer-victim.ts, bench/victim-runs.ts) on the
+// The attack bench's transformer-victim path (src/attack/transformer-victim.ts, src/attack/victim-runs.ts) on the
 // model kit's committed fixtures: the kit's held-out split re-made through @xtrust/datasets, the victim
 // folder checks, TOKI's keyword store from LIME explanations of the BERT classifier, TOKI-guided and A2T
 // against it, and CEA with the kit's masked LM and GPT-2 as the transformer victim's defaults. Nothing trains.
@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenize } from '@xtrust/core';
 import { GradientExplainer } from '@xtrust/explainers';
 import { CausalLanguageModel, OnnxClassifier } from '@xtrust/models';
-import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, table4 } from '../src/index.js';
-import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../bench/transformer-victim.js';
-import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../bench/victim-runs.js';
+import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, table4 } from '@xtrust/attack';
+import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../src/attack/transformer-victim.js';
+import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../src/attack/victim-runs.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from './group-embedding.js';
 

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Classifier, SentenceEncoder, WordEmbedding } from '@xtrust/core';
 import type { KeywordStore } from '@xtrust/oracle';
-import { a2t, tokiGuided, type AttackInput, type AttackRecord, type PosTagger, type Table4Row } from '../src/index.js';
+import { a2t, tokiGuided, type AttackInput, type AttackRecord, type PosTagger, type Table4Row } from '@xtrust/attack';
 import { findKitFixture } from './transformer-victim.js';
 
 export interface PairRun {

@@ -3,23 +3,14 @@
  * time over ours (above 1: we are faster). A peer's `kind` says whether its seconds were measured
  * here, taken from a report, or extrapolated from a smaller measured run (the notes say how).
  */
+import { median } from './timing.js';
+
 export interface BenchResult {
   readonly name: string;
   readonly ours: { readonly label: string; readonly seconds: number[] };
   readonly peer: { readonly label: string; readonly seconds: number[]; readonly kind: 'measured' | 'reported' | 'extrapolated' };
   readonly ratio: number;
   readonly notes: string;
-}
-
-export function median(xs: readonly number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
-}
-
-/** Peer median over our median. */
-export function speedup(ours: readonly number[], peer: readonly number[]): number {
-  return median(peer) / median(ours);
 }
 
 /** A fixed-width table of results, for logs. */

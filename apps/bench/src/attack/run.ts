@@ -1,26 +1,19 @@
 /**
  * @xtrust/attack benchmarks (issue 7): TOKI-guided vs A2T (000 §4, Table 4) on the bundled corpora, the
  * throughput of 1,000 A2T attacks, CEA vs TEF over a ρ_max grid (002 §5, Figures 2–3) and the base vs
- * synonymity-weighted success rates of the explanation-similarity attack (001 Table 3).
+ * synonymity-weighted success rates of the explanation-similarity attack (001 Table 3). The sections
+ * table4, attack-transformer, attack-throughput, cea-tef, cea-tef-kit, cea-tef-transformer and similarity
+ * of `pnpm bench` run it.
  *
- *   pnpm turbo run build --filter=@xtrust/attack... && npx tsc -p packages/attack/tsconfig.bench.json && node packages/attack/dist/bench/bench/run.js --task table4 [options]
+ *   pnpm turbo run build --filter=@xtrust/bench... && node apps/bench/dist/attack/run.js --task table4 [options]
+ *   node apps/bench/dist/attack/run.js --help      (every option)
  *
- * Tasks: table4 (default), throughput, cea, similarity.
- * Options: --cases spam,brown  --store-embedding cf|glove (TOKI's keyword identification)  --n 300 (attacked test instances)  --words 40 (texts cut to their first N words)
- *          --throughput 1000  --rho 0.05,0.1,0.15,0.2,0.3  --cea-n 40  --seed 1  --out runs/attack
- *          --mlm <fill-mask folder>  --causal-lm <GPT-2 folder>  (task cea: the model kit's masked LM and causal LM,
- *          e.g. models/transformers/fixtures/tiny-bert-mlm and tiny-gpt2, replace the CBOW stand-ins)
- *   Transformer victim (issue 15; tasks table4 and cea):
- *          --model <HF classifier folder> | --model spam=<folder>,brown=<folder>  (e.g. the kit's fixtures
- *          tiny-bert-spam, tiny-bert-brown): attacked on the kit's held-out test split (transformer-victim.ts);
- *          TOKI's store from LIME explanations of that model on its training split; task cea then defaults
- *          --mlm / --causal-lm to the kit's tiny-bert-mlm / tiny-gpt2 when they are in the checkout
- *          --threads 1 (onnxruntime threads of the victim and the causal LM)
- *          --store-samples 500 (training texts explained for the store; bag-of-words path: 2000)
- *          --lime-samples 1000 (LIME neighbourhood per explanation)
- *          --bow on|off (default on: also a bow-logistic trained on the kit's training split, attacked on
- *          the same instances with the same settings, for comparison)
- * Runs write one JSONL file per (case, recipe) under --out and resume from it.
+ * Transformer victim (issue 15; tasks table4 and cea): `--model <HF classifier folder>` or
+ * `--model spam=<folder>,brown=<folder>` (e.g. the kit's fixtures tiny-bert-spam, tiny-bert-brown) is attacked
+ * on the kit's held-out test split (transformer-victim.ts); TOKI's store comes from LIME explanations of that
+ * model on its training split; task cea then defaults --mlm / --causal-lm to the kit's tiny-bert-mlm /
+ * tiny-gpt2 when they are in the checkout. Runs write one JSONL file per (case, recipe) under --out and
+ * resume from it.
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,7 +48,8 @@ import {
   type MaskedWordModel,
   type PosTagger,
   type RobustnessPoint,
-} from '../src/index.js';
+} from '@xtrust/attack';
+import { defineScript, runScript, UsageError, type Options } from '../harness/options.js';
 import { BROWN_CLASSES, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type KitSplitCase } from './transformer-victim.js';
 import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t, type VictimRows } from './victim-runs.js';
 
@@ -87,38 +81,58 @@ interface Args {
   bow: boolean;
 }
 
-function parseArgs(argv: string[]): Args {
-  const a: Args = { task: 'table4', cases: ['spam', 'brown'], n: 300, words: 40, throughput: 1000, rho: [0.05, 0.1, 0.15, 0.2, 0.3], ceaN: 40, seed: 1, out: 'runs/attack', storeEmbedding: 'cf', threads: 1, limeSamples: 1000, bow: true };
-  for (let i = 0; i < argv.length; i += 2) {
-    const k = argv[i].replace(/^--/, '');
-    const v = argv[i + 1];
-    if (k === 'task') a.task = v;
-    else if (k === 'cases') a.cases = v.split(',');
-    else if (k === 'n') a.n = Number(v);
-    else if (k === 'words') a.words = Number(v);
-    else if (k === 'throughput') a.throughput = Number(v);
-    else if (k === 'rho') a.rho = v.split(',').map(Number);
-    else if (k === 'cea-n') a.ceaN = Number(v);
-    else if (k === 'seed') a.seed = Number(v);
-    else if (k === 'out') a.out = v;
-    else if (k === 'store-embedding') a.storeEmbedding = v;
-    else if (k === 'mlm') a.mlm = v;
-    else if (k === 'causal-lm') a.causalLm = v;
-    else if (k === 'model') a.model = v;
-    else if (k === 'threads') a.threads = Number(v);
-    else if (k === 'store-samples') a.storeSamples = Number(v);
-    else if (k === 'lime-samples') a.limeSamples = Number(v);
-    else if (k === 'bow') {
-      if (v !== 'on' && v !== 'off') throw new Error(`--bow must be on or off, got ${String(v)}`);
-      a.bow = v === 'on';
-    } else throw new Error(`unknown option --${k}`);
-    if (v === undefined) throw new Error(`--${k} needs a value`);
-  }
-  for (const [k, x] of [['n', a.n], ['cea-n', a.ceaN], ['threads', a.threads], ['lime-samples', a.limeSamples], ['store-samples', a.storeSamples ?? 1]] as const) {
-    if (!Number.isInteger(x) || x < 1) throw new Error(`--${k} must be a positive integer, got ${String(x)}`);
-  }
-  if (a.model && !['table4', 'cea'].includes(a.task)) throw new Error(`--model (a transformer victim) works with --task table4 or cea, not ${a.task}`);
-  return a;
+export const ATTACK_SCRIPT = defineScript({
+  usage: 'node apps/bench/dist/attack/run.js [--task table4|throughput|cea|similarity] [options]',
+  summary: 'TOKI-guided vs A2T (000 Table 4), A2T throughput, CEA vs TEF over ρ_max (002 Figs. 2–3), the explanation-similarity attack (001 Table 3); Markdown on stdout, progress on stderr.',
+  options: {
+    task: { kind: 'string', choices: ['table4', 'throughput', 'cea', 'similarity'], default: 'table4', help: 'what to measure' },
+    cases: { kind: 'list', choices: ['spam', 'brown'], default: ['spam', 'brown'], help: 'corpora: SpamAssassin bodies, Brown genres' },
+    n: { kind: 'integer', min: 1, default: 300, help: 'attacked test instances' },
+    words: { kind: 'integer', min: 0, default: 40, help: 'texts cut to their first N words (0: whole texts)' },
+    throughput: { kind: 'integer', min: 1, default: 1000, help: 'instances of the throughput task' },
+    rho: { kind: 'custom', placeholder: 'R,R,…', parse: rhoList, default: [0.05, 0.1, 0.15, 0.2, 0.3], shownDefault: '0.05,0.1,0.15,0.2,0.3', help: 'the ρ_max grid of task cea' },
+    'cea-n': { kind: 'integer', min: 1, default: 40, help: 'instances of task cea' },
+    seed: { kind: 'integer', default: 1, help: 'seed of the split, the sample and the attacks' },
+    out: { kind: 'string', placeholder: 'DIR', default: 'runs/attack', help: 'JSONL records (resumed from) and cached models' },
+    'store-embedding': { kind: 'string', choices: ['cf', 'glove'], default: 'cf', help: "TOKI keyword identification's embedding" },
+    mlm: { kind: 'string', placeholder: 'DIR', help: "task cea: a fill-mask folder proposing CEA's words (default: a CBOW masked-word model trained here)" },
+    'causal-lm': { kind: 'string', placeholder: 'DIR', help: 'task cea: a GPT-2 folder for Δ_PP (default: CBOW pseudo-perplexity)' },
+    model: { kind: 'string', placeholder: 'DIR|spam=DIR,brown=DIR', help: 'transformer victim(s) in Hugging Face layout (tasks table4 and cea)' },
+    threads: { kind: 'integer', min: 1, default: 1, help: 'onnxruntime threads of the transformer victim and the causal LM' },
+    'store-samples': { kind: 'integer', min: 1, help: "training texts explained for a transformer victim's keyword store (default 500)" },
+    'lime-samples': { kind: 'integer', min: 1, default: 1000, help: 'LIME samples per explanation of that store' },
+    bow: { kind: 'string', choices: ['on', 'off'], default: 'on', help: 'also attack a bow-logistic trained on the kit split (transformer runs)' },
+  },
+});
+
+/** `0.05,0.1`: each in (0, 1]. */
+function rhoList(raw: string): number[] {
+  const xs = raw.split(',').filter((x) => x.trim() !== '').map(Number);
+  if (xs.length === 0 || xs.some((x) => !(x > 0 && x <= 1))) throw new Error(`expected budgets in (0, 1] separated by commas, got ${JSON.stringify(raw)}`);
+  return xs;
+}
+
+function toArgs(o: Options<typeof ATTACK_SCRIPT.options>): Args {
+  if (o.model && !['table4', 'cea'].includes(o.task)) throw new UsageError(`--model (a transformer victim) works with --task table4 or cea, not ${o.task}`);
+  return {
+    task: o.task,
+    cases: o.cases,
+    n: o.n,
+    words: o.words,
+    throughput: o.throughput,
+    rho: o.rho,
+    ceaN: o['cea-n'],
+    seed: o.seed,
+    out: o.out,
+    storeEmbedding: o['store-embedding'],
+    mlm: o.mlm,
+    causalLm: o['causal-lm'],
+    model: o.model,
+    threads: o.threads,
+    storeSamples: o['store-samples'],
+    limeSamples: o['lime-samples'],
+    bow: o.bow === 'on',
+  };
 }
 
 const log = (m: string) => console.error(`[${new Date().toISOString().slice(11, 19)}] ${m}`);
@@ -329,8 +343,8 @@ async function transformerCea(c: KitSplitCase, victims: readonly Victim[], input
   }
 }
 
-async function main(): Promise<void> {
-  const args = parseArgs(process.argv.slice(2));
+async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<void> {
+  const args = toArgs(options);
   mkdirSync(args.out, { recursive: true });
   const cf = await CounterFittedEmbedding.load();
   const meanCf = new MeanVectorEncoder(cf);
@@ -413,7 +427,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+await runScript(ATTACK_SCRIPT, main);

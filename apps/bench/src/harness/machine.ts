@@ -1,0 +1,51 @@
+/**
+ * The machine a benchmark ran on, written next to every figure: timings mean little without cores,
+ * memory, CPU model, the kernel backend in force and the commit measured.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
+import { backendInfo } from '@xtrust/native';
+
+export interface MachineInfo {
+  readonly cpuModel: string;
+  readonly cores: number;
+  readonly memoryGiB: number;
+  readonly freeMemoryGiB: number;
+  readonly loadAverage: readonly number[];
+  readonly os: string;
+  readonly node: string;
+  /** @xtrust/native's backend, threads and SIMD level. */
+  readonly kernels: string;
+  readonly commit: string;
+}
+
+function git(args: string[]): string {
+  try {
+    return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Facts about this machine now (load average included: the machine may be shared). */
+export function machineInfo(): MachineInfo {
+  const c = cpus();
+  const info = backendInfo();
+  const dirty = git(['status', '--porcelain', '--untracked-files=no']) !== '' ? ' (with uncommitted changes)' : '';
+  return {
+    cpuModel: c[0]?.model.trim() ?? 'unknown',
+    cores: c.length,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    freeMemoryGiB: Math.round((freemem() / 2 ** 30) * 10) / 10,
+    loadAverage: loadavg().map((x) => Math.round(x * 100) / 100),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+    kernels: `${info.backend} (${info.threads} threads${info.simd ? `, ${info.simd}` : ''})`,
+    commit: `${git(['rev-parse', '--short', 'HEAD'])}${dirty}`,
+  };
+}
+
+/** One line for a report. */
+export function formatMachine(m: MachineInfo): string {
+  return `${m.cores} × ${m.cpuModel}, ${m.memoryGiB} GiB memory (${m.freeMemoryGiB} GiB free), load average ${m.loadAverage.join(' / ')}; ${m.os}; Node ${m.node}; @xtrust/native ${m.kernels}; commit ${m.commit}`;
+}
