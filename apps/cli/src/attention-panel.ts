@@ -1,6 +1,6 @@
 import { isAttentionProvider, type Classifier } from '@xtrust/core';
 import { AttentionExplainer } from '@xtrust/explainers';
-import type { AuditedPrediction } from './audit.js';
+import type { AuditedPrediction } from './audit-records.js';
 import type { Progress } from './progress.js';
 
 /**

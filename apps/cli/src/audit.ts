@@ -1,11 +1,10 @@
-import { argmaxRow, XtrustError, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
-import { sample, type ShortcutBenchmark } from '@xtrust/datasets';
-import type { ScoredCaseSummary } from './scored-case.js';
-import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
-import { LimeExplainer } from '@xtrust/explainers';
+// The trustworthiness audit's steps: keyword identification, labelling of test predictions, and the
+// summary built from them. Its records (audit-records.ts), settings (audit-settings.ts) and embedding
+// ensemble (ensemble.ts) live in modules of their own, which the demo's scored check shares.
+import { argmaxRow, type Classifier, type Explanation, type Explainer, type WordEmbedding } from '@xtrust/core';
+import { sample } from '@xtrust/datasets';
 import { rocAuc, rocCurve } from '@xtrust/metrics';
 import {
-  calibrateThetaRelate,
   explainAll,
   identifyKeywords,
   KeywordStore,
@@ -13,158 +12,17 @@ import {
   naiveOracle,
   oracleMetrics,
   predictAll,
-  type IdentifyKeywordsOptions,
   type KeywordStoreJson,
-  type OracleName,
   type Progress as OracleProgress,
   type TrustLabel,
 } from '@xtrust/oracle';
 import { withAttention } from './attention-panel.js';
-import { DEFAULT_LIME_MODE, limeOptionsOf, type LimeMode } from './lime-mode.js';
+import { MIN_CASES_PER_SIDE, type AuditedPrediction, type AuditRow, type AuditSummary, type ConfidenceBucket, type OracleComparison } from './audit-records.js';
+import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
+import { loadEnsemble } from './ensemble.js';
+import { DEFAULT_LIME_MODE } from './lime-mode.js';
 import type { Progress, ProgressTask } from './progress.js';
 import { CHECKPOINT_SECONDS, type RunDir } from './run-dir.js';
-
-/** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
-export interface AuditRow {
-  readonly text: string;
-  readonly label: string;
-  readonly trustworthy?: boolean;
-}
-
-/** Settings of an audit (each one a flag; see README). */
-export interface AuditSettings {
-  /** Training texts sampled for keyword identification (TOKI §3.1; paper: 2,000). */
-  readonly trainSample: number;
-  /** Test texts whose predictions are explained and labelled. */
-  readonly testSample: number;
-  /** LIME neighbourhood size (paper: 5,000). */
-  readonly samples: number;
-  /** Decision-contributing words per explanation. */
-  readonly topK: number;
-  /** The TOKI configuration (`--oracle`): `toki` (default) or `toki-paper`. */
-  readonly oracle?: OracleName;
-  /** Dendrogram cut in cosine distance (paper: 0.3). */
-  readonly thetaDist: number;
-  /** Naive baseline's confidence threshold (paper: 0.9). */
-  readonly thetaConf: number;
-  readonly seed: number;
-  /** Names standing for labels in similarities, e.g. { ham: 'legitimate' }. */
-  readonly classNames: Readonly<Record<string, string>>;
-  /** Members of TOKI's embedding ensemble, by `--embeddings` name (see ENSEMBLE_MEMBERS). */
-  readonly ensemble: readonly EnsembleMemberName[];
-  /** `--lime-mode`: exact (undefined too), or a faster approximate mode (lime-mode.ts). */
-  readonly limeMode?: LimeMode;
-}
-
-/** One audited test prediction (a line of predictions.jsonl). */
-export interface AuditedPrediction {
-  readonly index: number;
-  readonly text: string;
-  /** The true label (null for unlabelled texts, `xtrust label --unlabelled`). */
-  readonly truth: string | null;
-  readonly predicted: string;
-  readonly confidence: number;
-  readonly verdict: TrustLabel['verdict'];
-  readonly reason?: string;
-  readonly isRel: number;
-  readonly isUnr: number;
-  readonly related: readonly string[];
-  readonly unrelated: readonly string[];
-  /** The explanation's words and weights towards the predicted label (LIME). */
-  readonly features: readonly FeatureWeight[];
-  /** Last-layer self-attention word weights, when the model is an AttentionProvider (shown beside LIME). */
-  readonly attention?: readonly FeatureWeight[];
-  /** Ground truth of trustworthiness, when given. */
-  readonly trustworthy?: boolean;
-}
-
-/** A pool word with its averaged importance s̄_w. */
-export interface PoolWord {
-  readonly word: string;
-  readonly importance: number;
-}
-
-/** Figure 6 of the TOKI paper: correct predictions by confidence bucket and verdict. */
-export interface ConfidenceBucket {
-  readonly lo: number;
-  readonly hi: number;
-  readonly trustworthy: number;
-  readonly untrustworthy: number;
-  /** The same bucket counted by ground truth, when given. */
-  readonly truthTrustworthy?: number;
-  readonly truthUntrustworthy?: number;
-}
-
-/** An oracle's accuracy or G-mean is printed only on at least this many trustworthy and untrustworthy predictions. */
-export const MIN_CASES_PER_SIDE = 100;
-
-/** The ground truth of issue 14's definition, counted. */
-export interface GroundTruthCounts {
-  /** What was removed: 'the headers' or 'the trigger "papaya"'. */
-  readonly spurious: string;
-  readonly correct: number;
-  readonly trustworthy: number;
-  readonly untrustworthy: number;
-  /** Correct predictions without a ground truth, by reason (e.g. survives-but-spurious-alone-suffices). */
-  readonly ambiguous: Readonly<Record<string, number>>;
-  readonly incorrect: number;
-}
-
-/** Counts of a benchmark, for the summary. */
-export function groundTruthCounts(bench: ShortcutBenchmark): GroundTruthCounts {
-  const c = bench.counts;
-  return {
-    spurious: bench.mode === 'headers' ? 'the headers' : `the trigger "${bench.trigger}"`,
-    correct: c.rows - c.incorrect,
-    trustworthy: c.trustworthy,
-    untrustworthy: c.untrustworthy,
-    ambiguous: c.ambiguous.reasons,
-    incorrect: c.incorrect,
-  };
-}
-
-/** Naive vs TOKI against ground truth (rows and curves only with at least MIN_CASES_PER_SIDE predictions of each kind). */
-export interface OracleComparison {
-  readonly cases: number;
-  readonly trustworthy: number;
-  readonly untrustworthy: number;
-  readonly minPerSide: number;
-  /** Fewer than minPerSide trustworthy or untrustworthy predictions: no accuracy or G-mean is given. */
-  readonly tooSmall: boolean;
-  readonly thetaConf: number;
-  readonly rows: readonly { method: string; accuracy: number; precision: number; sensitivity: number; specificity: number; f1: number; gmean: number }[];
-  readonly roc: readonly { method: string; auc: number; fpr: number[]; tpr: number[] }[];
-}
-
-/** The summary of an audit (summary.json): everything the report and `xtrust gate` read. */
-export interface AuditSummary {
-  readonly format: 'xtrust-audit';
-  readonly version: 1;
-  readonly model: Record<string, unknown>;
-  readonly data: {
-    readonly dataset: string;
-    readonly labels: readonly string[];
-    readonly trainRows: number;
-    readonly testRows: number;
-    readonly auditedTestRows: number;
-    readonly labelCounts: { readonly train: Record<string, number>; readonly test: Record<string, number> };
-  };
-  readonly settings: AuditSettings & { readonly explainer: string; readonly embeddings: readonly { name: string; thetaRelate: number }[] };
-  readonly accuracy: number;
-  readonly verdicts: Record<TrustLabel['verdict'], number>;
-  /** Untrustworthy ÷ (trustworthy + untrustworthy) among correct predictions; null when none was labelled. */
-  readonly untrustworthyShare: number | null;
-  readonly pools: Record<string, { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }>;
-  readonly confidence: ConfidenceBucket[];
-  readonly comparison?: OracleComparison;
-  /** The ground truth behind `comparison` when xtrust derived it (demo: by removing the headers), counted by kind. */
-  readonly groundTruth?: GroundTruthCounts;
-  /** A planted-trigger case scored beside the audit (demo), when one ran. */
-  readonly scoredCase?: ScoredCaseSummary;
-  /** Summary of the attack step, when one ran (@xtrust/attack's RunSummary). */
-  readonly attack?: Record<string, unknown>;
-  readonly seconds: { keywords: number; labelling: number; total: number };
-}
 
 /** Label counts of some rows, every label present (0 when absent). */
 export function countLabels(rows: readonly { label: string }[], labels: readonly string[]): Record<string, number> {
@@ -196,42 +54,6 @@ export function progressBridge(progress: Progress, prefix: string): { onProgress
       phase = '';
     },
   };
-}
-
-/**
- * The embeddings TOKI's ensemble can use offline (§3.2: every method votes with its own θ_relate), by
- * the name `--embeddings` takes, with the name each reports (which a keyword store records).
- */
-export const ENSEMBLE_MEMBERS = {
-  glove: { reports: 'glove-6b-100d', load: (): Promise<WordEmbedding> => GloveEmbedding.load() },
-  'counter-fitted': { reports: 'glove-counter-fitted', load: (): Promise<WordEmbedding> => CounterFittedEmbedding.load() },
-  use: { reports: 'use-lite-512', load: (): Promise<WordEmbedding> => UseEmbedding.load() },
-} as const;
-export type EnsembleMemberName = keyof typeof ENSEMBLE_MEMBERS;
-
-/** The flag names of the members a keyword store was built with (so `xtrust label` loads the same ensemble). */
-export function ensembleOfStore(store: KeywordStore): EnsembleMemberName[] {
-  return store.ensemble.map(({ name: reported }) => {
-    // a post-processed member (`glove-6b-100d+abtt1`) is loaded raw: the store's configuration post-processes it again
-    const base = reported.replace(/\+abtt\d+$/u, '');
-    const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === base);
-    if (!entry) throw new XtrustError('INCOMPATIBLE', `the keyword store was built with embedding "${reported}", which this xtrust cannot load (it knows ${Object.values(ENSEMBLE_MEMBERS).map((m) => m.reports).join(', ')})`);
-    return entry[0] as EnsembleMemberName;
-  });
-}
-
-/** The embedding ensemble of the audit and each member's calibrated θ_relate (cached by the oracle). */
-export async function loadEnsemble(progress: Progress, members: readonly EnsembleMemberName[] = ['glove']): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
-  const embeddings: WordEmbedding[] = [];
-  const thetaRelate: Record<string, number> = {};
-  for (const member of members) {
-    const embedding = await ENSEMBLE_MEMBERS[member].load();
-    const calibration = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
-    progress.note(`embedding ${embedding.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`);
-    embeddings.push(embedding);
-    thetaRelate[embedding.name] = calibration.thetaRelate;
-  }
-  return { embeddings, thetaRelate };
 }
 
 /** The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each. */
@@ -370,16 +192,6 @@ export function verdictCounts(predictions: readonly AuditedPrediction[]): { coun
   return { counts, untrustworthyShare: judged ? counts.untrustworthy / judged : null };
 }
 
-/** The audit's LIME options: the settings' neighbourhood size, word count and seed, and the mode's (`adaptive`). */
-export function auditLimeOptions(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Record<string, unknown> {
-  return { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed, ...limeOptionsOf(settings.limeMode) };
-}
-
-/** The audit's explainer: LIME with auditLimeOptions (the model's int8, when the mode has it, is the loader's). */
-export function auditExplainer(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Explainer {
-  return new LimeExplainer(auditLimeOptions(settings)) as unknown as Explainer;
-}
-
 /**
  * TOKI's first pipeline: explains a sample of correctly predicted training texts (each explanation
  * appended to keywords.explanations.jsonl, so a rerun resumes), pools and clusters their words, and
@@ -407,33 +219,6 @@ export async function identifyStore(
   store.provenance = { ...store.provenance, explainer: { ...made, params: { ...made.params, limeMode: settings.limeMode ?? DEFAULT_LIME_MODE } } };
   run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
   return store;
-}
-
-/**
- * identifyKeywords' options from an audit's settings: the audit and the demo's scored check identify
- * keywords the same way. The explainer's options are recorded in the store's provenance, so
- * `xtrust label` explains the same way by default.
- */
-export function keywordOptions(
-  settings: AuditSettings,
-  context: { readonly explainer: Explainer; readonly embeddings: readonly WordEmbedding[]; readonly thetaRelate: Record<string, number>; readonly batchSeconds?: number },
-  checkpoint: string,
-): IdentifyKeywordsOptions {
-  return {
-    batchSeconds: context.batchSeconds,
-    explainer: context.explainer,
-    // recorded in the store's provenance: `xtrust label` explains with the same options by default
-    explainerOptions: auditLimeOptions(settings),
-    embeddings: context.embeddings,
-    thetaRelate: context.thetaRelate,
-    oracle: settings.oracle,
-    thetaDist: settings.thetaDist,
-    topK: settings.topK,
-    sampleSize: settings.trainSample,
-    classNames: settings.classNames,
-    seed: settings.seed,
-    checkpoint,
-  };
 }
 
 /** The inputs of one audit. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { extname } from 'node:path';
 import { readCsv, readJsonl } from '@xtrust/core';
 import { loadTabular } from '@xtrust/datasets';
-import type { AuditRow } from './audit.js';
+import type { AuditRow } from './audit-records.js';
 import { UsageError } from './exit.js';
 
 /** Columns of the user's data files. */

@@ -2,7 +2,7 @@
  * The ground truth of issue 14 in words a user understands, for the terminal summary and the HTML
  * report alike (one wording, two renderings).
  */
-import type { GroundTruthCounts, OracleComparison } from './audit.js';
+import type { GroundTruthCounts, OracleComparison } from './audit-records.js';
 
 const n = (x: number) => x.toLocaleString('en-US');
 

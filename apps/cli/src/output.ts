@@ -1,4 +1,4 @@
-import type { AuditedPrediction, AuditSummary } from './audit.js';
+import type { AuditedPrediction, AuditSummary } from './audit-records.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
 import { renderReport, type AttackExample } from './report/render.js';
 import type { RunDir } from './run-dir.js';

@@ -12,40 +12,11 @@ import { argmaxRow, rng, type Classifier, type Explainer } from '@xtrust/core';
 import { buildShortcutBenchmark, shortcutSplit, wordWindows, type Dataset, type Row } from '@xtrust/datasets';
 import { classificationMetrics, gmeanInterval } from '@xtrust/metrics';
 import { explainAll, identifyKeywords, labelExplanations, naiveOracle, predictAll } from '@xtrust/oracle';
-import { auditExplainer, groundTruthCounts, keywordOptions, loadEnsemble, MIN_CASES_PER_SIDE, type AuditSettings, type GroundTruthCounts } from './audit.js';
+import { groundTruthCounts, MIN_CASES_PER_SIDE, type ScoredCaseSummary, type ScoredRow } from './audit-records.js';
+import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
+import { loadEnsemble } from './ensemble.js';
 import type { Progress } from './progress.js';
 import type { RunDir } from './run-dir.js';
-
-/** One oracle's scores against the scored case's ground truth. */
-export interface ScoredRow {
-  readonly method: string;
-  readonly accuracy: number;
-  readonly precision: number;
-  readonly sensitivity: number;
-  readonly specificity: number;
-  readonly f1: number;
-  readonly gmean: number;
-  /** Percentile-bootstrap 95 % interval of the G-mean (1,000 resamples, seeded). */
-  readonly gmeanLo: number;
-  readonly gmeanHi: number;
-}
-
-/** The scored check in the audit summary. */
-export interface ScoredCaseSummary {
-  readonly description: string;
-  readonly trigger: string;
-  readonly target: string;
-  readonly words: number;
-  readonly model: string;
-  readonly groundTruth: GroundTruthCounts;
-  readonly minPerSide: number;
-  /** Too few predictions on a side: nothing is scored. */
-  readonly tooSmall: boolean;
-  /** Predictions explained and scored per side (a seeded sample of at most `perSide` each). */
-  readonly scored?: { readonly trustworthy: number; readonly untrustworthy: number };
-  readonly rows: readonly ScoredRow[];
-  readonly seconds: number;
-}
 
 export interface ScoredCaseInputs {
   /** The corpus, without any shortcut of its own (SpamAssassin: the bodies). */

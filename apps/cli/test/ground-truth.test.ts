@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithTruth, groundTruthCounts, MIN_CASES_PER_SIDE, type AuditedPrediction } from '../src/audit.js';
+import { compareWithTruth } from '../src/audit.js';
+import { groundTruthCounts, MIN_CASES_PER_SIDE, type AuditedPrediction } from '../src/audit-records.js';
 import { decidedSentence, overDeterminedSentence, tooSmallSentence } from '../src/ground-truth-text.js';
 import { groundTruthLines } from '../src/output.js';
 import { smallestClass } from '../src/scored-case.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareWithTruth, confidenceBuckets, type AuditedPrediction } from '../src/audit.js';
+import { compareWithTruth, confidenceBuckets } from '../src/audit.js';
+import type { AuditedPrediction } from '../src/audit-records.js';
 import { escapeHtml, jsonForScript, scriptSafe } from '../src/report/escape.js';
 import { highlightText, markSubstitutions } from '../src/report/highlight.js';
 

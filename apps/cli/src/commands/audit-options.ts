@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { ENSEMBLE_MEMBERS, type AuditSettings, type EnsembleMemberName } from '../audit.js';
+import type { AuditSettings } from '../audit-settings.js';
+import { ENSEMBLE_MEMBERS, type EnsembleMemberName } from '../ensemble.js';
 import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';

@@ -1,7 +1,8 @@
 import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
-import { runAudit, type AuditSummary } from '../audit.js';
+import { runAudit } from '../audit.js';
+import type { AuditSummary } from '../audit-records.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
 import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';

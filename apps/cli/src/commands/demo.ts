@@ -3,7 +3,9 @@ import { Command, InvalidArgumentError } from 'commander';
 import { buildShortcutBenchmark, loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit, type Row } from '@xtrust/datasets';
 import { BuiltinClassifier, BUILTIN_KINDS, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { GloveEmbedding } from '@xtrust/embeddings';
-import { groundTruthCounts, runAudit, type AuditRow, type AuditSettings, type GroundTruthCounts } from '../audit.js';
+import { runAudit } from '../audit.js';
+import { groundTruthCounts, type AuditRow, type AuditSummary, type GroundTruthCounts } from '../audit-records.js';
+import type { AuditSettings } from '../audit-settings.js';
 import { runScoredCase } from '../scored-case.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
 import { checkClassNames } from '../data-files.js';
@@ -14,7 +16,6 @@ import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transf
 import { Progress } from '../progress.js';
 import { int8NeedsOnnx, limeModeParts } from '../lime-mode.js';
 import { RunDir } from '../run-dir.js';
-import type { AuditSummary } from '../audit.js';
 
 /** The bundled corpora the demo can audit. */
 export const DEMO_DATASETS = ['spamassassin', 'brown', 'sotu'] as const;

@@ -1,6 +1,8 @@
 import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
-import { auditExplainer, identifyStore, loadEnsemble, poolsOf } from '../audit.js';
+import { identifyStore, poolsOf } from '../audit.js';
+import { auditExplainer } from '../audit-settings.js';
+import { loadEnsemble } from '../ensemble.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
 import { emit } from '../output.js';

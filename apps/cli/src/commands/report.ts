@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Command } from 'commander';
 import type { AttackRecord } from '@xtrust/attack';
-import type { AuditedPrediction, AuditSummary } from '../audit.js';
+import type { AuditedPrediction, AuditSummary } from '../audit-records.js';
 import { UsageError } from '../exit.js';
 import { emit } from '../output.js';
 import { examples, withCommonOptions } from '../options.js';

@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { DEFAULT_QUEUE, QueuedExplainer, REDIS_CA_ENV, REDIS_URL_ENV, probeRedis, redisUrl, startWorker } from '@xtrust/scale';
-import { auditLimeOptions, type AuditSettings } from '../audit.js';
+import { auditLimeOptions, type AuditSettings } from '../audit-settings.js';
 import { limeModeParts } from '../lime-mode.js';
 import { defaultThreads, loadModel, type Runtime } from '../model-loader.js';
 import { examples, positiveIntArg } from '../options.js';

@@ -1,4 +1,4 @@
-import type { AuditedPrediction, AuditSummary, PoolWord } from '../audit.js';
+import type { AuditedPrediction, AuditSummary, PoolWord } from '../audit-records.js';
 import { chartJsSource } from './assets.js';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { classColour, highlightText, markSubstitutions } from './highlight.js';

@@ -1,0 +1,155 @@
+// The audit's records: what predictions.jsonl and summary.json hold (read by the report, `xtrust gate`,
+// the demo's scored check and the output writers). Types, their constants and the count that fills
+// GroundTruthCounts — no step of the audit — so every module that reads or writes the records imports them here.
+import type { FeatureWeight } from '@xtrust/core';
+import type { ShortcutBenchmark } from '@xtrust/datasets';
+import type { TrustLabel } from '@xtrust/oracle';
+import type { AuditSettings } from './audit-settings.js';
+
+/** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
+export interface AuditRow {
+  readonly text: string;
+  readonly label: string;
+  readonly trustworthy?: boolean;
+}
+
+/** One audited test prediction (a line of predictions.jsonl). */
+export interface AuditedPrediction {
+  readonly index: number;
+  readonly text: string;
+  /** The true label (null for unlabelled texts, `xtrust label --unlabelled`). */
+  readonly truth: string | null;
+  readonly predicted: string;
+  readonly confidence: number;
+  readonly verdict: TrustLabel['verdict'];
+  readonly reason?: string;
+  readonly isRel: number;
+  readonly isUnr: number;
+  readonly related: readonly string[];
+  readonly unrelated: readonly string[];
+  /** The explanation's words and weights towards the predicted label (LIME). */
+  readonly features: readonly FeatureWeight[];
+  /** Last-layer self-attention word weights, when the model is an AttentionProvider (shown beside LIME). */
+  readonly attention?: readonly FeatureWeight[];
+  /** Ground truth of trustworthiness, when given. */
+  readonly trustworthy?: boolean;
+}
+
+/** A pool word with its averaged importance s̄_w. */
+export interface PoolWord {
+  readonly word: string;
+  readonly importance: number;
+}
+
+/** Figure 6 of the TOKI paper: correct predictions by confidence bucket and verdict. */
+export interface ConfidenceBucket {
+  readonly lo: number;
+  readonly hi: number;
+  readonly trustworthy: number;
+  readonly untrustworthy: number;
+  /** The same bucket counted by ground truth, when given. */
+  readonly truthTrustworthy?: number;
+  readonly truthUntrustworthy?: number;
+}
+
+/** An oracle's accuracy or G-mean is printed only on at least this many trustworthy and untrustworthy predictions. */
+export const MIN_CASES_PER_SIDE = 100;
+
+/** The ground truth of issue 14's definition, counted. */
+export interface GroundTruthCounts {
+  /** What was removed: 'the headers' or 'the trigger "papaya"'. */
+  readonly spurious: string;
+  readonly correct: number;
+  readonly trustworthy: number;
+  readonly untrustworthy: number;
+  /** Correct predictions without a ground truth, by reason (e.g. survives-but-spurious-alone-suffices). */
+  readonly ambiguous: Readonly<Record<string, number>>;
+  readonly incorrect: number;
+}
+
+/** Counts of a benchmark, for the summary. */
+export function groundTruthCounts(bench: ShortcutBenchmark): GroundTruthCounts {
+  const c = bench.counts;
+  return {
+    spurious: bench.mode === 'headers' ? 'the headers' : `the trigger "${bench.trigger}"`,
+    correct: c.rows - c.incorrect,
+    trustworthy: c.trustworthy,
+    untrustworthy: c.untrustworthy,
+    ambiguous: c.ambiguous.reasons,
+    incorrect: c.incorrect,
+  };
+}
+
+/** Naive vs TOKI against ground truth (rows and curves only with at least MIN_CASES_PER_SIDE predictions of each kind). */
+export interface OracleComparison {
+  readonly cases: number;
+  readonly trustworthy: number;
+  readonly untrustworthy: number;
+  readonly minPerSide: number;
+  /** Fewer than minPerSide trustworthy or untrustworthy predictions: no accuracy or G-mean is given. */
+  readonly tooSmall: boolean;
+  readonly thetaConf: number;
+  readonly rows: readonly { method: string; accuracy: number; precision: number; sensitivity: number; specificity: number; f1: number; gmean: number }[];
+  readonly roc: readonly { method: string; auc: number; fpr: number[]; tpr: number[] }[];
+}
+
+/** The summary of an audit (summary.json): everything the report and `xtrust gate` read. */
+export interface AuditSummary {
+  readonly format: 'xtrust-audit';
+  readonly version: 1;
+  readonly model: Record<string, unknown>;
+  readonly data: {
+    readonly dataset: string;
+    readonly labels: readonly string[];
+    readonly trainRows: number;
+    readonly testRows: number;
+    readonly auditedTestRows: number;
+    readonly labelCounts: { readonly train: Record<string, number>; readonly test: Record<string, number> };
+  };
+  readonly settings: AuditSettings & { readonly explainer: string; readonly embeddings: readonly { name: string; thetaRelate: number }[] };
+  readonly accuracy: number;
+  readonly verdicts: Record<TrustLabel['verdict'], number>;
+  /** Untrustworthy ÷ (trustworthy + untrustworthy) among correct predictions; null when none was labelled. */
+  readonly untrustworthyShare: number | null;
+  readonly pools: Record<string, { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }>;
+  readonly confidence: ConfidenceBucket[];
+  readonly comparison?: OracleComparison;
+  /** The ground truth behind `comparison` when xtrust derived it (demo: by removing the headers), counted by kind. */
+  readonly groundTruth?: GroundTruthCounts;
+  /** A planted-trigger case scored beside the audit (demo), when one ran. */
+  readonly scoredCase?: ScoredCaseSummary;
+  /** Summary of the attack step, when one ran (@xtrust/attack's RunSummary). */
+  readonly attack?: Record<string, unknown>;
+  readonly seconds: { keywords: number; labelling: number; total: number };
+}
+
+/** One oracle's scores against the scored case's ground truth. */
+export interface ScoredRow {
+  readonly method: string;
+  readonly accuracy: number;
+  readonly precision: number;
+  readonly sensitivity: number;
+  readonly specificity: number;
+  readonly f1: number;
+  readonly gmean: number;
+  /** Percentile-bootstrap 95 % interval of the G-mean (1,000 resamples, seeded). */
+  readonly gmeanLo: number;
+  readonly gmeanHi: number;
+}
+
+/** The scored check in the audit summary. */
+export interface ScoredCaseSummary {
+  readonly description: string;
+  readonly trigger: string;
+  readonly target: string;
+  readonly words: number;
+  readonly model: string;
+  readonly groundTruth: GroundTruthCounts;
+  readonly minPerSide: number;
+  /** Too few predictions on a side: nothing is scored. */
+  readonly tooSmall: boolean;
+  /** Predictions explained and scored per side (a seeded sample of at most `perSide` each). */
+  readonly scored?: { readonly trustworthy: number; readonly untrustworthy: number };
+  readonly rows: readonly ScoredRow[];
+  readonly seconds: number;
+}

@@ -1,0 +1,70 @@
+// An audit's settings (one flag each) and what they mean for the steps every audit-like run shares:
+// the LIME explainer and the options of TOKI's keyword identification (`xtrust audit`, `keywords`, the
+// demo's scored check and the queue's workers all explain and identify keywords the same way).
+import type { Explainer, WordEmbedding } from '@xtrust/core';
+import { LimeExplainer } from '@xtrust/explainers';
+import type { IdentifyKeywordsOptions, OracleName } from '@xtrust/oracle';
+import type { EnsembleMemberName } from './ensemble.js';
+import { limeOptionsOf, type LimeMode } from './lime-mode.js';
+
+/** Settings of an audit (each one a flag; see README). */
+export interface AuditSettings {
+  /** Training texts sampled for keyword identification (TOKI §3.1; paper: 2,000). */
+  readonly trainSample: number;
+  /** Test texts whose predictions are explained and labelled. */
+  readonly testSample: number;
+  /** LIME neighbourhood size (paper: 5,000). */
+  readonly samples: number;
+  /** Decision-contributing words per explanation. */
+  readonly topK: number;
+  /** The TOKI configuration (`--oracle`): `toki` (default) or `toki-paper`. */
+  readonly oracle?: OracleName;
+  /** Dendrogram cut in cosine distance (paper: 0.3). */
+  readonly thetaDist: number;
+  /** Naive baseline's confidence threshold (paper: 0.9). */
+  readonly thetaConf: number;
+  readonly seed: number;
+  /** Names standing for labels in similarities, e.g. { ham: 'legitimate' }. */
+  readonly classNames: Readonly<Record<string, string>>;
+  /** Members of TOKI's embedding ensemble, by `--embeddings` name (see ENSEMBLE_MEMBERS). */
+  readonly ensemble: readonly EnsembleMemberName[];
+  /** `--lime-mode`: exact (undefined too), or a faster approximate mode (lime-mode.ts). */
+  readonly limeMode?: LimeMode;
+}
+
+/** The audit's LIME options: the settings' neighbourhood size, word count and seed, and the mode's (`adaptive`). */
+export function auditLimeOptions(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Record<string, unknown> {
+  return { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed, ...limeOptionsOf(settings.limeMode) };
+}
+
+/** The audit's explainer: LIME with auditLimeOptions (the model's int8, when the mode has it, is the loader's). */
+export function auditExplainer(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Explainer {
+  return new LimeExplainer(auditLimeOptions(settings)) as unknown as Explainer;
+}
+
+/**
+ * identifyKeywords' options from an audit's settings: the audit and the demo's scored check identify
+ * keywords the same way. The explainer's options are recorded in the store's provenance, so
+ * `xtrust label` explains the same way by default.
+ */
+export function keywordOptions(
+  settings: AuditSettings,
+  context: { readonly explainer: Explainer; readonly embeddings: readonly WordEmbedding[]; readonly thetaRelate: Record<string, number>; readonly batchSeconds?: number },
+  checkpoint: string,
+): IdentifyKeywordsOptions {
+  return {
+    batchSeconds: context.batchSeconds,
+    explainer: context.explainer,
+    // recorded in the store's provenance: `xtrust label` explains with the same options by default
+    explainerOptions: auditLimeOptions(settings),
+    embeddings: context.embeddings,
+    thetaRelate: context.thetaRelate,
+    oracle: settings.oracle,
+    thetaDist: settings.thetaDist,
+    topK: settings.topK,
+    sampleSize: settings.trainSample,
+    classNames: settings.classNames,
+    seed: settings.seed,
+    checkpoint,
+  };
+}
