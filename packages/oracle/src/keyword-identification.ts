@@ -128,7 +128,8 @@ export async function identifyKeywords(
 
 /**
  * The surface-token check of the store's configuration (token-response.ts) on its freshly voted
- * keywords: per class, the `maxWords` voted keywords of largest Σ importance are replaced by their
+ * keywords: per class, the concentrated ones (Σ importance ≥ minConcentration × the median Σ of the
+ * class's `referenceWords` heaviest content words; at most `maxWords`) are replaced by their
  * meaning-neighbours (from `embedding`, among words of the explained training texts) in the texts where
  * they weighed most, all in one batched model call; the measurements go into the store, which drops
  * the surface tokens from K_c.
@@ -142,17 +143,35 @@ export async function checkSurfaceTokens(store: KeywordStore, classifier: Classi
     check.minTextCount,
   );
   const requests: { label: string; word: string; texts: string[] }[] = [];
+  const concentration = new Map<string, Map<string, number>>();
   for (const label of store.labels) {
     const voted = new Set(store.votedKeywords(label));
-    const candidates = store
+    const content = store
       .pool(label)
-      .filter((w) => voted.has(w.word) && !(store.oracle.functionWordsNeverKeywords && isFunctionWord(w.word)))
-      .sort((a, b) => b.importance * b.count - a.importance * a.count)
-      .slice(0, check.maxWords);
-    for (const w of candidates) requests.push({ label, word: w.word, texts: evidence.get(label)?.get(w.word) ?? [] });
+      .filter((w) => !isFunctionWord(w.word))
+      .map((w) => ({ word: w.word, sum: w.importance * w.count }))
+      .sort((a, b) => b.sum - a.sum || (a.word < b.word ? -1 : 1));
+    const reference = content.slice(0, check.referenceWords).map((w) => w.sum).sort((a, b) => a - b);
+    const median = reference.length ? reference[Math.floor((reference.length - 1) / 2)] : 0;
+    if (!(median > 0)) continue;
+    const perClass = new Map<string, number>();
+    concentration.set(label, perClass);
+    for (const w of content) {
+      if (requests.filter((r) => r.label === label).length >= check.maxWords) break;
+      const ratio = w.sum / median;
+      if (ratio < check.minConcentration) break; // sorted by Σ s: no later word is concentrated either
+      if (!voted.has(w.word)) continue;
+      perClass.set(w.word, ratio);
+      requests.push({ label, word: w.word, texts: evidence.get(label)?.get(w.word) ?? [] });
+    }
   }
   const responses = await tokenResponses(classifier, requests, embedding, vocabulary, check);
-  for (const [label, perClass] of responses) store.setTokenResponses(label, perClass.values());
+  for (const [label, perClass] of responses) {
+    store.setTokenResponses(
+      label,
+      [...perClass.values()].map((r) => ({ ...r, concentration: concentration.get(label)?.get(r.word) })),
+    );
+  }
 }
 
 /**

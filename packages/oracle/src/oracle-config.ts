@@ -133,8 +133,9 @@ export function checkOracle(c: OracleConfig): void {
   if (typeof c.functionWordsNeverKeywords !== 'boolean') throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
   if (c.tokenCheck !== null) {
     const t = c.tokenCheck;
-    if (typeof t !== 'object') throw bad('tokenCheck', 'null or { neighbours, texts, maxWords, minRetention, minTextCount, minEffect }', t);
-    for (const f of ['neighbours', 'texts', 'maxWords', 'minTextCount'] as const) if (!(Number.isInteger(t[f]) && t[f] > 0)) throw bad(`tokenCheck.${f}`, 'a positive integer', t[f]);
+    if (typeof t !== 'object') throw bad('tokenCheck', 'null or { neighbours, texts, maxWords, minConcentration, referenceWords, minRetention, minTextCount, minEffect }', t);
+    if (!(t.minConcentration >= 0)) throw bad('tokenCheck.minConcentration', 'a number ≥ 0', t.minConcentration);
+    for (const f of ['neighbours', 'texts', 'maxWords', 'minTextCount', 'referenceWords'] as const) if (!(Number.isInteger(t[f]) && t[f] > 0)) throw bad(`tokenCheck.${f}`, 'a positive integer', t[f]);
     if (!Number.isFinite(t.minRetention)) throw bad('tokenCheck.minRetention', 'a number', t.minRetention);
     if (!(t.minEffect >= 0)) throw bad('tokenCheck.minEffect', 'a number ≥ 0', t.minEffect);
   }

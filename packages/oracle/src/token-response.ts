@@ -12,8 +12,17 @@ export interface TokenCheckSettings {
   readonly neighbours: number;
   /** Texts per word: the explained training texts of the class in which the word weighed most. */
   readonly texts: number;
-  /** Words tested per class: its keywords of largest total importance Σ s (a cost cap; the others keep their status). */
+  /** Words tested per class: at most this many of its concentrated keywords, largest Σ s first (a cost cap). */
   readonly maxWords: number;
+  /**
+   * Only a *concentrated* keyword is tested: its Σ s in the class pool (Eq. 2's sum over explanations) is
+   * at least this many times the median Σ s of the class's `referenceWords` heaviest content words. A
+   * shortcut carries a share of a class's decisions no genuine word does (a planted word sits in the
+   * decision of every text it is in); ordinary keywords are never tested, so they cannot be demoted.
+   */
+  readonly minConcentration: number;
+  /** How many of a class's heaviest content words the concentration's median is taken over. */
+  readonly referenceWords: number;
   /** A keyword whose retention is below this is a surface token: it stops being a keyword. */
   readonly minRetention: number;
   /** A neighbour must occur in at least this many sampled training texts (a word the model can have learned). */
@@ -33,6 +42,8 @@ export interface TokenResponse {
   readonly retention: number;
   readonly neighbours: readonly string[];
   readonly texts: number;
+  /** Σ s of the word over the median Σ s of the class's heaviest content words (set by checkSurfaceTokens). */
+  readonly concentration?: number;
 }
 
 const EPS = 1e-6;

@@ -5,6 +5,7 @@ import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantEx
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
+import { isFunctionWord } from './function-words.js';
 import { otherClassVectors, relatesToClass } from './keyword-selection.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
 
@@ -147,7 +148,10 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
     const unrelated: FeatureWeight[] = [];
     let isRel = 0;
     let isUnr = 0;
+    // with function words never keywords, they are neutral: neither excuse nor condemn a decision
+    const neutral = store.oracle.functionWordsNeverKeywords ? (w: string) => isFunctionWord(w) : () => false;
     for (const f of ws) {
+      if (neutral(f.word)) continue;
       if (rc[index.get(f.word)!] === 1) {
         related.push(f);
         isRel += f.weight;

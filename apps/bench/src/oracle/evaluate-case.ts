@@ -41,6 +41,14 @@ export interface ClassKeywords {
   readonly trigger: Readonly<Record<string, TriggerPlacement>>;
   /** The first keywords, for the log. */
   readonly top: readonly string[];
+  /** The surface-token check (when the configuration has one): the trigger words' measurements, and how many words were tested and demoted. */
+  readonly tokenCheck?: {
+    readonly trigger: Readonly<Record<string, { readonly retention: number; readonly deletion: number } | null>>;
+    readonly tested: number;
+    readonly demoted: number;
+    /** Retention of the tested words: 10th, 50th and 90th percentiles. */
+    readonly retention: readonly [number, number, number];
+  };
 }
 
 export interface KeywordReport {
@@ -126,7 +134,20 @@ export function keywordReport(store: KeywordStore, embeddings: readonly WordEmbe
       const w = normalizeWord(w0);
       trigger[w] = !inPool.has(w) ? 'not in pool' : store.isKeyword(label, w) ? 'keyword' : embeddings.every((e) => !e.has(w)) ? 'abstained' : 'non-keyword';
     }
-    return { label, pool: pool.length, keywords: keywords.length, share: pool.length ? keywords.length / pool.length : 0, trigger, top: keywords.slice(0, 10) };
+    const responses = store.tokenResponses(label);
+    const tokenCheck = store.oracle.tokenCheck
+      ? (() => {
+          const r = responses.map((x) => x.retention).sort((a, b) => a - b);
+          const q = (p: number) => (r.length ? r[Math.min(r.length - 1, Math.floor(p * r.length))] : NaN);
+          const tr: Record<string, { retention: number; deletion: number } | null> = {};
+          for (const w0 of triggerWords) {
+            const x = store.tokenResponse(label, normalizeWord(w0));
+            tr[normalizeWord(w0)] = x ? { retention: x.retention, deletion: x.deletion } : null;
+          }
+          return { trigger: tr, tested: responses.length, demoted: responses.filter((x) => store.isSurfaceToken(label, x.word)).length, retention: [q(0.1), q(0.5), q(0.9)] as [number, number, number] };
+        })()
+      : undefined;
+    return { label, pool: pool.length, keywords: keywords.length, share: pool.length ? keywords.length / pool.length : 0, trigger, top: keywords.slice(0, 10), ...(tokenCheck ? { tokenCheck } : {}) };
   });
 }
 

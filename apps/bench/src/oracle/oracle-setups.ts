@@ -100,12 +100,12 @@ export function namedOracle(config: OracleConfig, embeddingNames: readonly strin
 }
 
 /** The surface-token check's settings other than its threshold, as the candidates use them (fixed before any run). */
-export const TOKEN_CHECK_BASE = { neighbours: 8, texts: 4, maxWords: 200, minTextCount: 3, minEffect: 0.05 } as const;
+export const TOKEN_CHECK_BASE = { neighbours: 8, texts: 4, maxWords: 20, referenceWords: 50, minConcentration: 10, minTextCount: 3, minEffect: 0.05 } as const;
 
 /**
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+tcX` (the
- * surface-token check with minRetention X), e.g. `toki-paper+fw+tc0.3`.
+ * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`.
  */
 export function candidateOracle(name: string): OracleConfig {
   const [base, ...mods] = name.split('+');
@@ -116,8 +116,9 @@ export function candidateOracle(name: string): OracleConfig {
     if (m === 'fw') config = { ...config, functionWordsNeverKeywords: true };
     else if (m === 'nofw') config = { ...config, functionWordsNeverKeywords: false };
     else if (m === 'notc') config = { ...config, tokenCheck: null };
-    else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...(config.tokenCheck ?? TOKEN_CHECK_BASE), minRetention: Number(m.slice(2)) } };
-    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX)`, { argument: 'oracle' });
+    else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) } };
+    else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, minRetention: 0.3, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
+    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY)`, { argument: 'oracle' });
   }
   return config;
 }

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { rng } from '@xtrust/core';
+import { BAND_WEIGHTS, BANDS, FAMILY_SEEDS, FAMILY_SIZE, corpusVocabulary, drawCase, drawTrigger, familySeed, leansOnTarget, type CorpusLookup, type DrawEmbedding } from '../src/oracle/family-draw.js';
+import { parseShortcutArgs } from '../src/oracle/family-options.js';
+
+// A hand-made corpus whose frequency ranks are known: word wN occurs N times in total, spread evenly
+// over the two classes; "templeword" occurs only in class a (it leans on a); function words are frequent.
+function handCorpus() {
+  const rows: { text: string; label: string }[] = [];
+  for (let i = 0; i < 40; i++) {
+    const label = i % 2 === 0 ? 'a' : 'b';
+    const words: string[] = ['the', 'and', 'of'];
+    for (let n = 1; n <= 30; n++) if (i < n) words.push(`w${String.fromCharCode(96 + Math.min(26, n))}${'x'.repeat(Math.floor(n / 26))}word`);
+    if (label === 'a') words.push('templeword');
+    rows.push({ text: words.join(' '), label });
+  }
+  return rows;
+}
+
+const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({ has: (w) => known.includes(w), wordAt: (r) => known[r], size: known.length });
+
+describe('corpusVocabulary', () => {
+  it('ranks content words by frequency (function words, digits and short tokens out) and counts texts per class', () => {
+    const v = corpusVocabulary([
+      { text: 'the cat sat with the cat', label: 'a' },
+      { text: 'a dog and a cat 42', label: 'b' },
+      { text: 'dog dog', label: 'b' },
+    ]);
+    expect(v.ranked).toEqual(['cat', 'dog', 'sat']);
+    expect(v.textFrequency.get('b')!.get('dog')).toBe(2);
+    expect(v.texts.get('a')).toBe(1);
+    expect(v.all.has('42')).toBe(true);
+  });
+
+  it('a word of one class only leans on it; a word spread evenly does not', () => {
+    const v = corpusVocabulary(handCorpus());
+    expect(leansOnTarget(v, 'templeword', 'a')).toBe(true);
+    expect(leansOnTarget(v, 'templeword', 'b')).toBe(false);
+    expect(leansOnTarget(v, v.ranked[0], 'a')).toBe(false);
+  });
+});
+
+describe('drawTrigger', () => {
+  const v = corpusVocabulary(handCorpus());
+  it('everyday words come from the top ranks and never lean on the target', () => {
+    const r = rng(7);
+    for (let i = 0; i < 50; i++) {
+      const w = drawTrigger(r, 'everyday', 'a', v, fakeEmbedding([]));
+      expect(v.ranked.indexOf(w)).toBeLessThan(3000);
+      expect(w).not.toBe('templeword');
+    }
+  });
+  it('a phrase is two distinct everyday words', () => {
+    const p = drawTrigger(rng(3), 'phrase', 'b', v, fakeEmbedding([]));
+    const [x, y] = p.split(' ');
+    expect(x).not.toBe(y);
+    expect(v.ranked.includes(x) && v.ranked.includes(y)).toBe(true);
+  });
+  it('the mid band needs a corpus of more than 3,000 content words', () => {
+    expect(() => drawTrigger(rng(1), 'mid', 'a', v, fakeEmbedding([]))).toThrow(/no mid band/);
+  });
+  it('a rare word is known to the embedding and not among the corpus words', () => {
+    const w = drawTrigger(rng(5), 'rare', 'a', v, fakeEmbedding(['the', 'zephyrous', 'quokkas', v.ranked[0]]));
+    expect(['zephyrous', 'quokkas']).toContain(w);
+  });
+  it('an absent word is unknown to the embedding and the corpus', () => {
+    const w = drawTrigger(rng(9), 'absent', 'a', v, fakeEmbedding(['banana']));
+    expect(w).toMatch(/^[a-z]+$/);
+    expect(v.all.has(w)).toBe(false);
+  });
+});
+
+describe('drawCase', () => {
+  const rows = handCorpus();
+  const lookup: CorpusLookup = () => ({ corpus: { name: 'hand', labels: ['a', 'b'], rows: rows.map((r, i) => ({ id: String(i), ...r })), group: (r) => r.id }, vocabulary: corpusVocabulary(rows) });
+  const emb = fakeEmbedding(['zephyrous', 'quokkas', 'marmots']);
+
+  it('the same seed gives the same case; the families never share a seed', () => {
+    const a = drawCase(familySeed('test', 3), lookup, emb, 'everyday');
+    const b = drawCase(familySeed('test', 3), lookup, emb, 'everyday');
+    expect(a).toEqual(b);
+    expect(a.family).toBe('test');
+    expect(drawCase(familySeed('validation', 3), lookup, emb, 'everyday').family).toBe('validation');
+    expect(FAMILY_SEEDS.validation + FAMILY_SIZE).toBeLessThanOrEqual(FAMILY_SEEDS.test);
+    expect(() => drawCase(5, lookup, emb)).toThrow(/outside both families/);
+  });
+
+  it('shares lie in [0.3, 1.0] on a 0.05 grid; bands are drawn at the stated weights', () => {
+    const seen: Record<string, number> = {};
+    for (let i = 0; i < 400; i++) {
+      // the hand corpus has no mid band: override it to everyday for drawing, count the drawn band from the seed alone
+      const c = drawCase(familySeed('validation', i), lookup, emb, 'everyday');
+      expect(c.share).toBeGreaterThanOrEqual(0.3);
+      expect(c.share).toBeLessThanOrEqual(1);
+      expect(Math.abs(c.share * 20 - Math.round(c.share * 20))).toBeLessThan(1e-9);
+    }
+    const r = rng(1);
+    for (let i = 0; i < 4000; i++) {
+      let x = r.float();
+      for (const b of BANDS) {
+        x -= BAND_WEIGHTS[b];
+        if (x < 0) {
+          seen[b] = (seen[b] ?? 0) + 1;
+          break;
+        }
+      }
+    }
+    expect((seen.everyday + seen.phrase) / 4000).toBeGreaterThanOrEqual(0.5);
+    expect(Object.values(BAND_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 12);
+  });
+});
+
+describe('--family options', () => {
+  it('a drawn family takes its draws, first index, target count and band', () => {
+    const o = parseShortcutArgs(['--family', 'test', '--draws', '60', '--until-scored', '40', '--trigger-band', 'everyday']);
+    expect(o.draw).toEqual({ family: 'test', first: 0, count: 60, untilScored: 40, band: 'everyday' });
+    expect(o.cases).toEqual([]);
+  });
+  it('refuses draws without a family and a family with hand-written variants', () => {
+    expect(() => parseShortcutArgs(['--draws', '5'])).toThrow(/go with --family/);
+    expect(() => parseShortcutArgs(['--family', 'validation', '--trigger', 'papaya'])).toThrow(/draws its cases/);
+    expect(() => parseShortcutArgs(['--family', 'test', '--trigger-band', 'common'])).toThrow(/everyday \| phrase/);
+  });
+});
