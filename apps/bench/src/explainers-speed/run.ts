@@ -16,13 +16,21 @@ import { loadSpamAssassin } from '@xtrust/datasets';
 import { GradientExplainer, IntegratedGradientsExplainer, KernelShapExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { BuiltinClassifier, trainClassifier } from '@xtrust/models';
 import { backendInfo } from '@xtrust/native';
+import { defineScript, parseOrExit } from '../harness/options.js';
+import { timed } from '../harness/timing.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
-const n = Number(arg('texts', '1000'));
-const modelDir = arg('model', join(process.cwd(), 'apps/bench/results/lime-parity/model'));
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/explainers-speed/run.js [options]',
+    summary: 'Time per explanation of every explainer on a built-in bag-of-words model over SpamAssassin e-mails (first 3,000 characters).',
+    options: {
+      texts: { kind: 'integer', min: 2, default: 1000, help: 'e-mails explained (LIME and Kernel SHAP: at most 100)' },
+      model: { kind: 'string', placeholder: 'DIR', help: 'a built-in model folder (default: apps/bench/results/lime-parity/model when there, else a bow-logistic trained here)' },
+    },
+  }),
+);
+const n = o.texts;
+const modelDir = o.model ?? join(process.cwd(), 'apps/bench/results/lime-parity/model');
 const data = loadSpamAssassin();
 const texts = data.rows.slice(0, n).map((r) => r.text.slice(0, 3000));
 const model: Classifier = existsSync(join(modelDir, 'model.json'))
@@ -32,12 +40,7 @@ const model: Classifier = existsSync(join(modelDir, 'model.json'))
 async function time(name: string, explainer: Explainer<Record<string, unknown>>, count: number, options: Record<string, unknown> = {}) {
   const subset = texts.slice(0, count);
   await explainer.explain(model, subset.slice(0, 2), options); // warm-up
-  const c = process.cpuUsage();
-  const t0 = performance.now();
-  await explainer.explain(model, subset, options);
-  const wall = (performance.now() - t0) / 1000;
-  const dc = process.cpuUsage(c);
-  const cpu = (dc.user + dc.system) / 1e6;
+  const { wall, cpu } = await timed(() => explainer.explain(model, subset, options));
   console.log(`| ${name} | ${count} | ${wall.toFixed(2)} | ${cpu.toFixed(2)} | ${((wall / count) * 1000).toFixed(1)} |`);
 }
 

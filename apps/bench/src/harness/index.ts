@@ -2,7 +2,7 @@
  * The bench harness: what every benchmark script shares — its command line (options, `--help`, one-line
  * errors), timing, result storage, the machine line and section rendering.
  */
-export { defineScript, exitUsage, helpRequested, helpText, parseOptions, parseOrExit, runScript, UsageError } from './options.js';
+export { defineScript, exitUsage, helpRequested, helpText, integerList, parseOptions, parseOrExit, runScript, UsageError } from './options.js';
 export type { CustomOption, FlagOption, ListOption, NumberOption, OptionSpec, OptionSpecs, Options, ScriptSpec, StringOption } from './options.js';
 export { clockTicks, median, procCpuSeconds, speedup, timed, type Timed } from './timing.js';
 export { loadSections, readJson, saveSection, writeFileAtomic, writeJsonAtomic, type Headline, type Section } from './store.js';

@@ -110,6 +110,15 @@ export function defineScript<const O extends OptionSpecs>(spec: ScriptSpec<O>): 
   return spec;
 }
 
+/** A `parse` for custom options: comma-separated integers ≥ `min` (`40,120,250`). */
+export function integerList(min = 1): (raw: string) => number[] {
+  return (raw) => {
+    const xs = raw.split(',').filter((x) => x.trim() !== '').map(Number);
+    if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < min)) throw new Error(`expected integers ≥ ${min} separated by commas, got ${JSON.stringify(raw)}`);
+    return xs;
+  };
+}
+
 /** A wrong command line: reported as one line and exit code 2, never with a stack trace. */
 export class UsageError extends Error {
   constructor(message: string) {
@@ -255,10 +264,11 @@ export function helpText(spec: ScriptSpec): string {
   const rows = Object.entries(spec.options).map(([name, o]) => {
     const p = placeholder(o);
     const left = `--${name}${p ? ` ${p}` : ''}`;
+    const env = o.kind === 'string' && o.env ? `$${o.env}` : undefined;
+    const required = 'required' in o && o.required === true;
     const extra = [
       shownDefault(o) !== undefined ? `default: ${shownDefault(o)}` : undefined,
-      o.kind === 'string' && o.env ? `or $${o.env}` : undefined,
-      'required' in o && o.required ? 'required' : undefined,
+      required ? (env ? `required, or set ${env}` : 'required') : env ? `or ${env}` : undefined,
     ].filter((x) => x !== undefined);
     return [left, `${o.help}${extra.length ? ` (${extra.join('; ')})` : ''}`] as const;
   });
@@ -280,6 +290,8 @@ export function helpRequested(argv: readonly string[]): boolean {
 /** The script's name as its error lines start (`transformer-audit/run.js`). */
 function scriptName(): string {
   const file = process.argv[1] ?? 'bench';
+  const inDist = /apps[\\/]bench[\\/]dist[\\/](.+)$/.exec(file);
+  if (inDist) return inDist[1].replace(/\\/g, '/');
   const parts = file.split(/[\\/]/);
   return parts.length >= 2 ? parts.slice(-2).join('/') : basename(file);
 }

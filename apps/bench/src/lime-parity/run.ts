@@ -21,20 +21,29 @@ import { loadSpamAssassin } from '@xtrust/datasets';
 import { LimeExplainer } from '@xtrust/explainers';
 import { BuiltinClassifier, trainClassifier } from '@xtrust/models';
 import { backendInfo } from '@xtrust/native';
+import { defineScript, parseOrExit } from '../harness/options.js';
 import { mean, pearson, topKJaccard, type WordWeights } from './metrics.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/lime-parity');
 
-function arg(name: string, fallback?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
-
-const limeSrc = arg('lime-src', process.env.LIME_SRC);
-const nTexts = Number(arg('texts', '50'));
-const out = resolve(arg('out', join(process.cwd(), 'apps/bench/results/lime-parity'))!);
-const python = arg('python', '/usr/bin/python3')!;
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/lime-parity/run.js --lime-src DIR [options]',
+    summary: "xtrust's LimeExplainer against the reference Python LIME (marcotcr/lime) on the same SpamAssassin e-mails and built-in model: agreement and time per explanation.",
+    options: {
+      'lime-src': { kind: 'string', placeholder: 'DIR', env: 'LIME_SRC', required: true, help: 'a folder holding the reference `lime` package' },
+      texts: { kind: 'integer', min: 1, default: 50, help: 'e-mails explained (first 3,000 characters)' },
+      out: { kind: 'string', placeholder: 'DIR', help: "the run folder: model, weights, texts, the reference's outputs, summary.json (default apps/bench/results/lime-parity)" },
+      python: { kind: 'string', placeholder: 'FILE', default: '/usr/bin/python3', help: 'the Python with numpy, scipy and scikit-learn' },
+      'rerun-reference': { kind: 'flag', help: "run the reference again even when its outputs are stored in --out" },
+    },
+  }),
+);
+const limeSrc = o['lime-src'];
+const nTexts = o.texts;
+const out = resolve(o.out ?? join(process.cwd(), 'apps/bench/results/lime-parity'));
+const python = o.python;
 const seeds = [1, 2];
 mkdirSync(out, { recursive: true });
 
@@ -105,9 +114,8 @@ async function xtrustBatched(seed: number): Promise<{ wall: number; cpu: number 
 
 // 4. Reference.
 function reference(seed: number, featureSelection: 'auto' | 'none'): Run {
-  if (!limeSrc) throw new Error('pass --lime-src DIR (a folder holding the reference `lime` package) or set LIME_SRC');
   const file = join(out, `reference-${featureSelection}-seed${seed}.json`);
-  if (!existsSync(file) || process.argv.includes('--rerun-reference')) {
+  if (!existsSync(file) || o['rerun-reference']) {
     const r = spawnSync(python, [join(srcDir, 'reference.py'), limeSrc, modelJson, textsJson, String(seed), featureSelection, file], { stdio: 'inherit' });
     if (r.status !== 0) throw new Error(`reference LIME failed (exit ${r.status})`);
   }

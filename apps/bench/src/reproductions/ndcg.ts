@@ -23,24 +23,32 @@ import { loadBrown, sample, stratifiedSplit } from '@xtrust/datasets';
 import { AttentionExplainer } from '@xtrust/explainers';
 import { evaluateAccuracy, OnnxClassifier, trainClassifier } from '@xtrust/models';
 import { bootstrapInterval, classNameRelevance, ndcgAtKs, NDCG_DEFAULT_KS } from '@xtrust/metrics';
+import { defineScript, parseOrExit } from '../harness/options.js';
 
-const argv = process.argv.slice(2);
-const opt = (name: string, def: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : def;
-};
-const N = opt('texts', 200);
-const SAMPLES = opt('samples', 5000);
-const WORDS = opt('words', 60);
-const SEED = opt('seed', 1);
-const strOpt = (name: string): string | undefined => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const MODEL = strOpt('model');
-const MODEL_TEXTS = opt('model-texts', 100);
-const MODEL_SAMPLES = opt('model-samples', 1000);
-const MODEL_WORDS = opt('model-words', 40);
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/reproductions/ndcg.js [options]',
+    summary: 'NDCG@k of LIME, KernelSHAP and omission against the class name on Brown genres (003 Figs. 2–3); with --model, self-attention vs LIME vs KernelSHAP on a Brown-genre transformer (003 Table 1).',
+    options: {
+      texts: { kind: 'integer', min: 1, default: 200, help: 'correctly predicted passages explained (built-in model)' },
+      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME and KernelSHAP samples (built-in model)' },
+      words: { kind: 'integer', min: 1, default: 60, help: 'passages cut to their first N words (built-in model)' },
+      seed: { kind: 'integer', default: 1, help: 'split, sample and explainer seed' },
+      model: { kind: 'string', placeholder: 'DIR', help: "a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown)" },
+      'model-texts': { kind: 'integer', min: 1, default: 100, help: "passages of the kit's held-out split explained (transformer)" },
+      'model-samples': { kind: 'integer', min: 2, default: 1000, help: 'LIME and KernelSHAP samples (transformer)' },
+      'model-words': { kind: 'integer', min: 1, default: 40, help: "passages cut to their first N words (transformer: fits the model's positions)" },
+    },
+  }),
+);
+const N = o.texts;
+const SAMPLES = o.samples;
+const WORDS = o.words;
+const SEED = o.seed;
+const MODEL = o.model;
+const MODEL_TEXTS = o['model-texts'];
+const MODEL_SAMPLES = o['model-samples'];
+const MODEL_WORDS = o['model-words'];
 /** The model kit's seeded split (models/transformers/export-corpora.mjs; apps/cli demo-transformer KIT_SPLIT). */
 const KIT_SPLIT = { testFraction: 0.3, validationFraction: 0.15, seed: 1 } as const;
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);

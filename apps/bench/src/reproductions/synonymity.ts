@@ -14,10 +14,17 @@ import { readJsonlAll } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, wordnet } from '@xtrust/embeddings';
 import { intervalSyn, thesaurusSyn, type Syn } from '@xtrust/metrics';
 import { formatSimilarityTable, similaritySuccessTable, type AttackRecord } from '@xtrust/attack';
+import { defineScript, parseOrExit } from '../harness/options.js';
 
-const argv = process.argv.slice(2);
-const at = argv.indexOf('--records');
-const file = at >= 0 ? argv[at + 1] : 'apps/bench/results/attack/spam-xaifooler.jsonl';
+const { records: file } = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/reproductions/synonymity.js [options]',
+    summary: "Success rates of the explanation-similarity attack, unweighted and weighted by GloVe, counter-fitted GloVe and WordNet synonymity (001 Tables 3/5), re-scored from the similarity section's attack records.",
+    options: {
+      records: { kind: 'string', placeholder: 'FILE', default: 'apps/bench/results/attack/spam-xaifooler.jsonl', help: 'the attack records (JSONL) of `attack/run.js --task similarity`' },
+    },
+  }),
+);
 if (!existsSync(file)) {
   console.error(`no attack records at ${file}: run \`pnpm bench --only similarity\` (or node apps/bench/dist/attack/run.js --task similarity) first`);
   process.exit(1);

@@ -18,20 +18,31 @@ import { rng } from '@xtrust/core';
 import { loadSpamAssassin } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
 import { Resources, collect, enqueueAudit, runKeys, runLocal, type TaskSpec } from '@xtrust/scale';
-import { median } from '../harness/timing.js';
+import { defineScript, parseOrExit } from '../harness/options.js';
+import { median, procCpuSeconds, timed } from '../harness/timing.js';
 import { startRedis } from './redis.js';
 
-const argv = process.argv.slice(2);
-const opt = (name: string, def: number) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : def;
-};
-const N = opt('instances', 1000);
-const CHUNK = opt('chunk', 100);
-const SAMPLES = opt('samples', 5000);
-const REPEATS = opt('repeats', 3);
-const KILL_N = opt('kill-instances', 1000);
-const KILL_SAMPLES = opt('kill-samples', 500);
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/scale/run.js [options]',
+    summary: 'Jobs of LIME explanations through @xtrust/scale (BullMQ on a throw-away local redis-server) with 1 and 2 workers against the same work in one local process, and a kill -9 of a worker during an audit.',
+    options: {
+      instances: { kind: 'integer', min: 1, default: 1000, help: 'LIME explanations timed (SpamAssassin, first 100 words)' },
+      chunk: { kind: 'integer', min: 1, default: 100, help: 'instances per job' },
+      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples per explanation' },
+      repeats: { kind: 'integer', min: 1, default: 3, help: 'timed runs of each side (medians with min–max)' },
+      'kill-instances': { kind: 'integer', min: 1, default: 1000, help: 'instances of the audit a worker is killed in' },
+      'kill-samples': { kind: 'integer', min: 2, default: 500, help: 'LIME samples in that audit' },
+      'local-child': { kind: 'string', placeholder: 'FILE', help: 'internal: run the local side in this fresh process from FILE ({task, instances}) and print its seconds' },
+    },
+  }),
+);
+const N = o.instances;
+const CHUNK = o.chunk;
+const SAMPLES = o.samples;
+const REPEATS = o.repeats;
+const KILL_N = o['kill-instances'];
+const KILL_SAMPLES = o['kill-samples'];
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 const workerMain = join(dirname(fileURLToPath(import.meta.resolve('@xtrust/scale'))), 'worker-main.js');
 
@@ -73,23 +84,12 @@ async function localChild(file: string): Promise<void> {
   const { task, instances } = JSON.parse(readFileSync(file, 'utf8')) as { task: TaskSpec; instances: { id: string; text: string }[] };
   const resources = new Resources();
   await runLocal(task, instances.slice(0, 50), resources);
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  await runLocal(task, instances, resources);
-  const c = process.cpuUsage(c0);
-  process.stdout.write(`${(performance.now() - t0) / 1000} ${(c.user + c.system) / 1e6}\n`);
+  const { wall, cpu } = await timed(() => runLocal(task, instances, resources));
+  process.stdout.write(`${wall} ${cpu}\n`);
 }
 
 /** CPU seconds (user + system, all threads) a process has used, from /proc (Linux). */
-function procCpu(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-    return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return 0;
-  }
-}
+const procCpu = (pid: number) => procCpuSeconds(pid, 'own');
 
 /** A worker's CPU seconds so far, asked over SIGUSR2 (worker-main answers with `cpu-us N`). */
 function workerCpu(w: ChildProcess): Promise<number> {
@@ -119,8 +119,7 @@ function localInChild(file: string): Promise<{ wall: number; cpu: number }> {
 }
 
 async function main(): Promise<void> {
-  const childAt = argv.indexOf('--local-child');
-  if (childAt >= 0) return localChild(argv[childAt + 1]);
+  if (o['local-child']) return localChild(o['local-child']);
   const redis = await startRedis();
   try {
     const data = loadSpamAssassin({ headers: false });

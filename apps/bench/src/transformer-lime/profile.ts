@@ -12,23 +12,35 @@
 import { tokenize } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { MaskedIds, OnnxClassifier, loadLocalTokenizer, pieceTokenizer, type OnnxClassifierOptions } from '@xtrust/models';
+import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { textsOfLength, validationTexts } from './texts.js';
 
-function arg(name: string, fallback: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
-
-const model = arg('model', '');
-if (!model) throw new Error('--model DIR (a classifier folder in Hugging Face layout) is required');
-const lengths = arg('words', '40,120,250').split(',').map(Number);
-const nTexts = Number(arg('texts', '3'));
-const samples = Number(arg('samples', '5000'));
-const threads = Number(arg('threads', '2'));
-const batch = Number(arg('batch', '32'));
-const variants = arg('variants', 'default').split(',');
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/transformer-lime/profile.js --model DIR [options]',
+    summary: 'Where the time of one transformer LIME explanation goes (tokenising, building ids, onnxruntime, the rest), and onnxruntime settings compared.',
+    options: {
+      model: { kind: 'string', placeholder: 'DIR', required: true, help: 'a classifier folder in Hugging Face layout' },
+      words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120, 250], shownDefault: '40,120,250', help: 'text lengths' },
+      texts: { kind: 'integer', min: 1, default: 3, help: 'texts per length' },
+      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
+      threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads' },
+      batch: { kind: 'integer', min: 1, default: 32, help: 'rows per onnxruntime run' },
+      variants: { kind: 'list', placeholder: 'NAME,NAME', default: ['default'], help: 'session settings compared: default, unsorted, basic, extended, disabled, parallel, nopattern, noarena, batchN, rows32, tokensN, sessions2, int8, int8-… (see the file)' },
+      validation: { kind: 'flag', help: "the validation texts (lime-stopping's) instead of the benchmark's" },
+      repeat: { kind: 'integer', min: 1, default: 1, help: 'time each variant N times in alternating order and report medians (N > 1)' },
+    },
+  }),
+);
+const model = o.model;
+const lengths = o.words;
+const nTexts = o.texts;
+const samples = o.samples;
+const threads = o.threads;
+const batch = o.batch;
+const variants = o.variants;
 /** --validation: the validation texts (lime-stopping's), for choosing a setting; default the benchmark's texts. */
-const validation = process.argv.includes('--validation');
+const validation = o.validation;
 
 const settings: Record<string, OnnxClassifierOptions> = {
   default: {},
@@ -67,7 +79,7 @@ const log = (s: string) => {
   process.stderr.write(s + '\n');
 };
 /** --repeat N (N > 1): instead of the profile, time each variant N times in alternating order (ABC, CBA, …) and report the median. */
-const repeat = Number(arg('repeat', '1'));
+const repeat = o.repeat;
 if (repeat > 1) {
   process.stderr.write(`model ${model}, ${samples} samples, ${threads} threads, ${repeat} runs per variant in alternating order\n`);
   const out = ['| words | variant | median s / explanation | min | max | median / first variant\'s |', '| --- | --- | --- | --- | --- | --- |'];

@@ -39,53 +39,82 @@ import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
 import type { Explanation } from '@xtrust/core';
 import { defaultBatchTokens, OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
+import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
 import { textsOfLength } from './texts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/transformer-lime');
 const ROOT = resolve(here, '../../../..');
 
-function arg(name: string, fallback?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : fallback;
-}
-const list = (s: string | undefined) => (s ? s.split(',').filter((x) => x.length > 0) : []);
-
-const limeSrc = arg('lime-src', process.env.LIME_SRC);
-if (!limeSrc) throw new Error('pass --lime-src DIR (a folder holding the reference `lime` package) or set LIME_SRC');
-const kit = resolve(arg('kit', join(ROOT, 'models/transformers/kit'))!);
-const python = arg('python', '/usr/bin/python3')!;
-const nTexts = Number(arg('texts', '3'));
-const samples = Number(arg('samples', '5000'));
-const threads = Number(arg('threads', '2'));
-const batch = Number(arg('batch', '32'));
-/** xtrust's parallel scoring sessions (OnnxClassifierOptions.sessions): `--threads` split over them, one worker thread each. */
-const sessionsArg = (name: string, fallback: string): number => {
-  const n = Number(arg(name, fallback));
-  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${arg(name)}`);
-  return n;
-};
-const sessions = sessionsArg('sessions', '1');
+const MODE_NAMES = ['exact', 'adaptive', 'int8', 'int8+adaptive'];
 /**
  * Positions (rows × padded length) per onnxruntime run, at most (OnnxClassifierOptions.batchTokens):
  * `auto` (default) is OnnxClassifier's own default for the model's width; `Infinity`: row batches only,
  * as blocks measured before the bound existed.
  */
-const tokensArg = (name: string): number | 'auto' => {
-  const v = arg(name, 'auto')!;
+const batchTokensValue = (v: string): number | 'auto' => {
   if (v === 'auto') return v;
   const n = v === 'Infinity' ? Infinity : Number(v);
-  if (!(n === Infinity || (Number.isInteger(n) && n > 0))) throw new Error(`--${name} must be auto, a positive integer or Infinity, got ${v}`);
+  if (!(n === Infinity || (Number.isInteger(n) && n > 0))) throw new Error(`must be auto, a positive integer or Infinity, got ${v}`);
   return n;
 };
-const batchTokens = tokensArg('batch-tokens');
-const peerBatch = arg('peer-batch', '64')!;
-const modes = list(arg('modes', 'exact'));
-const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-lime'))!);
-const fresh = process.argv.includes('--fresh');
+/** `1,2`: the peer's LIME seeds, passed to peer.py as they are. */
+const seedList = (raw: string): string => {
+  if (!/^\d+(,\d+)*$/.test(raw)) throw new Error(`expected seeds such as 1,2, got ${JSON.stringify(raw)}`);
+  return raw;
+};
+
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/transformer-lime/run.js --lime-src DIR --model DIR [options]',
+    summary: "xtrust's LimeExplainer on OnnxClassifier against Python lime + PyTorch on the same weights, interleaved per text; Markdown on stdout. Each (model, words) block is stored in --out and reused by a later run with the same settings.",
+    options: {
+      'lime-src': { kind: 'string', placeholder: 'DIR', env: 'LIME_SRC', required: true, help: 'a folder holding the reference `lime` package' },
+      model: { kind: 'string', placeholder: 'DIR', required: true, help: 'the small kit classifier (Hugging Face layout, e.g. models/transformers/out/bert-spam)' },
+      words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120, 250], shownDefault: '40,120,250', help: 'text lengths on --model' },
+      texts: { kind: 'integer', min: 1, default: 3, help: 'texts per length' },
+      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
+      threads: { kind: 'integer', min: 1, default: 2, help: 'threads of each side' },
+      batch: { kind: 'integer', min: 1, default: 32, help: 'rows per onnxruntime run' },
+      'batch-tokens': { kind: 'custom', placeholder: 'auto|N|Infinity', parse: batchTokensValue, default: 'auto', help: 'positions per onnxruntime run, at most' },
+      sessions: { kind: 'integer', min: 1, default: 1, help: "xtrust's parallel scoring sessions on --model (--threads split over them)" },
+      modes: { kind: 'list', choices: MODE_NAMES, default: ['exact'], help: 'xtrust modes measured' },
+      'peer-batch': { kind: 'integer', min: 1, default: 64, help: "strings per batch of the peer's predict_proba" },
+      large: { kind: 'string', placeholder: 'DIR', help: 'a second, larger model (e.g. models/transformers/out/distil-size-bert)' },
+      'large-words': { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120], shownDefault: '40,120', help: 'text lengths on --large' },
+      'large-modes': { kind: 'list', choices: MODE_NAMES, help: 'modes on --large (default: --modes)' },
+      'large-texts': { kind: 'integer', min: 1, help: 'texts per length on --large (default: --texts)' },
+      'large-samples': { kind: 'integer', min: 2, help: 'LIME samples on --large (default: --samples)' },
+      'large-peer-seeds': { kind: 'custom', placeholder: 'S,S', parse: seedList, default: '1,2', help: "the peer's seeds on --large (one halves its cost)" },
+      'large-batch-tokens': { kind: 'custom', placeholder: 'auto|N|Infinity', parse: batchTokensValue, help: 'positions per run on --large (default: --batch-tokens)' },
+      'large-sessions': { kind: 'integer', min: 1, help: 'scoring sessions on --large (default: --sessions)' },
+      kit: { kind: 'string', placeholder: 'DIR', help: "the model kit's Python package (default models/transformers/kit)" },
+      python: { kind: 'string', placeholder: 'FILE', default: '/usr/bin/python3', help: "the peer's Python (with torch)" },
+      out: { kind: 'string', placeholder: 'DIR', help: 'stored blocks, peer files and sittings (default apps/bench/results/transformer-lime)' },
+      fresh: { kind: 'flag', help: 'measure every block again' },
+      'only-stored': { kind: 'flag', help: 'measure nothing: render the stored blocks and list those not measured yet' },
+      earlier: { kind: 'string', placeholder: 'FILE', help: "with --only-stored: rows.json of an earlier, smaller run, shown apart for blocks not measured yet" },
+    },
+  }),
+);
+
+const limeSrc = o['lime-src'];
+const kit = resolve(o.kit ?? join(ROOT, 'models/transformers/kit'));
+const python = o.python;
+const nTexts = o.texts;
+const samples = o.samples;
+const threads = o.threads;
+const batch = o.batch;
+/** xtrust's parallel scoring sessions (OnnxClassifierOptions.sessions): `--threads` split over them, one worker thread each. */
+const sessions = o.sessions;
+const batchTokens = o['batch-tokens'];
+const peerBatch = String(o['peer-batch']);
+const modes = o.modes;
+const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-lime'));
+const fresh = o.fresh;
 /** Render the stored blocks only: a block with no stored measurement is listed as not measured, not run. */
-const onlyStored = process.argv.includes('--only-stored');
-if (fresh && onlyStored) throw new Error('--fresh and --only-stored contradict each other: pass one');
+const onlyStored = o['only-stored'];
+if (fresh && onlyStored) exitUsage('--fresh and --only-stored contradict each other: pass one');
 const notMeasured: string[] = [];
 const notMeasuredBlocks: { model: string; words: number }[] = [];
 /** --only-stored: rows of stored blocks measured with other batches than this run's, shown apart; they answer the targets only where no block at this run's batches exists. */
@@ -108,20 +137,17 @@ interface Job {
   sessions: number;
 }
 const jobs: Job[] = [];
-const small = arg('model');
-if (!small) throw new Error('--model DIR (the small kit classifier) is required');
-jobs.push({ model: resolve(small), words: list(arg('words', '40,120,250')).map(Number), batchTokens, sessions });
-const large = arg('large');
-if (large) {
+jobs.push({ model: resolve(o.model), words: o.words, batchTokens, sessions });
+if (o.large) {
   jobs.push({
-    model: resolve(large),
-    words: list(arg('large-words', '40,120')).map(Number),
-    modes: list(arg('large-modes', modes.join(','))),
-    texts: Number(arg('large-texts', String(nTexts))),
-    samples: Number(arg('large-samples', String(samples))),
-    peerSeeds: arg('large-peer-seeds', '1,2'),
-    batchTokens: arg('large-batch-tokens') === undefined ? batchTokens : tokensArg('large-batch-tokens'),
-    sessions: sessionsArg('large-sessions', String(sessions)),
+    model: resolve(o.large),
+    words: o['large-words'],
+    modes: o['large-modes'] ?? modes,
+    texts: o['large-texts'] ?? nTexts,
+    samples: o['large-samples'] ?? samples,
+    peerSeeds: o['large-peer-seeds'],
+    batchTokens: o['large-batch-tokens'] ?? batchTokens,
+    sessions: o['large-sessions'] ?? sessions,
   });
 }
 
@@ -374,7 +400,7 @@ const printRow = (r: Row) =>
 for (const r of rows) printRow(r);
 // With --only-stored, the blocks not measured at this setting may have rows from an earlier, smaller run
 // (--earlier its rows.json): shown apart, labelled with their own sample budget, never mixed into the targets.
-const earlierFile = arg('earlier');
+const earlierFile = o.earlier;
 if (onlyStored && earlierFile && notMeasuredBlocks.length) {
   const earlier = (JSON.parse(readFileSync(earlierFile, 'utf8')) as Row[]).filter((r) => notMeasuredBlocks.some((b) => b.model === r.model && b.words === r.words));
   if (earlier.length) {
@@ -444,7 +470,7 @@ console.log('\nTargets (issue 16): agreement bound judged on the trained model, 
 /** The issue's goals: the exact default ≥ 1.5× the peer on the DistilBERT-sized model (`--large`) at 120 words; the best mode within the bound ≥ 5× the peer. */
 const EXACT_GOAL = 1.5;
 const BEST_GOAL = 5;
-const largeName = large ? basename(resolve(large)) : undefined;
+const largeName = o.large ? basename(resolve(o.large)) : undefined;
 const missed: string[] = [];
 const meets = (ratio: number, goal: number) => `${f2(ratio)}× (goal ≥ ${goal}×: ${ratio >= goal ? 'met' : 'missed'})`;
 function printTargets(group: Row[], measuredWith: string): void {
