@@ -13,13 +13,16 @@
  *   node apps/bench/dist/transformer-audit/run.js [--model models/transformers/fixtures/tiny-bert-spam]
  *        [--fraction 0.1] [--train 2000] [--test 1000] [--samples 5000] [--fast-mode int8+adaptive]
  *        [--queue-mode fast|exact] [--workers 2] [--embeddings glove] [--peer apps/bench/results/transformer-lime]
- *        [--out apps/bench/results/transformer-audit] [--work DIR] [--fresh]
+ *        [--out apps/bench/results/transformer-audit] [--work DIR] [--fresh] [--remeasure fixed,exact,fast,queued]
+ *   (--help lists every option)
  *
  * Each run (the fixed costs, exact, fast, queued) is stored in `<out>/runs/<name>.json` as it finishes,
  * with what it was measured with (the graph's bytes, sample sizes, LIME samples, mode, workers,
- * embeddings) and the load average around it; a later invocation with the same settings reuses it
- * instead of measuring it again, so an audit that takes hours on the 4 × 256 model can be measured in
- * parts (the section dates each run). `--fresh` measures every run again.
+ * embeddings), the load average around it and a digest of its predictions (predictions.ts); a later
+ * invocation with the same settings reuses it instead of measuring it again, so an audit that takes hours
+ * on the 4 × 256 model can be measured in parts (the section dates each run). `--fresh` measures every run
+ * again. The stored runs are committed; the run directories under `<out>/work/` (report HTML, explanation
+ * JSONL, predictions.jsonl) are not: the command regenerates them.
  *
  * The data is the kit's split of the SpamAssassin bodies (models/transformers/export-corpora.mjs: test 0.3,
  * validation 0.15, seed 1) rebuilt through @xtrust/datasets and written as JSONL, so the audited test
@@ -27,64 +30,81 @@
  * process and, for the queued run, the workers), read from /proc/self/stat's cutime/cstime as each
  * child is reaped.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tokenize } from '@xtrust/core';
 import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 import { OnnxClassifier } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
+import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
+import { procCpuSeconds } from '../harness/timing.js';
+import { writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
+import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
 
-const argv = process.argv.slice(2);
-function arg(name: string, fallback: string): string {
-  const i = argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const v = argv[i + 1];
-  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
-  return v;
-}
-function numberArg(name: string, fallback: number, check: (x: number) => boolean, what: string): number {
-  const x = Number(arg(name, String(fallback)));
-  if (!check(x)) throw new Error(`--${name} must be ${what}, got ${arg(name, '')}`);
-  return x;
-}
 const MODES = ['exact', 'adaptive', 'int8', 'int8+adaptive'];
+/** A share in (0, 1]. */
+const shareOf = (raw: string): number => {
+  const x = Number(raw);
+  if (!(x > 0 && x <= 1)) throw new Error(`must be in (0, 1], got ${JSON.stringify(raw)}`);
+  return x;
+};
+const argv = process.argv.slice(2);
+const o = parseOrExit(
+  defineScript({
+    usage: 'node apps/bench/dist/transformer-audit/run.js [options]',
+    summary: "`xtrust audit` at the TOKI paper's scale on a kit classifier, exact vs fast LIME and local vs --queue, extrapolated from a sample; each run stored in <out>/runs/ and reused, a run longer than one sitting resumed. Markdown on stdout.",
+    options: {
+      model: { kind: 'string', placeholder: 'DIR', help: 'the classifier folder (default models/transformers/fixtures/tiny-bert-spam)' },
+      fraction: { kind: 'custom', placeholder: 'F', parse: shareOf, default: 0.1, help: "the share of the paper's setting measured, in (0, 1]" },
+      train: { kind: 'integer', min: 1, default: 2000, help: "the paper's training texts for keyword identification" },
+      test: { kind: 'integer', min: 1, default: 1000, help: "the paper's test predictions" },
+      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
+      'fast-mode': { kind: 'string', choices: MODES.slice(1), default: 'int8+adaptive', help: 'the fast LIME mode' },
+      'queue-mode': { kind: 'string', choices: ['fast', 'exact'], default: 'fast', help: 'which audit goes through the queue' },
+      workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
+      embeddings: { kind: 'string', default: 'glove', help: "the audit's --embeddings" },
+      peer: { kind: 'string', placeholder: 'DIR', help: "transformer-lime's peer files (default apps/bench/results/transformer-lime)" },
+      out: { kind: 'string', placeholder: 'DIR', help: 'runs/ and summary.json (default apps/bench/results/transformer-audit)' },
+      work: { kind: 'string', placeholder: 'DIR', help: 'the run directories (default <out>/work; not committed)' },
+      cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
+      fresh: { kind: 'flag', help: 'measure every run again' },
+      remeasure: { kind: 'list', choices: ['fixed', 'exact', 'fast', 'queued'], default: [], help: 'measure these runs again even when stored' },
+    },
+  }),
+);
 
 /** The kit's split (models/transformers/export-corpora.mjs SPLIT): the model's held-out texts are the audit's test texts. */
 const KIT_SPLIT = { testFraction: 0.3, validationFraction: 0.15, seed: 1 } as const;
 
-const model = resolve(arg('model', join(ROOT, 'models/transformers/fixtures/tiny-bert-spam')));
-const fraction = numberArg('fraction', 0.1, (x) => x > 0 && x <= 1, 'in (0, 1]');
-const fullTrain = numberArg('train', 2000, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
-const fullTest = numberArg('test', 1000, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
-const samples = numberArg('samples', 5000, (x) => Number.isInteger(x) && x >= 2, 'an integer ≥ 2');
-const workersN = numberArg('workers', 2, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
+const model = resolve(o.model ?? join(ROOT, 'models/transformers/fixtures/tiny-bert-spam'));
+const fraction = o.fraction;
+const fullTrain = o.train;
+const fullTest = o.test;
+const samples = o.samples;
+const workersN = o.workers;
 // the workers share this machine's cores (the local runs use them all): each gets its share, so the
 // queued run uses as many threads as the local one instead of oversubscribing the cores
 const workerThreads = Math.max(1, Math.floor(cpus().length / workersN));
-const fastMode = arg('fast-mode', 'int8+adaptive');
-if (!MODES.includes(fastMode) || fastMode === 'exact') throw new Error(`--fast-mode must be one of ${MODES.slice(1).join(', ')}, got ${fastMode}`);
-const queueWhich = arg('queue-mode', 'fast');
-if (queueWhich !== 'fast' && queueWhich !== 'exact') throw new Error(`--queue-mode must be fast or exact, got ${queueWhich}`);
+const fastMode = o['fast-mode'];
+const queueWhich = o['queue-mode'];
 const queueMode = queueWhich === 'fast' ? fastMode : 'exact';
-const embeddings = arg('embeddings', 'glove');
-const peerDir = resolve(arg('peer', join(ROOT, 'apps/bench/results/transformer-lime')));
-const out = resolve(arg('out', join(ROOT, 'apps/bench/results/transformer-audit')));
+const embeddings = o.embeddings;
+const peerDir = resolve(o.peer ?? join(ROOT, 'apps/bench/results/transformer-lime'));
+const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-audit'));
 // run directories persist under <out>/work (gitignored) unless --work names another: a run stopped
 // mid-way (the session ended, Ctrl-C) continues there with the CLI's --resume in a later sitting
-const work = resolve(arg('work', join(out, 'work')));
-const cli = resolve(arg('cli', join(ROOT, 'apps/cli/dist/bin.js')));
-const fresh = argv.includes('--fresh');
+const work = resolve(o.work ?? join(out, 'work'));
+const cli = resolve(o.cli ?? join(ROOT, 'apps/cli/dist/bin.js'));
+const fresh = o.fresh;
 /** Runs measured again even when stored (`--remeasure fast,queued`; `--fresh` measures them all). */
-const remeasure = new Set(arg('remeasure', '').split(',').filter((x) => x !== ''));
-for (const r of remeasure) if (!['fixed', 'exact', 'fast', 'queued'].includes(r)) throw new Error(`--remeasure takes fixed, exact, fast or queued, got ${r}`);
+const remeasure = new Set(o.remeasure);
 const trainSample = Math.max(1, Math.round(fullTrain * fraction));
 const testSample = Math.max(1, Math.round(fullTest * fraction));
 const scale = 1 / fraction;
@@ -92,8 +112,8 @@ const scale = 1 / fraction;
 /** A path as shown: relative to the repository root when under it, else as it is. */
 const rel = (p: string) => (p.startsWith(`${ROOT}/`) ? relative(ROOT, p) : p);
 const log = (s: string) => process.stderr.write(`[transformer-audit ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-if (!existsSync(cli)) throw new Error(`${rel(cli)} is missing: build the CLI first (pnpm turbo run build --filter=xtrust)`);
-if (!existsSync(join(model, 'onnx/model.onnx'))) throw new Error(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
+if (!existsSync(cli)) exitUsage(`${rel(cli)} is missing: build the CLI first (pnpm turbo run build --filter=xtrust)`);
+if (!existsSync(join(model, 'onnx/model.onnx'))) exitUsage(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
 mkdirSync(join(out, 'runs'), { recursive: true });
 mkdirSync(work, { recursive: true });
 const loadStart = loadavg();
@@ -121,14 +141,8 @@ writeFileSync(testFile, toJsonl(split.test));
 log(`SpamAssassin bodies, the kit's split: ${split.train.length} training, ${split.validation.length} validation, ${split.test.length} test texts → ${work}`);
 
 // ---------------------------------------------------------------- child processes, timed
-const CLK_TCK = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
 /** User + system seconds of this process's reaped children (cutime + cstime of /proc/self/stat). */
-function childrenCpu(): number {
-  const stat = readFileSync('/proc/self/stat', 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields after "(comm)" start at field 3 (state); cutime and cstime are fields 16 and 17
-  return (Number(f[13]) + Number(f[14])) / CLK_TCK;
-}
+const childrenCpu = () => procCpuSeconds('self', 'children');
 
 function auditArgs(mode: string, dir: string, size = { train: trainSample, test: testSample, samples }): string[] {
   return [
@@ -189,15 +203,9 @@ function stopWorkers(ws: readonly ChildProcess[]): Promise<void> {
 }
 
 // ---------------------------------------------------------------- reading a finished audit
-interface Prediction {
-  index: number;
-  text: string;
-  predicted: string;
-  verdict: string;
-  features: { word: string; weight: number }[];
-}
 interface RunFiles {
-  predictions: Prediction[];
+  /** Digests of predictions.jsonl (predictions.ts): what the section reads, kept in the stored run instead of the file. */
+  predictions: PredictionDigest[];
   explanations: { keywords: number; test: number; samplesUsed: number[] };
   seconds: { keywords: number; labelling: number; total: number };
 }
@@ -210,12 +218,14 @@ function readRun(dir: string): RunFiles {
   const test = ex('predictions.explanations.jsonl');
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { seconds: RunFiles['seconds'] };
   return {
-    predictions: jsonl<Prediction>(join(dir, 'predictions.jsonl')),
+    predictions: digestPredictions(jsonl<Prediction>(join(dir, 'predictions.jsonl'))),
     explanations: { keywords: kw.length, test: test.length, samplesUsed: [...kw, ...test].map((r) => r.explanation!.diagnostics?.samples ?? samples) },
     seconds: summary.seconds,
   };
 }
-const weights = (p: Prediction): WordWeights => p.features.map((f) => [f.word, f.weight] as const);
+const weights = (p: PredictionDigest): WordWeights => p.top;
+/** A stored run's files with its predictions digested (a run stored before digests kept the whole predictions.jsonl). */
+const digested = <R extends { files: RunFiles }>(r: R): R => ({ ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions) } });
 
 // ---------------------------------------------------------------- stored runs (resume across sittings)
 const graphHash = createHash('sha256').update(readFileSync(join(model, 'onnx/model.onnx'))).digest('hex');
@@ -244,8 +254,7 @@ async function storedRun<T>(name: string, settings: Record<string, unknown>, mea
   const measured = new Date().toISOString();
   const result = await measure(key);
   const stored: Stored<T> = { key, measured, load: { start, end: loadavg() }, result };
-  writeFileSync(`${file}.tmp`, JSON.stringify(stored));
-  renameSync(`${file}.tmp`, file);
+  writeJsonAtomic(file, stored);
   measuredRuns.push({ name, measured, reused: false, load: stored.load });
   return result;
 }
@@ -265,15 +274,7 @@ interface Sitting {
 /** This machine's CPU model and core count, as a sitting records it. */
 const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores`;
 /** CPU seconds of a live process (user + system, its reaped children included) from /proc/<pid>/stat; 0 once it is gone. */
-function processCpu(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / CLK_TCK;
-  } catch {
-    return 0;
-  }
-}
+const processCpu = (pid: number) => procCpuSeconds(pid, 'all');
 /** Saves the sitting in progress; set while one runs, so an interrupt can record it before exiting. */
 let saveSitting: (() => void) | null = null;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -305,8 +306,7 @@ async function inSittings(name: string, key: Record<string, unknown>, dir: strin
   const t0 = performance.now();
   const live = new Set<number>();
   const write = (current: Sitting) => {
-    writeFileSync(`${file}.tmp`, JSON.stringify({ key, sittings: [...earlier, current] }));
-    renameSync(`${file}.tmp`, file);
+    writeJsonAtomic(file, { key, sittings: [...earlier, current] });
   };
   saveSitting = () => write({ started, wall: (performance.now() - t0) / 1000, cpu: [...live].reduce((a, pid) => a + processCpu(pid), 0), load: loadavg(), finished: false, machine });
   const beat = setInterval(saveSitting, 10_000);
@@ -333,14 +333,14 @@ interface Run extends Timed {
 }
 const runs: Run[] = [];
 async function localRun(name: string, mode: string): Promise<Run> {
-  const r = await storedRun(name, { mode }, async (key) => {
+  const r = digested(await storedRun(name, { mode }, async (key) => {
     const dir = join(work, name);
     const args = auditArgs(mode, dir);
     log(`${name}: ${shown(args)}`);
     const t = await inSittings(name, key, dir, (resume, live) => runChild(resume ? [...args, '--resume'] : args, live));
     log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU over ${t.sittings.length} sitting(s)`);
     return { name, mode, command: shown(args), ...t, files: readRun(dir) };
-  });
+  }));
   runs.push(r);
   return r;
 }
@@ -363,7 +363,7 @@ const fast = await localRun('fast', fastMode);
 
 /** `cpu` counts the audit process and the workers it fanned out to. */
 type QueuedRun = Run & { workers: number; workerThreads?: number };
-const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN, workerThreads }, async (key) => {
+const queuedStored: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN, workerThreads }, async (key) => {
   const dir = join(work, 'queued');
   let shownArgs = '';
   // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
@@ -392,6 +392,7 @@ const queued: QueuedRun = await storedRun('queued', { mode: queueMode, workers: 
   log(`queued: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
   return { name: 'queued', mode: queueMode, command: shownArgs, ...t, workers: workersN, workerThreads, files: readRun(dir) };
 });
+const queued: QueuedRun = digested(queuedStored);
 const loadEnd = loadavg();
 
 // ---------------------------------------------------------------- agreement
@@ -415,7 +416,7 @@ const reference = queueMode === 'exact' ? exact : fast;
 sameTexts(reference.files, queued.files, 'local vs queued');
 const queueCompare = {
   mismatches: queued.files.predictions.filter((p, i) => p.verdict !== reference.files.predictions[i].verdict).length,
-  identicalLines: queued.files.predictions.filter((p, i) => JSON.stringify(p) === JSON.stringify(reference.files.predictions[i])).length,
+  identicalLines: queued.files.predictions.filter((p, i) => p.line === reference.files.predictions[i].line).length,
 };
 
 // ---------------------------------------------------------------- the peer: Python lime + PyTorch on the same weights, from transformer-lime
@@ -462,7 +463,7 @@ else {
   }
   await clf?.release();
 }
-const auditedWords = exact.files.predictions.map((p) => tokenize(p.text).length).sort((a, b) => a - b);
+const auditedWords = exact.files.predictions.map((p) => p.words).sort((a, b) => a - b);
 const medianWords = auditedWords[Math.floor(auditedWords.length / 2)] ?? 0;
 const peer = [...peers].sort((a, b) => Math.abs(a.words - medianWords) - Math.abs(b.words - medianWords))[0];
 
