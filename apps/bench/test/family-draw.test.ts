@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '@xtrust/core';
-import { BAND_WEIGHTS, BANDS, FAMILY_SEEDS, FAMILY_SIZE, corpusVocabulary, drawCase, drawTrigger, familySeed, leansOnTarget, type CorpusLookup, type DrawEmbedding } from '../src/oracle/family-draw.js';
+import { BANDS, corpusVocabulary, type DrawEmbedding } from '@xtrust/datasets';
+import { BAND_WEIGHTS, FAMILY_SEEDS, FAMILY_SIZE, drawCase, familySeed, type CorpusLookup } from '../src/oracle/family-draw.js';
 import { parseShortcutArgs } from '../src/oracle/family-options.js';
 
 // A hand-made corpus whose frequency ranks are known: word wN occurs N times in total, spread evenly
@@ -18,57 +19,6 @@ function handCorpus() {
 }
 
 const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({ has: (w) => known.includes(w), wordAt: (r) => known[r], size: known.length });
-
-describe('corpusVocabulary', () => {
-  it('ranks content words by frequency (function words, digits and short tokens out) and counts texts per class', () => {
-    const v = corpusVocabulary([
-      { text: 'the cat sat with the cat', label: 'a' },
-      { text: 'a dog and a cat 42', label: 'b' },
-      { text: 'dog dog', label: 'b' },
-    ]);
-    expect(v.ranked).toEqual(['cat', 'dog', 'sat']);
-    expect(v.textFrequency.get('b')!.get('dog')).toBe(2);
-    expect(v.texts.get('a')).toBe(1);
-    expect(v.all.has('42')).toBe(true);
-  });
-
-  it('a word of one class only leans on it; a word spread evenly does not', () => {
-    const v = corpusVocabulary(handCorpus());
-    expect(leansOnTarget(v, 'templeword', 'a')).toBe(true);
-    expect(leansOnTarget(v, 'templeword', 'b')).toBe(false);
-    expect(leansOnTarget(v, v.ranked[0], 'a')).toBe(false);
-  });
-});
-
-describe('drawTrigger', () => {
-  const v = corpusVocabulary(handCorpus());
-  it('everyday words come from the top ranks and never lean on the target', () => {
-    const r = rng(7);
-    for (let i = 0; i < 50; i++) {
-      const w = drawTrigger(r, 'everyday', 'a', v, fakeEmbedding([]));
-      expect(v.ranked.indexOf(w)).toBeLessThan(3000);
-      expect(w).not.toBe('templeword');
-    }
-  });
-  it('a phrase is two distinct everyday words', () => {
-    const p = drawTrigger(rng(3), 'phrase', 'b', v, fakeEmbedding([]));
-    const [x, y] = p.split(' ');
-    expect(x).not.toBe(y);
-    expect(v.ranked.includes(x) && v.ranked.includes(y)).toBe(true);
-  });
-  it('the mid band needs a corpus of more than 3,000 content words', () => {
-    expect(() => drawTrigger(rng(1), 'mid', 'a', v, fakeEmbedding([]))).toThrow(/no mid band/);
-  });
-  it('a rare word is known to the embedding and not among the corpus words', () => {
-    const w = drawTrigger(rng(5), 'rare', 'a', v, fakeEmbedding(['the', 'zephyrous', 'quokkas', v.ranked[0]]));
-    expect(['zephyrous', 'quokkas']).toContain(w);
-  });
-  it('an absent word is unknown to the embedding and the corpus', () => {
-    const w = drawTrigger(rng(9), 'absent', 'a', v, fakeEmbedding(['banana']));
-    expect(w).toMatch(/^[a-z]+$/);
-    expect(v.all.has(w)).toBe(false);
-  });
-});
 
 describe('drawCase', () => {
   const rows = handCorpus();

@@ -26,3 +26,14 @@ export {
   type ShortcutBenchmark,
   type ShortcutSplitOptions,
 } from './shortcut.js';
+export {
+  BANDS,
+  BAND_RANKS,
+  RARE_EMBEDDING_ROWS,
+  corpusVocabulary,
+  leansOnTarget,
+  drawTrigger,
+  type Band,
+  type CorpusVocabulary,
+  type DrawEmbedding,
+} from './trigger-bands.js';

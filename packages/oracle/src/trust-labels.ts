@@ -93,7 +93,10 @@ export async function relatedness(
       ballots[m * q + qv.known[r]] = maxK >= maxF ? 1 : 0;
     }
   }
-  return pluralityColumns(ballots, members.length, q, 0);
+  const out = pluralityColumns(ballots, members.length, q, 0);
+  // function words relate to no class when the configuration says they are never keywords
+  if (store.oracle.functionWordsNeverKeywords) words.forEach((w, i) => (out[i] = isFunctionWord(w) ? 0 : out[i]));
+  return out;
 }
 
 /**

@@ -8,7 +8,8 @@ import { BUILTIN_KINDS } from '@xtrust/models';
 import type { ModelKind } from './case-data.js';
 import { DEFAULT_ENCODER, DEFAULT_KIT_CACHE, KIT_BERT, type KitBertSettings } from './kit-bert.js';
 import { CORPORA, DEFAULT_CLASSES, DEFAULT_FAMILY, type CaseSpec, type CorpusName } from './family.js';
-import { BANDS, FAMILY_SIZE, type Band, type FamilyName } from './family-draw.js';
+import { BANDS, type Band } from '@xtrust/datasets';
+import { FAMILY_SIZE, type FamilyName } from './family-draw.js';
 
 /** A drawn family to run (family-draw.ts): its draws from index `first`, `count` of them or until `untilScored` cases are scored. */
 export interface DrawRequest {

@@ -56,7 +56,7 @@ export function embedding(name: string): Promise<WordEmbedding> {
 }
 
 /** θ_relate of an embedding from WordNet word pairs (§3.1; calibrateThetaRelate, seed 0), once per process. */
-function thetaRelate(e: WordEmbedding): Promise<number> {
+export function thetaRelateOf(e: WordEmbedding): Promise<number> {
   let p = calibrated.get(e.name);
   if (!p) {
     p = calibrateThetaRelate(e, wordnet(), { seed: 0 }).then((c) => c.thetaRelate);
@@ -78,7 +78,7 @@ export function namedOracle(config: OracleConfig, embeddingNames: readonly strin
     async run(ctx) {
       const embeddings = await Promise.all(embeddingNames.map(embedding));
       const theta: Record<string, number> = {};
-      for (const e of embeddings) theta[e.name] = await thetaRelate(e);
+      for (const e of embeddings) theta[e.name] = await thetaRelateOf(e);
       const t0 = performance.now();
       const store = await identifyKeywords(ctx.classifier, ctx.train.texts, ctx.train.labels, {
         explainer: ctx.explainer,
