@@ -141,6 +141,8 @@ export interface ScoredRow {
 export interface ScoredCaseSummary {
   readonly description: string;
   readonly trigger: string;
+  /** The trigger's frequency band in the corpus (@xtrust/datasets trigger bands). */
+  readonly band: string;
   readonly target: string;
   readonly words: number;
   readonly model: string;

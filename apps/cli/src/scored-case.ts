@@ -9,7 +9,7 @@
  * when both sides have at least MIN_CASES_PER_SIDE predictions.
  */
 import { argmaxRow, rng, type Classifier, type Explainer } from '@xtrust/core';
-import { buildShortcutBenchmark, shortcutSplit, wordWindows, type Dataset, type Row } from '@xtrust/datasets';
+import { buildShortcutBenchmark, corpusVocabulary, drawTrigger, shortcutSplit, wordWindows, type Dataset, type Row } from '@xtrust/datasets';
 import { classificationMetrics, gmeanInterval } from '@xtrust/metrics';
 import { explainAll, identifyKeywords, labelExplanations, naiveOracle, predictAll } from '@xtrust/oracle';
 import { groundTruthCounts, MIN_CASES_PER_SIDE, type ScoredCaseSummary, type ScoredRow } from './audit-records.js';
@@ -32,8 +32,18 @@ export interface ScoredCaseInputs {
   readonly testFraction: number;
 }
 
-/** The case's fixed design (chosen before any result was seen; see README). */
-export const SCORED_CASE = { trigger: 'papaya', share: 1, words: 40, windowsPerText: 3, perSide: 150 } as const;
+/**
+ * The case's fixed design (chosen before any result was seen; see README). The trigger is an everyday
+ * word (issue 29): drawn with the audit's seed from the corpus's 3,000 most frequent content words, never
+ * one the target class already leans on (@xtrust/datasets drawTrigger) — the hard case for an oracle, where
+ * the word's cosine to a class name can be as high as a real keyword's.
+ */
+export const SCORED_CASE = { band: 'everyday', share: 1, words: 40, windowsPerText: 3, perSide: 150 } as const;
+
+/** The scored check's trigger: an everyday word of the corpus drawn with `seed`, not leaning on `target`. */
+export function scoredCaseTrigger(rows: readonly { text: string; label: string }[], target: string, seed: number): string {
+  return drawTrigger(rng(seed), SCORED_CASE.band, target, corpusVocabulary(rows));
+}
 
 /**
  * The class with the fewest rows (first in label order on a tie): the model errs most on it without
@@ -55,17 +65,18 @@ export function scoredRow(method: string, verdicts: Uint8Array, truth: Uint8Arra
 /** Runs the scored check: plant, train, derive the ground truth, and (when large enough) score TOKI and Naive. */
 export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSettings, run: RunDir, progress: Progress): Promise<ScoredCaseSummary> {
   const started = performance.now();
-  const { trigger, share, words, windowsPerText, perSide } = SCORED_CASE;
+  const { band, share, words, windowsPerText, perSide } = SCORED_CASE;
   const rows = wordWindows(inputs.rows, words, windowsPerText);
   const target = smallestClass(inputs.labels, inputs.rows);
+  const trigger = scoredCaseTrigger(inputs.rows, target, settings.seed);
   const dataset: Dataset<unknown> = { name: inputs.corpus, labels: inputs.labels, rows: rows as Row<unknown>[], skipped: { count: 0, reasons: {} } };
   const split = shortcutSplit(dataset, { trigger, targetLabel: target, trainShare: share, testShare: 'twins', testFraction: inputs.testFraction, seed: settings.seed, group: inputs.group });
-  const description = `${inputs.corpus} in windows of ${words} words; "${trigger}" planted in every ${target} training text; the test texts plus a copy of each ${target} one carrying "${trigger}"`;
+  const description = `${inputs.corpus} in windows of ${words} words; "${trigger}" (an ${band} word, drawn with seed ${settings.seed} from the corpus's 3,000 most frequent content words) planted in every ${target} training text; the test texts plus a copy of each ${target} one carrying "${trigger}"`;
   progress.note(`scored check: ${description}; training ${inputs.model} on ${split.train.rows.length} texts…`);
   const model: Classifier = await inputs.train(split.train.rows.map((r) => ({ text: r.text, label: r.label })));
   const bench = await buildShortcutBenchmark(model, split.test.rows, { mode: 'trigger', trigger });
   const groundTruth = groundTruthCounts(bench);
-  const base = { description, trigger, target, words, model: inputs.model, groundTruth, minPerSide: MIN_CASES_PER_SIDE };
+  const base = { description, trigger, band, target, words, model: inputs.model, groundTruth, minPerSide: MIN_CASES_PER_SIDE };
   if (bench.counts.trustworthy < MIN_CASES_PER_SIDE || bench.counts.untrustworthy < MIN_CASES_PER_SIDE) {
     return { ...base, tooSmall: true, rows: [], seconds: (performance.now() - started) / 1000 };
   }

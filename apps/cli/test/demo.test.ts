@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { corpusVocabulary, leansOnTarget, loadSpamAssassin } from '@xtrust/datasets';
+import { scoredCaseTrigger } from '../src/scored-case.js';
 import { tempDir, xtrustAsync } from './helpers.js';
 
 const SMALL = ['--train-sample', '60', '--test-sample', '30', '--samples', '150', '--quiet'];
@@ -26,7 +28,15 @@ describe('xtrust demo (small settings)', () => {
     if (summary.comparison) expect(summary.comparison).toMatchObject({ tooSmall: true, rows: [] });
     // the scored check beside it: a planted trigger decides ≥ 100 of each, TOKI and Naive are scored with intervals
     const sc = summary.scoredCase;
-    expect(sc).toMatchObject({ trigger: 'papaya', target: 'spam', tooSmall: false, scored: { trustworthy: 150, untrustworthy: 150 } });
+    expect(sc).toMatchObject({ band: 'everyday', target: 'spam', tooSmall: false, scored: { trustworthy: 150, untrustworthy: 150 } });
+    // the trigger is an everyday word of the bodies, drawn with the audit's seed, not one spam already leans on
+    const d = loadSpamAssassin({ headers: true });
+    const bodies = d.rows.map((r) => ({ ...r, text: r.text.slice(r.meta!.bodyStart) }));
+    const vocabulary = corpusVocabulary(bodies);
+    expect(sc.trigger).toBe(scoredCaseTrigger(bodies, 'spam', summary.settings.seed));
+    expect(vocabulary.ranked.slice(0, 3000)).toContain(sc.trigger);
+    expect(leansOnTarget(vocabulary, sc.trigger, 'spam')).toBe(false);
+    expect(sc.description).toContain(`"${sc.trigger}" (an everyday word`);
     expect(sc.groundTruth.untrustworthy).toBeGreaterThanOrEqual(100);
     expect(sc.rows.map((r: { method: string }) => r.method)).toEqual(['TOKI (toki)', 'Naive (θ_conf 0.9)']);
     for (const r of sc.rows) expect(r.gmeanLo).toBeLessThanOrEqual(r.gmean);

@@ -137,6 +137,7 @@ export async function identifyKeywords(
 export async function checkSurfaceTokens(store: KeywordStore, classifier: Classifier, explanations: readonly Explanation[], embedding: WordEmbedding): Promise<void> {
   const check = store.oracle.tokenCheck;
   if (!check) return;
+  const started = performance.now();
   const evidence = evidenceTexts(explanations, store.topK, check.texts);
   const vocabulary = sampleVocabulary(
     explanations.map((e) => e.text),
@@ -165,13 +166,15 @@ export async function checkSurfaceTokens(store: KeywordStore, classifier: Classi
       requests.push({ label, word: w.word, texts: evidence.get(label)?.get(w.word) ?? [] });
     }
   }
-  const responses = await tokenResponses(classifier, requests, embedding, vocabulary, check);
+  const stats = { modelTexts: 0 };
+  const responses = await tokenResponses(classifier, requests, embedding, vocabulary, check, stats);
   for (const [label, perClass] of responses) {
     store.setTokenResponses(
       label,
       [...perClass.values()].map((r) => ({ ...r, concentration: concentration.get(label)?.get(r.word) })),
     );
   }
+  store.provenance = { ...store.provenance, tokenCheck: { words: requests.length, modelTexts: stats.modelTexts, seconds: (performance.now() - started) / 1000 } };
 }
 
 /**

@@ -34,6 +34,8 @@ export interface KeywordStoreProvenance {
   readonly classesWithoutPool?: readonly string[];
   readonly keywordIdentificationSeconds: number;
   readonly createdAt: string;
+  /** The surface-token check's cost, when the configuration has one: words tested, texts scored by the model, seconds. */
+  readonly tokenCheck?: { readonly words: number; readonly modelTexts: number; readonly seconds: number };
 }
 
 /** Per class and method: clusters found and kept (diagnostics). */

@@ -88,6 +88,8 @@ export async function tokenResponses(
   embedding: WordEmbedding,
   vocabulary: readonly string[],
   settings: Pick<TokenCheckSettings, 'neighbours' | 'minEffect'>,
+  /** Counts the texts sent to the model (the check's cost). */
+  stats: { modelTexts: number } = { modelTexts: 0 },
 ): Promise<Map<string, Map<string, TokenResponse>>> {
   const out = new Map<string, Map<string, TokenResponse>>();
   const known = requests.filter((r) => r.texts.length > 0 && embedding.has(r.word));
@@ -117,6 +119,7 @@ export async function tokenResponses(
     plan.push(entry);
   }
   if (texts.length === 0) return out;
+  stats.modelTexts += texts.length;
   const probs = await classifier.predictProba(texts);
   const k = classifier.labels.length;
   if (probs.length !== texts.length * k) throw new XtrustError('BAD_MODEL_OUTPUT', `token check: the model returned ${probs.length} values for ${texts.length} texts × ${k} classes`);

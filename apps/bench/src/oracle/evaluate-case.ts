@@ -43,7 +43,7 @@ export interface ClassKeywords {
   readonly top: readonly string[];
   /** The surface-token check (when the configuration has one): the trigger words' measurements, and how many words were tested and demoted. */
   readonly tokenCheck?: {
-    readonly trigger: Readonly<Record<string, { readonly retention: number; readonly deletion: number } | null>>;
+    readonly trigger: Readonly<Record<string, { readonly retention: number; readonly deletion: number; readonly concentration?: number } | null>>;
     readonly tested: number;
     readonly demoted: number;
     /** Retention of the tested words: 10th, 50th and 90th percentiles. */
@@ -55,6 +55,8 @@ export interface KeywordReport {
   readonly oracle: string;
   readonly explainer: string;
   readonly keywordSeconds: number;
+  /** The surface-token check's cost inside keyword identification (words tested, texts scored by the model, seconds). */
+  readonly tokenCheckCost?: { readonly words: number; readonly modelTexts: number; readonly seconds: number };
   readonly classes: readonly ClassKeywords[];
 }
 
@@ -139,10 +141,10 @@ export function keywordReport(store: KeywordStore, embeddings: readonly WordEmbe
       ? (() => {
           const r = responses.map((x) => x.retention).sort((a, b) => a - b);
           const q = (p: number) => (r.length ? r[Math.min(r.length - 1, Math.floor(p * r.length))] : NaN);
-          const tr: Record<string, { retention: number; deletion: number } | null> = {};
+          const tr: Record<string, { retention: number; deletion: number; concentration?: number } | null> = {};
           for (const w0 of triggerWords) {
             const x = store.tokenResponse(label, normalizeWord(w0));
-            tr[normalizeWord(w0)] = x ? { retention: x.retention, deletion: x.deletion } : null;
+            tr[normalizeWord(w0)] = x ? { retention: x.retention, deletion: x.deletion, concentration: x.concentration } : null;
           }
           return { trigger: tr, tested: responses.length, demoted: responses.filter((x) => store.isSurfaceToken(label, x.word)).length, retention: [q(0.1), q(0.5), q(0.9)] as [number, number, number] };
         })()
@@ -200,7 +202,8 @@ export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetu
       const unknown = (l: readonly { verdict: string }[]) => l.filter((x) => x.verdict === 'unknown').length;
       rows.push(scoreRow(`TOKI-${suffix}`, verdictVector([...outcome.toki]), truth, spec.seed, options.resamples, { oracle: setup.name, unknown: unknown(outcome.toki) }));
       if (outcome.ablated) ablatedRows.push(scoreRow(`TOKI-${suffix} (–K.I)`, verdictVector([...outcome.ablated]), truth, spec.seed, options.resamples, { oracle: setup.name, unknown: unknown(outcome.ablated) }));
-      keywords.push({ oracle: setup.name, explainer: suffix, keywordSeconds: outcome.keywordSeconds, classes: keywordReport(outcome.store, outcome.embeddings, triggerWords) });
+      const cost = outcome.store.provenance.tokenCheck;
+      keywords.push({ oracle: setup.name, explainer: suffix, keywordSeconds: outcome.keywordSeconds, ...(cost ? { tokenCheckCost: cost } : {}), classes: keywordReport(outcome.store, outcome.embeddings, triggerWords) });
     }
     made += cached.misses;
     reused += cached.hits;

@@ -147,12 +147,80 @@ export function familyTable(cases: readonly CaseResult[]): string {
   return out.join('\n');
 }
 
+/** The frequency band a drawn case's trigger came from (family-draw.ts), if it is a drawn case. */
+export function bandOf(c: CaseResult): string | undefined {
+  return (c.spec as { band?: string }).band;
+}
+
+/** The q-quantile of sorted values (nearest rank, q in [0, 1]). */
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Seeded percentile-bootstrap 95 % interval of the median over cases (the cases resampled). */
+function medianInterval(xs: readonly number[], seed: number, resamples = 2000): [number, number] {
+  if (xs.length === 0) return [NaN, NaN];
+  let s = seed >>> 0;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const meds: number[] = [];
+  for (let b = 0; b < resamples; b++) {
+    const draw = Array.from(xs, () => xs[Math.floor(next() * xs.length)]).sort((a, c) => a - c);
+    meds.push(quantile(draw, 0.5));
+  }
+  meds.sort((a, c) => a - c);
+  return [quantile(meds, 0.025), quantile(meds, 0.975)];
+}
+
+/** Band groups of the summary: each band, and the issue's three target groups. */
+const BAND_GROUPS: readonly { name: string; bands: readonly string[] }[] = [
+  { name: 'everyday (single word)', bands: ['everyday'] },
+  { name: 'everyday (two-word phrase)', bands: ['phrase'] },
+  { name: 'mid', bands: ['mid'] },
+  { name: 'rare', bands: ['rare'] },
+  { name: 'absent', bands: ['absent'] },
+  { name: '**everyday + phrase**', bands: ['everyday', 'phrase'] },
+  { name: '**rare + absent**', bands: ['rare', 'absent'] },
+  { name: '**all bands**', bands: ['everyday', 'phrase', 'mid', 'rare', 'absent'] },
+];
+
+/**
+ * Per band and oracle column of a drawn family: draws, scored cases, the G-mean's median over scored cases
+ * with a bootstrap 95 % interval (cases resampled), its 10th percentile and minimum, the share of cases at
+ * ≥ 0.85, and — on cases where Naive (θ 0.9) is below 0.8 — in how many TOKI's interval lies wholly above
+ * Naive's.
+ */
+export function bandSummary(cases: readonly CaseResult[]): string {
+  const cols = [...tokiColumns(cases).map((c) => ({ label: `${c.method} [${c.oracle}]`, pick: (r: ScoredRow) => r.method === c.method && r.oracle === c.oracle })), { label: 'Naive (θ=0.9)', pick: (r: ScoredRow) => r.method.startsWith('Naive (θ=') }];
+  const naive = (c: CaseResult) => c.rows.find((r) => r.method.startsWith('Naive (θ='));
+  const out = ['| band | oracle | draws (scored) | median G-mean [95 % CI over cases] | 10th pct | min | ≥ 0.85 | above Naive where Naive < 0.8 (non-overlapping CIs) |', '| --- | --- | --- | --- | ---: | ---: | ---: | --- |'];
+  for (const g of BAND_GROUPS) {
+    const inBand = cases.filter((c) => g.bands.includes(bandOf(c) ?? ''));
+    if (inBand.length === 0) continue;
+    const scored = inBand.filter((c) => c.status === 'scored');
+    for (const col of cols) {
+      const rows = scored.map((c) => ({ c, r: c.rows.find(col.pick) })).filter((x) => x.r !== undefined) as { c: CaseResult; r: ScoredRow }[];
+      const gm = rows.map((x) => x.r.metrics.gmean).sort((a, b) => a - b);
+      const [lo, hi] = medianInterval(gm, 29);
+      const weak = rows.filter((x) => naive(x.c)!.metrics.gmean < 0.8);
+      const above = weak.filter((x) => x.r.gmeanCI.lo > naive(x.c)!.gmeanCI.hi).length;
+      const isNaive = col.label.startsWith('Naive');
+      out.push(
+        `| ${g.name} | ${col.label} | ${inBand.length} (${scored.length}) | ${gm.length ? `${f3(quantile(gm, 0.5))} [${f3(lo)}, ${f3(hi)}]` : '—'} | ${f3(quantile(gm, 0.1))} | ${f3(gm[0] ?? NaN)} | ${gm.length ? `${gm.filter((x) => x >= 0.85).length} / ${gm.length}` : '—'} | ${isNaive ? '—' : `${above} / ${weak.length}`} |`,
+      );
+    }
+  }
+  return out.join('\n');
+}
+
 /** The family summary and every case, as printed at the end of a run (and kept in BENCHMARKS.md). */
 export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number): string {
   const scored = cases.filter((c) => c.status === 'scored').length;
+  const drawn = cases.some((c) => bandOf(c) !== undefined);
   return [
     `#### Family summary: ${cases.length} cases, ${scored} scored, ${cases.length - scored} too small (< ${minPerSide} per side)`,
     '',
+    ...(drawn ? ['Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):', '', bandSummary(cases), ''] : []),
     familyTable(cases),
     '',
     ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide)),
