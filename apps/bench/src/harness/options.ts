@@ -338,7 +338,10 @@ export async function runScript<O extends OptionSpecs>(spec: ScriptSpec<O>, main
     await main(options);
   } catch (e) {
     if (e instanceof UsageError) exitUsage(e.message);
-    process.stderr.write(`${scriptName()}: ${process.env.XTRUST_DEBUG && e instanceof Error ? e.stack : e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(1);
+    else {
+      const detail = process.env.XTRUST_DEBUG && e instanceof Error ? e.stack : e instanceof Error ? e.message.split('\n')[0] : String(e);
+      process.stderr.write(`${scriptName()}: ${detail}\n`);
+      process.exit(1);
+    }
   }
 }
