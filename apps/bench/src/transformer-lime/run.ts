@@ -31,7 +31,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,7 @@ import type { Explanation } from '@xtrust/core';
 import { defaultBatchTokens, OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
+import { writeJsonAtomic } from '../harness/store.js';
 import { textsOfLength } from './texts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -369,10 +370,8 @@ for (const job of jobs) {
     const host = hostOf();
     for (const r of rows.slice(blockStart)) Object.assign(r, { measured, host });
     const block: Block = { key, measured, host, peerInfo, weights: weightsOf.get(basename(job.model))!, rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r) };
-    writeFileSync(`${blockFile}.tmp`, JSON.stringify(block, null, 1));
-    renameSync(`${blockFile}.tmp`, blockFile);
-    mkdirSync(SITTINGS, { recursive: true });
-    writeFileSync(join(SITTINGS, `${tag}-${measured.replace(/[:.]/g, '-')}-block.json`), JSON.stringify(block, null, 1));
+    writeJsonAtomic(blockFile, block, 1);
+    writeJsonAtomic(join(SITTINGS, `${tag}-${measured.replace(/[:.]/g, '-')}-block.json`), block, 1);
     writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
   }
 }

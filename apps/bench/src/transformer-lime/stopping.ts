@@ -16,7 +16,7 @@
  * so a stopped run resumes at the text it was in.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Classifier } from '@xtrust/core';
@@ -24,6 +24,7 @@ import { LimeExplainer, type AdaptiveRule } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
+import { writeJsonAtomic } from '../harness/store.js';
 import { validationTexts } from './texts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -108,8 +109,7 @@ async function record(text: string, file: string): Promise<Recording> {
     exact2: e2.features.map((f) => [f.word, f.weight]),
     seconds: (performance.now() - t0) / 1000,
   };
-  writeFileSync(`${file}.tmp`, JSON.stringify(r));
-  renameSync(`${file}.tmp`, file);
+  writeJsonAtomic(file, r);
   return r;
 }
 
