@@ -8,6 +8,7 @@ export {
 } from './keyword-identification.js';
 export {
   TOKI_DEFAULT,
+  DEFAULT_TOKEN_CHECK,
   TOKI_PAPER,
   ORACLES,
   resolveOracle,

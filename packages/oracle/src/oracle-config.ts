@@ -85,10 +85,32 @@ export const TOKI_PAPER: OracleConfig = Object.freeze({
 });
 
 /**
- * xtrust's default TOKI: the paper's keyword identification (Eqs. 1–5, θ_dist 0.3, raw vectors) with
- * the `decisive` verdict in place of Eq. 6's sum. Chosen among 32 configurations on the validation
- * splits of the shortcut family by `apps/bench/dist/oracle/select.js` (rule and figures in
- * packages/oracle/README.md and BENCHMARKS.md).
+ * The surface-token check of `toki`: per class, the keywords whose Σ importance is at least 10× the
+ * median of the class's 50 heaviest content words (at most 20 of them) are replaced by their 8 nearest
+ * GloVe neighbours among words of ≥ 3 sampled training texts, in the 4 texts where they weighed most; a
+ * keyword whose neighbours keep less than 30 % of its effect on the class log-odds is not a keyword.
+ * The thresholds sit in the middle of the plateau where every value tied on the validation family
+ * (minConcentration 10–20, minRetention 0.15–9); the rest was fixed before any run.
+ */
+export const DEFAULT_TOKEN_CHECK: TokenCheckSettings = Object.freeze({
+  neighbours: 8,
+  texts: 4,
+  maxWords: 20,
+  minConcentration: 10,
+  referenceWords: 50,
+  minRetention: 0.3,
+  minTextCount: 3,
+  minEffect: 0.05,
+});
+
+/**
+ * xtrust's default TOKI (issue 29): the paper's keyword identification (Eqs. 1–5, θ_dist 0.3, raw
+ * vectors, the cluster-mean rule) with three departures — the `decisive` verdict in place of Eq. 6's sum
+ * (issue 14), function words never keywords and neutral in the verdict, and the surface-token check
+ * (DEFAULT_TOKEN_CHECK), which takes a planted everyday word out of its class's keywords although its
+ * cosine to the class name is as high as a real keyword's. Chosen on the VALIDATION family of drawn
+ * shortcut cases (apps/bench oracle/shortcut.js --family validation); the rule and every ablation are in
+ * packages/oracle/README.md and the bench's oracle sections.
  */
 export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   name: 'toki',
@@ -98,8 +120,8 @@ export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   memberShare: 0.5,
   classContrast: false,
   verdictRule: 'decisive',
-  functionWordsNeverKeywords: false,
-  tokenCheck: null,
+  functionWordsNeverKeywords: true,
+  tokenCheck: DEFAULT_TOKEN_CHECK,
 });
 
 /** The named configurations: `toki` (the default) and `toki-paper`. */

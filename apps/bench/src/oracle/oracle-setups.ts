@@ -5,7 +5,7 @@
  */
 import type { Classifier, Explainer, WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
-import { calibrateThetaRelate, identifyKeywords, labelTolerant, ORACLES, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
+import { calibrateThetaRelate, DEFAULT_TOKEN_CHECK, identifyKeywords, labelTolerant, ORACLES, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
 import { XtrustError } from '@xtrust/core';
 
 /** What a configuration gets from the benchmark. */
@@ -99,8 +99,8 @@ export function namedOracle(config: OracleConfig, embeddingNames: readonly strin
   };
 }
 
-/** The surface-token check's settings other than its threshold, as the candidates use them (fixed before any run). */
-export const TOKEN_CHECK_BASE = { neighbours: 8, texts: 4, maxWords: 20, referenceWords: 50, minConcentration: 10, minTextCount: 3, minEffect: 0.05 } as const;
+/** The surface-token check's settings a candidate starts from: the default's (@xtrust/oracle DEFAULT_TOKEN_CHECK). */
+export const TOKEN_CHECK_BASE = DEFAULT_TOKEN_CHECK;
 
 /**
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
@@ -117,7 +117,7 @@ export function candidateOracle(name: string): OracleConfig {
     else if (m === 'nofw') config = { ...config, functionWordsNeverKeywords: false };
     else if (m === 'notc') config = { ...config, tokenCheck: null };
     else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) } };
-    else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, minRetention: 0.3, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
+    else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
     else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY)`, { argument: 'oracle' });
   }
   return config;
