@@ -51,6 +51,12 @@ interface Produced {
   skipped?: string;
 }
 
+/** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
+export const VALIDATION_ORACLES = [
+  'toki', 'toki-paper', 'toki+nofw+notc', 'toki+nofw', 'toki+notc', 'toki+tc9', 'toki+cc0',
+  'toki+cc5', 'toki+cc20', 'toki+tc0.15', 'toki+tc0.5',
+] as const;
+
 interface Benchmark {
   readonly name: string;
   readonly title: string;
@@ -249,6 +255,46 @@ export const BENCHMARKS: readonly Benchmark[] = [
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100'] : ['--out', join(RESULTS, 'oracle-family.json'), '--cache', join(RESULTS, 'oracle-family-cache')],
+    }),
+  },
+  {
+    name: 'oracle-drawn',
+    title: 'TOKI on drawn shortcut cases: the test family, per trigger band (everyday, phrase, mid, rare, absent)',
+    description:
+      "Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki` (the default), `toki-paper`, the previous default (`toki+nofw+notc`) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).",
+    limit: [10800, 1800],
+    regenerated: 'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the results JSON the section is written from, apps/bench/results/oracle-drawn-test.json, is committed.',
+    script: (ctx) => ({
+      file: 'apps/bench/dist/oracle/shortcut.js',
+      args: ctx.quick
+        ? ['--family', 'test', '--draws', '4', '--train', '300', '--samples', '1000', '--per-side', '100', '--oracle', 'toki,toki-paper']
+        : ['--family', 'test', '--draws', '40', '--until-scored', '40', '--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-drawn-test.json'), '--cache', join(RESULTS, 'oracle-drawn-cache/test')],
+    }),
+  },
+  {
+    name: 'oracle-drawn-validation',
+    title: 'Choosing the oracle on the validation family: every step of `toki` ablated',
+    description:
+      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, and the thresholds around the chosen ones. The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
+    limit: [10800, 1800],
+    regenerated: 'the LIME explanation cache under the --cache folder, re-made by the command above; apps/bench/results/oracle-drawn-validation.json, the results the section is written from, is committed.',
+    script: (ctx) => ({
+      file: 'apps/bench/dist/oracle/shortcut.js',
+      args: ctx.quick
+        ? ['--family', 'validation', '--draws', '4', '--train', '300', '--samples', '1000', '--per-side', '100', '--oracle', 'toki,toki-paper']
+        : ['--family', 'validation', '--draws', '40', '--oracle', VALIDATION_ORACLES.join(','), '--out', join(RESULTS, 'oracle-drawn-validation.json'), '--cache', join(RESULTS, 'oracle-drawn-cache/validation')],
+    }),
+  },
+  {
+    name: 'oracle-word-lists',
+    title: "TOKI's keyword step against person-written word lists (precision and recall of 'related')",
+    description:
+      "Issue 29 (3): per corpus (SpamAssassin bodies, State of the Union parties, five Brown genres) a model trained on the corpus with no trigger, TOKI's keyword identification on it, and its verdicts on ≥ 60 related and ≥ 60 unrelated words per class written by a person before any oracle run (apps/bench/src/oracle/word-lists/). Two readings: the keyword status of listed words in the class's pool, and Eq. 5's r(w, c) for every listed word (apps/bench/src/oracle/word-list-agreement.ts).",
+    limit: [7200, 1200],
+    regenerated: 'nothing but the results JSON apps/bench/results/oracle-word-lists.json (committed); the explanations are re-made by the command above.',
+    script: (ctx) => ({
+      file: 'apps/bench/dist/oracle/word-list-agreement.js',
+      args: ctx.quick ? ['--corpus', 'spam', '--train', '300', '--samples', '1000'] : ['--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-word-lists.json')],
     }),
   },
   {
