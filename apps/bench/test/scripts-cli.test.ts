@@ -1,7 +1,6 @@
 // Every bench script, built and run as a user runs it: `--help` prints its options and exits 0; a mistyped
 // option prints one line (no stack trace) and exits 2. The scripts are the files of src/ that parse their
-// command line with the harness; no other file of src/ may read process.argv itself (src/oracle excepted
-// while it is rewritten: it will call the harness's parseOrExit).
+// command line with the harness; no other file of src/ may read process.argv itself.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -11,8 +10,6 @@ const APP = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const SRC = join(APP, 'src');
 const DIST = join(APP, 'dist');
 const ROOT = resolve(APP, '../..');
-/** Being rewritten by another engineer; its scripts will take parseOrExit from the harness. */
-const NOT_YET = ['oracle/'];
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((f) => {
@@ -20,7 +17,7 @@ function sources(dir: string): string[] {
     return statSync(p).isDirectory() ? sources(p) : p.endsWith('.ts') ? [relative(SRC, p)] : [];
   });
 }
-const files = sources(SRC).filter((f) => !f.startsWith('harness/') && !NOT_YET.some((d) => f.startsWith(d)));
+const files = sources(SRC).filter((f) => !f.startsWith('harness/'));
 const text = (f: string) => readFileSync(join(SRC, f), 'utf8');
 /** Scripts: files that parse a command line through the harness. */
 const scripts = files.filter((f) => /\b(parseOrExit|runScript)\(/.test(text(f))).map((f) => f.replace(/\.ts$/, '.js'));
@@ -33,6 +30,8 @@ const MUST_LIST: Record<string, string[]> = {
   'transformer-audit/run.js': ['--model', '--fraction', '--fast-mode', '--queue-mode', '--workers', '--remeasure', '--fresh'],
   'transformer-lime/run.js': ['--lime-src', '--model', '--large', '--modes', '--sessions', '--only-stored', '--earlier'],
   'scale/run.js': ['--instances', '--chunk', '--repeats', '--kill-instances'],
+  'oracle/shortcut.js': ['--family', '--draws', '--trigger-band', '--oracle', '--write-section'],
+  'oracle/select.js': ['--explain-only', '--only'],
 };
 
 function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -66,7 +65,7 @@ beforeAll(() => {
 
 describe('bench scripts on the command line', () => {
   it('finds the scripts, and no other file reads the command line itself', () => {
-    for (const s of ['index.js', 'report.js', 'attack/run.js', 'transformer-audit/run.js', 'transformer-lime/run.js', 'transformer-lime/stopping.js', 'transformer-lime/profile.js', 'lime-parity/run.js', 'explainers-speed/run.js', 'native/run.js', 'reproductions/ndcg.js', 'reproductions/synonymity.js', 'scale/run.js']) {
+    for (const s of ['index.js', 'report.js', 'attack/run.js', 'transformer-audit/run.js', 'transformer-lime/run.js', 'transformer-lime/stopping.js', 'transformer-lime/profile.js', 'lime-parity/run.js', 'explainers-speed/run.js', 'native/run.js', 'reproductions/ndcg.js', 'reproductions/synonymity.js', 'scale/run.js', 'oracle/shortcut.js', 'oracle/select.js', 'oracle/speed.js', 'oracle/word-list-agreement.js']) {
       expect(scripts).toContain(s);
     }
     for (const f of files) expect(text(f), f).not.toMatch(/(process\.)?argv\.(indexOf|includes)\(|process\.argv\[[2-9]/);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,42 @@ describe('shortcut benchmark options', () => {
     expect(code(() => parseShortcutArgs(['--corpus', 'headers', '--trigger', 'x']))).toBe('INVALID_ARGUMENT');
     expect(code(() => parseShortcutArgs(['--per-side', '50']))).toBe('INVALID_ARGUMENT');
     expect(code(() => parseShortcutArgs(['--frobnicate']))).toBe('INVALID_ARGUMENT');
+  });
+
+  it('--write-section goes with --from, --note with --write-section', () => {
+    const message = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return isXtrustError(e) ? `${e.code}: ${e.message}` : `OTHER: ${String(e)}`;
+      }
+      return undefined;
+    };
+    const d = parseShortcutArgs([]);
+    expect([d.writeSection, d.note]).toEqual([false, undefined]);
+    const w = parseShortcutArgs(['--from', 'r.json', '--write-section']);
+    expect([w.from, w.writeSection, w.note]).toEqual(['r.json', true, undefined]);
+    // the note is a value, even one that looks like an option (not taken for --epochs on a bag-of-words run)
+    const n = parseShortcutArgs(['--note', 'GloVe relates "papaya" to food', '--write-section', '--from', 'r.json']);
+    expect([n.from, n.writeSection, n.note]).toEqual(['r.json', true, 'GloVe relates "papaya" to food']);
+    expect(parseShortcutArgs(['--from', 'r.json', '--write-section', '--note', '--epochs']).note).toBe('--epochs');
+    // refused, naming the options
+    expect(message(() => parseShortcutArgs(['--note', 'text']))).toMatch(/^INVALID_ARGUMENT: .*--note.*--write-section/);
+    expect(message(() => parseShortcutArgs(['--from', 'r.json', '--note', 'text']))).toMatch(/^INVALID_ARGUMENT: .*--note.*--write-section/);
+    expect(message(() => parseShortcutArgs(['--write-section']))).toMatch(/^INVALID_ARGUMENT: .*--write-section.*--from/);
+    expect(message(() => parseShortcutArgs(['--write-section', '--note', 'text']))).toMatch(/^INVALID_ARGUMENT: .*--write-section.*--from/);
+    expect(message(() => parseShortcutArgs(['--from', 'r.json', '--write-section', '--note']))).toMatch(/^INVALID_ARGUMENT: --note: expected/);
+    // an unknown option points at --help (the one line a wrong command line prints)
+    expect(message(() => parseShortcutArgs(['--frobnicate', '1']))).toBe('INVALID_ARGUMENT: unknown option --frobnicate (try --help)');
+  });
+
+  it("shortcut.js's --help lists every option parseShortcutArgs accepts", () => {
+    const src = (f: string) => readFileSync(new URL(`../src/oracle/${f}`, import.meta.url), 'utf8');
+    const accepted = [...src('family-options.ts').matchAll(/\bk === '(--[a-z-]+)'/g)].map((m) => m[1]);
+    expect(accepted).toEqual(expect.arrayContaining(['--corpus', '--family', '--draws', '--first', '--until-scored', '--trigger-band', '--from', '--write-section', '--note']));
+    const usage = /const USAGE = `([^`]*)`/.exec(src('shortcut.ts'))?.[1] ?? '';
+    expect(usage).toMatch(/^usage: /);
+    for (const o of accepted) expect(usage, o).toMatch(new RegExp(`(^|\\s|\\()${o}(\\s|\\)|$)`, 'm'));
   });
 });
 

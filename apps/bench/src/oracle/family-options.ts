@@ -67,6 +67,10 @@ export interface ShortcutOptions {
   readonly cacheDir?: string;
   /** Print the family tables from a results file instead of running. */
   readonly from?: string;
+  /** With --from: store the tables as BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) and rewrite BENCHMARKS.md. */
+  readonly writeSection: boolean;
+  /** With --write-section: a paragraph of observations added to the section. */
+  readonly note?: string;
 }
 
 const bad = (option: string, expected: string, got: string | undefined) =>
@@ -116,9 +120,14 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     out: undefined as string | undefined,
     cacheDir: undefined as string | undefined,
     from: undefined as string | undefined,
+    writeSection: false,
+    note: undefined as string | undefined,
   };
+  /** The options given (keys only, never their values). */
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const k = argv[i];
+    given.add(k);
     const v = () => argv[++i];
     const list = () => {
       const x = v();
@@ -176,13 +185,20 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--out') o.out = v();
     else if (k === '--cache') o.cacheDir = v();
     else if (k === '--from') o.from = v();
-    else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (options: --corpus --trigger --target --classes --share --words --seed --only --model --encoder --epochs --model-threads --explainers --oracle --embeddings --train --samples --min-per-side --per-side --test-fractions --validation-fraction --windows-per-text --resamples --validation --out --cache --from --family --draws --first --until-scored --trigger-band)`, { argument: k });
+    else if (k === '--write-section') o.writeSection = true;
+    else if (k === '--note') {
+      const x = v();
+      if (x === undefined) throw bad(k, 'a paragraph of text', x);
+      o.note = x;
+    } else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (try --help)`, { argument: k });
   }
+  if (o.note !== undefined && !o.writeSection) throw new XtrustError('INVALID_ARGUMENT', '--note TEXT goes with --from FILE --write-section', { argument: '--note' });
+  if (o.writeSection && o.from === undefined) throw new XtrustError('INVALID_ARGUMENT', '--write-section goes with --from FILE (it writes the section of a finished run)', { argument: '--write-section' });
   if (o.perSide < o.minPerSide) throw bad('--per-side', `at least --min-per-side (${o.minPerSide})`, String(o.perSide));
   if (o.model !== KIT_BERT) {
     // fine-tuning settings on a bag-of-words run would be silently ignored
     for (const flag of ['--encoder', '--epochs', '--model-threads']) {
-      if (argv.includes(flag)) throw new XtrustError('INVALID_ARGUMENT', `${flag} applies to --model ${KIT_BERT} only (got --model ${o.model})`, { argument: flag });
+      if (given.has(flag)) throw new XtrustError('INVALID_ARGUMENT', `${flag} applies to --model ${KIT_BERT} only (got --model ${o.model})`, { argument: flag });
     }
   }
   const single = Object.keys(variant).length > 0;
@@ -191,7 +207,7 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     if (first + draws > FAMILY_SIZE) throw bad('--draws', `at most ${FAMILY_SIZE - first} from --first ${first}`, String(draws));
     return { ...o, cases: [], family: true, draw: { family: familyName, first, count: draws, untilScored, ...(band ? { band } : {}) } };
   }
-  if (band || argv.includes('--draws') || argv.includes('--first') || argv.includes('--until-scored')) {
+  if (band || given.has('--draws') || given.has('--first') || given.has('--until-scored')) {
     throw new XtrustError('INVALID_ARGUMENT', '--draws, --first, --until-scored and --trigger-band go with --family validation|test', { argument: '--family' });
   }
   if (single && only) throw new XtrustError('INVALID_ARGUMENT', '--only picks cases of the default family; it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words', { argument: '--only' });

@@ -16,13 +16,10 @@
  * (counter-fitted, USE, the ensemble of the three). Only cases whose test pool reaches 100 predictions
  * per side are used (the family's rule); the test splits are read only for the final report.
  *
- * Options: --cache DIR (default apps/bench/results/oracle-family-cache/select) --only 1,3 (family case
- *   numbers) --per-side 250 --samples 5000 --train 2000 --embeddings glove,cf,use --out results.json
- *   --bootstrap 1000 --explain-only (fill the explanation cache and stop)
+ * Options: see SPEC below, or --help.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { rng, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
 import {
@@ -37,40 +34,34 @@ import {
 } from '@xtrust/oracle';
 import { cachedCase, type CachedCase } from './explanation-cache.js';
 import { DEFAULT_FAMILY } from './family.js';
+import { defineScript, runScript, type Options } from '../harness/index.js';
 
-interface Args {
-  cache: string;
-  /** Case numbers of the default family (1-based), all when null. */
-  cases: number[] | null;
-  perSide: number;
-  samples: number;
-  train: number;
-  embeddings: string[];
-  out?: string;
-  bootstrap: number;
-}
+const EMBEDDINGS = ['glove', 'cf', 'use'] as const;
 
-function parseArgs(argv: string[]): Args {
-  const a: Args = { cache: 'apps/bench/results/oracle-family-cache/select', cases: null, perSide: 250, samples: 5000, train: 2000, embeddings: ['glove', 'cf', 'use'], bootstrap: 1000 };
-  for (let i = 0; i < argv.length; i++) {
-    const k = argv[i];
-    const v = () => {
-      const x = argv[++i];
-      if (x === undefined) throw new Error(`${k} needs a value`);
-      return x;
-    };
-    if (k === '--cache') a.cache = v();
-    else if (k === '--only') a.cases = v().split(',').map(Number);
-    else if (k === '--per-side') a.perSide = Number(v());
-    else if (k === '--samples') a.samples = Number(v());
-    else if (k === '--train') a.train = Number(v());
-    else if (k === '--embeddings') a.embeddings = v().split(',');
-    else if (k === '--out') a.out = v();
-    else if (k === '--bootstrap') a.bootstrap = Number(v());
-    else throw new Error(`unknown option ${k}`);
-  }
-  return a;
-}
+const SPEC = defineScript({
+  usage: 'node apps/bench/dist/oracle/select.js [options]',
+  summary: 'One TOKI configuration for the whole shortcut family, chosen on validation splits only, then reported on the test splits beside the paper’s TOKI and Naive.',
+  options: {
+    cache: { kind: 'string', default: 'apps/bench/results/oracle-family-cache/select', placeholder: 'DIR', help: 'explanation cache (JSONL checkpoints per case)' },
+    only: {
+      kind: 'custom',
+      placeholder: '1,3,…',
+      help: `case numbers of the default family (1–${DEFAULT_FAMILY.length}; default: all)`,
+      parse: (raw: string): number[] => {
+        const xs = raw.split(',').filter((x) => x.trim() !== '').map(Number);
+        if (xs.length === 0 || xs.some((n) => !Number.isInteger(n) || n < 1 || n > DEFAULT_FAMILY.length)) throw new Error(`expected case numbers 1–${DEFAULT_FAMILY.length} separated by commas, got ${JSON.stringify(raw)}`);
+        return xs;
+      },
+    },
+    'per-side': { kind: 'integer', default: 250, min: 1, help: 'at most this many predictions per side explained and scored' },
+    samples: { kind: 'integer', default: 5000, min: 1, help: 'LIME samples per explanation' },
+    train: { kind: 'integer', default: 2000, min: 1, help: 'training texts sampled for keyword identification' },
+    embeddings: { kind: 'list', default: [...EMBEDDINGS], choices: EMBEDDINGS, help: 'embeddings tried (with more than one, their ensemble too)' },
+    out: { kind: 'string', placeholder: 'FILE', help: 'JSON results' },
+    bootstrap: { kind: 'integer', default: 1000, min: 1, help: 'bootstrap resamples of the test G-mean intervals' },
+    'explain-only': { kind: 'flag', help: 'fill the explanation cache and stop' },
+  },
+});
 
 /** The issue's per-case target: TOKI G-mean ≥ 0.85. */
 const TARGET = 0.85;
@@ -189,10 +180,9 @@ async function loadEmbedding(n: string): Promise<WordEmbedding> {
   throw new Error(`unknown embedding ${n}`);
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const explainOnly = argv.includes('--explain-only');
-  const args = parseArgs(argv.filter((a) => a !== '--explain-only'));
+async function main(o: Options<typeof SPEC.options>): Promise<void> {
+  const explainOnly = o['explain-only'];
+  const args = { cache: o.cache, cases: o.only ?? null, perSide: o['per-side'], samples: o.samples, train: o.train, embeddings: o.embeddings, out: o.out, bootstrap: o.bootstrap };
   const specs = args.cases ? args.cases.map((n) => DEFAULT_FAMILY[n - 1]) : DEFAULT_FAMILY;
   const all: CachedCase[] = [];
   for (const spec of specs) {
@@ -333,9 +323,4 @@ function describeStore(out: string[], store: KeywordStore, c: CachedCase, name: 
   out.push(`    ${name} keywords/pool: ${parts.join(', ')}${where.length ? `; trigger ${where.join(', ')}` : ''}`);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main().catch((e) => {
-    console.error(e);
-    process.exit(1);
-  });
-}
+await runScript(SPEC, main);

@@ -8,19 +8,7 @@
  *
  *   pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/oracle/shortcut.js [options]
  *
- * The default family (family.ts), or one variant:
- *   --corpus brown|sotu|spam|headers  --trigger WORD|"TWO WORDS"  --target CLASS  --classes A,B,…
- *   --share S  --words N|all  --seed N     (--only 1,3,… picks cases of the default family)
- * Settings: --model bow-logistic|bow-mlp|embedding-mlp|kit-bert  --encoder DIR  --epochs 3  --model-threads 1
- *   (kit-bert: the model kit's BERT encoder fine-tuned per case by models/transformers/finetune.py with
- *   /usr/bin/python3, cached under --cache DIR/kit-bert or apps/bench/results/kit-bert-cache; see kit-bert.ts)
- *   --explainers lime[,omis,grad]  --oracle toki,toki-paper (@xtrust/oracle's
- *   ORACLES)  --embeddings glove[,cf,use]  --train 2000  --samples 5000  --per-side 250
- *   --min-per-side 100  --test-fractions 0.3,0.5  --validation-fraction 0.15  --windows-per-text 3
- *   --resamples 1000  --validation  --cache DIR (explanations, per case)  --out results.json
- *   --from results.json (print the tables of a finished or partial run)  --write-section (with --from:
- *   store it as BENCHMARKS.md's table3 section — table3-transformer for a kit-bert run — and rewrite
- *   BENCHMARKS.md)  --note TEXT (with --write-section: a paragraph of observations added to the section)
+ * The options (parsed by family-options.ts's parseShortcutArgs) are listed in USAGE below, or by --help.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -28,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { backendInfo } from '@xtrust/native';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { buildCase, loadCorpus } from './case-data.js';
-import { corpusVocabulary } from '@xtrust/datasets';
+import { BANDS, corpusVocabulary } from '@xtrust/datasets';
+import { BUILTIN_KINDS } from '@xtrust/models';
 import { drawCase, familySeed, type CorpusLookup } from './family-draw.js';
 import type { CaseSpec, CorpusName } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
@@ -40,6 +29,65 @@ import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
 import { BENCHMARKS } from '../index.js';
+import { defineScript, parseOrExit, runScript } from '../harness/index.js';
+
+/** The --help text; every option parseShortcutArgs accepts. */
+const USAGE = `usage: node apps/bench/dist/oracle/shortcut.js [options]
+
+The shortcut benchmark family (Table 3 of the TOKI paper): per case, plant a class-unrelated trigger in a
+share of one class's training texts (or keep SpamAssassin's headers), train a model, derive the ground
+truth of its correct test predictions by intervention, then score the oracle configurations, TOKI –K.I
+and Naive with bootstrap intervals. Runs the default family (family.ts), one variant, or a drawn family.
+
+options:
+ which cases (default: the default family):
+  --only 1,3,…                   cases of the default family
+  --corpus brown|sotu|spam|headers
+                                 one variant on this corpus (default: brown)
+  --trigger WORD|"TWO WORDS"     the planted trigger (default: papaya; none for headers)
+  --target CLASS                 the class whose texts carry the trigger (default: the first class)
+  --classes A,B,…                the classes kept (default: the corpus's)
+  --share S                      share of the target's training texts with the trigger, in (0, 1] (default: 1)
+  --words N|all                  texts cut into N-word windows, or whole (default: 40)
+  --seed N                       seed of every case (default: 1)
+  --family validation|test|smoke
+                                 validation|test: a drawn family (family-draw.ts); smoke: the default family
+  --draws N                      drawn family: draws to make (default: 20)
+  --first N                      drawn family: index of the first draw (default: 0)
+  --until-scored N               drawn family: keep drawing until N cases are scored
+  --trigger-band ${BANDS.join('|')}
+                                 drawn family: every trigger from this frequency band
+ model and oracle:
+  --model ${[...BUILTIN_KINDS, KIT_BERT].join('|')}
+                                 the model trained per case (default: bow-logistic)
+  --encoder DIR                  kit-bert: the masked-LM folder fine-tuned (default: the committed tiny-bert-mlm)
+  --epochs N                     kit-bert: fine-tuning epochs (default: 3)
+  --model-threads N              kit-bert: torch and onnxruntime threads (default: 1)
+                                 (kit-bert: fine-tuned per case by models/transformers/finetune.py with
+                                 /usr/bin/python3, cached under --cache DIR/kit-bert or
+                                 apps/bench/results/kit-bert-cache; see kit-bert.ts)
+  --explainers lime[,omis,grad]  explainers (default: lime)
+  --oracle A,B                   oracle configurations, @xtrust/oracle's ORACLES (default: toki,toki-paper; also --oracles)
+  --embeddings glove[,cf,use]    embeddings of the paper-faithful configuration (default: glove)
+ sizes:
+  --train N                      training texts sampled for keyword identification (default: 2000)
+  --samples N                    LIME samples per explanation (default: 5000)
+  --per-side N                   at most N predictions per side explained and scored (default: 250)
+  --min-per-side N               a case is scored with at least N per side (default: 100)
+  --test-fractions 0.3,0.5       test fractions tried in turn until a case reaches --min-per-side (default: 0.3,0.5)
+  --validation-fraction F        validation share (default: 0.15)
+  --windows-per-text N           at most N windows per source text (default: 3)
+  --resamples N                  bootstrap resamples (default: 1000)
+  --validation                   also build and explain the validation split
+ files:
+  --cache DIR                    explanations, per case (reused across runs)
+  --out FILE                     JSON results, rewritten after every case
+  --from FILE                    print the tables of a finished or partial run instead of running
+  --write-section                with --from: store it as BENCHMARKS.md's table3 section (table3-transformer
+                                 for a kit-bert run) and rewrite BENCHMARKS.md
+  --note TEXT                    with --write-section: a paragraph of observations added to the section
+  -h, --help                     print this help and exit
+`;
 
 /** The JSON results file, rewritten after every case (a killed run keeps the cases it finished). */
 export interface FamilyResults {
@@ -110,18 +158,12 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const writeSectionFlag = argv.includes('--write-section');
-  const noteAt = argv.indexOf('--note');
-  if (noteAt >= 0 && (!writeSectionFlag || argv[noteAt + 1] === undefined)) throw new Error('--note TEXT goes with --from FILE --write-section');
-  const note = noteAt >= 0 ? argv[noteAt + 1] : undefined;
-  const options = parseShortcutArgs(argv.filter((a, i) => a !== '--write-section' && (noteAt < 0 || (i !== noteAt && i !== noteAt + 1))));
+async function main(argv: readonly string[], options: ShortcutOptions): Promise<void> {
   if (options.from) {
     const r = JSON.parse(readFileSync(options.from, 'utf8')) as FamilyResults;
     if (r.options.model === KIT_BERT) console.log(`${transformerTable(r.cases)}\n`);
     console.log(familyMarkdown(r.cases, r.options.minPerSide));
-    if (writeSectionFlag) writeSection(r, options.from, note);
+    if (options.writeSection) writeSection(r, options.from, options.note);
     return;
   }
   const info = backendInfo();
@@ -169,7 +211,7 @@ async function main(): Promise<void> {
   if (options.cases.length > 1) console.log(familyMarkdown(results.cases, options.minPerSide).split('\n### Case')[0]);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+const argv = process.argv.slice(2);
+const options = parseOrExit(parseShortcutArgs, argv, USAGE);
+// the command line is parsed above; runScript (with no options of its own) reports what main throws: one line, exit 1 (the stack with XTRUST_DEBUG)
+await runScript(defineScript({ usage: 'node apps/bench/dist/oracle/shortcut.js [options]', options: {} }), () => main(argv, options), []);

@@ -5,22 +5,30 @@
  * that order). The paper's bar (000 Table 3, Dong's data, MLP models, a 12-core laptop): 4,866 s keyword
  * identification for 2,509 training instances + 1,053 s labelling for 358 test instances.
  *
- *   pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/oracle/speed.js [--embeddings glove,cf,use] [--samples 5000] [--model bow-logistic]
+ *   pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/oracle/speed.js [options]   (--help lists them)
  */
 import { cpus } from 'node:os';
 import { wordnet, GloveEmbedding, CounterFittedEmbedding, UseEmbedding } from '@xtrust/embeddings';
 import { LimeExplainer } from '@xtrust/explainers';
 import { loadSpamAssassin, stratifiedSplit, sample } from '@xtrust/datasets';
-import { trainClassifier, type BuiltinKind } from '@xtrust/models';
+import { BUILTIN_KINDS, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { backendInfo } from '@xtrust/native';
 import { tokenize, type Explainer, type WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, labelPredictions } from '@xtrust/oracle';
+import { defineScript, runScript, type Options } from '../harness/index.js';
 
-const argv = process.argv.slice(2);
-const opt = (name: string, def: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : def;
-};
+const SPEC = defineScript({
+  usage: 'node apps/bench/dist/oracle/speed.js [options]',
+  summary: 'Wall clock of TOKI keyword identification over training texts plus labelling test predictions with LIME, in one process, on a built-in model over SpamAssassin bodies.',
+  options: {
+    embeddings: { kind: 'list', default: ['glove', 'cf', 'use'], choices: ['glove', 'cf', 'use'], help: 'embeddings of the oracle' },
+    samples: { kind: 'integer', default: 5000, min: 1, help: 'LIME samples per explanation' },
+    model: { kind: 'string', default: 'bow-logistic', choices: BUILTIN_KINDS, help: 'the built-in model kind trained' },
+    train: { kind: 'integer', default: 2000, min: 1, help: 'training texts sampled for keyword identification' },
+    test: { kind: 'integer', default: 1000, min: 1, help: 'test predictions labelled' },
+    words: { kind: 'integer', default: 100, min: 0, help: 'bodies cut to their first N words (0 keeps whole bodies, mean ≈ 320 words)' },
+  },
+});
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
 function firstWords(text: string, n: number): string {
@@ -29,21 +37,21 @@ function firstWords(text: string, n: number): string {
   return t.length <= n ? text : text.slice(0, t[n - 1].end);
 }
 
-async function main(): Promise<void> {
-  const samples = Number(opt('samples', '5000'));
-  const kind = opt('model', 'bow-logistic') as BuiltinKind;
-  const trainN = Number(opt('train', '2000'));
-  const testN = Number(opt('test', '1000'));
+async function main(o: Options<typeof SPEC.options>): Promise<void> {
+  const samples = o.samples;
+  const kind = o.model as BuiltinKind;
+  const trainN = o.train;
+  const testN = o.test;
   const info = backendInfo();
   log(`${cpus().length} cores; kernels ${info.backend} (${info.threads} threads)`);
   const embeddings: WordEmbedding[] = [];
-  for (const n of opt('embeddings', 'glove,cf,use').split(',')) {
+  for (const n of o.embeddings) {
     embeddings.push(n === 'glove' ? await GloveEmbedding.load() : n === 'cf' ? await CounterFittedEmbedding.load() : await UseEmbedding.load());
   }
   const thetaRelate: Record<string, number> = {};
   for (const e of embeddings) thetaRelate[e.name] = (await calibrateThetaRelate(e, wordnet(), { seed: 0 })).thetaRelate; // cached: not timed
   // SpamAssassin bodies cut to --words words (default 100; 0 keeps whole bodies, mean ≈ 320 words)
-  const maxWords = Number(opt('words', '100'));
+  const maxWords = o.words;
   const raw = loadSpamAssassin({ headers: false });
   const ds = { ...raw, rows: raw.rows.map((r) => ({ ...r, text: firstWords(r.text, maxWords) })) };
   const split = stratifiedSplit(ds.rows, { testFraction: 0.3, seed: 1 });
@@ -88,7 +96,4 @@ async function main(): Promise<void> {
   console.log(`embeddings: ${embeddings.map((e) => e.name).join(', ')}; LIME ${samples} samples; kernels ${info.backend}`);
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+await runScript(SPEC, main);
