@@ -213,6 +213,25 @@ export function bandSummary(cases: readonly CaseResult[]): string {
   return out.join('\n');
 }
 
+/**
+ * One row per oracle configuration over every scored case: how many at G-mean ≥ 0.85, the minimum, 10th
+ * percentile and median, the words the surface-token check took out of keyword sets (summed over cases and
+ * classes) and its cost (texts scored by the model and seconds, per case, inside keyword identification).
+ */
+export function configurationSummary(cases: readonly CaseResult[]): string {
+  const scored = cases.filter((c) => c.status === 'scored');
+  const out = ['| configuration | scored | ≥ 0.85 | min | 10th pct | median | words taken out by the check | check cost per case (texts scored, s) |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+  for (const col of tokiColumns(cases)) {
+    const gm = scored.map((c) => c.rows.find((r) => r.method === col.method && r.oracle === col.oracle)?.metrics.gmean).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+    const reports = scored.map((c) => c.keywords.find((k) => k.oracle === col.oracle)).filter((k) => k !== undefined);
+    const demoted = reports.reduce((a, k) => a + k!.classes.reduce((b, cl) => b + (cl.tokenCheck?.demoted ?? 0), 0), 0);
+    const costs = reports.map((k) => k!.tokenCheckCost).filter((x) => x !== undefined);
+    const cost = costs.length ? `${(costs.reduce((a, x) => a + x!.modelTexts, 0) / costs.length).toFixed(0)}, ${(costs.reduce((a, x) => a + x!.seconds, 0) / costs.length).toFixed(2)}` : '—';
+    out.push(`| ${col.oracle} | ${gm.length} | ${gm.filter((x) => x >= 0.85).length} | ${f3(gm[0] ?? NaN)} | ${f3(quantile(gm, 0.1))} | ${f3(quantile(gm, 0.5))} | ${costs.length ? demoted : '—'} | ${cost} |`);
+  }
+  return out.join('\n');
+}
+
 /** The family summary and every case, as printed at the end of a run (and kept in BENCHMARKS.md). */
 export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number): string {
   const scored = cases.filter((c) => c.status === 'scored').length;
@@ -220,7 +239,7 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number)
   return [
     `#### Family summary: ${cases.length} cases, ${scored} scored, ${cases.length - scored} too small (< ${minPerSide} per side)`,
     '',
-    ...(drawn ? ['Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):', '', bandSummary(cases), ''] : []),
+    ...(drawn ? ['Every configuration over all scored cases:', '', configurationSummary(cases), '', 'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):', '', bandSummary(cases), ''] : []),
     familyTable(cases),
     '',
     ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide)),
@@ -275,4 +294,77 @@ export function sideBySideTable(
     out.push(line(other, settingsCell(bow.options)), line(c, settingsCell(transformer.options)));
   }
   return out.join('\n');
+}
+
+/** The G-mean figures of one oracle column over a band group's scored cases. */
+export interface BandFigures {
+  readonly draws: number;
+  readonly scored: number;
+  readonly median: number;
+  readonly p10: number;
+  readonly atTarget: number;
+  /** Cases where Naive (θ 0.9) is below 0.8, and how many of them have this oracle's interval wholly above Naive's. */
+  readonly naiveWeak: number;
+  readonly aboveNaive: number;
+}
+
+/** Figures of the oracle column picked by `pick` over the cases whose band is in `bands`. */
+export function bandFigures(cases: readonly CaseResult[], bands: readonly string[], pick: (r: ScoredRow) => boolean): BandFigures {
+  const inBand = cases.filter((c) => bands.includes(bandOf(c) ?? ''));
+  const scored = inBand.filter((c) => c.status === 'scored');
+  const rows = scored.map((c) => ({ c, r: c.rows.find(pick) })).filter((x) => x.r !== undefined) as { c: CaseResult; r: ScoredRow }[];
+  const gm = rows.map((x) => x.r.metrics.gmean).sort((a, b) => a - b);
+  const naive = (c: CaseResult) => c.rows.find((r) => r.method.startsWith('Naive (θ='))!;
+  const weak = rows.filter((x) => naive(x.c).metrics.gmean < 0.8);
+  return {
+    draws: inBand.length,
+    scored: gm.length,
+    median: quantile(gm, 0.5),
+    p10: quantile(gm, 0.1),
+    atTarget: gm.filter((x) => x >= 0.85).length,
+    naiveWeak: weak.length,
+    aboveNaive: weak.filter((x) => x.r.gmeanCI.lo > naive(x.c).gmeanCI.hi).length,
+  };
+}
+
+/** Issue 29's three target groups. */
+export const TARGET_GROUPS: readonly { readonly name: string; readonly bands: readonly string[] }[] = [
+  { name: 'everyday', bands: ['everyday', 'phrase'] },
+  { name: 'mid', bands: ['mid'] },
+  { name: 'rare/absent', bands: ['rare', 'absent'] },
+];
+
+/**
+ * BENCHMARKS.md's headline of a drawn family, from its results: per target group the default oracle's median
+ * and 10th percentile, against the paper's TOKI and Naive; for the test family whether issue 29's targets hold
+ * (per group median ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on ≥ 90 % of scored cases; above Naive with
+ * non-overlapping intervals wherever Naive < 0.8; ≥ 40 scored cases, at least half everyday).
+ */
+export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'validation', from: string): { question: string; xtrust: string; peer: string; goal: string; met: 'yes' | 'no' | 'partly' | 'n/a'; from: string } {
+  const col = (oracle: string) => (r: ScoredRow) => r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
+  const naivePick = (r: ScoredRow) => r.method.startsWith('Naive (θ=');
+  const all = ['everyday', 'phrase', 'mid', 'rare', 'absent'];
+  const t = bandFigures(cases, all, col('toki'));
+  const groups = TARGET_GROUPS.map((g) => ({ g, f: bandFigures(cases, g.bands, col('toki')), p: bandFigures(cases, g.bands, col('toki-paper')), n: bandFigures(cases, g.bands, naivePick) }));
+  const everydayScored = groups[0].f.scored;
+  const xtrust = `toki: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
+  const peer = `same run: toki-paper median ${groups.map(({ g, p }) => `${f3(p.median)} (${g.name})`).join(', ')}; Naive (θ_conf 0.9) median ${groups.map(({ g, n }) => `${f3(n.median)} (${g.name})`).join(', ')}`;
+  if (family === 'validation') {
+    return { question: 'Which oracle configuration holds on the validation family of drawn cases (where the default was chosen), and what does each step add?', xtrust, peer, goal: '— (the selection set; the targets are judged on the test family)', met: 'n/a', from };
+  }
+  const checks = [
+    ...groups.map(({ f }) => f.scored > 0 && f.median >= 0.9 && f.p10 >= 0.8),
+    t.scored > 0 && t.atTarget >= 0.9 * t.scored,
+    t.aboveNaive === t.naiveWeak,
+    t.scored >= 40 && everydayScored * 2 >= t.scored,
+  ];
+  const held = checks.filter(Boolean).length;
+  return {
+    question: 'Does TOKI tell trustworthy from untrustworthy predictions on drawn shortcut cases — everyday words included — above Naive? (issue 29, test family)',
+    xtrust,
+    peer,
+    goal: 'per band median G-mean ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on 90 % of scored cases; above Naive (non-overlapping intervals) where Naive < 0.8; ≥ 40 scored, half everyday (issue 29)',
+    met: held === checks.length ? 'yes' : held === 0 ? 'no' : 'partly',
+    from,
+  };
 }

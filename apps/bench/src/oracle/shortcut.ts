@@ -23,7 +23,7 @@ import type { CaseSpec, CorpusName } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
-import { caseMarkdown, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
+import { caseMarkdown, drawnHeadline, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
 import { KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
@@ -129,7 +129,9 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   const reused = r.cases.reduce((a, c) => a + (c.explanations?.reused ?? 0), 0);
   const cache = made === 0 && reused > 0 ? ` Every LIME explanation (${reused.toLocaleString('en-US')} asked for) came from the --cache folder, made by an earlier run of the same command (about 12 min more): the time above is data, training, ground truth, keyword identification, labelling and scoring.` : '';
   const transformer = r.options.model === KIT_BERT;
-  const entry = BENCHMARKS.find((b) => b.name === (transformer ? 'table3-transformer' : 'table3'))!;
+  const family = r.options.draw?.family;
+  const name = family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
+  const entry = BENCHMARKS.find((b) => b.name === name)!;
   const head = `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}`;
   const transformerHead = transformer
     ? [
@@ -153,7 +155,9 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     machine: r.machine,
     status: 'ok',
     markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide)}`,
-    order: transformer ? besideTable3(entry) : BENCHMARKS.indexOf(entry),
+    order: transformer && !family ? besideTable3(entry) : BENCHMARKS.indexOf(entry),
+    // a drawn family's headline is computed from its results; the hand-written family's is kept as written
+    ...(family && !transformer ? { headline: drawnHeadline(r.cases, family, r.startedAt) } : {}),
   });
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
 }
