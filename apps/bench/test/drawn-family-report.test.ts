@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { CaseResult, ScoredRow } from '../src/oracle/evaluate-case.js';
+import { bandFigures, bandSummary, configurationSummary, drawnHeadline } from '../src/oracle/family-report.js';
+
+// Hand-made scored cases: G-means and intervals chosen so every figure is known in advance.
+function row(method: string, oracle: string | undefined, g: number, lo: number, hi: number): ScoredRow {
+  return { method, ...(oracle ? { oracle } : {}), metrics: { accuracy: g, precision: g, sensitivity: g, f1: g, specificity: g, gmean: g }, gmeanCI: { lo, hi }, unknown: 0 } as unknown as ScoredRow;
+}
+function drawn(band: string, toki: number, paper: number, naive: number, scored = true): CaseResult {
+  return {
+    name: `${band}-${toki}`,
+    spec: { corpus: 'sotu', trigger: 'w', target: 'A', share: 1, words: 40, seed: 2000, band },
+    status: scored ? 'scored' : 'too small',
+    rows: scored
+      ? [row('TOKI-lime', 'toki', toki, toki - 0.03, toki + 0.03), row('TOKI-lime', 'toki-paper', paper, paper - 0.03, paper + 0.03), row('Naive (θ=0.9)', undefined, naive, naive - 0.03, naive + 0.03)]
+      : [],
+    keywords: [{ oracle: 'toki', explainer: 'lime', keywordSeconds: 1, tokenCheckCost: { words: 2, modelTexts: 80, seconds: 0.5 }, classes: [{ label: 'A', pool: 10, keywords: 5, share: 0.5, trigger: {}, top: [], tokenCheck: { trigger: {}, tested: 2, demoted: 1, retention: [0, 0, 0] } }] }],
+  } as unknown as CaseResult;
+}
+
+const cases = [
+  drawn('everyday', 0.95, 0.0, 0.2),
+  drawn('everyday', 0.91, 0.5, 0.9),
+  drawn('phrase', 0.88, 0.1, 0.3),
+  drawn('everyday', 0, 0, 0, false),
+  drawn('mid', 0.97, 0.9, 0.4),
+  drawn('rare', 0.93, 0.8, 0.5),
+  drawn('absent', 0.6, 0.7, 0.7),
+];
+const toki = (r: ScoredRow) => r.oracle === 'toki';
+
+describe('drawn family figures', () => {
+  it('per band group: draws, scored, median, 10th percentile, cases at target and above Naive', () => {
+    const f = bandFigures(cases, ['everyday', 'phrase'], toki);
+    expect(f).toEqual({ draws: 4, scored: 3, median: 0.91, p10: 0.88, atTarget: 3, naiveWeak: 1 + 1, aboveNaive: 2 });
+    // Naive ≥ 0.8 on the second everyday case: not counted among the weak ones
+    expect(bandFigures(cases, ['everyday'], toki).naiveWeak).toBe(1);
+    const ra = bandFigures(cases, ['rare', 'absent'], toki);
+    expect(ra.median).toBe(0.6);
+    // absent: 0.6 [0.57, 0.63] against Naive 0.7 [0.67, 0.73] — below, so not above Naive
+    expect(ra.aboveNaive).toBe(1);
+    expect(ra.naiveWeak).toBe(2);
+  });
+
+  it('the test headline says partly when some targets hold and names the groups', () => {
+    const h = drawnHeadline(cases, 'test', '2026-11-25');
+    expect(h.met).toBe('partly');
+    expect(h.xtrust).toContain('everyday median 0.910, 10th pct 0.880 (3 cases)');
+    expect(h.xtrust).toContain('≥ 0.85 on 5 of 6 scored cases (7 draws)');
+    expect(h.peer).toContain('toki-paper median 0.100 (everyday)');
+    expect(drawnHeadline(cases, 'validation', 'x').met).toBe('n/a');
+  });
+
+  it('tables: one row per band group and oracle, one per configuration with the check’s cost', () => {
+    const t = bandSummary(cases);
+    expect(t).toContain('| everyday (single word) | TOKI-lime [toki] | 3 (2) |');
+    expect(t).toContain('| **rare + absent** | TOKI-lime [toki] | 2 (2) | 0.600');
+    const c = configurationSummary(cases);
+    expect(c).toContain('| toki | 6 | 5 | 0.600 |');
+    expect(c).toContain('| 6 | 80, 0.50 |');
+  });
+});
