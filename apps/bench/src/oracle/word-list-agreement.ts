@@ -12,7 +12,8 @@
  * - `Eq. 5`: r(w, c) of the labelling step for every listed word — related when its nearest pool word is
  *   a keyword — what a test prediction containing the word would be labelled with.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Classifier, type WordEmbedding } from '@xtrust/core';
 import { stratifiedSplit, wordWindows } from '@xtrust/datasets';
 import { OnnxClassifier, trainClassifier } from '@xtrust/models';
@@ -23,7 +24,8 @@ import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
 import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
 import { coverageTable, listsCoverage, loadWordLists, relatednessAgainstLists, relatednessTable, WORD_LIST_CORPORA, type ClassRelatedness, type WordListCorpus } from './relatedness-lists.js';
-import { defineScript, runScript, type Options } from '../harness/index.js';
+import { defineScript, machineInfo, runScript, saveSection, UsageError, writeBenchmarks, type Options } from '../harness/index.js';
+import { BENCHMARKS, ROOT } from '../index.js';
 
 const SPEC = defineScript({
   usage: 'node apps/bench/dist/oracle/word-list-agreement.js [options]',
@@ -36,7 +38,10 @@ const SPEC = defineScript({
     samples: { kind: 'integer', default: 5000, min: 10, help: 'LIME samples per explanation' },
     words: { kind: 'integer', default: 60, min: 10, help: 'texts are cut into windows of this many words (≤ 3 per text)' },
     seed: { kind: 'integer', default: 1, help: 'seed of the split, the model and LIME' },
-    out: { kind: 'string', placeholder: 'FILE', help: 'JSON results' },
+    out: { kind: 'string', placeholder: 'FILE', help: 'JSON results (with --append: rows of the same corpus, model and oracle are replaced, the others kept)' },
+    append: { kind: 'flag', help: 'add this run\'s rows to the --out file instead of overwriting it' },
+    from: { kind: 'string', placeholder: 'FILE', help: 'print the tables of a results file instead of running' },
+    'write-section': { kind: 'flag', help: "with --from: store it as the bench's oracle-word-lists section and re-render BENCHMARKS.md" },
   },
 });
 
@@ -49,6 +54,73 @@ export interface CorpusAgreement {
   readonly eq5: readonly ClassRelatedness[];
   readonly coverage: ReturnType<typeof listsCoverage>;
   readonly seconds: number;
+}
+
+/** A class's figures as stored: the counts, precision and recall, and the words it got wrong (not the whole lists). */
+function slim(rs: readonly ClassRelatedness[]): ClassRelatedness[] {
+  return rs.map((r) => ({ ...r, unjudgedWords: [] }));
+}
+
+interface AgreementFile {
+  readonly argv: readonly string[];
+  readonly date: string;
+  readonly results: CorpusAgreement[];
+}
+
+const pct = (x: number | null) => (x === null ? '—' : x.toFixed(2));
+
+/** The tables of a results file: per model and configuration, precision and recall per class in both readings. */
+export function agreementMarkdown(results: readonly CorpusAgreement[]): string {
+  const out: string[] = [];
+  const groups = new Map<string, CorpusAgreement[]>();
+  for (const r of results) {
+    const key = `${r.model}|${r.oracle}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  out.push('| model | oracle | classes with precision and recall ≥ 0.8 (keyword status) | (Eq. 5, every listed word) | function words called related (Eq. 5) |', '| --- | --- | ---: | ---: | ---: |');
+  for (const rs of groups.values()) {
+    const ok = (xs: readonly ClassRelatedness[]) => xs.filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
+    const all = rs.flatMap((r) => r.keyword).length;
+    out.push(`| ${rs[0].model} | ${rs[0].oracle} | ${rs.reduce((a, r) => a + ok(r.keyword), 0)} / ${all} | ${rs.reduce((a, r) => a + ok(r.eq5), 0)} / ${all} | ${rs.reduce((a, r) => a + r.eq5.reduce((b, x) => b + x.functionWordsCalledRelated.length, 0), 0)} |`);
+  }
+  out.push('');
+  for (const r of results) {
+    out.push(`#### ${r.corpus}, ${r.model} (held-out accuracy ${r.testAccuracy.toFixed(3)}), oracle ${r.oracle}`, '');
+    out.push('| class | listed related / unrelated | in pool (related / unrelated) | keyword status: precision | recall | Eq. 5: precision | recall | Eq. 5 false positives (first 8) |', '| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
+    r.keyword.forEach((k, i) => {
+      const e = r.eq5[i];
+      const c = r.coverage.find((x) => x.label === k.label);
+      out.push(`| ${k.label} | ${k.related} / ${k.unrelated} | ${c ? `${c.relatedInPool} / ${c.unrelatedInPool}` : '—'} | ${pct(k.precision)} | ${pct(k.recall)} | ${pct(e.precision)} | ${pct(e.recall)} | ${e.falsePositives.slice(0, 8).join(', ')}${e.falsePositives.length > 8 ? ', …' : ''} |`);
+    });
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+/** BENCHMARKS.md's headline: the default's classes at precision and recall ≥ 0.8 against the paper's configuration. */
+function agreementHeadline(results: readonly CorpusAgreement[], from: string) {
+  const of = (oracle: string) => results.filter((r) => r.oracle === oracle);
+  const reading = (rs: readonly ClassRelatedness[], name: string) => {
+    const ok = rs.filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
+    const p = rs.map((x) => x.precision ?? 0).sort((a, b) => a - b);
+    const r = rs.map((x) => x.recall ?? 0).sort((a, b) => a - b);
+    return `${name} ${ok} of ${rs.length} classes at precision and recall ≥ 0.8 (precision ${p[0].toFixed(2)}–${p[p.length - 1].toFixed(2)}, recall ${r[0].toFixed(2)}–${r[r.length - 1].toFixed(2)})`;
+  };
+  const summary = (oracle: string) => {
+    const rs = of(oracle);
+    if (rs.length === 0) return '—';
+    return `${reading(rs.flatMap((r) => r.keyword), 'keyword status')}; ${reading(rs.flatMap((r) => r.eq5), 'Eq. 5')}; models ${[...new Set(rs.map((r) => r.model))].join(', ')}`;
+  };
+  const toki = of('toki').flatMap((r) => [...r.keyword, ...r.eq5]);
+  const met = toki.length > 0 && toki.every((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8);
+  return {
+    question: "Does TOKI's keyword step call 'related' the words a person calls related to a class, and not the others (function words never)?",
+    xtrust: `toki: ${summary('toki')}`,
+    peer: `same run: toki-paper ${summary('toki-paper')}`,
+    goal: 'precision and recall of "related" ≥ 0.8 for every class (issue 29)',
+    met: (met ? 'yes' : 'no') as 'yes' | 'no',
+    from,
+  };
 }
 
 /** Both readings of "related" for every listed word of one corpus, from one store. */
@@ -75,10 +147,42 @@ function corpusSplit(corpus: CorpusName, words: number, seed: number) {
   return { labels: c.labels, train: plain(split.train), test: plain(split.test) };
 }
 
+function writeSection(file: AgreementFile, path: string): void {
+  const entry = BENCHMARKS.find((b) => b.name === 'oracle-word-lists')!;
+  saveSection(join(ROOT, 'apps/bench/results/sections'), {
+    name: entry.name,
+    title: entry.title,
+    description: entry.description,
+    command: `pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/oracle/word-list-agreement.js ${file.argv.join(' ')}`,
+    date: file.date,
+    seconds: file.results.reduce((a, r) => a + r.seconds, 0),
+    quick: false,
+    machine: machineInfo(),
+    status: 'ok',
+    markdown: `Written from ${path} by \`node apps/bench/dist/oracle/word-list-agreement.js --from ${path} --write-section\`. The lists (apps/bench/src/oracle/word-lists/) were written by a person before any oracle run. Keyword status judges only listed words that are in a class's pool; Eq. 5 judges every listed word by its nearest pool word.\n\n${agreementMarkdown(file.results)}`,
+    order: BENCHMARKS.indexOf(entry),
+    headline: agreementHeadline(file.results, file.date),
+  });
+  writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
+}
+
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
+  if (o.from) {
+    const file = JSON.parse(readFileSync(o.from, 'utf8')) as AgreementFile;
+    console.log(agreementMarkdown(file.results));
+    if (o['write-section']) writeSection(file, o.from);
+    return;
+  }
+  if (o['write-section']) throw new UsageError('--write-section goes with --from FILE');
   const glove = await embedding('glove');
   const theta = { [glove.name]: await thetaRelateOf(glove) };
+  const earlier: CorpusAgreement[] = o.append && o.out && existsSync(o.out) ? (JSON.parse(readFileSync(o.out, 'utf8')) as AgreementFile).results : [];
   const out: CorpusAgreement[] = [];
+  const save = () => {
+    if (!o.out) return;
+    const kept = earlier.filter((e) => !out.some((r) => r.corpus === e.corpus && r.model === e.model && r.oracle === e.oracle));
+    writeFileSync(o.out, `${JSON.stringify({ argv: process.argv.slice(2), date: new Date().toISOString(), results: [...kept, ...out] })}\n`);
+  };
   for (const corpus of o.corpus as WordListCorpus[]) {
     const t0 = performance.now();
     const lists = loadWordLists(corpus);
@@ -111,13 +215,16 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       });
       const a = await agreement(store, lists, [glove]);
       const coverage = listsCoverage(lists, (l) => store.pool(l).map((w) => w.word));
-      const row: CorpusAgreement = { corpus, model: modelName, testAccuracy: right / data.test.length, oracle: name, ...a, coverage, seconds: (performance.now() - t0) / 1000 };
+      const row: CorpusAgreement = {
+        corpus, model: modelName, testAccuracy: right / data.test.length, oracle: name, keyword: slim(a.keyword), eq5: slim(a.eq5),
+        coverage: coverage.map((c) => ({ ...c, relatedMissing: [], unrelatedMissing: [] })), seconds: (performance.now() - t0) / 1000,
+      };
       out.push(row);
       console.log(`### ${corpus}, ${modelName} (held-out accuracy ${row.testAccuracy.toFixed(3)}), oracle ${name}\n`);
       console.log(`Keyword status of listed pool words:\n\n${relatednessTable(a.keyword)}\n`);
       console.log(`Eq. 5 relatedness of every listed word:\n\n${relatednessTable(a.eq5)}\n`);
       console.log(`Pool coverage:\n\n${coverageTable(coverage)}\n`);
-      if (o.out) writeFileSync(o.out, `${JSON.stringify({ argv: process.argv.slice(2), results: out }, null, 1)}\n`);
+      save();
     }
   }
 }
