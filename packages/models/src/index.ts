@@ -13,5 +13,6 @@ export { MaskedIds, pieceTokenizer, encodeIds, type IdRows, type PieceTokenizer 
 export { DEFAULT_BATCH_ACTIVATIONS, defaultBatchTokens, type ScoringStats } from './length-batches.js';
 export type { SessionTuning } from './session-options.js';
 export { quantizeMatMulWeights, type QuantizeReport } from './quantize-int8.js';
+export { readOnnxGraph, inlineExternalData, externalDataFiles, onnxGraphDigest } from './onnx-external-data.js';
 export { HfClassifier, type HfClassifierOptions } from './hf-classifier.js';
 export { FunctionClassifier, type FunctionClassifierOptions, type ProbabilityFunction } from './function-classifier.js';

@@ -10,6 +10,7 @@ import { labelsFromConfig } from './labels.js';
 import { defaultBatchTokens, scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
 import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
 import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
+import { readOnnxGraph } from './onnx-external-data.js';
 import { quantizeMatMulWeights } from './quantize-int8.js';
 import { SessionPool } from './session-pool.js';
 import { sessionOptions, type SessionTuning } from './session-options.js';
@@ -126,7 +127,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     let graph: string | Uint8Array = modelPath;
     try {
       if (options.quantize === 'int8') {
-        graph = quantizeMatMulWeights(readFileSync(modelPath)).bytes;
+        graph = quantizeMatMulWeights(readOnnxGraph(modelPath, name)).bytes;
         session = await ort.InferenceSession.create(graph, sessionOptions(options.threads, options.session));
       } else session = await ort.InferenceSession.create(modelPath, sessionOptions(options.threads, options.session));
     } catch (e) {

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { XtrustError } from '@xtrust/core';
 
 const { onnx } = onnxProto;
 type Tensor = onnxProto.onnx.ITensorProto;
@@ -32,11 +33,17 @@ export interface QuantizeReport {
  * (symmetric) — and the activations quantised to uint8 per batch at run time by the operator itself
  * (Jacob et al. 2018, "Quantization and Training of Neural Networks for Efficient Integer-Arithmetic-Only
  * Inference"). Embeddings, LayerNorm, softmax and the classifier head (Gemm) stay float32. Returns the
- * rewritten model bytes; an approximation, so OnnxClassifier applies it only on request.
+ * rewritten model bytes; an approximation, so OnnxClassifier applies it only on request. A graph whose
+ * weights are ONNX external data must be read with `readOnnxGraph` first (UNSUPPORTED otherwise: its
+ * weights are not in these bytes).
  */
 export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Array; report: QuantizeReport } {
   const model = onnx.ModelProto.decode(modelBytes);
   const graph = model.graph!;
+  const external = (graph.initializer ?? []).find((t) => t.dataLocation === onnx.TensorProto.DataLocation.EXTERNAL);
+  if (external) {
+    throw new XtrustError('UNSUPPORTED', `quantizeMatMulWeights: initializer ${external.name} is ONNX external data, not in these bytes; read the graph with readOnnxGraph(path) first`);
+  }
   const inits = new Map<string, Tensor>();
   for (const t of graph.initializer ?? []) inits.set(t.name ?? '', t);
   // Weights the exporter wrote as Constant nodes count too.
