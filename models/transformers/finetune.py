@@ -19,7 +19,8 @@ Training is the kit's (kit/train.py finetune, as build.py fine-tunes its classif
 warm-up/decay, texts truncated as transformers.js truncates, the epoch with the best validation accuracy
 kept. Output (written to a temporary folder, then renamed, so a killed run leaves no half folder):
 config.json (id2label/label2id), the encoder folder's tokenizer files, onnx/model.onnx (logits and
-attentions.N; kit contract, README.md), onnx/model_grad.onnx with --gradient-graph, reference.json (PyTorch
+attentions.N; kit contract, README.md), onnx/model_grad.onnx with --gradient-graph (the two graphs then
+share one weights file, onnx/model.onnx_data), reference.json (PyTorch
 outputs on the first validation texts) and training.json (settings, row counts, truncation counts, history,
 validation accuracy). Seeded; the same command with the same --threads gives byte-identical graphs.
 

@@ -18,6 +18,14 @@ from .wordpiece import MASK, WordPiece, write_tokenizer
 
 OPSET = 14
 
+# A classifier's inference and gradient graphs carry the same weights: both read them from this one file
+# beside them (ONNX external data), so a classifier folder stores its weights once (`share_weights`).
+WEIGHTS_FILE = "model.onnx_data"
+# Tensors of at least 1 MiB start at a multiple of 64 KiB in the weights file (the `onnx` package's own
+# alignment rule for external data), so that onnxruntime can map them instead of copying.
+ALIGN_THRESHOLD = 1 << 20
+ALIGN = 1 << 16
+
 
 def _export(module: nn.Module, args, path: str, inputs: List[str], outputs: List[str], axes: dict) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -34,6 +42,55 @@ def _export(module: nn.Module, args, path: str, inputs: List[str], outputs: List
             # No folding: a folded transpose of a tied or shared matrix would store the weights twice.
             do_constant_folding=False,
         )
+
+
+def share_weights(onnx_dir: str, graphs: Sequence[str], data_name: str = WEIGHTS_FILE) -> dict:
+    """Moves every initializer of the graphs in `onnx_dir` into one external-data file `data_name` that all of them
+    reference (location, offset, length): an initializer of the same name must hold the same bytes in every graph,
+    and is stored once. Tensors are written in the first graph's initializer order (then any the others add),
+    each aligned as ALIGN_THRESHOLD/ALIGN say; padding is zeros and nothing else varies, so the same graphs give
+    the same bytes. Each graph is rewritten in place (no raw data left in it). Returns {"file", "bytes", "tensors"}."""
+    import onnx
+    from onnx import TensorProto, numpy_helper
+
+    paths = [os.path.join(onnx_dir, g) for g in graphs]
+    models = [onnx.load(p, load_external_data=False) for p in paths]
+    placed = {}  # name -> (offset, length, bytes, graph it came from)
+    data_path = os.path.join(onnx_dir, data_name)
+    offset = 0
+    with open(data_path + ".tmp", "wb") as f:
+        for path, m in zip(paths, models):
+            for t in m.graph.initializer:
+                if t.data_location == TensorProto.EXTERNAL:
+                    raise ValueError(f"{path}: initializer {t.name} is already external data")
+                raw = t.raw_data if t.HasField("raw_data") else numpy_helper.to_array(t).tobytes()
+                if t.name in placed:
+                    if placed[t.name][2] != raw:
+                        raise ValueError(f"{path}: initializer {t.name} differs from the one in {placed[t.name][3]}: the graphs do not share these weights")
+                    continue
+                if len(raw) >= ALIGN_THRESHOLD and offset % ALIGN:
+                    pad = ALIGN - offset % ALIGN
+                    f.write(b"\0" * pad)
+                    offset += pad
+                f.write(raw)
+                placed[t.name] = (offset, len(raw), raw, path)
+                offset += len(raw)
+    for path, m in zip(paths, models):
+        for t in m.graph.initializer:
+            start, length, _, _ = placed[t.name]
+            for field in ("raw_data", "float_data", "int32_data", "int64_data", "double_data", "uint64_data", "string_data"):
+                t.ClearField(field)
+            del t.external_data[:]
+            t.data_location = TensorProto.EXTERNAL
+            for key, value in (("location", data_name), ("offset", str(start)), ("length", str(length))):
+                entry = t.external_data.add()
+                entry.key, entry.value = key, value
+        with open(path + ".tmp", "wb") as f:
+            f.write(m.SerializeToString())
+    os.replace(data_path + ".tmp", data_path)
+    for path in paths:
+        os.replace(path + ".tmp", path)
+    return {"file": data_name, "bytes": offset, "tensors": len(placed)}
 
 
 def _assert_reloads(original: nn.Module, reloaded: nn.Module, args, folder: str) -> None:
@@ -99,10 +156,14 @@ def copy_tokenizer(source: str, folder: str) -> None:
 
 def export_classifier(model: BertForSequenceClassification, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, grad: bool = True, tokenizer_from: Optional[str] = None) -> dict:
     """config.json, tokenizer files (written from `tok`, or copied from the folder `tokenizer_from`), onnx/model.onnx
-    (logits + attentions.N), onnx/model_grad.onnx (when `grad`), reference.json, training.json."""
+    (logits + attentions.N), onnx/model_grad.onnx (when `grad`), reference.json, training.json. With `grad`, both
+    graphs read their weights from one file, onnx/model.onnx_data (`share_weights`)."""
     model.eval()
     c = model.config
     os.makedirs(folder, exist_ok=True)
+    stale = os.path.join(folder, "onnx", WEIGHTS_FILE)
+    if os.path.exists(stale):  # an earlier export's weights: rewritten below when `grad`, else not part of this folder
+        os.remove(stale)
     _write_config(folder, c.hf("BertForSequenceClassification"))
     if tokenizer_from is None:
         write_tokenizer(folder, tok.vocab, tok.max_length)
@@ -156,6 +217,10 @@ def export_classifier(model: BertForSequenceClassification, tok: WordPiece, fold
             cases.append({"name": name, "embedding_scale": _r(sc), "output_weights": _r(w), "logits": _r(lg), "inputs_embeds": _r(emb), "gradients": _r(gr), "explicit_vs_autograd": check})
             checks[name] = check
         ref["gradient_cases"] = cases
+        store = share_weights(os.path.join(folder, "onnx"), ["model.onnx", "model_grad.onnx"])
+        for graph in ("model.onnx", "model_grad.onnx"):
+            _assert_reloads(model, load_classifier(folder, graph), (ids, attn, tt), folder)
+        log(f"  {folder}: model.onnx and model_grad.onnx share {store['tensors']} weights in onnx/{store['file']} ({store['bytes']} bytes)")
     _write_json(os.path.join(folder, "reference.json"), ref)
     _write_json(os.path.join(folder, "training.json"), without_timings(meta))
     log(f"  exported {folder}")

@@ -1,14 +1,18 @@
 """Reads the weights (initializers) of an ONNX file into a state dict, with no `onnx` package.
 
 ONNX files are protobuf: ModelProto.graph (field 7) → GraphProto.initializer (field 5, repeated
-TensorProto) → TensorProto.dims (1), data_type (2), float_data (4), name (8), raw_data (9). This reader
-walks those fields only, so the committed fixtures' weights load into torch modules on any machine with
-torch (check_hf.py runs where `transformers` is installed and `onnx` may not be).
+TensorProto) → TensorProto.dims (1), data_type (2), float_data (4), name (8), raw_data (9),
+external_data (13: key/value pairs `location`, `offset`, `length`) and data_location (14; 1 = external).
+This reader walks those fields only, so the committed fixtures' weights load into torch modules on any
+machine with torch (check_hf.py runs where `transformers` is installed and `onnx` may not be). A tensor
+stored as external data is read from its `location`, relative to the graph's folder (a classifier's
+model.onnx and model_grad.onnx share one such file, kit/export.py `share_weights`).
 """
 from __future__ import annotations
 
+import os
 import struct
-from typing import Dict, Iterator, Tuple
+from typing import Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
@@ -51,8 +55,34 @@ def _fields(b: bytes, start: int = 0, end: int = -1) -> Iterator[Tuple[int, int,
             raise ValueError(f"unsupported protobuf wire type {wire}")
 
 
-def _tensor(b: bytes, start: int, end: int) -> Tuple[str, np.ndarray]:
-    dims, dtype, name, raw, floats = [], FLOAT, "", None, []
+def _entry(b: bytes, start: int, end: int) -> Tuple[str, str]:
+    """StringStringEntryProto: key (1), value (2)."""
+    key = value = ""
+    for field, _, v in _fields(b, start, end):
+        if field == 1:
+            key = bytes(b[v[0] : v[1]]).decode("utf-8")
+        elif field == 2:
+            value = bytes(b[v[0] : v[1]]).decode("utf-8")
+    return key, value
+
+
+def _external(folder: str, name: str, entries: Dict[str, str]) -> bytes:
+    """The bytes of an external tensor: `length` bytes at `offset` of `location` (a plain file name or a path inside `folder`)."""
+    location = entries.get("location", "")
+    if not location or os.path.isabs(location) or ".." in location.replace("\\", "/").split("/"):
+        raise ValueError(f"tensor {name}: external data location {location!r} is not a path inside the graph's folder")
+    path = os.path.join(folder, location)
+    offset = int(entries.get("offset", "0"))
+    with open(path, "rb") as f:
+        f.seek(offset)
+        data = f.read(int(entries["length"])) if "length" in entries else f.read()
+    if "length" in entries and len(data) != int(entries["length"]):
+        raise ValueError(f"tensor {name}: {path} ends before offset {offset} + length {entries['length']}")
+    return data
+
+
+def _tensor(b: bytes, start: int, end: int, folder: Optional[str] = None) -> Tuple[str, np.ndarray]:
+    dims, dtype, name, raw, floats, external, location = [], FLOAT, "", None, [], {}, 0
     for field, wire, v in _fields(b, start, end):
         if field == 1:
             if wire == 0:
@@ -75,7 +105,14 @@ def _tensor(b: bytes, start: int, end: int) -> Tuple[str, np.ndarray]:
             else:
                 floats.append(struct.unpack("<f", v)[0])
         elif field == 13 and wire == 2:
-            raise ValueError(f"tensor {name}: external data is not supported")
+            key, value = _entry(b, v[0], v[1])
+            external[key] = value
+        elif field == 14:
+            location = v
+    if location == 1:
+        if folder is None:
+            raise ValueError(f"tensor {name}: stored as external data, and no folder to read it from")
+        raw = _external(folder, name, external)
     if dtype not in _DTYPES:
         raise ValueError(f"tensor {name}: data type {dtype} not supported")
     arr = np.frombuffer(raw, dtype=_DTYPES[dtype]).copy() if raw is not None else np.array(floats, dtype=_DTYPES[dtype])
@@ -91,7 +128,7 @@ def read_initializers(path: str) -> Dict[str, np.ndarray]:
         if field == 7 and wire == 2:  # ModelProto.graph
             for gf, gw, gv in _fields(b, v[0], v[1]):
                 if gf == 5 and gw == 2:  # GraphProto.initializer
-                    name, arr = _tensor(b, gv[0], gv[1])
+                    name, arr = _tensor(b, gv[0], gv[1], os.path.dirname(os.path.abspath(path)))
                     out[name] = arr
     return out
 
