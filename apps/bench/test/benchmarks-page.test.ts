@@ -55,13 +55,14 @@ describe('results in git are data, not run directories', () => {
     }
   })();
 
-  it.skipIf(tracked === undefined)('keeps apps/bench/results under 2 MB in git, no file over 100 KB, no run directory, report HTML or JSONL', () => {
+  it.skipIf(tracked === undefined)('keeps apps/bench/results under 2 MB in git, no file over 256 KB, no run directory, report HTML or JSONL', () => {
     let blocks = 0;
     for (const f of tracked!) {
       const file = join(root, f);
       if (!existsSync(file)) continue; // deleted in the working tree, not yet committed
       const size = statSync(file).size;
-      expect(size, f).toBeLessThanOrEqual(100 * 1024);
+      // a section's data: the drawn oracle families keep every configuration's per-case G-mean (≈ 170 KB for eleven)
+      expect(size, f).toBeLessThanOrEqual(256 * 1024);
       expect(f).not.toMatch(/(^|\/)work\/|report\.html$|\.jsonl$/);
       blocks += Math.ceil(size / 4096) * 4096; // as `du` counts them
     }

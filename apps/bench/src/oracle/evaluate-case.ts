@@ -85,6 +85,8 @@ export interface CaseResult {
   readonly keywords: readonly KeywordReport[];
   readonly naive?: { readonly auc: number; readonly bestThetaConf: number };
   readonly explanations?: { readonly made: number; readonly reused: number };
+  /** A compact results file's surface-token check figures of the configurations whose keyword reports it left out. */
+  readonly checks?: Readonly<Record<string, { readonly demoted: number; readonly modelTexts: number; readonly seconds: number }>>;
   readonly seconds: number;
 }
 

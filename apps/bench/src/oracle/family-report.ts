@@ -104,12 +104,46 @@ export function transformerTable(cases: readonly CaseResult[]): string {
 }
 
 /** The whole report of one case. */
-export function caseMarkdown(c: CaseResult, index: number, minPerSide: number): string {
+export function caseMarkdown(c: CaseResult, index: number, minPerSide: number, detail?: readonly string[]): string {
   const head = `### Case ${index}: ${c.name}`;
   const what = `${c.note}. Model ${c.model}, accuracy ${f3(c.poolAccuracy)} on the test pool (test fraction ${c.testFraction}).${c.transformer ? ` ${transformerText(c.transformer)}` : ''}`;
   const parts = [head, '', what, '', countsText(c, minPerSide), ''];
-  if (c.status === 'scored') parts.push(table3(c), '', keywordTable(c));
+  // with `detail`, the per-case tables show those configurations (and Naive); the family tables show every one
+  const shown = detail ? { ...c, rows: c.rows.filter((r) => !r.oracle || detail.includes(r.oracle)), keywords: c.keywords.filter((k) => detail.includes(k.oracle)) } : c;
+  if (c.status === 'scored') parts.push(table3(shown), '', keywordTable(shown));
   return parts.join('\n');
+}
+
+const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : x);
+
+/**
+ * A case as committed for a drawn family: every configuration's Table 3 row with its interval (4 decimals);
+ * –K.I rows and the first keywords only for the `detail` configurations; where the trigger went and the
+ * surface-token check's figures for all. The full results file of a run keeps everything and is regenerated.
+ */
+export function compactCase(c: CaseResult, detail: readonly string[]): CaseResult {
+  const inDetail = (oracle: string | undefined) => oracle === undefined || detail.includes(oracle);
+  const rows = c.rows
+    .filter((r) => !r.method.includes('K.I') || inDetail(r.oracle))
+    .map((r) => {
+      // the other configurations keep what the family tables read: G-mean, sensitivity, specificity
+      const keep = inDetail(r.oracle) ? (k: string) => k !== 'confusion' : (k: string) => k === 'gmean' || k === 'sensitivity' || k === 'specificity';
+      return {
+        ...r,
+        metrics: Object.fromEntries(Object.entries(r.metrics).filter(([k]) => keep(k)).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])) as unknown as ScoredRow['metrics'],
+        gmeanCI: { lo: round(r.gmeanCI.lo), hi: round(r.gmeanCI.hi) },
+      };
+    });
+  // the other configurations' keyword reports shrink to what the summaries read: the words the check took out and its cost
+  const checks: Record<string, { demoted: number; modelTexts: number; seconds: number }> = {};
+  for (const k of c.keywords) {
+    if (detail.includes(k.oracle) || !k.tokenCheckCost) continue;
+    checks[k.oracle] = { demoted: k.classes.reduce((a, cl) => a + (cl.tokenCheck?.demoted ?? 0), 0), modelTexts: k.tokenCheckCost.modelTexts, seconds: round(k.tokenCheckCost.seconds) };
+  }
+  const keywords = c.keywords
+    .filter((k) => detail.includes(k.oracle))
+    .map((k) => ({ ...k, keywordSeconds: round(k.keywordSeconds), classes: k.classes.map((cl) => ({ ...cl, share: round(cl.share) })) }));
+  return { ...c, rows, keywords, ...(Object.keys(checks).length ? { checks } : {}), seconds: round(c.seconds) };
 }
 
 /** TOKI rows of the family table: one column per configuration and explainer, in the order of the first scored case. */
@@ -223,9 +257,16 @@ export function configurationSummary(cases: readonly CaseResult[]): string {
   const out = ['| configuration | scored | ≥ 0.85 | min | 10th pct | median | words taken out by the check | check cost per case (texts scored, s) |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
   for (const col of tokiColumns(cases)) {
     const gm = scored.map((c) => c.rows.find((r) => r.method === col.method && r.oracle === col.oracle)?.metrics.gmean).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
-    const reports = scored.map((c) => c.keywords.find((k) => k.oracle === col.oracle)).filter((k) => k !== undefined);
-    const demoted = reports.reduce((a, k) => a + k!.classes.reduce((b, cl) => b + (cl.tokenCheck?.demoted ?? 0), 0), 0);
-    const costs = reports.map((k) => k!.tokenCheckCost).filter((x) => x !== undefined);
+    // a full report, or the compact file's per-configuration figures (compactCase)
+    const figures = scored
+      .map((c) => {
+        const k = c.keywords.find((x) => x.oracle === col.oracle);
+        if (k?.tokenCheckCost) return { demoted: k.classes.reduce((b, cl) => b + (cl.tokenCheck?.demoted ?? 0), 0), ...k.tokenCheckCost };
+        return c.checks?.[col.oracle];
+      })
+      .filter((x) => x !== undefined);
+    const demoted = figures.reduce((a, x) => a + x!.demoted, 0);
+    const costs = figures;
     const cost = costs.length ? `${(costs.reduce((a, x) => a + x!.modelTexts, 0) / costs.length).toFixed(0)}, ${(costs.reduce((a, x) => a + x!.seconds, 0) / costs.length).toFixed(2)}` : '—';
     out.push(`| ${col.oracle} | ${gm.length} | ${gm.filter((x) => x >= 0.85).length} | ${f3(gm[0] ?? NaN)} | ${f3(quantile(gm, 0.1))} | ${f3(quantile(gm, 0.5))} | ${costs.length ? demoted : '—'} | ${cost} |`);
   }
@@ -233,7 +274,7 @@ export function configurationSummary(cases: readonly CaseResult[]): string {
 }
 
 /** The family summary and every case, as printed at the end of a run (and kept in BENCHMARKS.md). */
-export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number): string {
+export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number, detail?: readonly string[]): string {
   const scored = cases.filter((c) => c.status === 'scored').length;
   const drawn = cases.some((c) => bandOf(c) !== undefined);
   return [
@@ -242,7 +283,8 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number)
     ...(drawn ? ['Every configuration over all scored cases:', '', configurationSummary(cases), '', 'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):', '', bandSummary(cases), ''] : []),
     familyTable(cases),
     '',
-    ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide)),
+    ...(detail ? [`The per-case tables below show ${detail.join(' and ')} beside Naive; the family tables above show every configuration.`, ''] : []),
+    ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide, detail)),
   ].join('\n');
 }
 

@@ -23,7 +23,7 @@ import type { CaseSpec, CorpusName } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
-import { caseMarkdown, drawnHeadline, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
+import { caseMarkdown, compactCase, drawnHeadline, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
 import { KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
@@ -101,9 +101,9 @@ export interface FamilyResults {
 
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
-function writeResults(path: string, r: FamilyResults): void {
+function writeResults(path: string, r: FamilyResults, compact = false): void {
   mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(`${path}.${process.pid}.tmp`, `${JSON.stringify(r, null, 1)}\n`);
+  writeFileSync(`${path}.${process.pid}.tmp`, `${compact ? JSON.stringify(r) : JSON.stringify(r, null, 1)}\n`);
   renameSync(`${path}.${process.pid}.tmp`, path);
 }
 
@@ -130,6 +130,15 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   const cache = made === 0 && reused > 0 ? ` Every LIME explanation (${reused.toLocaleString('en-US')} asked for) came from the --cache folder, made by an earlier run of the same command (about 12 min more): the time above is data, training, ground truth, keyword identification, labelling and scoring.` : '';
   const transformer = r.options.model === KIT_BERT;
   const family = r.options.draw?.family;
+  // a drawn family's section is rendered from a compact copy committed beside the sections (the run's own file is regenerated)
+  // per case the validation page details the default only (it compares eleven configurations in its family tables)
+  const DETAIL = family === 'validation' ? ['toki'] : ['toki', 'toki-paper'];
+  if (family) {
+    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${family}.json`);
+    r = { ...r, cases: r.cases.map((c) => compactCase(c, DETAIL)) };
+    writeResults(compactFile, r, true);
+    file = shownPath(compactFile);
+  }
   const name = family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
   const entry = BENCHMARKS.find((b) => b.name === name)!;
   const head = `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}`;
@@ -154,7 +163,7 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     quick: false,
     machine: r.machine,
     status: 'ok',
-    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide)}`,
+    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)}`,
     order: transformer && !family ? besideTable3(entry) : BENCHMARKS.indexOf(entry),
     // a drawn family's headline is computed from its results; the hand-written family's is kept as written
     ...(family && !transformer ? { headline: drawnHeadline(r.cases, family, r.startedAt) } : {}),
