@@ -263,12 +263,12 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki` (the default), `toki-paper`, the previous default (`toki+nofw+notc`) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).",
     limit: [10800, 1800],
-    regenerated: 'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the results JSON the section is written from, apps/bench/results/oracle-drawn-test.json, is committed.',
+    regenerated: 'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the full results of the run (apps/bench/results/oracle-drawn-cache/test.json); the compact copy the section is rendered from, apps/bench/results/oracle-drawn-test.json, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/test.json --write-section`.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick
         ? ['--family', 'test', '--draws', '4', '--train', '300', '--samples', '1000', '--per-side', '100', '--oracle', 'toki,toki-paper']
-        : ['--family', 'test', '--draws', '40', '--until-scored', '40', '--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-drawn-test.json'), '--cache', join(RESULTS, 'oracle-drawn-cache/test')],
+        : ['--family', 'test', '--draws', '40', '--until-scored', '40', '--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-drawn-cache/test.json'), '--cache', join(RESULTS, 'oracle-drawn-cache/test')],
     }),
   },
   {
@@ -277,12 +277,12 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, and the thresholds around the chosen ones. The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
     limit: [10800, 1800],
-    regenerated: 'the LIME explanation cache under the --cache folder, re-made by the command above; apps/bench/results/oracle-drawn-validation.json, the results the section is written from, is committed.',
+    regenerated: 'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick
         ? ['--family', 'validation', '--draws', '4', '--train', '300', '--samples', '1000', '--per-side', '100', '--oracle', 'toki,toki-paper']
-        : ['--family', 'validation', '--draws', '40', '--oracle', VALIDATION_ORACLES.join(','), '--out', join(RESULTS, 'oracle-drawn-validation.json'), '--cache', join(RESULTS, 'oracle-drawn-cache/validation')],
+        : ['--family', 'validation', '--draws', '40', '--oracle', VALIDATION_ORACLES.join(','), '--out', join(RESULTS, 'oracle-drawn-cache/validation.json'), '--cache', join(RESULTS, 'oracle-drawn-cache/validation')],
     }),
   },
   {
