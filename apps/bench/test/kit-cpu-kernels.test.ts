@@ -39,6 +39,12 @@ describe('kit: pin_cpu_kernels', () => {
     expect(r.stderr).toMatch(/RuntimeError: pin_cpu_kernels\(\) must run before torch is imported/);
   });
 
+  it('a second call after torch loaded is fine when every pin is already set (finetune.py pins, then imports build.py)', () => {
+    const r = python("import json, types\nfrom kit.cpu_kernels import pin_cpu_kernels\nfirst = pin_cpu_kernels()\nsys.modules['torch'] = types.ModuleType('torch')\nprint(json.dumps(pin_cpu_kernels() == first))");
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toBe('true');
+  });
+
   it('runs in build.py and finetune.py before their first torch import', () => {
     for (const script of ['build.py', 'finetune.py']) {
       const r = python(`src = open(${JSON.stringify(join(KIT, script))}).read()\nlines = src.splitlines()\npin = next(i for i, l in enumerate(lines) if 'pin_cpu_kernels()' in l)\ntorch = next(i for i, l in enumerate(lines) if l.strip() == 'import torch' or l.strip().startswith('import torch '))\nprint(pin < torch)`);

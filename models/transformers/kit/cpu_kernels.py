@@ -23,8 +23,14 @@ PINS = {
 
 
 def pin_cpu_kernels() -> dict:
-    """Sets the pins the environment does not already set; returns the settings in force."""
+    """Sets the pins the environment does not already set; returns the settings in force.
+
+    Once torch is loaded the pins can no longer change anything: a second call (finetune.py pins, imports
+    torch, then imports build.py, which pins at import) is fine when every variable is already set, and an
+    error when one is missing — torch then runs unpinned kernels."""
     if "torch" in sys.modules:
+        if all(name in os.environ for name in PINS):
+            return {name: os.environ[name] for name in PINS}
         raise RuntimeError("pin_cpu_kernels() must run before torch is imported: the libraries read these variables when they load")
     for name, value in PINS.items():
         os.environ.setdefault(name, value)
