@@ -258,6 +258,18 @@ export const BENCHMARKS: readonly Benchmark[] = [
     }),
   },
   {
+    name: 'table3-transformer',
+    title: 'Reproduction — TOKI paper Table 3 on the shortcut benchmark family with a transformer classifier (the model kit’s BERT)',
+    description:
+      "The previous section's benchmark with the classifier swapped for a transformer: per case, the model kit's BERT encoder (the committed masked-LM fixture models/transformers/fixtures/tiny-bert-mlm, 2 layers × 128, 64 word pieces) fine-tuned on the case's training texts by models/transformers/finetune.py (PyTorch, epoch chosen on validation accuracy; cached by rows + settings), run by onnxruntime-node through @xtrust/models OnnxClassifier. Same ground truth by intervention, LIME through the classifier's token scorer, TOKI configurations, Naive and bootstrap intervals; cases of the default family, at reduced sizes (apps/bench/src/oracle/shortcut.ts --model kit-bert).",
+    limit: [7200, 1800],
+    regenerated: 'the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian\'s torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json, the results the section is written from, is committed.',
+    script: (ctx) => {
+      if (!existsSync(join(ROOT, KIT_MLM, 'onnx/model.onnx'))) return { skipped: `the model kit's masked-LM fixture ${KIT_MLM} is not in this checkout` };
+      return { file: 'apps/bench/dist/oracle/shortcut.js', args: table3TransformerArgs(ctx.quick) };
+    },
+  },
+  {
     name: 'oracle-drawn',
     title: 'TOKI on drawn shortcut cases: the test family, per trigger band (everyday, phrase, mid, rare, absent)',
     description:
@@ -296,18 +308,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
       file: 'apps/bench/dist/oracle/word-list-agreement.js',
       args: ctx.quick ? ['--corpus', 'spam', '--train', '300', '--samples', '1000'] : ['--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-word-lists.json')],
     }),
-  },
-  {
-    name: 'table3-transformer',
-    title: 'Reproduction — TOKI paper Table 3 on the shortcut benchmark family with a transformer classifier (the model kit’s BERT)',
-    description:
-      "The previous section's benchmark with the classifier swapped for a transformer: per case, the model kit's BERT encoder (the committed masked-LM fixture models/transformers/fixtures/tiny-bert-mlm, 2 layers × 128, 64 word pieces) fine-tuned on the case's training texts by models/transformers/finetune.py (PyTorch, epoch chosen on validation accuracy; cached by rows + settings), run by onnxruntime-node through @xtrust/models OnnxClassifier. Same ground truth by intervention, LIME through the classifier's token scorer, TOKI configurations, Naive and bootstrap intervals; cases of the default family, at reduced sizes (apps/bench/src/oracle/shortcut.ts --model kit-bert).",
-    limit: [7200, 1800],
-    regenerated: 'the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian\'s torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json, the results the section is written from, is committed.',
-    script: (ctx) => {
-      if (!existsSync(join(ROOT, KIT_MLM, 'onnx/model.onnx'))) return { skipped: `the model kit's masked-LM fixture ${KIT_MLM} is not in this checkout` };
-      return { file: 'apps/bench/dist/oracle/shortcut.js', args: table3TransformerArgs(ctx.quick) };
-    },
   },
   {
     name: 'table4',

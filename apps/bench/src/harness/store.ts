@@ -104,3 +104,13 @@ export function loadSections(dir: string): Section[] {
     .map((f) => readJson<Section>(join(dir, f)))
     .sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
 }
+
+/**
+ * A place in BENCHMARKS.md right after a stored section: its `order` plus `offset` (a fraction, so sections
+ * written by a script sit beside the one they belong to whatever registry positions the runner stored), or
+ * `fallback` when that section is not stored.
+ */
+export function orderAfter(dir: string, name: string, offset: number, fallback: number): number {
+  const stored = join(dir, `${name}.json`);
+  return existsSync(stored) ? (JSON.parse(readFileSync(stored, 'utf8')) as { order: number }).order + offset : fallback;
+}

@@ -28,6 +28,7 @@ import { KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
+import { orderAfter } from '../harness/index.js';
 import { BENCHMARKS } from '../index.js';
 import { defineScript, parseOrExit, runScript } from '../harness/index.js';
 
@@ -111,14 +112,6 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..'
 /** The bag-of-words family run of the table3 section, shown beside a transformer run's cases. */
 const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json');
 
-/**
- * BENCHMARKS.md's place of the transformer section: right after the stored table3 section (whose order is its registry
- * position when it was last run, which later registry entries may have shifted), else its own registry position.
- */
-function besideTable3(entry: (typeof BENCHMARKS)[number]): number {
-  const stored = join(ROOT, 'apps/bench/results/sections/table3.json');
-  return existsSync(stored) ? (JSON.parse(readFileSync(stored, 'utf8')) as { order: number }).order + 0.25 : BENCHMARKS.indexOf(entry);
-}
 
 /** BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) from a results file (the same formatter as a live run). */
 function writeSection(r: FamilyResults, file: string, note?: string): void {
@@ -164,7 +157,8 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     machine: r.machine,
     status: 'ok',
     markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)}`,
-    order: transformer && !family ? besideTable3(entry) : BENCHMARKS.indexOf(entry),
+    // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
+    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', family === 'test' ? 0.3 : family === 'validation' ? 0.35 : transformer ? 0.25 : 0, BENCHMARKS.indexOf(entry)),
     // a drawn family's headline is computed from its results; the hand-written family's is kept as written
     ...(family && !transformer ? { headline: drawnHeadline(r.cases, family, r.startedAt) } : {}),
   });

@@ -24,7 +24,7 @@ import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
 import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
 import { coverageTable, listsCoverage, loadWordLists, relatednessAgainstLists, relatednessTable, WORD_LIST_CORPORA, type ClassRelatedness, type WordListCorpus } from './relatedness-lists.js';
-import { defineScript, machineInfo, runScript, saveSection, UsageError, writeBenchmarks, type Options } from '../harness/index.js';
+import { defineScript, machineInfo, orderAfter, runScript, saveSection, UsageError, writeBenchmarks, type Options } from '../harness/index.js';
 import { BENCHMARKS, ROOT } from '../index.js';
 
 const SPEC = defineScript({
@@ -160,7 +160,7 @@ function writeSection(file: AgreementFile, path: string): void {
     machine: machineInfo(),
     status: 'ok',
     markdown: `Written from ${path} by \`node apps/bench/dist/oracle/word-list-agreement.js --from ${path} --write-section\`. The lists (apps/bench/src/oracle/word-lists/) were written by a person before any oracle run. Keyword status judges only listed words that are in a class's pool; Eq. 5 judges every listed word by its nearest pool word.\n\n${agreementMarkdown(file.results)}`,
-    order: BENCHMARKS.indexOf(entry),
+    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', 0.4, BENCHMARKS.indexOf(entry)),
     headline: agreementHeadline(file.results, file.date),
   });
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
