@@ -31,13 +31,12 @@
  * child is reaped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
-import { OnnxClassifier } from '@xtrust/models';
+import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
@@ -228,7 +227,8 @@ const weights = (p: PredictionDigest): WordWeights => p.top;
 const digested = <R extends { files: RunFiles }>(r: R): R => ({ ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions) } });
 
 // ---------------------------------------------------------------- stored runs (resume across sittings)
-const graphHash = createHash('sha256').update(readFileSync(join(model, 'onnx/model.onnx'))).digest('hex');
+// the graph with its external weights file: since the kit shares one weights file per model, model.onnx alone names only the architecture
+const graphHash = onnxGraphDigest(join(model, 'onnx/model.onnx'));
 interface Stored<T> {
   key: Record<string, unknown>;
   measured: string;

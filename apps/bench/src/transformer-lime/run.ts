@@ -30,14 +30,13 @@
  * latest block, the spread of the ratios over every stored sitting of the same key.
  */
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
 import type { Explanation } from '@xtrust/core';
-import { defaultBatchTokens, OnnxClassifier, type OnnxClassifierOptions } from '@xtrust/models';
+import { defaultBatchTokens, OnnxClassifier, onnxGraphDigest, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
@@ -217,7 +216,6 @@ function hostOf(): string {
   }
   return `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}${detail}`;
 }
-const sha256Of = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const rows: Row[] = [];
 let peerInfo = '';
 const weightsOf = new Map<string, string>();
@@ -240,7 +238,7 @@ for (const job of jobs) {
     // one session keeps the tag its blocks were stored under before sessions existed
     const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}`;
     const key = {
-      graph: sha256Of(join(job.model, 'onnx/model.onnx')),
+      graph: onnxGraphDigest(join(job.model, 'onnx/model.onnx')), // with its external weights: model.onnx alone names only the architecture
       config,
       words,
       texts,

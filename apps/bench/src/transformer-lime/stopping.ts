@@ -21,7 +21,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Classifier } from '@xtrust/core';
 import { LimeExplainer, type AdaptiveRule } from '@xtrust/explainers';
-import { OnnxClassifier } from '@xtrust/models';
+import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
@@ -86,7 +86,8 @@ interface Recording {
   seconds: number;
 }
 
-const graph = createHash('sha256').update(readFileSync(join(modelDir, 'onnx/model.onnx'))).digest('hex');
+// the graph with its external weights file (model.onnx alone names only the architecture)
+const graph = onnxGraphDigest(join(modelDir, 'onnx/model.onnx'));
 let clf: OnnxClassifier | null = null;
 async function record(text: string, file: string): Promise<Recording> {
   const key = { graph, text: hashOf(text), samples, seeds: [1, 2] };
