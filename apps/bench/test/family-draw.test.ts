@@ -4,24 +4,13 @@ import { BANDS, corpusVocabulary, type DrawEmbedding } from '@xtrust/datasets';
 import { BAND_WEIGHTS, FAMILY_SEEDS, FAMILY_SIZE, drawCase, familySeed, type CorpusLookup } from '../src/oracle/family-draw.js';
 import { parseShortcutArgs } from '../src/oracle/family-options.js';
 
-// A hand-made corpus whose frequency ranks are known: word wN occurs N times in total, spread evenly
-// over the two classes; "templeword" occurs only in class a (it leans on a); function words are frequent.
-function handCorpus() {
-  const rows: { text: string; label: string }[] = [];
-  for (let i = 0; i < 40; i++) {
-    const label = i % 2 === 0 ? 'a' : 'b';
-    const words: string[] = ['the', 'and', 'of'];
-    for (let n = 1; n <= 30; n++) if (i < n) words.push(`w${String.fromCharCode(96 + Math.min(26, n))}${'x'.repeat(Math.floor(n / 26))}word`);
-    if (label === 'a') words.push('templeword');
-    rows.push({ text: words.join(' '), label });
-  }
-  return rows;
-}
+// Two classes that share the same everyday words: every word can be drawn for either target.
+const WORDS = ['river', 'table', 'coffee', 'window', 'yellow', 'monday', 'garden', 'letter', 'bottle', 'pencil'];
+const rows = Array.from({ length: 20 }, (_, i) => ({ text: WORDS.slice(0, 3 + (i % 8)).join(' '), label: i % 2 === 0 ? 'a' : 'b' }));
 
 const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({ has: (w) => known.includes(w), wordAt: (r) => known[r], size: known.length });
 
 describe('drawCase', () => {
-  const rows = handCorpus();
   const lookup: CorpusLookup = () => ({ corpus: { name: 'hand', labels: ['a', 'b'], rows: rows.map((r, i) => ({ id: String(i), ...r })), group: (r) => r.id }, vocabulary: corpusVocabulary(rows) });
   const emb = fakeEmbedding(['zephyrous', 'quokkas', 'marmots']);
 
