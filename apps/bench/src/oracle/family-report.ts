@@ -382,7 +382,7 @@ export const TARGET_GROUPS: readonly { readonly name: string; readonly bands: re
  * (per group median ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on ≥ 90 % of scored cases; above Naive with
  * non-overlapping intervals wherever Naive < 0.8; ≥ 40 scored cases, at least half everyday).
  */
-export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'validation', from: string): { question: string; xtrust: string; peer: string; goal: string; met: 'yes' | 'no' | 'partly' | 'n/a'; from: string } {
+export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'validation', from: string, transformer = false): { question: string; xtrust: string; peer: string; goal: string; met: 'yes' | 'no' | 'partly' | 'n/a'; from: string } {
   const col = (oracle: string) => (r: ScoredRow) => r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
   const naivePick = (r: ScoredRow) => r.method.startsWith('Naive (θ=');
   const all = ['everyday', 'phrase', 'mid', 'rare', 'absent'];
@@ -391,6 +391,19 @@ export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'va
   const everydayScored = groups[0].f.scored;
   const xtrust = `toki: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
   const peer = `same run: toki-paper median ${groups.map(({ g, p }) => `${f3(p.median)} (${g.name})`).join(', ')}; Naive (θ_conf 0.9) median ${groups.map(({ g, n }) => `${f3(n.median)} (${g.name})`).join(', ')}`;
+  if (transformer) {
+    const scored = cases.filter((c) => c.status === 'scored');
+    const ok = scored.filter((c) => (c.rows.find(col('toki'))?.metrics.gmean ?? 0) >= 0.85).length;
+    const everyday = scored.filter((c) => ['everyday', 'phrase'].includes(bandOf(c) ?? '')).length;
+    return {
+      question: "Does TOKI hold on drawn shortcut cases when the classifier is a transformer fine-tuned per case? (issue 29; the 2 × 128 fixture encoder, not yet the full-size one)",
+      xtrust: `toki ≥ 0.85 on ${ok} of ${scored.length} scored cases (${everyday} everyday; ${cases.length} draws); ${xtrust}`,
+      peer,
+      goal: '≥ 0.85 on each of ≥ 8 drawn test cases, half everyday, with the full-size kit BERT (issue 29)',
+      met: scored.length >= 8 && everyday * 2 >= scored.length && ok === scored.length ? 'partly' : 'no',
+      from,
+    };
+  }
   if (family === 'validation') {
     return { question: 'Which oracle configuration holds on the validation family of drawn cases (where the default was chosen), and what does each step add?', xtrust, peer, goal: '— (the selection set; the targets are judged on the test family)', met: 'n/a', from };
   }

@@ -127,12 +127,12 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   // per case the validation page details the default only (it compares eleven configurations in its family tables)
   const DETAIL = family === 'validation' ? ['toki'] : ['toki', 'toki-paper'];
   if (family) {
-    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${family}.json`);
+    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${transformer ? 'transformer' : family}.json`);
     r = { ...r, cases: r.cases.map((c) => compactCase(c, DETAIL)) };
     writeResults(compactFile, r, true);
     file = shownPath(compactFile);
   }
-  const name = family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
+  const name = family && transformer ? 'oracle-drawn-transformer' : family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
   const entry = BENCHMARKS.find((b) => b.name === name)!;
   const head = `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}`;
   const transformerHead = transformer
@@ -158,9 +158,9 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     status: 'ok',
     markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)}`,
     // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
-    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', family === 'test' ? 0.3 : family === 'validation' ? 0.35 : transformer ? 0.25 : 0, BENCHMARKS.indexOf(entry)),
+    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', family && transformer ? 0.38 : family === 'test' ? 0.3 : family === 'validation' ? 0.35 : transformer ? 0.25 : 0, BENCHMARKS.indexOf(entry)),
     // a drawn family's headline is computed from its results; the hand-written family's is kept as written
-    ...(family && !transformer ? { headline: drawnHeadline(r.cases, family, r.startedAt) } : {}),
+    ...(family ? { headline: drawnHeadline(r.cases, family, r.startedAt, transformer) } : {}),
   });
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
 }
