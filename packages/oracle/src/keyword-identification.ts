@@ -158,7 +158,7 @@ export async function checkSurfaceTokens(store: KeywordStore, classifier: Classi
     const perClass = new Map<string, number>();
     concentration.set(label, perClass);
     for (const w of content) {
-      if (requests.filter((r) => r.label === label).length >= check.maxWords) break;
+      if (perClass.size >= check.maxWords) break;
       const ratio = w.sum / median;
       if (ratio < check.minConcentration) break; // sorted by Σ s: no later word is concentrated either
       if (!voted.has(w.word)) continue;
