@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run, type Ran } from './helpers/spawn.js';
 
 // A newcomer's first run, on the committed state of this checkout: a fresh `git clone` into a temporary
 // folder, the README's install command under a fresh HOME (so nothing this machine's user has
@@ -11,28 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // run through the root scripts. Only npm's cache and pnpm's store are shared, to avoid downloading.
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/**
- * Runs a command to completion without blocking this worker: a synchronous spawn that holds the thread
- * for over 60 s makes vitest's worker RPC time out ("Timeout calling onTaskUpdate"), failing the run.
- */
-function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, timeout: 300_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** The last line a command prints on stdout, run in this checkout with this process's environment. */
 async function stdoutOf(cmd: string, args: readonly string[]): Promise<string> {

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
@@ -9,6 +8,7 @@ import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 import { LimeExplainer } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { kitFixture } from '../models/transformers/fixture-paths.js';
+import { run, type Ran } from './helpers/spawn.js';
 
 // xtrust as a library (README, "Use the packages from your own code"): the packages packed with `pnpm pack`,
 // installed from those tarballs into an empty project outside the workspace the way the README says
@@ -23,27 +23,8 @@ const PACKAGES = ['packages/core', 'native', 'packages/metrics', 'packages/model
 const EXAMPLE = join(root, 'examples', 'library-example.mjs');
 const LIME = { numSamples: 1000, numFeatures: 10, seed: 1 }; // the example's
 
-interface Ran {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** A command run to completion without blocking this worker (a long synchronous spawn times vitest's RPC out). */
-function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env): Promise<Ran> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env, timeout: 540_000 });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
 async function ok(cmd: string, args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
-  const r = await run(cmd, args, cwd, env);
+  const r = await run(cmd, args, cwd, env, 540_000);
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (status ${r.status}):\n${r.stdout}${r.stderr}`);
   return r;
 }
@@ -110,9 +91,9 @@ describe('the packages used from another project (packed, installed from the tar
     writeFileSync(join(app, 'test.jsonl'), testRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 
     const store = (await ok('npx', ['-y', 'pnpm@10', 'store', 'path'], root)).stdout.trim().split('\n').at(-1)!.trim();
-    install = await run('npx', ['-y', 'pnpm@10', 'install', '--store-dir', store, '--prefer-offline'], app, projectEnv());
+    install = await run('npx', ['-y', 'pnpm@10', 'install', '--store-dir', store, '--prefer-offline'], app, projectEnv(), 540_000);
     if (install.status !== 0) return;
-    example = await run('node', ['library-example.mjs', 'tiny-bert-spam', 'train.jsonl', 'test.jsonl'], app, projectEnv());
+    example = await run('node', ['library-example.mjs', 'tiny-bert-spam', 'train.jsonl', 'test.jsonl'], app, projectEnv(), 540_000);
   }, 900_000);
 
   afterAll(() => {

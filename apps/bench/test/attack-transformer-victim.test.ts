@@ -12,7 +12,7 @@ import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, ta
 import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../src/attack/transformer-victim.js';
 import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../src/attack/victim-runs.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
-import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from './group-embedding.js';
+import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from '../../../test/helpers/group-embedding.js';
 
 // the SpamAssassin case at the bench's 40 words, made once for the whole file (loading the corpus takes seconds)
 let spam40: ReturnType<typeof kitSplitCase> | undefined;

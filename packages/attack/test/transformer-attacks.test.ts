@@ -6,7 +6,7 @@ import { OnnxClassifier } from '@xtrust/models';
 import { KeywordStore, type KeywordStoreJson } from '@xtrust/oracle';
 import { WinkPosTagger, a2t, summarizeRun, tokiGuided } from '../src/index.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
-import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from './group-embedding.js';
+import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from '../../../test/helpers/group-embedding.js';
 
 // Groups of interchangeable words: members are near each other (cosine ≥ 0.9), groups far apart.
 const GROUPS = SPAM_WORD_GROUPS;
