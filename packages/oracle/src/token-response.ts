@@ -96,11 +96,8 @@ export async function tokenResponses(
   if (known.length === 0) return out;
   const index = await NeighbourIndex.build(embedding, vocabulary.filter((w) => embedding.has(w)));
   if (index.size === 0) return out;
-  // extra candidates: the word's inflections and function words are dropped after the search
-  const found = await index.query(
-    known.map((r) => r.word),
-    settings.neighbours + 4,
-  );
+  // a few extra candidates: a function word among the nearest is dropped after the search (the vocabulary has none, but a case variant may fold to the word itself)
+  const found = await index.query(known.map((r) => r.word), settings.neighbours + 4);
   const texts: string[] = [];
   const plan: { label: string; word: string; neighbours: string[]; base: number[]; deleted: number[]; substituted: number[][] }[] = [];
   for (const [i, r] of known.entries()) {

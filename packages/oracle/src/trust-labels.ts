@@ -132,6 +132,8 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
   const r = new Map<string, Uint8Array>();
   for (const [label, index] of perClass) r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
 
+  // with function words never keywords, they are neutral: neither excuse nor condemn a decision
+  const neutral = store.oracle.functionWordsNeverKeywords ? isFunctionWord : () => false;
   return explanations.map((e, i) => {
     const c = e.predictedLabel;
     const ci = store.labels.indexOf(c);
@@ -151,8 +153,6 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
     const unrelated: FeatureWeight[] = [];
     let isRel = 0;
     let isUnr = 0;
-    // with function words never keywords, they are neutral: neither excuse nor condemn a decision
-    const neutral = store.oracle.functionWordsNeverKeywords ? (w: string) => isFunctionWord(w) : () => false;
     for (const f of ws) {
       if (neutral(f.word)) continue;
       if (rc[index.get(f.word)!] === 1) {
