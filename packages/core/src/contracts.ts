@@ -64,6 +64,14 @@ export interface AttentionProvider {
   attentions(texts: readonly string[]): Promise<AttentionMap[]>;
 }
 
+/**
+ * Optional capability: the self-attention of every layer. `layerAttentions(texts)[b][l]` is text b's map
+ * in layer l (first to last), each with the same tokens and heads as the last layer's `attentions` map.
+ */
+export interface LayerAttentionProvider {
+  layerAttentions(texts: readonly string[]): Promise<AttentionMap[][]>;
+}
+
 /** One word's contribution to the explained label. */
 export interface FeatureWeight {
   readonly word: string;
@@ -123,4 +131,7 @@ export function isGradientProvider(x: unknown): x is GradientProvider {
 }
 export function isAttentionProvider(x: unknown): x is AttentionProvider {
   return typeof (x as AttentionProvider | null)?.attentions === 'function';
+}
+export function isLayerAttentionProvider(x: unknown): x is LayerAttentionProvider {
+  return typeof (x as LayerAttentionProvider | null)?.layerAttentions === 'function';
 }

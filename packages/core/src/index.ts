@@ -13,6 +13,7 @@ export type {
   GradientOptions,
   InputGradients,
   AttentionProvider,
+  LayerAttentionProvider,
   AttentionMap,
   ModelToken,
   FeatureWeight,
@@ -21,7 +22,7 @@ export type {
   WordEmbedding,
   SentenceEncoder,
 } from './contracts.js';
-export { isTokenScorer, isGradientProvider, isAttentionProvider } from './contracts.js';
+export { isTokenScorer, isGradientProvider, isAttentionProvider, isLayerAttentionProvider } from './contracts.js';
 export {
   scoreMasksTs,
   validateNet,

@@ -1,4 +1,4 @@
-import { XtrustError, isAttentionProvider, type AttentionMap, type AttentionProvider, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
+import { XtrustError, isAttentionProvider, isLayerAttentionProvider, type AttentionMap, type AttentionProvider, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
 import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from './model-calls.js';
@@ -7,7 +7,33 @@ import { aggregateToFeatures, alignTokens } from './word-alignment.js';
 
 export type AttentionOptions = ModelCallOptions & LabelOptions & {
   /** One feature per distinct word (default; occurrences averaged) or per word position. */
-  bow?: boolean;};
+  bow?: boolean;
+  /**
+   * `last` (default; 003 §3.3): the last layer's map. `mean`: the element-wise mean of every layer's map
+   * (`meanAttentionMap`), for classifiers that are LayerAttentionProviders.
+   */
+  layers?: 'last' | 'mean';};
+
+/**
+ * The element-wise mean of several attention maps of one text (e.g. every layer's): the same tokens and
+ * heads, weights[h][i][j] averaged over the maps. Since `attentionWordScores` is linear in the weights,
+ * the word scores of the mean map are the mean of each layer's word scores.
+ */
+export function meanAttentionMap(maps: readonly AttentionMap[], where = 'attention'): AttentionMap {
+  if (!Array.isArray(maps) || maps.length === 0) throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: no attention maps to average`);
+  const first = maps[0];
+  const n = first.weights.length;
+  const sum = new Float64Array(n);
+  maps.forEach((m, l) => {
+    if (m.heads !== first.heads || m.tokens.length !== first.tokens.length || m.weights.length !== n) {
+      throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: layer ${l} has ${m.heads} heads × ${m.tokens.length} tokens (${m.weights.length} weights); layer 0 has ${first.heads} × ${first.tokens.length} (${n})`);
+    }
+    for (let j = 0; j < n; j++) sum[j] += m.weights[j];
+  });
+  const weights = new Float32Array(n);
+  for (let j = 0; j < n; j++) weights[j] = sum[j] / maps.length;
+  return { tokens: first.tokens, heads: first.heads, weights };
+}
 
 /**
  * Word scores from one last-layer attention map, as 003_0785e9c45c69d264 §3.3 describes (after
@@ -61,7 +87,8 @@ export function attentionWordScores(text: string, map: AttentionMap, where = 'at
 /**
  * Self-attention as an explanation (003_0785e9c45c69d264 §3.3) for classifiers that are
  * `AttentionProvider`s, e.g. an HfClassifier whose ONNX model outputs attentions: one `attentions`
- * call per `batchSize` (default 64) texts; each word scored by `attentionWordScores`. Attention does not depend on the
+ * call per `batchSize` (default 64) texts; each word scored by `attentionWordScores`. With
+ * `layers: 'mean'` the map scored is the mean over every layer (`layerAttentions`, `meanAttentionMap`). Attention does not depend on the
  * label, so every explained label gets the same weights (all non-negative).
  */
 export class AttentionExplainer implements Explainer<AttentionOptions> {
@@ -75,6 +102,11 @@ export class AttentionExplainer implements Explainer<AttentionOptions> {
       throw new XtrustError('UNSUPPORTED', 'attention needs a classifier that is an AttentionProvider (a transformer whose model outputs attentions); this one has no attentions method', { method: 'attention' });
     }
     const provider: AttentionProvider = classifier;
+    const layers = o.layers ?? 'last';
+    if (layers !== 'last' && layers !== 'mean') throw new XtrustError('INVALID_ARGUMENT', `layers must be "last" or "mean", got ${String(layers)}`, { argument: 'layers' });
+    if (layers === 'mean' && !isLayerAttentionProvider(classifier)) {
+      throw new XtrustError('UNSUPPORTED', 'attention with layers "mean" needs a classifier that is a LayerAttentionProvider (every layer\'s attentions); this one has no layerAttentions method', { method: 'attention' });
+    }
     const bow = o.bow ?? true;
     const k = classifier.labels.length;
     const explicit = explicitLabels(classifier.labels, o);
@@ -85,7 +117,10 @@ export class AttentionExplainer implements Explainer<AttentionOptions> {
     const maps: AttentionMap[] = [];
     for (let start = 0; start < texts.length; start += batch) {
       const chunk = texts.slice(start, start + batch);
-      const got = await provider.attentions(chunk);
+      const got =
+        layers === 'mean' && isLayerAttentionProvider(classifier)
+          ? (await classifier.layerAttentions(chunk)).map((ls, b) => meanAttentionMap(ls, `attention: texts[${start + b}]`))
+          : await provider.attentions(chunk);
       if (!Array.isArray(got) || got.length !== chunk.length) {
         throw new XtrustError('BAD_MODEL_OUTPUT', `attention: attentions() returned ${Array.isArray(got) ? got.length : typeof got} maps for ${chunk.length} texts`);
       }
@@ -115,7 +150,7 @@ export class AttentionExplainer implements Explainer<AttentionOptions> {
           makeExplanation({
             text: texts[i],
             method: 'attention',
-            params: { layer: 'last', heads: 'mean', subwords: 'mean', specialTokens: 'dropped', bow },
+            params: { layer: layers, heads: 'mean', subwords: 'mean', specialTokens: 'dropped', bow },
             labels: classifier.labels,
             probabilities: probs.subarray(i * k, (i + 1) * k),
             predicted,

@@ -1,6 +1,23 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
-export { AdaptiveStop, adaptiveCanStop, adaptiveMinRows, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export { AdaptiveStop, RunningSelection, adaptiveCanStop, adaptiveMinRows, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export {
+  VerdictStop,
+  VERDICT_MIN_ROWS,
+  normalQuantile,
+  resolveVerdict,
+  ridgeWithSandwich,
+  verdictCanStop,
+  verdictChecks,
+  verdictMinRows,
+  type VerdictCheck,
+  type VerdictContext,
+  type VerdictFit,
+  type VerdictOption,
+  type VerdictRule,
+  type VerdictStatistic,
+  type VerdictValue,
+} from './lime-verdict.js';
 export {
   resolveFeatureSelection,
   forwardSelection,
@@ -18,7 +35,7 @@ export { GradientExplainer, type GradientExplainerOptions } from './gradient.js'
 export { IntegratedGradientsExplainer, integrationRule, type IntegratedGradientsOptions, type IntegrationMethod } from './integrated-gradients.js';
 export { KernelShapExplainer, kernelShapCoalitions, solveKernelShap, type KernelShapOptions, type Coalitions } from './kernel-shap.js';
 export { ExactShapleyExplainer, type ExactShapleyOptions } from './exact-shapley.js';
-export { AttentionExplainer, attentionWordScores, type AttentionOptions } from './attention.js';
+export { AttentionExplainer, attentionWordScores, meanAttentionMap, type AttentionOptions } from './attention.js';
 export { makeExplanation, sortByMagnitude, topWords, type TopWordsOptions, type ExplanationParts } from './explanation.js';
 export { textFeatures, tokenMasks, PerturbedTexts, type TextFeatures } from './text-features.js';
 export { alignTokens, aggregateToFeatures, type Aggregation } from './word-alignment.js';

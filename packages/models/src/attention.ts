@@ -21,6 +21,21 @@ export function findAttentionOutput(outputNames: readonly string[]): string | nu
   return best;
 }
 
+/**
+ * The outputs holding every layer's self-attention, first layer first: `attentions.N` / `attentions_N`
+ * sorted by N (each [batch, heads, seq, seq]), or `attentions` alone (a [layers, batch, heads, seq, seq]
+ * stack). Empty when the graph has neither (e.g. only `last_attention`).
+ */
+export function findLayerAttentionOutputs(outputNames: readonly string[]): string[] {
+  const numbered: [number, string][] = [];
+  for (const name of outputNames) {
+    const m = /^attentions?[._](\d+)$/.exec(name);
+    if (m) numbered.push([Number(m[1]), name]);
+  }
+  if (numbered.length > 0) return numbered.sort((a, b) => a[0] - b[0]).map(([, name]) => name);
+  return outputNames.includes('attentions') ? ['attentions'] : [];
+}
+
 /** A sub-word as the tokenizer produced it. */
 export interface TokenPiece {
   readonly token: string;
@@ -99,14 +114,16 @@ export function alignTokens(text: string, pieces: readonly TokenPiece[]): ModelT
 }
 
 /**
- * Splits a batched attention tensor into per-text maps: dims [B,H,S,S], [L,B,H,S,S] (last layer
- * taken) or [B,S,S] (one head). `lengths[b]` unpadded positions of text b are kept (right padding).
+ * Splits a batched attention tensor into per-text maps: dims [B,H,S,S], [L,B,H,S,S] (layer `layer`
+ * taken, default the last) or [B,S,S] (one head). `lengths[b]` unpadded positions of text b are kept (right padding).
  */
-export function splitAttention(data: Float32Array, dims: readonly number[], tokens: readonly ModelToken[][], source: string): AttentionMap[] {
+export function splitAttention(data: Float32Array, dims: readonly number[], tokens: readonly ModelToken[][], source: string, layer?: number): AttentionMap[] {
   let B: number, H: number, S: number, base = 0;
   if (dims.length === 5) {
     [, B, H, S] = dims.slice(0, 4) as number[];
-    base = (dims[0] - 1) * B * H * S * S;
+    const l = layer ?? dims[0] - 1;
+    if (!Number.isInteger(l) || l < 0 || l >= dims[0]) throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: attention output has ${dims[0]} layers; layer ${l} asked for`, { source });
+    base = l * B * H * S * S;
   } else if (dims.length === 4) {
     [B, H, S] = dims as number[];
   } else if (dims.length === 3) {

@@ -3,7 +3,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { checkProbabilities, tokenize, XtrustError, type AttentionMap, type Classifier, type GradientOptions, type InputGradients, type TokenScorer } from '@xtrust/core';
-import { alignTokens, findAttentionOutput, splitAttention } from './attention.js';
+import { alignTokens, findAttentionOutput, findLayerAttentionOutputs, splitAttention } from './attention.js';
 import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBatch } from './hf-tokenizer-loader.js';
 import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
 import { labelsFromConfig } from './labels.js';
@@ -81,6 +81,8 @@ function hiddenSizeOf(dir: string): number | undefined {
 
 export class OnnxClassifier implements Classifier, TokenScorer {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
+  /** Every layer's maps (LayerAttentionProvider), when the graph outputs them (`attentions.N` per layer, or a stacked `attentions`). */
+  readonly layerAttentions?: (texts: readonly string[]) => Promise<AttentionMap[][]>;
   readonly inputGradients?: (text: string, labelIndex: number, options?: GradientOptions) => Promise<InputGradients>;
   private gradientGraph: Promise<OnnxGradientGraph> | null = null;
   private reverse: Map<number, string> | null = null;
@@ -106,6 +108,8 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     private readonly pool: SessionPool | null = null,
   ) {
     if (attentionOutput) this.attentions = (texts) => this.computeAttentions(texts);
+    const layerOutputs = findLayerAttentionOutputs(session.outputNames);
+    if (layerOutputs.length > 0) this.layerAttentions = (texts) => this.computeLayerAttentions(texts, layerOutputs);
     if (gradientGraphPath) this.inputGradients = (text, labelIndex, options) => this.computeGradients(text, labelIndex, options);
     this.pieces = pieceTokenizer(tokenizer);
   }
@@ -240,6 +244,27 @@ export class OnnxClassifier implements Classifier, TokenScorer {
       maps.push(...splitAttention(t.data as Float32Array, t.dims, tokens, this.name));
     }
     return maps;
+  }
+
+  /** Per text, one map per layer (first to last): separate `attentions.N` outputs, or the layers of a stacked `attentions`. */
+  private async computeLayerAttentions(texts: readonly string[], names: readonly string[]): Promise<AttentionMap[][]> {
+    requireTexts(texts, this.name);
+    this.reverse ??= reverseVocab(this.tokenizer);
+    const out: AttentionMap[][] = [];
+    for (let s = 0; s < texts.length; s += this.batchSize) {
+      const batch = texts.slice(s, s + this.batchSize);
+      const enc = encodeBatch(this.tokenizer, batch);
+      const result = await this.session.run(this.feeds(enc), [...names]);
+      const tokens = enc.ids.map((ids, b) => alignTokens(batch[b], piecesOf(this.tokenizer, ids, this.reverse!)));
+      const perLayer: AttentionMap[][] = [];
+      for (const name of names) {
+        const t = result[name];
+        if (t.dims.length === 5) for (let l = 0; l < t.dims[0]; l++) perLayer.push(splitAttention(t.data as Float32Array, t.dims, tokens, this.name, l));
+        else perLayer.push(splitAttention(t.data as Float32Array, t.dims, tokens, this.name));
+      }
+      for (let b = 0; b < batch.length; b++) out.push(perLayer.map((layer) => layer[b]));
+    }
+    return out;
   }
 
   private async computeGradients(text: string, labelIndex: number, options?: GradientOptions): Promise<InputGradients> {

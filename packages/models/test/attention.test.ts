@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAttentionProvider, rng, tokenize, type AttentionMap } from '@xtrust/core';
 import { HfClassifier, hfConfigJson, OnnxClassifier, tokenizerConfigJson, tokenizerJson } from '../src/index.js';
-import { alignTokens, findAttentionOutput } from '../src/attention.js';
+import { alignTokens, findAttentionOutput, findLayerAttentionOutputs, splitAttention } from '../src/attention.js';
 import { FLOAT, INT64, OnnxGraphBuilder } from '../src/onnx-graph.js';
 import { maxAbsDiff } from './helpers.js';
 
@@ -138,6 +138,19 @@ describe('AttentionProvider on OnnxClassifier and HfClassifier', () => {
     expect(findAttentionOutput(['logits', 'attentions_3', 'last_attention'])).toBe('last_attention');
   });
 
+  it('finds every layer\'s attention outputs in layer order, and splits one layer of a stacked tensor', () => {
+    expect(findLayerAttentionOutputs(['logits'])).toEqual([]);
+    expect(findLayerAttentionOutputs(['logits', 'last_attention'])).toEqual([]);
+    expect(findLayerAttentionOutputs(['logits', 'attentions'])).toEqual(['attentions']);
+    expect(findLayerAttentionOutputs(['logits', 'attentions.2', 'attentions.10', 'attentions.0'])).toEqual(['attentions.0', 'attentions.2', 'attentions.10']);
+    // [L=2, B=1, H=1, S=2, S=2]: layer 0 = 1..4, layer 1 = 5..8
+    const data = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
+    const toks = [[{ text: 'a', start: 0, end: 1, special: false }, { text: 'b', start: 2, end: 3, special: false }]];
+    expect(Array.from(splitAttention(data, [2, 1, 1, 2, 2], toks, 't', 0)[0].weights)).toEqual([1, 2, 3, 4]);
+    expect(Array.from(splitAttention(data, [2, 1, 1, 2, 2], toks, 't')[0].weights)).toEqual([5, 6, 7, 8]);
+    expect(() => splitAttention(data, [2, 1, 1, 2, 2], toks, 't', 2)).toThrow(/2 layers; layer 2/);
+  });
+
   it.each(['last', 'layers'])('OnnxClassifier returns the last layer heads×T×T with token offsets and special flags (%s)', async (variant) => {
     const c = await OnnxClassifier.load(join(tmp, variant), { batchSize: 3 });
     expect(isAttentionProvider(c)).toBe(true);
@@ -148,6 +161,25 @@ describe('AttentionProvider on OnnxClassifier and HfClassifier', () => {
       const ids = [CLS, ...tokenize(t).map((w) => idOf(w.text.toLowerCase())), SEP];
       expect(maxAbsDiff(probs.subarray(2 * b, 2 * b + 2), expected(ids).probs)).toBeLessThan(1e-5);
     });
+  });
+
+  it('OnnxClassifier.layerAttentions returns every layer in order (attentions.0 is layer 1 with its heads swapped); none without per-layer outputs', async () => {
+    const c = await OnnxClassifier.load(join(tmp, 'layers'), { batchSize: 2 });
+    const layered = await c.layerAttentions!(TEXTS);
+    const last = await c.attentions!(TEXTS);
+    expect(layered.length).toBe(TEXTS.length);
+    layered.forEach((layers, b) => {
+      expect(layers.length).toBe(2);
+      expect(Array.from(layers[1].weights)).toEqual(Array.from(last[b].weights));
+      expect(layers[0].tokens).toEqual(last[b].tokens);
+      const T = last[b].tokens.length;
+      // heads swapped: head 0 of layer 0 is head 1 of layer 1
+      expect(Array.from(layers[0].weights.subarray(0, T * T))).toEqual(Array.from(last[b].weights.subarray(T * T, 2 * T * T)));
+    });
+    await c.release();
+    const only = await OnnxClassifier.load(join(tmp, 'last'));
+    expect(only.layerAttentions).toBeUndefined();
+    await only.release();
   });
 
   it('HfClassifier returns the same attention maps and probabilities', async () => {
