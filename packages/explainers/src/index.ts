@@ -1,6 +1,23 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
-export { AdaptiveStop, adaptiveCanStop, adaptiveMinRows, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export { AdaptiveStop, RunningSelection, adaptiveCanStop, adaptiveMinRows, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export {
+  VerdictStop,
+  VERDICT_MIN_ROWS,
+  normalQuantile,
+  resolveVerdict,
+  ridgeWithSandwich,
+  verdictCanStop,
+  verdictChecks,
+  verdictMinRows,
+  type VerdictCheck,
+  type VerdictContext,
+  type VerdictFit,
+  type VerdictOption,
+  type VerdictRule,
+  type VerdictStatistic,
+  type VerdictValue,
+} from './lime-verdict.js';
 export {
   resolveFeatureSelection,
   forwardSelection,

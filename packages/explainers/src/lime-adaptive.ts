@@ -133,25 +133,22 @@ function solveRidgeCg(g: Float64Array, alpha: number, b: Float64Array, x: Float6
 }
 
 /**
- * The stopping test of LIME's adaptive sample count for one neighbourhood scored in rounds. Each round's
- * rows go into running weighted moments (WeightedMoments), and the feature selection LIME would make on
- * all rows so far is recomputed from them — `highest_weights`' alpha-0.01 ridge, by Cholesky for small d
- * and by conjugate gradients warm-started from the previous check for large d — so a check costs
- * O(round · kept² + d²·iterations) instead of a refit over every earlier row. No check is made before
- * adaptiveMinRows(d) rows. The explanation itself is still fitted by `fitLimeModels` on the rows used;
- * only the decision to stop comes from here.
+ * The feature selection LIME would make on a neighbourhood that grows by rounds, without a refit over
+ * the earlier rows: each round's rows go into running weighted moments (WeightedMoments), and the
+ * selection on all rows so far is recomputed from them — `highest_weights`' alpha-0.01 ridge, by
+ * Cholesky for small d and by conjugate gradients warm-started from the previous check for large d — so
+ * a selection costs O(round · kept² + d²·iterations). Shared by the adaptive rule (AdaptiveStop) and the
+ * verdict rule (VerdictStop).
  */
-export class AdaptiveStop {
+export class RunningSelection {
   private readonly moments: WeightedMoments;
-  private previous: Int32Array[] | null = null;
-  private stable = 0;
-  private rows = 0;
+  /** Rows added so far. */
+  protected rows = 0;
   /** Each label's last ridge solution (the next check's starting point). */
   private solutions: (Float64Array | null)[] = [];
 
   constructor(
-    private readonly rule: AdaptiveRule,
-    private readonly d: number,
+    protected readonly d: number,
     labels: number,
     private readonly method: Exclude<FeatureSelection, 'auto'>,
     private readonly numFeatures: number,
@@ -159,17 +156,15 @@ export class AdaptiveStop {
     this.moments = new WeightedMoments(d, labels);
   }
 
-  /** Adds a round's rows (`rows`×d binary data, their kernel weights, one target column per label); true once the rule says stop. */
-  addRound(data: Uint8Array, rows: number, weights: ArrayLike<number>, ys: readonly ArrayLike<number>[]): boolean {
+  /** Adds a round's rows (`rows`×d binary data, their kernel weights, one target column per label). */
+  add(data: Uint8Array, rows: number, weights: ArrayLike<number>, ys: readonly ArrayLike<number>[]): void {
     this.moments.add(data, rows, weights, ys);
     this.rows += rows;
-    if (this.rows < adaptiveMinRows(this.d)) return false;
-    const selection = this.selection();
-    const previous = this.previous;
-    const same = previous !== null && selection.every((s, l) => jaccard(s, previous[l]) >= this.rule.minJaccard);
-    this.stable = same ? this.stable + 1 : 0;
-    this.previous = selection;
-    return this.stable >= this.rule.patience;
+  }
+
+  /** Rows added so far. */
+  get added(): number {
+    return this.rows;
   }
 
   /** The features LIME would select for each label on the rows added so far (the same methods as `fitLimeModels`). */
@@ -196,5 +191,39 @@ export class AdaptiveStop {
     const a = Float64Array.from(gram);
     for (let j = 0; j < d; j++) a[j * d + j] += 0.01;
     return (this.solutions[t] = solvePsd(a, b, d));
+  }
+}
+
+/**
+ * The stopping test of LIME's adaptive sample count for one neighbourhood scored in rounds: after each
+ * round the selection LIME would make on all rows so far (RunningSelection) is compared with the
+ * previous round's; `patience` consecutive stable comparisons stop. No check is made before
+ * adaptiveMinRows(d) rows. The explanation itself is still fitted by `fitLimeModels` on the rows used;
+ * only the decision to stop comes from here.
+ */
+export class AdaptiveStop extends RunningSelection {
+  private previous: Int32Array[] | null = null;
+  private stable = 0;
+
+  constructor(
+    private readonly rule: AdaptiveRule,
+    d: number,
+    labels: number,
+    method: Exclude<FeatureSelection, 'auto'>,
+    numFeatures: number,
+  ) {
+    super(d, labels, method, numFeatures);
+  }
+
+  /** Adds a round's rows (`rows`×d binary data, their kernel weights, one target column per label); true once the rule says stop. */
+  addRound(data: Uint8Array, rows: number, weights: ArrayLike<number>, ys: readonly ArrayLike<number>[]): boolean {
+    this.add(data, rows, weights, ys);
+    if (this.rows < adaptiveMinRows(this.d)) return false;
+    const selection = this.selection();
+    const previous = this.previous;
+    const same = previous !== null && selection.every((s, l) => jaccard(s, previous[l]) >= this.rule.minJaccard);
+    this.stable = same ? this.stable + 1 : 0;
+    this.previous = selection;
+    return this.stable >= this.rule.patience;
   }
 }

@@ -12,6 +12,7 @@ import {
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
 import { AdaptiveStop, adaptiveCanStop, resolveAdaptive, type AdaptiveOption } from './lime-adaptive.js';
 import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
+import { VerdictStop, resolveVerdict, verdictCanStop, verdictMinRows, type VerdictCheck, type VerdictOption, type VerdictStatistic } from './lime-verdict.js';
 import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
 import { intOption, positiveOption, seedOption } from './options.js';
 import { resolveRidgeBackend, ridgeBatch, type RidgeBackend } from './ridge.js';
@@ -49,6 +50,16 @@ export type LimeOptions = ModelCallOptions & LabelOptions & {
    * default is measured in apps/bench (transformer-lime, lime-stopping), not assumed.
    */
   adaptive?: AdaptiveOption;
+  /**
+   * Verdict-aware sample count (issue 30), off by default: when the explanation only feeds a yes/no
+   * decision that is the sign of a statistic of the local model (TOKI's verdict: @xtrust/oracle's
+   * `verdictSampling` makes this rule), score the neighbourhood in rounds of `step` samples and stop once
+   * the statistic's interval at `confidence` excludes 0 (VerdictStop: sandwich standard error of LIME's
+   * ridge, Bonferroni over the checks) and the `patience` previous checks agreed, or at `numSamples`.
+   * The samples are a prefix of the exact run's; `params.samplesUsed` and `diagnostics.samples` say how
+   * many were used, `diagnostics.verdictValue/Low/High` the last check. Not with `adaptive`.
+   */
+  verdict?: VerdictOption;
 };
 
 interface Prepared {
@@ -61,6 +72,10 @@ interface Prepared {
   /** rows-long column of each explained label. */
   ys: Float64Array[];
   scorer: 'token-scorer' | 'strings';
+  /** Rows the model was sent (distinct masks on the token-scorer path). */
+  sent: number;
+  /** The verdict rule's first check row count and last checks (one per label; null when none was made). */
+  verdict: { minRows: number; checks: (VerdictCheck | null)[] } | null;
 }
 
 /** Copies the columns `cols` of a rows×d binary matrix. */
@@ -174,11 +189,24 @@ export class LimeExplainer implements Explainer<LimeOptions> {
     const backend = resolveRidgeBackend(o.ridgeBackend ?? 'auto');
     const guard = new ProbabilityGuard('lime: classifier', k, o);
     const adaptive = resolveAdaptive(o.adaptive, numSamples);
+    const verdict = resolveVerdict(o.verdict, numSamples);
+    if (adaptive !== null && verdict !== null) {
+      throw new XtrustError('INVALID_ARGUMENT', 'verdict and adaptive are two rules for the sample count: give one of them', { argument: 'verdict' });
+    }
+    // Computed once: a text repeated in the call is explained once (each text restarts from `seed`, so its copies' explanations are equal).
+    const firstOf = new Map<string, number>();
+    const unique: number[] = [];
+    texts.forEach((t, i) => {
+      if (!firstOf.has(t)) {
+        firstOf.set(t, unique.length);
+        unique.push(i);
+      }
+    });
 
-    const out: Explanation[] = [];
-    for (let start = 0; start < texts.length; start += chunkSize) {
+    const made: Explanation[][] = [];
+    for (let start = 0; start < unique.length; start += chunkSize) {
       const prepared: Prepared[] = [];
-      for (let i = start; i < Math.min(texts.length, start + chunkSize); i++) {
+      for (const i of unique.slice(start, start + chunkSize)) {
         const tf = textFeatures(texts[i], bow, `texts[${i}]`);
         if (tf.count < 2) {
           throw new XtrustError(
@@ -201,9 +229,45 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const allWeights = limeKernel(limeDistances(samples.kept, d), kernelWidth);
         let rows = numSamples;
         let probs: Float32Array;
-        // a neighbourhood too wide for the rule to stop early (adaptiveCanStop) is scored whole: the exact explanation, no moments kept
-        if (adaptive === null || !adaptiveCanStop(adaptive, d, numSamples)) probs = await scorer.score(samples.data, numSamples);
-        else {
+        let verdictRun: Prepared['verdict'] = null;
+        if (verdict !== null && verdictCanStop(verdict, d, numSamples)) {
+          // Verdict-aware sampling: rounds of `step` rows until every explained label's verdict is settled.
+          probs = new Float32Array(numSamples * k);
+          const ysAll: Float64Array[] = [];
+          let stop: VerdictStop | null = null;
+          let done = 0;
+          let exact = false;
+          while (done < numSamples) {
+            const from = done;
+            // a rule that does not apply to this text (prepare gave null) scores the rest at once: the exact explanation
+            done = exact ? numSamples : Math.min(numSamples, done + verdict.step);
+            probs.set(await scorer.score(samples.data.subarray(from * d, done * d), done - from), from * k);
+            if (done >= numSamples) break;
+            const labels = labelsFor(probs, 0, k, explicit, top);
+            if (stop === null) {
+              const probs0 = probs.slice(0, k);
+              const stats = await Promise.all(labels.map((label) => verdict.prepare({ text: tf.text, words: tf.words, probabilities: probs0, label, labels: classifier.labels })));
+              if (stats.some((x) => x === null)) {
+                exact = true;
+                continue;
+              }
+              stop = new VerdictStop(verdict, d, stats as (VerdictStatistic | 'settled')[], method, numFeatures, numSamples);
+              labels.forEach(() => ysAll.push(new Float64Array(numSamples)));
+            }
+            labels.forEach((l, li) => {
+              const y = ysAll[li];
+              for (let r = from; r < done; r++) y[r] = probs[r * k + l];
+            });
+            if (stop.addRound(samples.data, from, done, allWeights, ysAll)) break;
+          }
+          rows = done;
+          probs = probs.subarray(0, rows * k);
+          verdictRun = { minRows: verdictMinRows(verdict, d), checks: stop ? [...stop.last] : [] };
+        } else if (adaptive === null || !adaptiveCanStop(adaptive, d, numSamples)) {
+          // a neighbourhood too wide for the rule to stop early (adaptiveCanStop, verdictCanStop) is scored whole: the exact explanation, no moments kept
+          probs = await scorer.score(samples.data, numSamples);
+          if (verdict !== null) verdictRun = { minRows: verdictMinRows(verdict, d), checks: [] };
+        } else {
           probs = new Float32Array(numSamples * k);
           let stop: AdaptiveStop | null = null;
           let done = 0;
@@ -224,7 +288,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const labels = labelsFor(probs, 0, k, explicit, top);
         const weights = allWeights.subarray(0, rows);
         const ys = labels.map((l) => column(probs, rows, l));
-        prepared.push({ tf, data: samples.data.subarray(0, rows * d), rows, weights, probs, labels, ys, scorer: scorer.kind });
+        prepared.push({ tf, data: samples.data.subarray(0, rows * d), rows, weights, probs, labels, ys, scorer: scorer.kind, sent: scorer.counts.sent, verdict: verdictRun });
       }
 
       const fitted = await fitLimeModels(prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })), method, numFeatures, backend);
@@ -232,9 +296,12 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const probs0 = p.probs.subarray(0, k);
         let predicted = 0;
         for (let c = 1; c < k; c++) if (probs0[c] > probs0[predicted]) predicted = c;
+        const out: Explanation[] = [];
+        made.push(out);
         p.labels.forEach((label, l) => {
           const { fit, features: cols } = fitted[pi][l];
           const features = Array.from(cols, (col, j) => ({ word: p.tf.words[col], weight: fit.coef[j] }));
+          const check = p.verdict?.checks[l] ?? null;
           out.push(
             makeExplanation({
               text: p.tf.text,
@@ -247,6 +314,12 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 bow,
                 ...(maskString === null ? {} : { maskString }),
                 ...(adaptive === null ? {} : { adaptive }),
+                ...(verdict === null || p.verdict === null
+                  ? {}
+                  : {
+                      verdict: { name: verdict.name, confidence: verdict.confidence, step: verdict.step, minRows: p.verdict.minRows, patience: verdict.patience },
+                      samplesUsed: p.rows,
+                    }),
                 scorer: p.scorer,
                 ridgeBackend: backend,
               },
@@ -263,12 +336,14 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 modelPrediction: probs0[label],
                 distinctFeatures: p.tf.count,
                 samples: p.rows,
+                ...(p.scorer === 'token-scorer' ? { modelRows: p.sent } : {}),
+                ...(check === null ? {} : { verdictValue: check.value, verdictLow: check.low, verdictHigh: check.high, verdictSide: check.side }),
               },
             }),
           );
         });
       });
     }
-    return out;
+    return texts.flatMap((t) => made[firstOf.get(t)!]);
   }
 }
