@@ -193,8 +193,15 @@ export class KernelShapExplainer implements Explainer<KernelShapOptions> {
     const explicit = explicitLabels(classifier.labels, o);
     const top = topLabelCount(k, o);
     const guard = new ProbabilityGuard('kernel-shap: classifier', k, o);
+    // Computed once: a text repeated in the call is explained once (each text restarts from `seed`).
+    const done = new Map<string, Explanation[]>();
     const out: Explanation[] = [];
     for (let i = 0; i < texts.length; i++) {
+      const again = done.get(texts[i]);
+      if (again) {
+        out.push(...again);
+        continue;
+      }
       const tf = textFeatures(texts[i], bow, `texts[${i}]`);
       const d = tf.count;
       const cap = d <= 30 ? 2 ** d - 2 : Number.MAX_SAFE_INTEGER;
@@ -215,9 +222,12 @@ export class KernelShapExplainer implements Explainer<KernelShapOptions> {
         for (let r = 0; r < c.rows; r++) v[r] = probs[(r + 2) * k + label];
         return solveKernelShap(c, d, v, empty[label], full[label]);
       });
-      out.push(
-        ...shapleyExplanations(classifier, tf, 'kernel-shap', { numSamples: budget, bow, scorer: scorer.kind }, seed, full, empty, labels, values, { coalitions: c.rows }),
-      );
+      const made = shapleyExplanations(classifier, tf, 'kernel-shap', { numSamples: budget, bow, scorer: scorer.kind }, seed, full, empty, labels, values, {
+        coalitions: c.rows,
+        ...(scorer.kind === 'token-scorer' ? { modelRows: scorer.counts.sent } : {}),
+      });
+      done.set(texts[i], made);
+      out.push(...made);
     }
     return out;
   }

@@ -67,11 +67,83 @@ export interface Scorer {
   readonly kind: 'token-scorer' | 'strings';
   /** rows×k class probabilities for rows×d feature masks (1 = kept) of the text. */
   score(featureMasks: Uint8Array, rows: number): Promise<Float32Array>;
+  /** Rows asked of `score` so far, and rows the model was actually sent (fewer when duplicates were scored once). */
+  readonly counts: { asked: number; sent: number };
+}
+
+/** A key for one mask row of d bytes: 16 mask bits per UTF-16 unit. */
+function maskKey(masks: Uint8Array, base: number, d: number): string {
+  const units = new Array<number>(Math.ceil(d / 16));
+  for (let u = 0, c = 0; c < d; u++, c += 16) {
+    let v = 0;
+    const end = Math.min(d, c + 16);
+    for (let j = c; j < end; j++) if (masks[base + j] !== 0) v |= 1 << (j - c);
+    units[u] = v;
+  }
+  let s = '';
+  for (let i = 0; i < units.length; i += 4096) s += String.fromCharCode.apply(null, units.slice(i, i + 4096));
+  return s;
+}
+
+/**
+ * Computed once (issue 30): a scorer for one text that sends each distinct feature mask to the model
+ * once, over all its calls — a LIME neighbourhood's duplicate rows (with few distinct words most rows
+ * repeat, and every row removing all d words is the same all-absent row), the rows of later rounds of an
+ * adaptive or verdict-driven run that an earlier round already scored, Kernel SHAP's repeated
+ * coalitions. A model's scores of equal masks are equal, so the output is unchanged; only the rows sent shrink.
+ */
+function scoredOnce(send: (featureMasks: Uint8Array, rows: number) => Promise<Float32Array>, d: number, k: number): Pick<Scorer, 'score' | 'counts'> {
+  const seen = new Map<string, number>();
+  let store = new Float32Array(0);
+  let stored = 0;
+  const counts = { asked: 0, sent: 0 };
+  return {
+    counts,
+    async score(featureMasks, rows) {
+      counts.asked += rows;
+      const slot = new Int32Array(rows);
+      const fresh: number[] = [];
+      const pending = new Map<string, number>();
+      for (let r = 0; r < rows; r++) {
+        const key = maskKey(featureMasks, r * d, d);
+        const s = seen.get(key);
+        if (s !== undefined) {
+          slot[r] = s;
+          continue;
+        }
+        let p = pending.get(key);
+        if (p === undefined) {
+          p = stored + fresh.length;
+          pending.set(key, p);
+          fresh.push(r);
+        }
+        slot[r] = p;
+      }
+      if (fresh.length > 0) {
+        const n = fresh.length;
+        const masks = fresh.length === rows ? featureMasks.subarray(0, rows * d) : new Uint8Array(n * d);
+        if (fresh.length !== rows) fresh.forEach((r, i) => masks.set(featureMasks.subarray(r * d, (r + 1) * d), i * d));
+        const probs = await send(masks, n);
+        counts.sent += n;
+        if (store.length < (stored + n) * k) {
+          const grown = new Float32Array(Math.max((stored + n) * k, 2 * store.length));
+          grown.set(store.subarray(0, stored * k));
+          store = grown;
+        }
+        store.set(probs.subarray(0, n * k), stored * k);
+        for (const [key, p] of pending) seen.set(key, p);
+        stored += n;
+      }
+      const out = new Float32Array(rows * k);
+      for (let r = 0; r < rows; r++) out.set(store.subarray(slot[r] * k, slot[r] * k + k), r * k);
+      return out;
+    },
+  };
 }
 
 /**
  * A scorer for the perturbations of one text: one `scoreTokenMasks` call when the classifier is a
- * `TokenScorer` (no strings built), otherwise perturbed strings built and sent to `predictProba` in
+ * `TokenScorer` (no strings built; each distinct mask once, whatever the calls it comes in), otherwise perturbed strings built and sent to `predictProba` in
  * batches of `batchSize`.
  */
 export function makeScorer(
@@ -86,13 +158,18 @@ export function makeScorer(
   const removes = tf.bow || maskString === null || maskString === '';
   const useTokens = isTokenScorer(classifier) && (pref === true || (pref === 'auto' && removes));
   if (useTokens) {
+    // each distinct mask once (scoredOnce); the string path below sends every row, as the reference does
     return {
       kind: 'token-scorer',
-      async score(featureMasks, rows) {
-        const masks = tokenMasks(tf, featureMasks, rows);
-        const out = await classifier.scoreTokenMasks(tf.text, masks, rows);
-        return guard.check(out, rows);
-      },
+      ...scoredOnce(
+        async (featureMasks, rows) => {
+          const masks = tokenMasks(tf, featureMasks, rows);
+          const out = await classifier.scoreTokenMasks(tf.text, masks, rows);
+          return guard.check(out, rows);
+        },
+        tf.count,
+        k,
+      ),
     };
   }
   const batch = options.batchSize ?? 2048;
@@ -100,9 +177,13 @@ export function makeScorer(
     throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${String(batch)}`, { argument: 'batchSize' });
   }
   const builder = new PerturbedTexts(tf, maskString);
+  const counts = { asked: 0, sent: 0 };
   return {
     kind: 'strings',
+    counts,
     async score(featureMasks, rows) {
+      counts.asked += rows;
+      counts.sent += rows;
       const out = new Float32Array(rows * k);
       for (let start = 0; start < rows; start += batch) {
         const end = Math.min(rows, start + batch);
