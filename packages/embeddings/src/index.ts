@@ -41,3 +41,4 @@ export {
 export { TransformerEmbedding, type TransformerEmbeddingOptions, type ContextualWords } from './transformer-embedding.js';
 export { readVectorFile, loadVectorFile, detectVectorFormat, type VectorFormat, type VectorFileOptions, type LoadVectorFileOptions } from './vector-file-reader.js';
 export { AllButTheTopEmbedding, principalDirections, type AllButTheTopOptions } from './post-processing.js';
+export { wordNetDescription, glossDefinition, definitionWords, type WordNetDescription, type WordNetDescriptionOptions } from './class-description.js';

@@ -30,7 +30,7 @@ export {
   type KeywordStoreProvenance,
   type MethodSummary,
 } from './keyword-store.js';
-export { selectKeywords, clusterByCosine, relatesToClass, otherClassVectors, PAPER_RULE, type MethodKeywords, type SelectionRule } from './keyword-selection.js';
+export { selectKeywords, clusterByCosine, relatesToClass, relatesToDescription, otherClassVectors, PAPER_RULE, type MethodKeywords, type SelectionRule } from './keyword-selection.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
 export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vote.js';
 export {
@@ -82,3 +82,15 @@ export {
 export { classNameVector, classNameWords, knownVectors, type KnownVectors } from './word-vectors.js';
 export { FUNCTION_WORDS, isFunctionWord } from './function-words.js';
 export { tokenResponses, evidenceTexts, sampleVocabulary, replaceWord, type TokenCheckSettings, type TokenResponse } from './token-response.js';
+export {
+  classDescriptionItems,
+  descriptionTarget,
+  descriptionScores,
+  checkClassDescriptions,
+  DEFAULT_DESCRIPTION_RELATE,
+  type ClassDescriptionConfig,
+  type DescriptionRelate,
+  type DescriptionTarget,
+  type UserDescription,
+  type WordNetDescriptionSettings,
+} from './class-description.js';

@@ -3,6 +3,7 @@ import { averageLinkage, cosineMatrix } from '@xtrust/native';
 import { ABSTAIN } from './ensemble-vote.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
 import type { ClusterRule } from './oracle-config.js';
+import { descriptionScores, descriptionTarget, type DescriptionRelate, type DescriptionTarget } from './class-description.js';
 
 /** How Eq. 4 decides, beyond θ_dist and θ_relate (see OracleConfig). */
 export interface SelectionRule {
@@ -10,6 +11,12 @@ export interface SelectionRule {
   readonly memberShare: number;
   /** The other classes' names when relatedness is relative to them (OracleConfig.classContrast), else null. */
   readonly contrastWith: readonly string[] | null;
+  /**
+   * The class described by several words (OracleConfig.classDescription / classDescriptions), or absent /
+   * null for the paper's one name: `own` are the class's description items (name first), `others` the
+   * other classes' items when relatedness is contrasted (else null), `relate` the rule (DescriptionRelate).
+   */
+  readonly description?: { readonly own: readonly string[]; readonly others: readonly (readonly string[])[] | null; readonly relate: DescriptionRelate } | null;
 }
 
 /** Eq. 4 as the paper states it. */
@@ -44,6 +51,18 @@ export function relatesToClass(vectors: Float32Array, n: number, dim: number, cl
   return out;
 }
 
+/**
+ * relatesToClass for a described class: 1 when the score against the class's description is ≥ θ_relate
+ * and — with rivals (class contrast) — at least the score against each other class's description.
+ */
+export function relatesToDescription(scores: (t: DescriptionTarget) => Float32Array, target: DescriptionTarget, rivals: readonly DescriptionTarget[], thetaRelate: number): Uint8Array {
+  const own = scores(target);
+  const rs = rivals.map(scores);
+  const out = new Uint8Array(own.length);
+  for (let i = 0; i < own.length; i++) out[i] = own[i] >= thetaRelate && rs.every((r) => r[i] <= own[i]) ? 1 : 0;
+  return out;
+}
+
 /** One embedding method's view of a class's pool after Steps 3–4. */
 export interface MethodKeywords {
   readonly embedding: string;
@@ -67,6 +86,8 @@ export interface MethodKeywords {
  * `rule` departs from Eq. 4 where an OracleConfig says so: `member-share` also requires that share of
  * the members to relate one by one, `individual` keeps only the members that relate themselves, and
  * `contrastWith` makes "relates" mean ≥ θ_relate AND nearest among the class names (relatesToClass).
+ * With `rule.description` the class is its description (class-description.ts): Eq. 4's sim(mean vector
+ * of C_i, c) becomes descriptionScores under the description's rule, against the same θ_relate.
  */
 export async function selectKeywords(
   poolWords: readonly string[],
@@ -79,7 +100,9 @@ export async function selectKeywords(
   const n = poolWords.length;
   const ballots = new Int8Array(n).fill(ABSTAIN);
   const clusters = new Int32Array(n).fill(-1);
-  const classVec = await classNameVector(embedding, className);
+  const described = rule.description ?? null;
+  const target = described ? await descriptionTarget(embedding, described.own) : null;
+  const classVec = described ? (target ? target.centroid : null) : await classNameVector(embedding, className);
   if (!classVec || n === 0) {
     return { embedding: embedding.name, ballots, clusters, clusterCount: 0, relatedClusters: 0, classNameKnown: classVec !== null };
   }
@@ -98,10 +121,23 @@ export async function selectKeywords(
     for (let d = 0; d < dim; d++) means[c * dim + d] += kv.vectors[i * dim + d];
   }
   for (let c = 0; c < clusterCount; c++) for (let d = 0; d < dim; d++) means[c * dim + d] /= sizes[c];
-  const others = rule.contrastWith ? await otherClassVectors(embedding, rule.contrastWith) : null;
-  const related = relatesToClass(means, clusterCount, dim, classVec, others, thetaRelate);
-  // the members' own relatedness, for the rules that look past the mean
-  const own = rule.clusterRule === 'mean' ? null : relatesToClass(kv.vectors, m, dim, classVec, others, thetaRelate);
+  let related: Uint8Array;
+  let own: Uint8Array | null;
+  if (described && target) {
+    const rivals: DescriptionTarget[] = [];
+    for (const o of described.others ?? []) {
+      const t = await descriptionTarget(embedding, o);
+      if (t) rivals.push(t);
+    }
+    const groups = { members: kv.vectors, memberOf: ids };
+    related = relatesToDescription((t) => descriptionScores(means, clusterCount, t, described.relate, groups), target, rivals, thetaRelate);
+    own = rule.clusterRule === 'mean' ? null : relatesToDescription((t) => descriptionScores(kv.vectors, m, t, described.relate), target, rivals, thetaRelate);
+  } else {
+    const others = rule.contrastWith ? await otherClassVectors(embedding, rule.contrastWith) : null;
+    related = relatesToClass(means, clusterCount, dim, classVec, others, thetaRelate);
+    // the members' own relatedness, for the rules that look past the mean
+    own = rule.clusterRule === 'mean' ? null : relatesToClass(kv.vectors, m, dim, classVec, others, thetaRelate);
+  }
   if (own && rule.clusterRule === 'member-share') {
     const hits = new Float64Array(clusterCount);
     for (let i = 0; i < m; i++) hits[ids[i]] += own[i];

@@ -9,6 +9,7 @@ import { classNameVector } from './word-vectors.js';
 import { WordPools, type PooledWord } from './word-pool.js';
 import { isFunctionWord } from './function-words.js';
 import type { TokenResponse } from './token-response.js';
+import { DEFAULT_DESCRIPTION_RELATE, checkClassDescriptions, classDescriptionItems } from './class-description.js';
 
 export const KEYWORD_STORE_FORMAT = 'xtrust-keyword-store';
 export const KEYWORD_STORE_VERSION = 1;
@@ -167,6 +168,7 @@ export class KeywordStore {
     }
     const oracle = args.oracle ?? TOKI_PAPER;
     checkOracle(oracle);
+    if (oracle.classDescriptions) checkClassDescriptions(oracle.classDescriptions, args.labels, `oracle "${oracle.name}" classDescriptions`);
     return new KeywordStore(args.fingerprint, [...(args.probes ?? [])], [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels), oracle);
   }
 
@@ -377,6 +379,25 @@ export class KeywordStore {
     return copy;
   }
 
+  /**
+   * The description items of class `label` (class-description.ts: the name, the user's description, the
+   * WordNet description) when the configuration describes classes — a classDescription setting or a
+   * user description of any class — else null (the paper's one name).
+   */
+  descriptionItems(label: string): string[] | null {
+    this.requireLabel(label);
+    const o = this.oracle;
+    if (!o.classDescription && !o.classDescriptions) return null;
+    let items = this.descriptions.get(label);
+    if (!items) {
+      items = classDescriptionItems(this.classNames[label], o.classDescription ?? null, o.classDescriptions?.[label]);
+      this.descriptions.set(label, items);
+    }
+    return items;
+  }
+
+  private readonly descriptions = new Map<string, string[]>();
+
   private async computeClass(label: string, members: readonly WordEmbedding[]): Promise<void> {
     const st = this.requireLabel(label);
     const pool = this.pools.pool(label);
@@ -384,11 +405,22 @@ export class KeywordStore {
     const n = words.length;
     const ballots = new Int8Array(members.length * n);
     const methods: MethodSummary[] = [];
-    const rule: SelectionRule = {
+    let rule: SelectionRule = {
       clusterRule: this.oracle.clusterRule,
       memberShare: this.oracle.memberShare,
       contrastWith: this.oracle.classContrast ? this.labels.filter((l) => l !== label).map((l) => this.classNames[l]) : null,
     };
+    const own = this.descriptionItems(label);
+    if (own) {
+      rule = {
+        ...rule,
+        description: {
+          own,
+          others: this.oracle.classContrast ? this.labels.filter((l) => l !== label).map((l) => this.descriptionItems(l)!) : null,
+          relate: this.oracle.classDescription?.relate ?? DEFAULT_DESCRIPTION_RELATE,
+        },
+      };
+    }
     for (let m = 0; m < members.length; m++) {
       const r = await selectKeywords(words, members[m], this.classNames[label], this.thetaDist, this.ensemble[m].thetaRelate, rule);
       ballots.set(r.ballots, m * n);

@@ -1,6 +1,7 @@
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
 import { AllButTheTopEmbedding, StaticEmbedding, wordnet } from '@xtrust/embeddings';
 import type { TokenCheckSettings } from './token-response.js';
+import type { ClassDescriptionConfig, UserDescription } from './class-description.js';
 
 /**
  * Eq. 4's test for a cluster C_i of class c's pool:
@@ -69,6 +70,18 @@ export interface OracleConfig {
    * keeps the vote's keywords). The paper has no such step.
    */
   readonly tokenCheck: TokenCheckSettings | null;
+  /**
+   * A class described by several words instead of its one name (class-description.ts): Eq. 4's
+   * sim(mean vector of C_i, c) becomes a relatedness to the name and its description (WordNet senses'
+   * lemmas and definition words, and/or the user's `classDescriptions`) under `relate`. null: the
+   * paper's one name. Absent in stores written before it existed: null.
+   */
+  readonly classDescription?: ClassDescriptionConfig | null;
+  /**
+   * Descriptions a user gives, by label (words, or a sentence whose content words are taken): added to
+   * the class name whatever `classDescription` says (with its `relate`, else DEFAULT_DESCRIPTION_RELATE).
+   */
+  readonly classDescriptions?: Readonly<Record<string, UserDescription>>;
 }
 
 /** The paper's TOKI (§3, Eqs. 1–6): raw vectors, θ_dist 0.3, a cluster is related when its mean vector is. */
@@ -153,6 +166,12 @@ export function checkOracle(c: OracleConfig): void {
   if (typeof c.classContrast !== 'boolean') throw bad('classContrast', 'a boolean', c.classContrast);
   if (!['sum', 'decisive', 'decisive-word', 'sum-and-decisive'].includes(c.verdictRule)) throw bad('verdictRule', "'sum', 'decisive', 'decisive-word' or 'sum-and-decisive'", c.verdictRule);
   if (typeof c.functionWordsNeverKeywords !== 'boolean') throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
+  if (c.classDescription != null) {
+    const d = c.classDescription;
+    if (!['centroid', 'max', 'member-max'].includes(d.relate)) throw bad('classDescription.relate', "'centroid', 'max' or 'member-max'", d.relate);
+    if (d.wordnet !== null && (typeof d.wordnet !== 'object' || !(d.wordnet.senses >= 1))) throw bad('classDescription.wordnet.senses', 'a number ≥ 1', d.wordnet?.senses);
+  }
+  if (c.classDescriptions !== undefined && (typeof c.classDescriptions !== 'object' || c.classDescriptions === null)) throw bad('classDescriptions', 'an object of label → description', c.classDescriptions);
   if (c.tokenCheck !== null) {
     const t = c.tokenCheck;
     if (typeof t !== 'object') throw bad('tokenCheck', 'null or { neighbours, texts, maxWords, minConcentration, referenceWords, minRetention, minTextCount, minEffect }', t);
