@@ -8,6 +8,7 @@ import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { isFunctionWord } from './function-words.js';
 import { otherClassVectors, relatesToClass } from './keyword-selection.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
+import { verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
 
 export type Verdict = 'trustworthy' | 'untrustworthy' | 'incorrect' | 'unknown';
 
@@ -30,6 +31,11 @@ export interface TrustLabel {
   readonly verdict: Verdict;
   /** Why the verdict is 'unknown' (no pool for the class, no supporting word). */
   readonly reason?: string;
+  /**
+   * LIME samples the explanation used, when it was made with verdict-aware sampling (LIME's `verdict`
+   * option, e.g. labelPredictions' `verdictSampling`): how much of the budget settling this verdict took.
+   */
+  readonly samples?: number;
   /** Eq. 6: total importance of related and of unrelated decision-contributing words. */
   readonly isRel: number;
   readonly isUnr: number;
@@ -138,7 +144,7 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
     const c = e.predictedLabel;
     const ci = store.labels.indexOf(c);
     const confidence = e.probabilities && ci >= 0 && ci < e.probabilities.length ? e.probabilities[ci] : undefined;
-    const base = { text: e.text, predicted: c, truth: truth?.[i], correct: truth ? truth[i] === c : undefined, confidence };
+    const base = { text: e.text, predicted: c, truth: truth?.[i], correct: truth ? truth[i] === c : undefined, confidence, ...samplesOf(e) };
     const ws = wordsOf[i];
     if (!ws) return { ...base, verdict: 'incorrect', isRel: 0, isUnr: 0, related: [], unrelated: [] };
     if (mode === 'toki' && !store.hasPool(c)) {
@@ -167,8 +173,22 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
   });
 }
 
+/** `{ samples }` of an explanation made with verdict-aware sampling (params.samplesUsed), else nothing. */
+function samplesOf(e: Explanation): { samples?: number } {
+  const used = e.params?.samplesUsed;
+  return e.params?.verdict !== undefined && typeof used === 'number' ? { samples: used } : {};
+}
+
 export interface LabelPredictionsOptions extends LabelOptions, ExplainAllOptions {
   readonly explainer: Explainer;
+  /**
+   * Verdict-aware sampling (issue 30): LIME samples each prediction's neighbourhood in rounds and stops
+   * once its verdict is settled (verdictSampling; `true` for the defaults: confidence 0.95, rounds of
+   * numSamples / 20, no check before max(200, 2d) rows, one agreeing earlier check). The explainer must
+   * be LIME (it takes the `verdict` option). Each label then carries `samples`. Off by default: the
+   * paper's fixed sample count.
+   */
+  readonly verdictSampling?: boolean | Pick<VerdictSamplingOptions, 'confidence' | 'step' | 'minRows' | 'patience'>;
   /** Skip the model-fingerprint check (the label set is still checked). */
   readonly skipFingerprintCheck?: boolean;
 }
@@ -210,12 +230,20 @@ export async function labelPredictions(store: KeywordStore, classifier: Classifi
       unrelated: [],
     };
   }
+  const vs = options.verdictSampling;
+  if (vs !== undefined && vs !== false && options.explainer.name !== 'lime') {
+    throw new XtrustError('INVALID_ARGUMENT', `verdictSampling needs LIME (its verdict option), but the explainer is ${options.explainer.name}`, { argument: 'verdictSampling' });
+  }
+  const explainOptions: ExplainAllOptions =
+    vs === undefined || vs === false
+      ? options
+      : { ...options, explainerOptions: { ...options.explainerOptions, verdict: verdictSampling(store, { ...(vs === true ? {} : vs), embeddings: options.embeddings, mode: options.mode }) } };
   const tolerant = await explainTolerant(
     options.explainer,
     classifier,
     toExplain.map((i) => texts[i]),
     toExplain.map((i) => String(i)),
-    options,
+    explainOptions,
   );
   const labelled = await labelTolerant(store, tolerant, toExplain.map((i) => texts[i]), truth ? toExplain.map((i) => truth[i]) : undefined, options, toExplain.map((i) => predicted[i]));
   toExplain.forEach((i, j) => (out[i] = labelled[j]));

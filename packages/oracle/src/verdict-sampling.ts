@@ -1,0 +1,135 @@
+// Verdict-aware sampling (issue 30): the oracle's side of LIME's `verdict` rule. A test prediction's
+// label is the sign of one statistic of its explanation (Eq. 6 under the store's verdict rule); this
+// module says what that statistic is, so LIME (@xtrust/explainers, which knows nothing of TOKI) can stop
+// sampling once the sign is settled.
+import { XtrustError, type WordEmbedding } from '@xtrust/core';
+import type { VerdictContext, VerdictFit, VerdictOption, VerdictStatistic, VerdictValue } from '@xtrust/explainers';
+import { isFunctionWord } from './function-words.js';
+import type { KeywordStore } from './keyword-store.js';
+import type { VerdictRule } from './oracle-config.js';
+import { relatedness, type OracleMode } from './trust-labels.js';
+import { normalizeWord } from './word-pool.js';
+
+/**
+ * Eq. 6's verdict as the sign of one number: trustworthy iff the result is ≥ 0 — exactly `verdictOf`'s
+ * answer (the same comparisons, moved to one side). `sum`: IS_rel − IS_unr; `decisive`: (p_c − p_2)/2 −
+ * IS_unr; `decisive-word`: (p_c − p_2)/2 − the largest unrelated word's importance; `sum-and-decisive`:
+ * the smaller of the sum's and the decisive statistic. `margin` is p_c − p_2 (unused by `sum`).
+ */
+export function verdictStatisticOf(rule: VerdictRule, isRel: number, isUnr: number, margin: number, maxUnrelated = isUnr): number {
+  const sum = isRel - isUnr;
+  if (rule === 'sum') return sum;
+  const decisive = margin / 2 - (rule === 'decisive-word' ? maxUnrelated : isUnr);
+  return rule === 'sum-and-decisive' ? Math.min(sum, decisive) : decisive;
+}
+
+/** p_c − p_2: the predicted class's probability minus the runner-up's. */
+function marginOf(p: ArrayLike<number>, c: number): number {
+  let runnerUp = 0;
+  for (let j = 0; j < p.length; j++) if (j !== c && p[j] > runnerUp) runnerUp = p[j];
+  return p[c] - runnerUp;
+}
+
+/** What `verdictSampling` needs besides the store. */
+export interface VerdictSamplingOptions {
+  /** The store's ensemble (as for labelExplanations). */
+  readonly embeddings: readonly WordEmbedding[];
+  readonly mode?: OracleMode;
+  /** True labels by text: a prediction of another label is 'incorrect' whatever its explanation, so its sampling stops at the first check. */
+  readonly trueLabels?: ReadonlyMap<string, string>;
+  /** LIME's verdict rule settings (VerdictOption): confidence (default 0.95), step, minRows, patience. */
+  readonly confidence?: number;
+  readonly step?: number;
+  readonly minRows?: number;
+  readonly patience?: number;
+}
+
+/**
+ * The statistic of one prediction as a function of LIME's local model: the decision-contributing words
+ * (decisionWords: the store's topK words of largest positive weight, lower-cased, features folding to one
+ * word added up), split by r(w, c) computed once for every word of the text, summed as Eq. 6 does, and the
+ * rule's statistic (verdictStatisticOf). Given which words count, it is linear in the coefficients: the
+ * gradient is +1 on a counted related word's features and −1 on a counted unrelated word's (for the
+ * decisive rules, only the unrelated ones; decisive-word, only the largest).
+ */
+export function tokiStatistic(rule: VerdictRule, words: readonly string[], role: Int8Array, topK: number, margin: number): VerdictStatistic {
+  const lower = words.map(normalizeWord);
+  return (fit: VerdictFit): VerdictValue => {
+    const merged = new Map<string, { weight: number; features: number[]; role: number }>();
+    fit.features.forEach((f, j) => {
+      const w = fit.coef[j];
+      if (!(w > 0) || lower[f].length === 0) return;
+      const m = merged.get(lower[f]);
+      if (m) {
+        m.weight += w;
+        m.features.push(j);
+      } else merged.set(lower[f], { weight: w, features: [j], role: role[f] });
+    });
+    const counted = [...merged].sort((x, y) => y[1].weight - x[1].weight || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).slice(0, topK);
+    let isRel = 0;
+    let isUnr = 0;
+    let maxUnr = 0;
+    let maxAt: number[] = [];
+    for (const [, m] of counted) {
+      if (m.role === 1) isRel += m.weight;
+      else if (m.role === -1) {
+        isUnr += m.weight;
+        if (m.weight > maxUnr) {
+          maxUnr = m.weight;
+          maxAt = m.features;
+        }
+      }
+    }
+    const value = verdictStatisticOf(rule, isRel, isUnr, margin, maxUnr);
+    const gradient = new Float64Array(fit.coef.length);
+    const sumSide = rule === 'sum' || (rule === 'sum-and-decisive' && isRel - isUnr <= margin / 2 - isUnr);
+    if (rule === 'decisive-word') for (const j of maxAt) gradient[j] = -1;
+    else {
+      for (const [, m] of counted) {
+        const g = m.role === -1 ? -1 : m.role === 1 && sumSide ? 1 : 0;
+        for (const j of m.features) gradient[j] = g;
+      }
+    }
+    return { value, gradient };
+  };
+}
+
+/**
+ * LIME's verdict rule for labelling predictions with `store` (issue 30: sample each test prediction's
+ * neighbourhood until its Eq. 6 verdict is settled at `confidence`, not a fixed 5,000 rows). For each
+ * text, once LIME has scored it: a prediction that is incorrect (with `trueLabels`) or of a class without
+ * a pool (mode toki: 'unknown') does not depend on its explanation ('settled'); otherwise r(w, c) is
+ * computed for every word of the text in one batch, and the statistic is tokiStatistic. Pass the result
+ * as LIME's `verdict` option; labelExplanations then labels the explanations as usual.
+ */
+export function verdictSampling(store: KeywordStore, options: VerdictSamplingOptions): VerdictOption {
+  const mode = options.mode ?? 'toki';
+  if (mode !== 'toki' && mode !== 'toki-ki-ablated') throw new XtrustError('INVALID_ARGUMENT', `verdictSampling: mode must be 'toki' or 'toki-ki-ablated', got ${String(mode)}`, { argument: 'mode' });
+  const rule = store.oracle.verdictRule;
+  let members: Promise<WordEmbedding[]> | null = null;
+  return {
+    name: `${store.oracle.name}:${rule}`,
+    ...(options.confidence === undefined ? {} : { confidence: options.confidence }),
+    ...(options.step === undefined ? {} : { step: options.step }),
+    ...(options.minRows === undefined ? {} : { minRows: options.minRows }),
+    ...(options.patience === undefined ? {} : { patience: options.patience }),
+    async prepare(ctx: VerdictContext) {
+      const c = ctx.labels[ctx.label];
+      // TOKI reads explanations of the predicted class only; another explained label has no verdict to settle
+      let predicted = 0;
+      for (let j = 1; j < ctx.probabilities.length; j++) if (ctx.probabilities[j] > ctx.probabilities[predicted]) predicted = j;
+      if (ctx.label !== predicted) return null;
+      const truth = options.trueLabels?.get(ctx.text);
+      if (truth !== undefined && truth !== c) return 'settled';
+      if (mode === 'toki' && !store.hasPool(c)) return 'settled';
+      members ??= store.members(options.embeddings);
+      const lower = ctx.words.map(normalizeWord);
+      const distinct = [...new Set(lower.filter((w) => w.length > 0))];
+      const r = await relatedness(store, c, distinct, await members, mode);
+      const related = new Map(distinct.map((w, i) => [w, r[i]]));
+      const neutral = store.oracle.functionWordsNeverKeywords;
+      const role = Int8Array.from(lower, (w) => (neutral && isFunctionWord(w) ? 0 : related.get(w) === 1 ? 1 : -1));
+      return tokiStatistic(rule, ctx.words, role, store.topK, marginOf(ctx.probabilities, ctx.label));
+    },
+  };
+}
