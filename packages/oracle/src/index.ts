@@ -46,6 +46,7 @@ export {
   type LabelOptions,
   type LabelPredictionsOptions,
 } from './trust-labels.js';
+export { verdictSampling, verdictStatisticOf, tokiStatistic, type VerdictSamplingOptions } from './verdict-sampling.js';
 export { explainAll, explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 export {
   calibrateThetaRelate,
