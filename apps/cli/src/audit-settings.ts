@@ -3,7 +3,8 @@
 // demo's scored check and the queue's workers all explain and identify keywords the same way).
 import type { Explainer, WordEmbedding } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
-import type { IdentifyKeywordsOptions, OracleName } from '@xtrust/oracle';
+import { resolveOracle, type IdentifyKeywordsOptions, type OracleName } from '@xtrust/oracle';
+import type { ClassDescriptionsFile } from './data-files.js';
 import type { EnsembleMemberName } from './ensemble.js';
 import { limeOptionsOf, type LimeMode } from './lime-mode.js';
 
@@ -26,6 +27,8 @@ export interface AuditSettings {
   readonly seed: number;
   /** Names standing for labels in similarities, e.g. { ham: 'legitimate' }. */
   readonly classNames: Readonly<Record<string, string>>;
+  /** `--class-descriptions FILE`: words describing classes beside their names (TOKI's Eq. 4 relatedness; @xtrust/oracle classDescriptions). */
+  readonly classDescriptions?: ClassDescriptionsFile;
   /** Members of TOKI's embedding ensemble, by `--embeddings` name (see ENSEMBLE_MEMBERS). */
   readonly ensemble: readonly EnsembleMemberName[];
   /** `--lime-mode`: exact (undefined too), or a faster approximate mode (lime-mode.ts). */
@@ -59,7 +62,8 @@ export function keywordOptions(
     explainerOptions: auditLimeOptions(settings),
     embeddings: context.embeddings,
     thetaRelate: context.thetaRelate,
-    oracle: settings.oracle,
+    // a described class: the configuration with the user's descriptions (saved in the store with it)
+    oracle: settings.classDescriptions ? { ...resolveOracle(settings.oracle), classDescriptions: settings.classDescriptions.descriptions } : settings.oracle,
     thetaDist: settings.thetaDist,
     topK: settings.topK,
     sampleSize: settings.trainSample,

@@ -4,6 +4,7 @@ import { ENSEMBLE_MEMBERS, type EnsembleMemberName } from '../ensemble.js';
 import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
+import { readClassDescriptions } from '../data-files.js';
 import { DEFAULT_LIME_MODE, withLimeModeOption, type LimeMode } from '../lime-mode.js';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
@@ -37,6 +38,7 @@ export function withAuditSettings(c: Command): Command {
     .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, AUDIT_DEFAULTS.thetaConf)
     .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
     .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg)
+    .option('--class-descriptions <file>', 'JSON label → description (words or a sentence): TOKI relates keywords to the class name and these words, e.g. {"ham": "personal and work e-mail"}')
     .option('--embeddings <list>', "TOKI's embedding ensemble, plurality vote across members (paper: glove,counter-fitted,use)", embeddingsArg, AUDIT_DEFAULTS.embeddings);
 }
 
@@ -51,6 +53,7 @@ export interface AuditSettingFlags {
   oracle?: OracleName;
   seed: number;
   classNames?: Record<string, string>;
+  classDescriptions?: string;
   embeddings?: EnsembleMemberName[];
   limeMode?: LimeMode;
 }
@@ -67,6 +70,7 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     thetaConf: flags.thetaConf,
     seed: flags.seed,
     classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },
+    ...(flags.classDescriptions !== undefined ? { classDescriptions: readClassDescriptions(flags.classDescriptions) } : {}),
     ensemble: flags.embeddings ?? AUDIT_DEFAULTS.embeddings,
     // always set, so a run directory's key names the mode and --resume never mixes modes
     limeMode: flags.limeMode ?? DEFAULT_LIME_MODE,

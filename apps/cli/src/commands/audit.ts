@@ -32,7 +32,7 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
   // the audit's own predictions come from the same (int8 when asked) model the explanations score
   const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(settings.limeMode).quantize });
   const labels = model.classifier.labels;
-  checkClassNames(settings.classNames, labels);
+  checkClassNames(settings.classNames, labels, settings.classDescriptions);
   const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };
   // The trust column is ground truth of test predictions; training files need not have it.
   const train = await readLabelledFile(options.train, { ...columns, trustColumn: undefined }, labels, '--train');

@@ -112,7 +112,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   const tf = transformer ? await loadDemoTransformer(options.model, options.dataset, demoData(options.dataset, true), { quantize }) : null;
   const data = tf?.data ?? demoData(options.dataset);
   const settings: AuditSettings = auditSettings(options, data.classNames);
-  checkClassNames(settings.classNames, data.labels);
+  checkClassNames(settings.classNames, data.labels, settings.classDescriptions);
   const run = RunDir.open(
     options.out,
     'demo',

@@ -23,7 +23,7 @@ export async function runKeywords(options: KeywordsOptions, progress = new Progr
   const settings = auditSettings(options);
   const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(settings.limeMode).quantize });
   const classifier = model.classifier;
-  checkClassNames(settings.classNames, classifier.labels);
+  checkClassNames(settings.classNames, classifier.labels, settings.classDescriptions);
   const train = await readLabelledFile(options.train, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--train');
   const { testSample: _unused, thetaConf: _unused2, ...keyed } = settings;
   const run = RunDir.open(options.out, 'keywords', { model: await modelFingerprint(classifier), train: fileDigest(options.train), ...keyed }, options.resume);
