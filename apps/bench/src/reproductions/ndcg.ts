@@ -6,62 +6,96 @@
  * on a built-in bag-of-words model over Brown genre passages, with a seeded random ranking of the
  * text's words as the floor. Both the plain and the "_unique" variant (003 §6) are shown.
  *
- * With `--model <Hugging Face folder>` (a Brown-genre transformer, e.g. the kit's
- * models/transformers/fixtures/tiny-bert-brown) a second table follows: 003 Table 1's comparison of
- * self-attention (last layer, §3.3), LIME and KernelSHAP on that transformer, over correctly predicted
- * passages of the kit's held-out split (KIT_SPLIT of apps/cli's demo-transformer: testFraction 0.3,
- * validationFraction 0.15, seed 1, grouped by Brown document), cut to --model-words words so the whole
- * passage fits the model's position window.
+ * With `--model <Hugging Face folder>` (a Brown-genre transformer: the kit's fixture
+ * models/transformers/fixtures/tiny-bert-brown, or the full-size models/transformers/out/bert-brown)
+ * 003 Table 1 follows (ndcg-transformer.ts): self-attention (last layer, §3.3, and the mean over
+ * layers), LIME, KernelSHAP, omission, gradient × input and integrated gradients on that transformer,
+ * over correctly predicted passages of the kit's held-out split (testFraction 0.3, validationFraction
+ * 0.15, seed 1, grouped by Brown document), cut to --model-words words so the whole passage fits the
+ * model's position window. Every explanation is stored as it is made in a run folder (--store; default
+ * apps/bench/results/ndcg-runs/<model>-w<words>-s<samples>-n<texts>-seed<seed>, git-ignored) and a
+ * rerun skips what is stored. `--from RUN[,RUN…]` prints the tables of stored runs without explaining;
+ * with `--write-section` they become BENCHMARKS.md's `ndcg-transformer` section (first run = main).
  *
  *   node apps/bench/dist/reproductions/ndcg.js [--texts 200] [--samples 5000] [--words 60] [--seed 1]
- *       [--model DIR] [--model-texts 100] [--model-samples 1000] [--model-words 40]
+ *       [--model DIR] [--model-texts 100] [--model-samples 1000] [--model-words 40] [--skip-bow]
+ *   node apps/bench/dist/reproductions/ndcg.js --from RUN[,RUN…] [--write-section]
  */
 import { rng, tokenize, words as tokenWords, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { KernelShapExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { loadBrown, sample, stratifiedSplit } from '@xtrust/datasets';
-import { AttentionExplainer } from '@xtrust/explainers';
-import { evaluateAccuracy, OnnxClassifier, trainClassifier } from '@xtrust/models';
+import { evaluateAccuracy, trainClassifier } from '@xtrust/models';
 import { bootstrapInterval, classNameRelevance, ndcgAtKs, NDCG_DEFAULT_KS } from '@xtrust/metrics';
-import { defineScript, parseOrExit } from '../harness/options.js';
+import { defineScript, runScript, UsageError, type Options } from '../harness/options.js';
+import { GENRES, loadRun, renderRuns, runTable1, writeTable1Section } from './ndcg-transformer.js';
+import { TABLE1_METHODS } from './ndcg-table1.js';
 
-const o = parseOrExit(
-  defineScript({
-    usage: 'node apps/bench/dist/reproductions/ndcg.js [options]',
-    summary: 'NDCG@k of LIME, KernelSHAP and omission against the class name on Brown genres (003 Figs. 2–3); with --model, self-attention vs LIME vs KernelSHAP on a Brown-genre transformer (003 Table 1).',
-    options: {
-      texts: { kind: 'integer', min: 1, default: 200, help: 'correctly predicted passages explained (built-in model)' },
-      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME and KernelSHAP samples (built-in model)' },
-      words: { kind: 'integer', min: 1, default: 60, help: 'passages cut to their first N words (built-in model)' },
-      seed: { kind: 'integer', default: 1, help: 'split, sample and explainer seed' },
-      model: { kind: 'string', placeholder: 'DIR', help: "a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown)" },
-      'model-texts': { kind: 'integer', min: 1, default: 100, help: "passages of the kit's held-out split explained (transformer)" },
-      'model-samples': { kind: 'integer', min: 2, default: 1000, help: 'LIME and KernelSHAP samples (transformer)' },
-      'model-words': { kind: 'integer', min: 1, default: 40, help: "passages cut to their first N words (transformer: fits the model's positions)" },
-    },
-  }),
-);
-const N = o.texts;
-const SAMPLES = o.samples;
-const WORDS = o.words;
-const SEED = o.seed;
-const MODEL = o.model;
-const MODEL_TEXTS = o['model-texts'];
-const MODEL_SAMPLES = o['model-samples'];
-const MODEL_WORDS = o['model-words'];
-/** The model kit's seeded split (models/transformers/export-corpora.mjs; apps/cli demo-transformer KIT_SPLIT). */
-const KIT_SPLIT = { testFraction: 0.3, validationFraction: 0.15, seed: 1 } as const;
+const SPEC = defineScript({
+  usage: 'node apps/bench/dist/reproductions/ndcg.js [options]',
+  summary:
+    'NDCG@k of LIME, KernelSHAP and omission against the class name on Brown genres (003 Figs. 2–3); with --model, 003 Table 1 on a Brown-genre transformer (attention, LIME, KernelSHAP, omission, gradients), resumable; --from renders stored runs.',
+  options: {
+    texts: { kind: 'integer', min: 1, default: 200, help: 'correctly predicted passages explained (built-in model)' },
+    samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME and KernelSHAP samples (built-in model)' },
+    words: { kind: 'integer', min: 1, default: 60, help: 'passages cut to their first N words (built-in model)' },
+    seed: { kind: 'integer', default: 1, help: 'split, sample and explainer seed' },
+    'skip-bow': { kind: 'flag', help: 'skip the built-in bag-of-words table (run only the transformer with --model)' },
+    model: { kind: 'string', placeholder: 'DIR', help: 'a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown)' },
+    'model-texts': { kind: 'integer', min: 1, default: 100, help: "passages of the kit's held-out split explained (transformer)" },
+    'model-samples': { kind: 'integer', min: 2, default: 1000, help: 'LIME and KernelSHAP samples (transformer)' },
+    'model-words': { kind: 'integer', min: 1, default: 40, help: "passages cut to their first N words (transformer: fits the model's positions)" },
+    'model-threads': { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads (transformer)' },
+    methods: { kind: 'list', default: [...TABLE1_METHODS], choices: TABLE1_METHODS, help: 'explainers of the transformer table' },
+    'ig-steps': { kind: 'integer', min: 1, default: 50, help: 'integrated-gradients steps (Gauss–Legendre)' },
+    store: { kind: 'string', placeholder: 'DIR', help: 'run folder of the transformer run (resumed from); default apps/bench/results/ndcg-runs/<model>-w<words>-s<samples>-n<texts>-seed<seed>' },
+    from: { kind: 'list', placeholder: 'RUN,…', help: 'stored run folders: print their tables (first = main) without explaining' },
+    'write-section': { kind: 'flag', help: "with --from: store the tables as BENCHMARKS.md's ndcg-transformer section and re-render the pages" },
+  },
+});
+
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-
-/** Genres whose names an embedding can relate words to (as in the oracle's shortcut benchmark). */
-const GENRES = ['news', 'religion', 'hobbies', 'government', 'romance'];
 
 function firstWords(text: string, n: number): string {
   const t = tokenize(text);
   return t.length <= n ? text : text.slice(0, t[n - 1].end);
 }
 
-async function main(): Promise<void> {
+async function main(o: Options<typeof SPEC.options>): Promise<void> {
+  const from = o.from ?? [];
+  if (o['write-section'] && from.length === 0) throw new UsageError('--write-section goes with --from RUN[,RUN…] (it writes the section of stored runs)');
+  if (from.length > 0) {
+    if (o.model) throw new UsageError('--from renders stored runs; it does not go with --model');
+    if (o['write-section']) await writeTable1Section(from);
+    else console.log((await renderRuns(await Promise.all(from.map((d) => loadRun(d))))).md);
+    return;
+  }
+  if (o['skip-bow'] && !o.model) throw new UsageError('--skip-bow leaves nothing to run without --model');
+  if (!o['skip-bow']) await bowTable(o);
+  if (o.model) {
+    const dir = await runTable1({
+      folder: o.model,
+      texts: o['model-texts'],
+      samples: o['model-samples'],
+      words: o['model-words'],
+      seed: o.seed,
+      igSteps: o['ig-steps'],
+      methods: o.methods ?? [...TABLE1_METHODS],
+      threads: o['model-threads'],
+      store: o.store,
+      argv: process.argv.slice(2),
+    });
+    console.log(`\nTransformer (003 Table 1: NDCG@10 attention 0.93 > LIME 0.77 > SHAP 0.74 in the paper's one worked example):\n`);
+    console.log((await renderRuns([await loadRun(dir)])).md);
+  }
+}
+
+/** The bag-of-words table (003 Figs. 2–3 on Brown with a built-in model). */
+async function bowTable(o: Options<typeof SPEC.options>): Promise<void> {
+  const N = o.texts;
+  const SAMPLES = o.samples;
+  const WORDS = o.words;
+  const SEED = o.seed;
   const rows = loadBrown({ tags: false }).rows.filter((r) => GENRES.includes(r.label)).map((r) => ({ text: firstWords(r.text, WORDS), label: r.label }));
   const split = stratifiedSplit(rows, { testFraction: 0.3, seed: SEED });
   const model: Classifier = await trainClassifier('bow-logistic', split.train, { seed: SEED });
@@ -77,12 +111,11 @@ async function main(): Promise<void> {
     ['omission', new OmissionExplainer() as unknown as Explainer],
     ['random ranking (floor)', null],
   ];
-  const rows2 = await ndcgRows(model, texts, methods, glove);
+  const rows2 = await ndcgRows(model, texts, methods, glove, SEED);
   console.log(`${texts.length} correctly predicted Brown passages (${GENRES.join(', ')}; first ${WORDS} words), built-in bow-logistic (test accuracy ${acc.accuracy.toFixed(3)}); relevance = GloVe cosine with the genre name, negatives clipped to 0; words ranked by weight towards the predicted genre; mean NDCG@k.\n`);
   console.log(`| explainer | ${NDCG_DEFAULT_KS.map((x) => `NDCG@${x}`).join(' | ')} | NDCG@10 95 % CI | seconds |`);
   console.log(`| --- | ${NDCG_DEFAULT_KS.map(() => '---').join(' | ')} | --- | --- |`);
   for (const r of rows2) console.log(r);
-  if (MODEL) await transformerTable(MODEL, glove);
 }
 
 /** The predicted-correctly subset of `rows` under `model`. */
@@ -96,43 +129,8 @@ async function correctlyPredicted(model: Classifier, rows: readonly { text: stri
   });
 }
 
-/**
- * 003 Table 1 on a transformer: NDCG@k of last-layer self-attention, LIME and KernelSHAP (and omission,
- * random floor) on correctly predicted held-out Brown passages of the kit's split.
- */
-async function transformerTable(folder: string, glove: GloveEmbedding): Promise<void> {
-  const model = await OnnxClassifier.load(folder, { threads: 2 });
-  try {
-    const foreign = model.labels.filter((l) => !GENRES.includes(l));
-    if (foreign.length > 0) throw new Error(`--model ${folder}: labels ${model.labels.join(', ')} are not the Brown genres ${GENRES.join(', ')}`);
-    const brown = loadBrown({ tags: false });
-    const five = { ...brown, rows: brown.rows.filter((r) => GENRES.includes(r.label)) };
-    const split = stratifiedSplit(five.rows, { ...KIT_SPLIT, group: (r) => String(r.meta?.document) });
-    const test = split.test.map((r) => ({ text: firstWords(r.text, MODEL_WORDS), label: r.label }));
-    const acc = await evaluateAccuracy(model, test);
-    log(`${folder}: ${test.length} held-out passages (first ${MODEL_WORDS} words), accuracy ${acc.accuracy.toFixed(3)}`);
-    const correct = await correctlyPredicted(model, test);
-    const texts = sample(correct, Math.min(MODEL_TEXTS, correct.length), SEED);
-    const methods: [string, Explainer | null][] = [
-      ['self-attention (last layer, heads averaged)', new AttentionExplainer() as unknown as Explainer],
-      [`LIME (${MODEL_SAMPLES} samples)`, new LimeExplainer({ numSamples: MODEL_SAMPLES, numFeatures: 10, seed: SEED }) as unknown as Explainer],
-      [`KernelSHAP (${MODEL_SAMPLES} samples)`, new KernelShapExplainer({ numSamples: MODEL_SAMPLES, seed: SEED }) as unknown as Explainer],
-      ['omission', new OmissionExplainer() as unknown as Explainer],
-      ['random ranking (floor)', null],
-    ];
-    const rows = await ndcgRows(model, texts, methods, glove);
-    const name = folder.split(/[\\/]/).filter(Boolean).pop();
-    console.log(`\nTransformer (003 Table 1: NDCG@10 attention 0.93 > LIME 0.77 > SHAP 0.74 in the paper): ${name} (ONNX, onnxruntime-node, 2 threads; accuracy ${acc.accuracy.toFixed(3)} on the ${test.length} passages of the kit's held-out split, first ${MODEL_WORDS} words); ${texts.length} correctly predicted of them (seeded sample); same relevance and ranking as above. LIME and KernelSHAP use ${MODEL_SAMPLES} samples (fewer than the bag-of-words rows, to run in minutes on 2 cores).\n`);
-    console.log(`| explainer | ${NDCG_DEFAULT_KS.map((x) => `NDCG@${x}`).join(' | ')} | NDCG@10 95 % CI | seconds |`);
-    console.log(`| --- | ${NDCG_DEFAULT_KS.map(() => '---').join(' | ')} | --- | --- |`);
-    for (const r of rows) console.log(r);
-  } finally {
-    await model.release();
-  }
-}
-
 /** Mean NDCG@k rows (plain and "_unique") of each method over `texts`; `null` = seeded random ranking. */
-async function ndcgRows(model: Classifier, texts: readonly { text: string; label: string }[], methods: [string, Explainer | null][], glove: GloveEmbedding): Promise<string[]> {
+async function ndcgRows(model: Classifier, texts: readonly { text: string; label: string }[], methods: [string, Explainer | null][], glove: GloveEmbedding, SEED: number): Promise<string[]> {
   const textWords = texts.map((t) => tokenWords(t.text).map((w) => w.toLowerCase()));
   const relevance = new Map<string, Map<string, number>>();
   for (const g of GENRES) {
@@ -170,7 +168,4 @@ async function ndcgRows(model: Classifier, texts: readonly { text: string; label
   return rows2;
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+void runScript(SPEC, main);
