@@ -29,6 +29,8 @@ export interface AuditedPrediction {
   readonly unrelated: readonly string[];
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
+  /** LIME samples the explanation used, under `--audit-mode fast` (verdict-aware sampling); absent in exact mode (all `--samples`). */
+  readonly samples?: number;
   /** Last-layer self-attention word weights, when the model is an AttentionProvider (shown beside LIME). */
   readonly attention?: readonly FeatureWeight[];
   /** Ground truth of trustworthiness, when given. */

@@ -7,6 +7,7 @@ import { resolveOracle, type IdentifyKeywordsOptions, type OracleName } from '@x
 import type { ClassDescriptionsFile } from './data-files.js';
 import type { EnsembleMemberName } from './ensemble.js';
 import { limeOptionsOf, type LimeMode } from './lime-mode.js';
+import type { AuditMode } from './audit-mode.js';
 
 /** Settings of an audit (each one a flag; see README). */
 export interface AuditSettings {
@@ -33,6 +34,8 @@ export interface AuditSettings {
   readonly ensemble: readonly EnsembleMemberName[];
   /** `--lime-mode`: exact (undefined too), or a faster approximate mode (lime-mode.ts). */
   readonly limeMode?: LimeMode;
+  /** `--audit-mode`: exact (undefined too), or fast — adaptive keyword pass (folded into limeMode) and verdict-aware labelling (audit-mode.ts). */
+  readonly auditMode?: AuditMode;
 }
 
 /** The audit's LIME options: the settings' neighbourhood size, word count and seed, and the mode's (`adaptive`). */

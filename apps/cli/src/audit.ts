@@ -12,6 +12,7 @@ import {
   naiveOracle,
   oracleMetrics,
   predictAll,
+  verdictSampling,
   type KeywordStoreJson,
   type Progress as OracleProgress,
   type TrustLabel,
@@ -21,6 +22,7 @@ import { MIN_CASES_PER_SIDE, type AuditedPrediction, type AuditRow, type AuditSu
 import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
 import { loadEnsemble } from './ensemble.js';
 import { DEFAULT_LIME_MODE } from './lime-mode.js';
+import { verdictSamplingOf } from './audit-mode.js';
 import type { Progress, ProgressTask } from './progress.js';
 import { CHECKPOINT_SECONDS, type RunDir } from './run-dir.js';
 
@@ -140,6 +142,11 @@ export interface LabelRowsContext {
   readonly unlabelled?: boolean;
   /** The longest one explainer call should take (ExplainAllOptions.batchSeconds; none for a queue, whose workers want whole batches). */
   readonly batchSeconds?: number;
+  /**
+   * `--audit-mode fast`: each prediction's LIME stops once its verdict is settled (@xtrust/oracle
+   * verdictSampling; the explainer must be a local LIME). Each prediction then records `samples`.
+   */
+  readonly verdictSampling?: boolean;
 }
 
 /**
@@ -154,14 +161,17 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
   const lb = progressBridge(progress, 'test');
   const texts = tested.map((r) => r.text);
   const probs = await predictAll(classifier, texts, lb.onProgress);
-  // Every prediction is explained (incorrect ones too, so the report can show what they rest on).
+  const trueLabels = context.unlabelled ? undefined : tested.map((r) => r.label);
+  // Every prediction is explained (incorrect ones too, so the report can show what they rest on; with
+  // verdict-aware sampling an incorrect one stops at the first check, its verdict being 'incorrect' whatever it rests on).
   const explanations: Explanation[] = await explainAll(explainer, classifier, texts, texts.map((_, i) => `test:${i}`), {
     checkpoint: run.path('predictions.explanations.jsonl'),
     batchSeconds: context.batchSeconds,
     onProgress: lb.onProgress,
+    ...(context.verdictSampling ? { explainerOptions: { adaptive: false, verdict: verdictSampling(store, { embeddings, trueLabels: truthByText(texts, trueLabels) }) } } : {}),
   });
   lb.stop();
-  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels: context.unlabelled ? undefined : tested.map((r) => r.label) });
+  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels });
   const k = labels.length;
   return tested.map((r, i) => {
     const p = argmaxRow(probs, i, k);
@@ -179,9 +189,24 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
       related: v.related.map((f) => f.word),
       unrelated: v.unrelated.map((f) => f.word),
       features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
+      ...(v.samples !== undefined ? { samples: v.samples } : {}),
       ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
     };
   });
+}
+
+/** The true label of each text, for texts whose copies all carry the same label (a text with two labels is left out: its sampling is not cut short). */
+function truthByText(texts: readonly string[], truth: readonly string[] | undefined): Map<string, string> | undefined {
+  if (!truth) return undefined;
+  const out = new Map<string, string>();
+  const mixed = new Set<string>();
+  texts.forEach((t, i) => {
+    const had = out.get(t);
+    if (had !== undefined && had !== truth[i]) mixed.add(t);
+    else out.set(t, truth[i]);
+  });
+  for (const t of mixed) out.delete(t);
+  return out;
 }
 
 /** Verdict counts and the share of untrustworthy correct predictions. */
@@ -259,7 +284,12 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
 
   const labelStarted = performance.now();
   const tested = settings.testSample > 0 && settings.testSample < inputs.test.length ? sample([...inputs.test], settings.testSample, settings.seed) : [...inputs.test];
-  const predictions = await withAttention(classifier, await labelRows(store, classifier, tested, { explainer, embeddings, run, progress, batchSeconds }), settings.topK, progress);
+  // --audit-mode fast labels with verdict-aware LIME, which reads the keyword store as it samples: it runs
+  // here even when a queue's workers made the keyword pass (they have no store)
+  const fast = verdictSamplingOf(settings.auditMode);
+  const labeller = fast ? auditExplainer(settings) : explainer;
+  const labelContext = { explainer: labeller, embeddings, run, progress, batchSeconds: fast ? CHECKPOINT_SECONDS : batchSeconds, verdictSampling: fast };
+  const predictions = await withAttention(classifier, await labelRows(store, classifier, tested, labelContext), settings.topK, progress);
   const labelSeconds = (performance.now() - labelStarted) / 1000;
 
   const { counts: count, untrustworthyShare } = verdictCounts(predictions);

@@ -6,6 +6,7 @@ import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
 import { readClassDescriptions } from '../data-files.js';
 import { DEFAULT_LIME_MODE, withLimeModeOption, type LimeMode } from '../lime-mode.js';
+import { DEFAULT_AUDIT_MODE, keywordLimeMode, withAuditModeOption, type AuditMode } from '../audit-mode.js';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
 export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[], oracle: 'toki' as OracleName };
@@ -28,6 +29,7 @@ export function embeddingsArg(value: string): EnsembleMemberName[] {
 /** The audit settings as flags (shared by demo, audit and keywords). */
 export function withAuditSettings(c: Command): Command {
   withLimeModeOption(c);
+  withAuditModeOption(c);
   return c
     .option('--train-sample <n>', 'training texts sampled for keyword identification (paper: 2000)', positiveIntArg, AUDIT_DEFAULTS.trainSample)
     .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, AUDIT_DEFAULTS.testSample)
@@ -56,6 +58,7 @@ export interface AuditSettingFlags {
   classDescriptions?: string;
   embeddings?: EnsembleMemberName[];
   limeMode?: LimeMode;
+  auditMode?: AuditMode;
 }
 
 /** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */
@@ -72,7 +75,9 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },
     ...(flags.classDescriptions !== undefined ? { classDescriptions: readClassDescriptions(flags.classDescriptions) } : {}),
     ensemble: flags.embeddings ?? AUDIT_DEFAULTS.embeddings,
-    // always set, so a run directory's key names the mode and --resume never mixes modes
-    limeMode: flags.limeMode ?? DEFAULT_LIME_MODE,
+    // always set, so a run directory's key names the mode and --resume never mixes modes; --audit-mode
+    // fast runs the keyword pass adaptive (keywordLimeMode), so the store records how it was built
+    limeMode: keywordLimeMode(flags.auditMode, flags.limeMode ?? DEFAULT_LIME_MODE),
+    auditMode: flags.auditMode ?? DEFAULT_AUDIT_MODE,
   };
 }

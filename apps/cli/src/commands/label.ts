@@ -14,6 +14,7 @@ import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
 import { loadStore, storeFile } from './attack.js';
 import { DEFAULT_LIME_MODE, LIME_MODE_HELP, LIME_MODES, limeModeArg, limeModeParts, limeOptionsOf, type LimeMode } from '../lime-mode.js';
 import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
+import { DEFAULT_AUDIT_MODE, verdictSamplingOf, withAuditModeOption, type AuditMode } from '../audit-mode.js';
 
 /** Options of `xtrust label`. */
 export interface LabelOptions extends ModelFlags, RunFlags {
@@ -23,6 +24,7 @@ export interface LabelOptions extends ModelFlags, RunFlags {
   samples?: number;
   seed?: number;
   limeMode?: LimeMode;
+  auditMode?: AuditMode;
 }
 
 /** The `--lime-mode` a store was built with (stores from before the flag: exact, or adaptive when LIME's options say so). */
@@ -51,11 +53,14 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
   const params = store.provenance.explainer.params as { numSamples?: number; seed?: number };
   const samples = options.samples ?? params.numSamples ?? 1000;
   const seed = options.seed ?? store.provenance.seed;
-  const run = RunDir.open(options.out, 'label', { store: store.fingerprint, test: fileDigest(options.test), unlabelled: options.unlabelled, samples, seed, topK: store.topK, limeMode }, options.resume);
+  const auditMode = options.auditMode ?? DEFAULT_AUDIT_MODE;
+  // the key names the audit mode only when it is not exact, so a run directory from before the flag still resumes
+  const key = { store: store.fingerprint, test: fileDigest(options.test), unlabelled: options.unlabelled, samples, seed, topK: store.topK, limeMode, ...(auditMode === 'exact' ? {} : { auditMode }) };
+  const run = RunDir.open(options.out, 'label', key, options.resume);
   // The store's own ensemble: its keywords were decided by these members' votes.
   const { embeddings } = await loadEnsemble(progress, ensembleOfStore(store));
   const explainer = new LimeExplainer({ numSamples: samples, numFeatures: store.topK, seed, ...limeOptionsOf(limeMode) }) as unknown as Explainer;
-  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled, batchSeconds: CHECKPOINT_SECONDS });
+  const predictions = await labelRows(store, classifier, test, { explainer, embeddings, run, progress, unlabelled: options.unlabelled, batchSeconds: CHECKPOINT_SECONDS, verdictSampling: verdictSamplingOf(auditMode) });
   const { counts, untrustworthyShare } = verdictCounts(predictions);
   const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
   run.complete();
@@ -71,6 +76,7 @@ export function labelCommand(): Command {
     .option('--samples <n>', "LIME samples (default: the store's)", positiveIntArg)
     .option('--seed <n>', "LIME seed (default: the store's)", intArg)
     .option('--lime-mode <mode>', `${LIME_MODE_HELP} (default: the store's)`, limeModeArg);
+  withAuditModeOption(c, "exact (every prediction explained at --samples, the paper's computation) | fast (each prediction's LIME stops once its verdict is settled at 95 % confidence; approximate, agreement measured in apps/bench)");
   withRunOptions(c, 'xtrust-labels');
   withCommonOptions(c);
   examples(c, ['xtrust label --model xtrust-report/model --store xtrust-report --test new.csv --out runs/labels', 'xtrust label --model ./my-model --store runs/keywords --test incoming.txt --unlabelled']);
