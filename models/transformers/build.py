@@ -28,24 +28,30 @@ import torch  # noqa: E402
 
 from kit.bert import BertConfig, BertForMaskedLM, BertForSequenceClassification, classifier_from_mlm  # noqa: E402
 from kit.data import labelled, lm_chunks, load_corpora, pretraining_texts, read_jsonl  # noqa: E402
-from kit.export import export_classifier, export_gpt2, export_mlm  # noqa: E402
+from kit.export import export_classifier, export_gpt2, export_mlm, round_embeddings_to_float16  # noqa: E402
 from kit.gpt2 import GPT2Config, GPT2LMHeadModel  # noqa: E402
-from kit.train import deterministic, finetune, mlm_accuracy, perplexity, pretrain_mlm, train_lm  # noqa: E402
+from kit.train import accuracy, deterministic, finetune, mlm_accuracy, perplexity, pretrain_mlm, train_lm  # noqa: E402
 from kit.wordpiece import MASK, SPECIALS, WordPiece, train_wordpiece, write_tokenizer  # noqa: E402
 
 SEED = 1
 VOCAB_SIZE = 8000
 
 # Model sizes and training budgets. "tiny" are the committed fixtures (each graph ≤ 8 MB); "base" the
-# full-size kit models of the issue (4 layers × 256), generated into out/.
+# full-size kit models of the issue (4 layers × 256), generated into out/. `float16_embeddings`: the export
+# stores the word-embedding table (and the MLM decoder / GPT-2 LM head tied to it) as float16, the module's
+# table rounded to float16 values first (kit/export.py `round_embeddings_to_float16`; README, *float16
+# word embeddings*): only for the committed fixtures, whose bytes live in git. Training is unchanged (the
+# checkpoint is saved before the rounding), and the rounded model's held-out figure is measured too.
 SIZES = {
     "tiny": dict(
+        float16_embeddings=True,
         hidden=128, layers=2, heads=2, inter=512, max_len=64,
         mlm_steps=800, mlm_batch=32, mlm_lr=1e-3,
         ft_lr=5e-4, ft_batch=32, spam_epochs=2, brown_epochs=5, shortcut_epochs=4,
         lm_steps=300, lm_batch=32, lm_lr=1e-3,
     ),
     "base": dict(
+        float16_embeddings=False,
         hidden=256, layers=4, heads=4, inter=1024, max_len=128,
         mlm_steps=600, mlm_batch=32, mlm_lr=5e-4,
         ft_lr=2e-4, ft_batch=32, spam_epochs=1, brown_epochs=3, shortcut_epochs=3,
@@ -126,7 +132,9 @@ def tokenizer_ids_reference(tok: WordPiece, data_dir: str, path: str) -> None:
     log(f"tokenizer ids reference: {path} ({len(rows)} texts)")
 
 
-PREFIX = {"tiny": "tiny-", "base": ""}  # folder-name prefix of each size's models ("tiny-bert-spam", "bert-spam")
+PREFIX = {"tiny": "tiny-", "base": ""}
+# training.json's entry for the held-out figures of the exported (float16-table) model, beside the trained model's
+HALF_KEY = "exported_float16_word_embeddings"  # folder-name prefix of each size's models ("tiny-bert-spam", "bert-spam")
 
 
 def mlm_checkpoint(checkpoints: str, prefix: str) -> str:
@@ -146,6 +154,7 @@ def build_size(name: str, size: dict, corpora, vocab, dest: str, prefix: str, wi
     n_special = len(SPECIALS)
     held_out = lm_chunks(tok, [r["text"] for n in ("brown", "sotu", "spam") for r in corpora[n] if r["split"] == "test"][::10], size["max_len"])
     ckpt = mlm_checkpoint(checkpoints, prefix)
+    half = size.get("float16_embeddings", False)
     chunks = None
     if "mlm" in stages or "lm" in stages:
         chunks = lm_chunks(tok, pretraining_texts(corpora), size["max_len"])
@@ -160,8 +169,12 @@ def build_size(name: str, size: dict, corpora, vocab, dest: str, prefix: str, wi
         mlm_meta["held_out_masked_accuracy"] = round(mlm_accuracy(mlm, held_out, SEED, tok.ids[MASK], n_special), 4)
         log(f"[{name}] MLM held-out masked-piece accuracy {mlm_meta['held_out_masked_accuracy']}")
         os.makedirs(checkpoints, exist_ok=True)
-        torch.save(mlm.state_dict(), ckpt)
-        export_mlm(mlm, tok, os.path.join(dest, f"{prefix}bert-mlm"), MLM_TEXTS, {"model": "masked LM", **mlm_meta}, log=log)
+        torch.save(mlm.state_dict(), ckpt)  # float32: the classifiers fine-tune from the trained table, never the rounded one
+        if half:
+            round_embeddings_to_float16(mlm)
+            mlm_meta[HALF_KEY] = {"held_out_masked_accuracy": round(mlm_accuracy(mlm, held_out, SEED, tok.ids[MASK], n_special), 4)}
+            log(f"[{name}] MLM with float16 word embeddings: held-out masked-piece accuracy {mlm_meta[HALF_KEY]['held_out_masked_accuracy']}")
+        export_mlm(mlm, tok, os.path.join(dest, f"{prefix}bert-mlm"), MLM_TEXTS, {"model": "masked LM", **mlm_meta}, log=log, half_embeddings=half)
         summary[f"{prefix}bert-mlm"] = mlm_meta
 
     # 2. fine-tuned classifiers, each from the pre-trained encoder
@@ -180,11 +193,16 @@ def build_size(name: str, size: dict, corpora, vocab, dest: str, prefix: str, wi
             torch.manual_seed(SEED)
             clf = classifier_from_mlm(mlm, labels)
             log(f"[{name}] fine-tuning {task}: labels {labels}")
-            meta = finetune(clf, labelled(tok, rows, labels), epochs, size["ft_batch"], size["ft_lr"], SEED, log=log)
+            data = labelled(tok, rows, labels)
+            meta = finetune(clf, data, epochs, size["ft_batch"], size["ft_lr"], SEED, log=log)
             meta.update({"model": f"sequence classifier ({corpus})", "corpus": corpus, "labels": labels, "pretraining": f"{prefix}bert-mlm"})
+            if half:
+                round_embeddings_to_float16(clf)
+                meta[HALF_KEY] = {"validation_accuracy": round(accuracy(clf, *data["validation"]), 4), "test_accuracy": round(accuracy(clf, *data["test"]), 4)}
+                log(f"[{name}] {task} with float16 word embeddings: validation accuracy {meta[HALF_KEY]['validation_accuracy']}, test accuracy {meta[HALF_KEY]['test_accuracy']}")
             folder = os.path.join(dest, f"{prefix}bert-{task}")
-            meta["gradient_checks"] = export_classifier(clf, tok, folder, ref_texts, meta, log=log)
-            summary[f"{prefix}bert-{task}"] = {k: meta[k] for k in ("validation_accuracy", "test_accuracy", "test_size", "seconds")}
+            meta["gradient_checks"] = export_classifier(clf, tok, folder, ref_texts, meta, log=log, half_embeddings=half)
+            summary[f"{prefix}bert-{task}"] = {k: meta[k] for k in ("validation_accuracy", "test_accuracy", "test_size", "seconds", HALF_KEY) if k in meta}
 
     # 3. causal LM
     if "lm" in stages:
@@ -195,7 +213,11 @@ def build_size(name: str, size: dict, corpora, vocab, dest: str, prefix: str, wi
         lm_meta = train_lm(lm, chunks, size["lm_steps"], size["lm_batch"], size["lm_lr"], SEED, log=log)
         lm_meta["held_out_perplexity"] = round(perplexity(lm, held_out), 2)
         log(f"[{name}] causal LM held-out perplexity {lm_meta['held_out_perplexity']}")
-        export_gpt2(lm, tok, os.path.join(dest, f"{prefix}gpt2"), LM_TEXTS, {"model": "causal LM", **lm_meta}, log=log)
+        if half:
+            round_embeddings_to_float16(lm)
+            lm_meta[HALF_KEY] = {"held_out_perplexity": round(perplexity(lm, held_out), 2)}
+            log(f"[{name}] causal LM with float16 word embeddings: held-out perplexity {lm_meta[HALF_KEY]['held_out_perplexity']}")
+        export_gpt2(lm, tok, os.path.join(dest, f"{prefix}gpt2"), LM_TEXTS, {"model": "causal LM", **lm_meta}, log=log, half_embeddings=half)
         summary[f"{prefix}gpt2"] = lm_meta
 
 

@@ -6,6 +6,7 @@ import os
 import shutil
 from typing import List, Optional, Sequence
 
+import numpy as np
 import torch
 import torch.nn as nn
 
@@ -25,6 +26,83 @@ WEIGHTS_FILE = "model.onnx_data"
 # alignment rule for external data), so that onnxruntime can map them instead of copying.
 ALIGN_THRESHOLD = 1 << 20
 ALIGN = 1 << 16
+
+
+# Export option `half_embeddings` (build.py uses it for the committed fixtures, the "tiny" size, only): the
+# word-embedding table (vocabulary × hidden, and the MLM decoder / GPT-2 LM head tied to it) is stored as
+# float16 in the ONNX file, read through a Cast to float32 in the graph. The table is most of a fixture's
+# bytes (8,000 × 128 of its 1.45 M parameters); float16 halves it. The module's table is first rounded to
+# float16 values (`round_embeddings_to_float16`), and every reference output and gradient check is computed
+# from the rounded module, so the graph (float16 → float32 is exact) computes what reference.json holds.
+# Training is untouched: rounding happens at export, and checkpoints stay float32. Full-size models keep
+# float32 (nothing to save in git for them, and their figures stay the trained model's).
+
+
+def embedding_tables(model: nn.Module) -> List[str]:
+    """The parameter names of the model's word-embedding table (the decoder / LM head, if any, is tied to it)."""
+    if isinstance(model, (BertForSequenceClassification, BertForMaskedLM)):
+        return ["bert.embeddings.word_embeddings.weight"]
+    if isinstance(model, GPT2LMHeadModel):
+        return ["transformer.wte.weight"]
+    raise TypeError(f"no word-embedding table known for {type(model).__name__}")
+
+
+def round_embeddings_to_float16(model: nn.Module) -> List[str]:
+    """Rounds the model's word-embedding table, in place, to the nearest float16 values (kept as float32), so
+    that a graph storing it as float16 computes exactly what this module computes. Idempotent. Returns the names."""
+    names = embedding_tables(model)
+    params = dict(model.named_parameters())
+    with torch.no_grad():
+        for name in names:
+            w = params[name]
+            if w.abs().max().item() > 65504.0:
+                raise ValueError(f"{name}: values beyond float16's range (max |w| = {w.abs().max().item()})")
+            w.copy_(w.to(torch.float16).to(torch.float32))
+    return names
+
+
+def store_float16(path: str, names: Sequence[str]) -> None:
+    """Rewrites the graph at `path` (weights inside it) so that each initializer in `names` is stored as FLOAT16
+    under its own name and read through a Cast to FLOAT (`<name>_float32`) by every node that used it. The
+    values must already be float16 values (round the module first): a value that float16 would change is an error."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    m = onnx.load(path, load_external_data=False)
+    inits = {t.name: t for t in m.graph.initializer}
+    casts = []
+    for name in names:
+        t = inits.get(name)
+        if t is None:
+            raise ValueError(f"{path}: no initializer {name}")
+        if t.data_type != TensorProto.FLOAT:
+            raise ValueError(f"{path}: initializer {name} has data type {t.data_type}, not FLOAT")
+        a = numpy_helper.to_array(t)
+        h = a.astype("<f2")
+        if not np.array_equal(h.astype(np.float32), a):
+            raise ValueError(f"{path}: initializer {name} holds values that float16 would change; round the module with round_embeddings_to_float16 first")
+        for field in ("raw_data", "float_data"):
+            t.ClearField(field)
+        t.data_type = TensorProto.FLOAT16
+        t.raw_data = h.tobytes()
+        out = f"{name}_float32"
+        for n in m.graph.node:
+            for i, x in enumerate(n.input):
+                if x == name:
+                    n.input[i] = out
+        for o in m.graph.output:
+            if o.name == name:
+                raise ValueError(f"{path}: initializer {name} is a graph output")
+        for vi in m.graph.input:
+            if vi.name == name:  # old IR: initializers listed among the inputs
+                vi.type.tensor_type.elem_type = TensorProto.FLOAT16
+        casts.append(helper.make_node("Cast", [name], [out], name=f"{name}_Cast", to=TensorProto.FLOAT))
+    for node in reversed(casts):
+        m.graph.node.insert(0, node)
+    onnx.checker.check_model(m)
+    with open(path + ".tmp", "wb") as f:
+        f.write(m.SerializeToString())
+    os.replace(path + ".tmp", path)
 
 
 def _export(module: nn.Module, args, path: str, inputs: List[str], outputs: List[str], axes: dict) -> None:
@@ -154,11 +232,13 @@ def copy_tokenizer(source: str, folder: str) -> None:
         shutil.copyfile(path, os.path.join(folder, name))
 
 
-def export_classifier(model: BertForSequenceClassification, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, grad: bool = True, tokenizer_from: Optional[str] = None) -> dict:
+def export_classifier(model: BertForSequenceClassification, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, grad: bool = True, tokenizer_from: Optional[str] = None, half_embeddings: bool = False) -> dict:
     """config.json, tokenizer files (written from `tok`, or copied from the folder `tokenizer_from`), onnx/model.onnx
     (logits + attentions.N), onnx/model_grad.onnx (when `grad`), reference.json, training.json. With `grad`, both
-    graphs read their weights from one file, onnx/model.onnx_data (`share_weights`)."""
+    graphs read their weights from one file, onnx/model.onnx_data (`share_weights`). With `half_embeddings`, the
+    word-embedding table is rounded to float16 values in `model` (in place) and stored as float16 in both graphs."""
     model.eval()
+    half = [f"model.{n}" for n in round_embeddings_to_float16(model)] if half_embeddings else []
     c = model.config
     os.makedirs(folder, exist_ok=True)
     stale = os.path.join(folder, "onnx", WEIGHTS_FILE)
@@ -175,6 +255,8 @@ def export_classifier(model: BertForSequenceClassification, tok: WordPiece, fold
     for i in range(n):
         axes[f"attentions.{i}"] = {0: "batch", 2: "sequence", 3: "sequence"}
     _export(ClassifierExport(model), (ids, attn, tt), os.path.join(folder, "onnx", "model.onnx"), ["input_ids", "attention_mask", "token_type_ids"], ["logits"] + [f"attentions.{i}" for i in range(n)], axes)
+    if half:
+        store_float16(os.path.join(folder, "onnx", "model.onnx"), half)
     _assert_reloads(model, load_classifier(folder), (ids, attn, tt), folder)
     with torch.no_grad():
         logits, attentions = model(ids, attn, tt)
@@ -190,6 +272,8 @@ def export_classifier(model: BertForSequenceClassification, tok: WordPiece, fold
         "logits": _r(logits),
         "attentions": [_r(a) for a in attentions],
     }
+    if half:
+        ref["float16_weights"] = half
     checks = {}
     if grad:
         g_axes = dict(axes)
@@ -199,6 +283,8 @@ def export_classifier(model: BertForSequenceClassification, tok: WordPiece, fold
         scale = torch.ones(ids.shape, dtype=torch.float32)
         weights = torch.zeros(ids.shape[0], len(c.labels))
         _export(GradientGraph(model), (ids, attn, tt, scale, weights), os.path.join(folder, "onnx", "model_grad.onnx"), ["input_ids", "attention_mask", "token_type_ids", "embedding_scale", "output_weights"], ["logits", "inputs_embeds", "gradients"], g_axes)
+        if half:
+            store_float16(os.path.join(folder, "onnx", "model_grad.onnx"), half)
         _assert_reloads(model, load_classifier(folder, "model_grad.onnx"), (ids, attn, tt), folder)
         # Two reference cases: the predicted logit's gradient at the real input (one-hot weights), and the
         # predicted probability's gradient at α = 0.5 of the input (weights p_t(δ_tc − p_c)), on the whole padded batch.
@@ -227,9 +313,11 @@ def export_classifier(model: BertForSequenceClassification, tok: WordPiece, fold
     return checks
 
 
-def export_mlm(model: BertForMaskedLM, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print) -> None:
-    """config.json, tokenizer files, onnx/model.onnx (logits [b, s, vocab]), reference.json (logits at the [MASK] positions)."""
+def export_mlm(model: BertForMaskedLM, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, half_embeddings: bool = False) -> None:
+    """config.json, tokenizer files, onnx/model.onnx (logits [b, s, vocab]), reference.json (logits at the [MASK] positions).
+    `half_embeddings`: as export_classifier's (the decoder is tied to the table, so it reads the same float16 initializer)."""
     model.eval()
+    half = round_embeddings_to_float16(model) if half_embeddings else []
     c = model.config
     os.makedirs(folder, exist_ok=True)
     _write_config(folder, c.hf("BertForMaskedLM"))
@@ -237,6 +325,8 @@ def export_mlm(model: BertForMaskedLM, tok: WordPiece, folder: str, texts: Seque
     seqs, ids, attn, tt = _batch(tok, texts)
     axes = {k: {0: "batch", 1: "sequence"} for k in ("input_ids", "attention_mask", "token_type_ids", "logits")}
     _export(model, (ids, attn, tt), os.path.join(folder, "onnx", "model.onnx"), ["input_ids", "attention_mask", "token_type_ids"], ["logits"], axes)
+    if half:
+        store_float16(os.path.join(folder, "onnx", "model.onnx"), half)
     _assert_reloads(model, load_mlm(folder), (ids, attn, tt), folder)
     with torch.no_grad():
         logits = model(ids, attn, tt)
@@ -256,22 +346,28 @@ def export_mlm(model: BertForMaskedLM, tok: WordPiece, folder: str, texts: Seque
         # a cheap whole-tensor check: every position's logit of its own input piece
         "logits_of_inputs": _r(logits.gather(2, ids.unsqueeze(-1)).squeeze(-1)),
     }
+    if half:
+        ref["float16_weights"] = half
     _write_json(os.path.join(folder, "reference.json"), ref)
     _write_json(os.path.join(folder, "training.json"), without_timings(meta))
     log(f"  exported {folder}; top-5 at the masks: {ref['top5']}")
 
 
-def export_gpt2(model: GPT2LMHeadModel, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print) -> None:
-    """config.json, tokenizer files ([CLS] = bos, [SEP] = eos), onnx/model.onnx (logits [b, s, vocab]), reference.json."""
+def export_gpt2(model: GPT2LMHeadModel, tok: WordPiece, folder: str, texts: Sequence[str], meta: dict, log=print, half_embeddings: bool = False) -> None:
+    """config.json, tokenizer files ([CLS] = bos, [SEP] = eos), onnx/model.onnx (logits [b, s, vocab]), reference.json.
+    `half_embeddings`: as export_classifier's (the LM head is tied to the table)."""
     from .train import lm_loss
 
     model.eval()
+    half = round_embeddings_to_float16(model) if half_embeddings else []
     os.makedirs(folder, exist_ok=True)
     _write_config(folder, model.config.hf())
     write_tokenizer(folder, tok.vocab, tok.max_length, causal=True)
     seqs, ids, attn, _ = _batch(tok, texts)
     axes = {k: {0: "batch", 1: "sequence"} for k in ("input_ids", "attention_mask", "logits")}
     _export(model, (ids, attn), os.path.join(folder, "onnx", "model.onnx"), ["input_ids", "attention_mask"], ["logits"], axes)
+    if half:
+        store_float16(os.path.join(folder, "onnx", "model.onnx"), half)
     _assert_reloads(model, load_gpt2(folder), (ids, attn), folder)
     with torch.no_grad():
         logits = model(ids, attn)
@@ -291,6 +387,8 @@ def export_gpt2(model: GPT2LMHeadModel, tok: WordPiece, folder: str, texts: Sequ
         "next_logprob": _r(torch.log_softmax(logits[:, :-1], -1).gather(2, ids[:, 1:].unsqueeze(-1)).squeeze(-1)),
         "perplexity": _r(ppl),
     }
+    if half:
+        ref["float16_weights"] = half
     _write_json(os.path.join(folder, "reference.json"), ref)
     _write_json(os.path.join(folder, "training.json"), without_timings(meta))
     log(f"  exported {folder}; reference perplexities {[round(p, 1) for p in ppl]}")

@@ -1,12 +1,15 @@
 """Reads the weights (initializers) of an ONNX file into a state dict, with no `onnx` package.
 
 ONNX files are protobuf: ModelProto.graph (field 7) → GraphProto.initializer (field 5, repeated
-TensorProto) → TensorProto.dims (1), data_type (2), float_data (4), name (8), raw_data (9),
-external_data (13: key/value pairs `location`, `offset`, `length`) and data_location (14; 1 = external).
+TensorProto) → TensorProto.dims (1), data_type (2), float_data (4), int32_data (5; FLOAT16 bit patterns when not raw), name (8),
+raw_data (9), external_data (13: key/value pairs `location`, `offset`, `length`) and data_location (14; 1 = external).
 This reader walks those fields only, so the committed fixtures' weights load into torch modules on any
 machine with torch (check_hf.py runs where `transformers` is installed and `onnx` may not be). A tensor
 stored as external data is read from its `location`, relative to the graph's folder (a classifier's
-model.onnx and model_grad.onnx share one such file, kit/export.py `share_weights`).
+model.onnx and model_grad.onnx share one such file, kit/export.py `share_weights`). A FLOAT16 initializer (the
+committed fixtures store their word-embedding table so, read through a Cast in the graph: kit/export.py
+`store_float16`) comes back as float16 from `read_initializers` and as float32 from `state_dict_from_onnx`
+(exact: every float16 is a float32).
 """
 from __future__ import annotations
 
@@ -16,8 +19,8 @@ from typing import Dict, Iterator, Optional, Tuple
 
 import numpy as np
 
-FLOAT, INT64 = 1, 7
-_DTYPES = {FLOAT: np.float32, INT64: np.int64, 11: np.float64, 6: np.int32}
+FLOAT, INT64, FLOAT16 = 1, 7, 10
+_DTYPES = {FLOAT: np.float32, INT64: np.int64, 11: np.float64, 6: np.int32, FLOAT16: np.dtype("<f2")}
 
 
 def _varint(b: bytes, i: int) -> Tuple[int, int]:
@@ -82,7 +85,7 @@ def _external(folder: str, name: str, entries: Dict[str, str]) -> bytes:
 
 
 def _tensor(b: bytes, start: int, end: int, folder: Optional[str] = None) -> Tuple[str, np.ndarray]:
-    dims, dtype, name, raw, floats, external, location = [], FLOAT, "", None, [], {}, 0
+    dims, dtype, name, raw, floats, int32s, external, location = [], FLOAT, "", None, [], [], {}, 0
     for field, wire, v in _fields(b, start, end):
         if field == 1:
             if wire == 0:
@@ -104,6 +107,14 @@ def _tensor(b: bytes, start: int, end: int, folder: Optional[str] = None) -> Tup
                 floats.extend(struct.unpack(f"<{(v[1] - v[0]) // 4}f", b[v[0] : v[1]]))
             else:
                 floats.append(struct.unpack("<f", v)[0])
+        elif field == 5:
+            if wire == 2:  # packed varints
+                j = v[0]
+                while j < v[1]:
+                    d, j = _varint(b, j)
+                    int32s.append(d)
+            else:
+                int32s.append(v)
         elif field == 13 and wire == 2:
             key, value = _entry(b, v[0], v[1])
             external[key] = value
@@ -115,7 +126,12 @@ def _tensor(b: bytes, start: int, end: int, folder: Optional[str] = None) -> Tup
         raw = _external(folder, name, external)
     if dtype not in _DTYPES:
         raise ValueError(f"tensor {name}: data type {dtype} not supported")
-    arr = np.frombuffer(raw, dtype=_DTYPES[dtype]).copy() if raw is not None else np.array(floats, dtype=_DTYPES[dtype])
+    if raw is not None:
+        arr = np.frombuffer(raw, dtype=_DTYPES[dtype]).copy()
+    elif dtype == FLOAT16:  # int32_data holds each value's 16 bits
+        arr = np.array(int32s, dtype=np.uint16).view(np.dtype("<f2"))
+    else:
+        arr = np.array(floats, dtype=_DTYPES[dtype])
     return name, arr.reshape(dims)
 
 
@@ -134,5 +150,14 @@ def read_initializers(path: str) -> Dict[str, np.ndarray]:
 
 
 def state_dict_from_onnx(path: str, prefix: str = "") -> Dict[str, "np.ndarray"]:
-    """The initializers whose names start with prefix, the prefix removed (torch.onnx keeps parameter names)."""
-    return {k[len(prefix):]: v for k, v in read_initializers(path).items() if k.startswith(prefix) and v.dtype == np.float32}
+    """The float initializers whose names start with prefix, the prefix removed (torch.onnx keeps parameter names),
+    as float32 (a FLOAT16 one widened exactly)."""
+    out = {}
+    for k, v in read_initializers(path).items():
+        if not k.startswith(prefix):
+            continue
+        if v.dtype == np.float16:
+            v = v.astype(np.float32)
+        if v.dtype == np.float32:
+            out[k[len(prefix):]] = v
+    return out
