@@ -5,6 +5,7 @@ const { onnx } = onnxProto;
 
 /** ONNX element types used by xtrust graphs. */
 export const FLOAT = onnx.TensorProto.DataType.FLOAT;
+export const FLOAT16 = onnx.TensorProto.DataType.FLOAT16;
 export const INT64 = onnx.TensorProto.DataType.INT64;
 export const BOOL = onnx.TensorProto.DataType.BOOL;
 
@@ -16,6 +17,43 @@ function floatTensor(name: string, dims: number[], data: Float32Array) {
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < data.length; i++) view.setFloat32(i * 4, data[i], true);
   return onnx.TensorProto.create({ name, dims, dataType: FLOAT, rawData: bytes });
+}
+
+/** The IEEE 754 binary16 bit pattern nearest to `v` (ties to even; beyond float16's range, ±Infinity). */
+export function float16Bits(v: number): number {
+  const f = new Float32Array([v]);
+  const x = new Uint32Array(f.buffer)[0];
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  const mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0);
+  const e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00;
+  let h: number;
+  let rem: number;
+  let half: number;
+  if (e <= 0) {
+    // a float16 subnormal: m · 2^-24
+    if (e < -10) return sign;
+    const shift = 14 - e;
+    const m = mant | 0x800000;
+    h = m >>> shift;
+    rem = m & ((1 << shift) - 1);
+    half = 1 << (shift - 1);
+  } else {
+    h = (e << 10) | (mant >>> 13);
+    rem = mant & 0x1fff;
+    half = 0x1000;
+  }
+  if (rem > half || (rem === half && h & 1)) h++; // a carry into the exponent is the right result
+  return sign | h;
+}
+
+function float16Tensor(name: string, dims: number[], data: Float32Array) {
+  const bytes = new Uint8Array(data.length * 2);
+  const view = new DataView(bytes.buffer);
+  for (let i = 0; i < data.length; i++) view.setUint16(i * 2, float16Bits(data[i]), true);
+  return onnx.TensorProto.create({ name, dims, dataType: FLOAT16, rawData: bytes });
 }
 
 function int64Tensor(name: string, dims: number[], data: readonly number[]) {
@@ -68,6 +106,12 @@ export class OnnxGraphBuilder {
   /** A float32 initializer. */
   floats(name: string, dims: number[], data: Float32Array): string {
     this.initializers.push(floatTensor(name, dims, data));
+    return name;
+  }
+
+  /** A float16 initializer: each value rounded to the nearest float16 (read it through a Cast to FLOAT). */
+  halves(name: string, dims: number[], data: Float32Array): string {
+    this.initializers.push(float16Tensor(name, dims, data));
     return name;
   }
 

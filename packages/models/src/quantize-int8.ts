@@ -32,7 +32,10 @@ export interface QuantizeReport {
  * stored as int8 per column — scale_n = max_k |W_kn| / 127, q = round(W / scale_n), zero point 0
  * (symmetric) — and the activations quantised to uint8 per batch at run time by the operator itself
  * (Jacob et al. 2018, "Quantization and Training of Neural Networks for Efficient Integer-Arithmetic-Only
- * Inference"). Embeddings, LayerNorm, softmax and the classifier head (Gemm) stay float32. Returns the
+ * Inference"). Embeddings, LayerNorm, softmax and the classifier head (Gemm) stay float32; so does a matrix
+ * stored as FLOAT16 and read through a Cast (the kit fixtures store their word-embedding table so, which
+ * feeds a Gather, and in the masked LM and GPT-2 also the tied output MatMul): only FLOAT initializers and
+ * Constant values are rewritten, so such a MatMul keeps its float weights, and the float16 table its bytes. Returns the
  * rewritten model bytes; an approximation, so OnnxClassifier applies it only on request. A graph whose
  * weights are ONNX external data must be read with `readOnnxGraph` first (UNSUPPORTED otherwise: its
  * weights are not in these bytes).

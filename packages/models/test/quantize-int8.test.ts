@@ -2,7 +2,7 @@ import * as ort from 'onnxruntime-node';
 import onnxProto from 'onnx-proto';
 import { describe, expect, it } from 'vitest';
 import { rng } from '@xtrust/core';
-import { FLOAT, OnnxGraphBuilder } from '../src/onnx-graph.js';
+import { FLOAT, FLOAT16, INT64, OnnxGraphBuilder, float16Bits } from '../src/onnx-graph.js';
 import { quantizeMatMulWeights } from '../src/quantize-int8.js';
 
 /** y = relu(x·W1)·W2 with W1 8×16, W2 16×3: two MatMuls on constant weights. */
@@ -71,5 +71,69 @@ describe('quantizeMatMulWeights on an exporter without constant folding', () => 
         expect(Math.abs(y[b * 3 + c] - want)).toBeLessThan(0.05 * (1 + Math.abs(want)));
       }
     }
+  });
+});
+
+describe('quantizeMatMulWeights and a float16 table read through a Cast', () => {
+  it('leaves the Cast, the Gather and the tied MatMul on the float16 table as they are, and quantises the float32 MatMul', async () => {
+    // The kit's masked LM / GPT-2 layout: E (vocab × d) stored as FLOAT16, Cast to FLOAT, read by a Gather
+    // (the embedding) and by MatMul(h, Transpose(E)) (the tied decoder); W a float32 Linear in between.
+    const r = rng(5);
+    const V = 6;
+    const D = 4;
+    const E = Float32Array.from({ length: V * D }, () => r.normal());
+    const W = Float32Array.from({ length: D * D }, () => r.normal());
+    const g = new OnnxGraphBuilder('tied-float16');
+    const ids = g.input('ids', INT64, ['n']);
+    g.output('y', FLOAT, ['n', V]);
+    const e32 = g.node('Cast', [g.halves('E', [V, D], E)], { to: { int: FLOAT } });
+    const h = g.node('MatMul', [g.node('Gather', [e32, ids]), g.floats('W', [D, D], W)]);
+    g.node('MatMul', [h, g.node('Transpose', [e32], { perm: { ints: [1, 0] } })], {}, 'y');
+    const bytes = g.toBytes(14);
+    const { bytes: q, report } = quantizeMatMulWeights(bytes);
+    expect(report).toEqual({ matmuls: 1, floatBytes: D * D * 4, int8Bytes: D * D });
+    const model = onnxProto.onnx.ModelProto.decode(q);
+    expect(model.graph!.node!.map((n) => n.opType)).toEqual(['Cast', 'Gather', 'DynamicQuantizeMatMul', 'Transpose', 'MatMul']);
+    const table = model.graph!.initializer!.find((t) => t.name === 'E')!;
+    expect(table.dataType).toBe(FLOAT16);
+    expect(table.rawData!.length).toBe(V * D * 2);
+    // Both graphs run, on the table's float16 values.
+    const E16 = Float32Array.from(E, (v) => {
+      const b = float16Bits(v);
+      const m = b & 0x3ff;
+      const x = (b >> 10) & 0x1f;
+      return (b & 0x8000 ? -1 : 1) * (x === 0 ? m * 2 ** -24 : (1 + m / 1024) * 2 ** (x - 15));
+    });
+    const idx = [0, 3, 5];
+    const run = async (b: Uint8Array) => {
+      const s = await ort.InferenceSession.create(b);
+      const out = (await s.run({ ids: new ort.Tensor('int64', BigInt64Array.from(idx.map(BigInt)), [idx.length]) })).y.data as Float32Array;
+      await s.release();
+      return out;
+    };
+    const exact = await run(bytes);
+    const approx = await run(q);
+    idx.forEach((id, n) => {
+      const hh = Array.from({ length: D }, (_, j) => Array.from({ length: D }, (_, k) => E16[id * D + k] * W[k * D + j]).reduce((a, b) => a + b, 0));
+      for (let v = 0; v < V; v++) {
+        const want = hh.reduce((acc, x, j) => acc + x * E16[v * D + j], 0);
+        expect(Math.abs(exact[n * V + v] - want)).toBeLessThan(1e-4 * (1 + Math.abs(want)));
+        expect(Math.abs(approx[n * V + v] - want)).toBeLessThan(0.05 * (1 + Math.abs(want)));
+      }
+    });
+  });
+
+  it('float16Bits rounds to the nearest float16, ties to even, subnormals and overflow included', () => {
+    expect(float16Bits(1)).toBe(0x3c00);
+    expect(float16Bits(-2)).toBe(0xc000);
+    expect(float16Bits(65504)).toBe(0x7bff);
+    expect(float16Bits(65520)).toBe(0x7c00); // rounds up past the largest finite value
+    expect(float16Bits(2 ** -24)).toBe(0x0001); // the smallest subnormal
+    expect(float16Bits(2 ** -25)).toBe(0x0000); // a tie: to even (0)
+    expect(float16Bits(3 * 2 ** -25)).toBe(0x0002); // a tie between 1 and 2 subnormal steps: to even (2)
+    expect(float16Bits(1 + 2 ** -11)).toBe(0x3c00); // a tie between 1 and 1 + 2^-10: to even
+    expect(float16Bits(1 + 3 * 2 ** -11)).toBe(0x3c02);
+    expect(float16Bits(0.1)).toBe(0x2e66);
+    expect(float16Bits(Number.NaN) & 0x7c00).toBe(0x7c00);
   });
 });
