@@ -14,6 +14,7 @@ import {
   pendingWork,
   randomRanking,
   vocabularyIdeal,
+  zeroFunctionWords,
 } from '../src/reproductions/ndcg-table1.js';
 
 const L2 = (j: number) => Math.log2(1 + j);
@@ -57,6 +58,13 @@ describe('passageNdcg: the relevance variants, by hand', () => {
     const text2 = ['c', 'a', 'c'];
     expect(passageNdcg(withRepeat, text2, rel, [3], { negative: 'clip' })[3]).toBeCloseTo(1, 12);
     expect(passageNdcg(withRepeat, text2, rel, [2], { negative: 'clip', unique: true })[2]).toBeCloseTo(1, 12);
+  });
+
+  it('sets function words to relevance 0 in the function-word variant', () => {
+    const r = zeroFunctionWords(new Map([['the', 0.66], ['tax', 0.4]]), new Set(['the', 'of']));
+    expect([...r]).toEqual([['the', 0], ['tax', 0.4]]);
+    // "the" first no longer scores: gains 0, 0.4 against the ideal tax, the
+    expect(passageNdcg(['the', 'tax'], ['the', 'tax'], r, [2], { negative: 'clip' })[2]).toBeCloseTo(0.4 / L2(2) / 0.4, 12);
   });
 
   it('breaks ties in the vocabulary ideal by the word', () => {

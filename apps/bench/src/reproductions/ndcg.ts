@@ -41,7 +41,7 @@ const SPEC = defineScript({
     words: { kind: 'integer', min: 1, default: 60, help: 'passages cut to their first N words (built-in model)' },
     seed: { kind: 'integer', default: 1, help: 'split, sample and explainer seed' },
     'skip-bow': { kind: 'flag', help: 'skip the built-in bag-of-words table (run only the transformer with --model)' },
-    model: { kind: 'string', placeholder: 'DIR', help: 'a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown)' },
+    model: { kind: 'string', placeholder: 'DIR', help: 'a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown), or a built-in kind (bow-logistic) trained on the kit split' },
     'model-texts': { kind: 'integer', min: 1, default: 100, help: "passages of the kit's held-out split explained (transformer)" },
     'model-samples': { kind: 'integer', min: 2, default: 1000, help: 'LIME and KernelSHAP samples (transformer)' },
     'model-words': { kind: 'integer', min: 1, default: 40, help: "passages cut to their first N words (transformer: fits the model's positions)" },
