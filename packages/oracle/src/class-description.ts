@@ -55,8 +55,8 @@ export const WORDNET_CLASS_DESCRIPTION: ClassDescriptionConfig = Object.freeze({
 /** A user-given description of a class: words, or a sentence whose content words are taken. */
 export type UserDescription = string | readonly string[];
 
-/** The relatedness rule a user-given description is used with when the configuration names none. */
-export const DEFAULT_DESCRIPTION_RELATE: DescriptionRelate = 'centroid';
+/** The relatedness rule a user-given description is used with when the configuration names none: the one chosen for `toki+desc` (WORDNET_CLASS_DESCRIPTION). */
+export const DEFAULT_DESCRIPTION_RELATE: DescriptionRelate = 'member-max';
 
 /**
  * The items (words or multi-word lemmas) that describe one class: its name first, then — in this order,
