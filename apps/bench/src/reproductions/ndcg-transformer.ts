@@ -322,7 +322,7 @@ async function mainTable(run: StoredRun, rel: Relevances): Promise<{ md: string;
   const ids = completePassages(all, m.methods, (id, x) => run.store.has(id, x));
   const lines: string[] = [];
   const partial = ids.length < all.length ? ` **Partial run: ${ids.length} of ${m.passages.length} passages have every method** (the others are still to be explained; rerun the run's command to continue — it skips what is stored).` : '';
-  lines.push(`${modelLine(m)}; ${ids.length} correctly predicted passages (seeded sample of ${m.passages.length}) explained towards their predicted (= true) genre.${partial} Relevance: GloVe cosine with the genre label, negatives clipped to 0; ideal ranking from the text's words (003 §4); mean NDCG@k over the passages, 95 % percentile-bootstrap interval over passages (1,000 resamples).\n`);
+  lines.push(`${modelLine(m)}; a seeded sample of ${m.passages.length} correctly predicted passages explained towards their predicted (= true) genre, ${ids.length} of them with every method so far.${partial} Relevance: GloVe cosine with the genre label, negatives clipped to 0; ideal ranking from the text's words (003 §4); mean NDCG@k over the passages, 95 % percentile-bootstrap interval over passages (1,000 resamples).\n`);
   lines.push(`| explainer | passages | ${NDCG_DEFAULT_KS.map((k) => `NDCG@${k}`).join(' | ')} | NDCG@10 95 % CI | NDCG@10 unique | s / passage |`);
   lines.push(`| --- | --- | ${NDCG_DEFAULT_KS.map(() => '---').join(' | ')} | --- | --- | --- |`);
   if (ids.length === 0) return { md: `${lines[0]}\n(no passage has every method yet)`, ids };
@@ -342,6 +342,12 @@ async function mainTable(run: StoredRun, rel: Relevances): Promise<{ md: string;
   return { md: lines.join('\n'), ids };
 }
 
+/** Passages a row has finished (the random floor: all of them). */
+function doneBy(run: StoredRun, row: string): number[] {
+  const all = run.meta.passages.map((_, i) => i);
+  return row === 'random' ? all : all.filter((id) => run.store.has(id, row));
+}
+
 /** A partial run: each method on every passage it has finished (not paired across methods), beside the floor on all passages. */
 async function progressTable(run: StoredRun, rel: Relevances): Promise<string> {
   const m = run.meta;
@@ -359,8 +365,11 @@ async function progressTable(run: StoredRun, rel: Relevances): Promise<string> {
   return `Progress of the partial run: each method on every passage it has finished so far (the cheap methods run over all passages first, LIME and KernelSHAP then passage by passage); not paired across methods.\n\n${lines.join('\n')}`;
 }
 
-/** The claims of the paper as paired differences of NDCG@10 on the same passages. */
-async function pairedTable(run: StoredRun, rel: Relevances, ids: number[]): Promise<{ md: string; verdicts: { a: string; b: string; mean: number; lo: number; hi: number }[] }> {
+/**
+ * The claims of the paper as paired differences of NDCG@10, each on the passages both rows have finished
+ * (in a finished run: all of them).
+ */
+async function pairedTable(run: StoredRun, rel: Relevances): Promise<{ md: string; verdicts: { a: string; b: string; mean: number; lo: number; hi: number; n: number }[] }> {
   const m = run.meta;
   const pairs: [string, string][] = [
     ['attention-last', 'lime'],
@@ -369,19 +378,26 @@ async function pairedTable(run: StoredRun, rel: Relevances, ids: number[]): Prom
     ['attention-mean', 'attention-last'],
     ...rowsOf(run).filter((r) => r !== 'random').map((r) => [r, 'random'] as [string, string]),
   ].filter(([a, b]) => (a === 'random' || m.methods.includes(a)) && (b === 'random' || m.methods.includes(b))) as [string, string][];
-  const lines = ['| difference (NDCG@10, same passages) | mean | 95 % CI | reading |', '| --- | --- | --- | --- |'];
-  const verdicts: { a: string; b: string; mean: number; lo: number; hi: number }[] = [];
+  const lines = ['| difference (NDCG@10, same passages) | passages | mean | 95 % CI | reading |', '| --- | --- | --- | --- | --- |'];
+  const verdicts: { a: string; b: string; mean: number; lo: number; hi: number; n: number }[] = [];
   for (const [a, b] of pairs) {
+    const inB = new Set(doneBy(run, b));
+    const ids = doneBy(run, a).filter((id) => inB.has(id));
+    const label = `${methodLabel(a, m.samples, m.igSteps)} − ${methodLabel(b, m.samples, m.igSteps)}`;
+    if (ids.length === 0) {
+      lines.push(`| ${label} | 0 | — | — | not measured yet |`);
+      continue;
+    }
     const d = pairedDifference(await scores(run, rel, a, ids, 10), await scores(run, rel, b, ids, 10), m.seed);
     verdicts.push({ a, b, ...d });
     const reading = d.lo > 0 ? 'first higher' : d.hi < 0 ? 'second higher' : 'no difference shown';
-    lines.push(`| ${methodLabel(a, m.samples, m.igSteps)} − ${methodLabel(b, m.samples, m.igSteps)} | ${d.mean >= 0 ? '+' : ''}${f3(d.mean)} | ${ci(d)} | ${reading} |`);
+    lines.push(`| ${label} | ${ids.length} | ${d.mean >= 0 ? '+' : ''}${f3(d.mean)} | ${ci(d)} | ${reading} |`);
   }
   return { md: lines.join('\n'), verdicts };
 }
 
 /** NDCG@10 of each row under the relevance variants (negatives clipped or kept; ideal from the text or the vocabulary's top 10). */
-async function relevanceTable(run: StoredRun, rel: Relevances, ids: number[]): Promise<string> {
+async function relevanceTable(run: StoredRun, rel: Relevances): Promise<string> {
   const m = run.meta;
   const variants: [string, { negative: 'clip' | 'keep'; vocabularyIdeal: boolean; noFunctionWords?: boolean }][] = [
     ['text, negatives clipped (003 §4; the main table)', { negative: 'clip', vocabularyIdeal: false }],
@@ -390,9 +406,11 @@ async function relevanceTable(run: StoredRun, rel: Relevances, ids: number[]): P
     ['top 10 of the vocabulary, kept', { negative: 'keep', vocabularyIdeal: true }],
     ['text, clipped, function words 0', { negative: 'clip', vocabularyIdeal: false, noFunctionWords: true }],
   ];
-  const lines = [`| explainer | ${variants.map(([n]) => n).join(' | ')} |`, `| --- | ${variants.map(() => '---').join(' | ')} |`];
+  const lines = [`| explainer | passages | ${variants.map(([n]) => n).join(' | ')} |`, `| --- | --- | ${variants.map(() => '---').join(' | ')} |`];
   for (const row of rowsOf(run)) {
-    const cells: string[] = [];
+    const ids = doneBy(run, row);
+    if (ids.length === 0) continue;
+    const cells: string[] = [String(ids.length)];
     for (const [, v] of variants) {
       const s = meanInterval(await scores(run, rel, row, ids, 10, v), m.seed);
       cells.push(`${f3(s.mean)} (${ci(s)})`);
@@ -403,12 +421,14 @@ async function relevanceTable(run: StoredRun, rel: Relevances, ids: number[]): P
 }
 
 /** NDCG@10 of each row under each class-name wording of CLASS_WORDINGS. */
-async function wordingTable(run: StoredRun, rel: Relevances, ids: number[]): Promise<string> {
+async function wordingTable(run: StoredRun, rel: Relevances): Promise<string> {
   const m = run.meta;
   const names = Object.keys(CLASS_WORDINGS);
-  const lines = [`| explainer | ${names.join(' | ')} |`, `| --- | ${names.map(() => '---').join(' | ')} |`];
+  const lines = [`| explainer | passages | ${names.join(' | ')} |`, `| --- | --- | ${names.map(() => '---').join(' | ')} |`];
   for (const row of rowsOf(run)) {
-    const cells: string[] = [];
+    const ids = doneBy(run, row);
+    if (ids.length === 0) continue;
+    const cells: string[] = [String(ids.length)];
     for (const w of names) {
       const s = meanInterval(await scores(run, rel, row, ids, 10, { wording: w }), m.seed);
       cells.push(`${f3(s.mean)} (${ci(s)})`);
@@ -427,14 +447,17 @@ async function runsTable(runs: readonly StoredRun[], rel: Relevances): Promise<s
   for (const run of runs) {
     const m = run.meta;
     const ids = completePassages(m.passages.map((_, i) => i), m.methods, (id, x) => run.store.has(id, x));
+    const finished = ids.length === m.passages.length;
     const cells: string[] = [];
     for (const c of cols) {
-      if (ids.length === 0 || (c !== 'random' && !m.methods.includes(c))) {
+      // a partial run: each method on the passages it has finished, their number given
+      const cellIds = finished ? ids : doneBy(run, c);
+      if (cellIds.length === 0 || (c !== 'random' && !m.methods.includes(c))) {
         cells.push('—');
         continue;
       }
-      const s = meanInterval(await scores(run, rel, c, ids, 10), m.seed);
-      cells.push(`${f3(s.mean)} (${ci(s)})`);
+      const s = meanInterval(await scores(run, rel, c, cellIds, 10), m.seed);
+      cells.push(`${f3(s.mean)} (${ci(s)}${finished ? '' : `; ${cellIds.length}`})`);
     }
     const shape = m.model.layers && m.model.hidden ? ` (${m.model.layers} × ${m.model.hidden})` : '';
     lines.push(`| ${m.model.name}${shape} | ${m.accuracy.toFixed(3)} | ${m.words} | ${m.samples.toLocaleString('en-US')} | ${ids.length} | ${cells.join(' | ')} |`);
@@ -458,30 +481,33 @@ export async function renderRuns(runs: readonly StoredRun[]): Promise<{ md: stri
   const parts = [`#### 003 Table 1 on ${main.meta.model.name}\n\n${mainMd}`];
   if (ids.length < main.meta.passages.length) parts.push(await progressTable(main, rel));
   let headline: Omit<Headline, 'from'> = {
-    question: 'Does self-attention rank the words related to the predicted class first on the full-size kit BERT? (003 Table 1, NDCG@10 against the class name)',
-    xtrust: 'no passage finished yet',
+    question: "Does self-attention rank the words related to the predicted class first on the kit's Brown BERT? (003 Table 1, NDCG@10 against the class name)",
+    xtrust: '',
     peer: `the paper (003 Table 1, reported, its one worked 20NewsGroup example): ${PAPER}`,
     goal: "003's order on a transformer: attention > LIME > SHAP (a reproduction)",
     met: 'n/a',
   };
-  if (ids.length > 0) {
-    const paired = await pairedTable(main, rel, ids);
-    parts.push(`#### The paper's ordering as paired differences\n\nOn the same ${ids.length} passages; "first higher" when the interval of the difference lies above 0.\n\n${paired.md}`);
-    parts.push(`#### Sensitivity: relevance definition\n\nNDCG@10 (95 % CI) on the same passages and explanations. *Kept*: negative cosines count as they are (NDCG may fall below 0). *Top 10 of the vocabulary*: the ideal DCG is that of the genre's 10 most similar words among the ${rel.vocabulary.toLocaleString('en-US')} distinct words of the five Brown genres, not of the passage's own words. *Function words 0*: core's function words (NON_CONTENT_WORDS: the, of, to, he, …) get relevance 0 — added after an 8-passage smoke run on the built-in model fell below the floor (the 200-passage run did not), because the 100-d GloVe vectors put "the" at 0.66 and "to" at 0.67 from "government" (more than most content words), so rankings that lead with function words score high.\n\n${await relevanceTable(main, rel, ids)}`);
-    parts.push(`#### Sensitivity: class-name wording\n\nNDCG@10 (95 % CI), same explanations, relevance to another wording of the genre.\n\n${await wordingTable(main, rel, ids)}`);
-    const get = async (row: string) => (main.meta.methods.includes(row) || row === 'random' ? meanInterval(await scores(main, rel, row, ids, 10), main.meta.seed) : null);
-    const [att, lime, shap, floor] = [await get('attention-last'), await get('lime'), await get('kernel-shap'), await get('random')];
-    const v = (a: string, b: string) => paired.verdicts.find((x) => x.a === a && x.b === b);
-    const claims = [v('attention-last', 'lime'), v('lime', 'kernel-shap')].filter((x) => x !== undefined);
-    const held = claims.filter((x) => x!.lo > 0).length;
-    const fmt = (n: string, s: { mean: number; lo: number; hi: number } | null) => (s ? `${n} ${f3(s.mean)} (${ci(s)})` : `${n} —`);
-    headline = {
-      ...headline,
-      xtrust: `NDCG@10 on ${main.meta.model.name} (${main.meta.model.layers ?? '?'} × ${main.meta.model.hidden ?? '?'}, accuracy ${main.meta.accuracy.toFixed(3)}, ${ids.length} passages${ids.length < main.meta.passages.length ? ` of ${main.meta.passages.length}, partial` : ''}): ${fmt('self-attention (last layer)', att)}, ${fmt('LIME', lime)}, ${fmt('KernelSHAP', shap)}, random floor ${floor ? f3(floor.mean) : '—'}`,
-      met: claims.length < 2 ? 'n/a' : held === 2 ? 'yes' : held === 0 ? 'no' : 'partly',
-    };
-  }
-  if (runs.length > 1) parts.push(`#### Runs side by side: model accuracy and passage length\n\nNDCG@10 (95 % CI) of each run on the passages it finished with every method (each run its own correctly predicted passages: a different model or length predicts different passages correctly).\n\n${await runsTable(runs, rel)}`);
+  const partialNote = ids.length < main.meta.passages.length ? ' The run is partial: each row is on the passages it has finished (column *passages*), so rows of different lengths are not on the same passages.' : '';
+  const paired = await pairedTable(main, rel);
+  parts.push(`#### The paper's ordering as paired differences\n\nEach difference on the passages both rows have finished; "first higher" when the interval of the difference lies above 0.\n\n${paired.md}`);
+  parts.push(`#### Sensitivity: relevance definition\n\nNDCG@10 (95 % CI) from the same stored explanations.${partialNote} *Kept*: negative cosines count as they are (NDCG may fall below 0). *Top 10 of the vocabulary*: the ideal DCG is that of the genre's 10 most similar words among the ${rel.vocabulary.toLocaleString('en-US')} distinct words of the five Brown genres, not of the passage's own words. *Function words 0*: core's function words (NON_CONTENT_WORDS: the, of, to, he, …) get relevance 0 — added after an 8-passage smoke run on the built-in model fell below the floor (the 200-passage run did not), because the 100-d GloVe vectors put "the" at 0.66 and "to" at 0.67 from "government" (more than most content words), so rankings that lead with function words score high.\n\n${await relevanceTable(main, rel)}`);
+  parts.push(`#### Sensitivity: class-name wording\n\nNDCG@10 (95 % CI) from the same stored explanations, relevance to another wording of the genre.${partialNote}\n\n${await wordingTable(main, rel)}`);
+  const get = async (row: string) => {
+    const done = main.meta.methods.includes(row) || row === 'random' ? doneBy(main, row) : [];
+    return done.length > 0 ? { ...meanInterval(await scores(main, rel, row, done, 10), main.meta.seed), n: done.length } : null;
+  };
+  const [att, lime, shap, floor] = [await get('attention-last'), await get('lime'), await get('kernel-shap'), await get('random')];
+  const v = (a: string, b: string) => paired.verdicts.find((x) => x.a === a && x.b === b);
+  const claims = [v('attention-last', 'lime'), v('lime', 'kernel-shap')].filter((x) => x !== undefined);
+  const held = claims.filter((x) => x!.lo > 0).length;
+  const fmt = (n: string, s: { mean: number; lo: number; hi: number; n: number } | null) => (s ? `${n} ${f3(s.mean)} (${ci(s)}${s.n < main.meta.passages.length ? `; ${s.n} passages` : ''})` : `${n} — (not measured yet)`);
+  headline = {
+    ...headline,
+    xtrust: `NDCG@10 on ${main.meta.model.name} (${main.meta.model.layers ?? '?'} × ${main.meta.model.hidden ?? '?'}, accuracy ${main.meta.accuracy.toFixed(3)} at ${main.meta.words} words, ${main.meta.passages.length} passages${ids.length < main.meta.passages.length ? `, run partial: ${ids.length} with every method` : ''}): ${fmt('self-attention (last layer)', att)}, ${fmt('LIME', lime)}, ${fmt('KernelSHAP', shap)}, random floor ${floor ? f3(floor.mean) : '—'}`,
+    // a claim counts once its paired interval excludes 0 on ≥ 20 passages; fewer claims measured: n/a
+    met: claims.length < 2 || claims.some((x) => x!.n < 20) ? 'n/a' : held === 2 ? 'yes' : held === 0 ? 'no' : 'partly',
+  };
+  if (runs.length > 1) parts.push(`#### Runs side by side: model accuracy and passage length\n\nNDCG@10 (95 % CI) of each run on the passages it finished with every method — in a partial run each method on the passages it has finished, their number after the interval (each run its own correctly predicted passages: a different model or length predicts different passages correctly). *passages*: with every method.\n\n${await runsTable(runs, rel)}`);
   const commands = runs.map((r) => `- ${r.meta.model.name}, ${r.meta.words} words: \`${runCommand(r.meta)}\` (folder ${relative(ROOT, r.dir)})`).join('\n');
   parts.push(`#### Runs\n\n${commands}`);
   return { md: parts.join('\n\n'), headline };
