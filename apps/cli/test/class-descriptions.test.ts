@@ -38,7 +38,7 @@ describe('--class-descriptions FILE (label → words describing the class beside
     usage(r);
     expect(r.stderr).toContain(badLabel);
     expect(r.stderr).toContain('"spma"');
-  });
+  }, 300_000);
 
   it('keeps the descriptions in the keyword store it writes', async () => {
     const file = join(fx.dir, 'descriptions.json');

@@ -5,7 +5,7 @@
  */
 import type { Classifier, Explainer, WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
-import { calibrateThetaRelate, DEFAULT_TOKEN_CHECK, identifyKeywords, labelTolerant, ORACLES, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
+import { calibrateThetaRelate, DEFAULT_TOKEN_CHECK, identifyKeywords, labelTolerant, ORACLES, WORDNET_CLASS_DESCRIPTION, type ClassDescriptionConfig, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
 import { XtrustError } from '@xtrust/core';
 
 /** What a configuration gets from the benchmark. */
@@ -103,9 +103,22 @@ export function namedOracle(config: OracleConfig, embeddingNames: readonly strin
 export const TOKEN_CHECK_BASE = DEFAULT_TOKEN_CHECK;
 
 /**
+ * The class description a `+desc` candidate starts from: @xtrust/oracle's WORDNET_CLASS_DESCRIPTION, the
+ * one of `toki+desc` (issue 29, "richer class descriptions than one name": every noun and adjective
+ * WordNet sense agreeing in case with the name, their lemmas and definition words, related by the mean over
+ * a cluster's members of their largest cosine with an item). Its `+d…` modifiers ablate each part
+ * (candidateOracle); `toki+desc+ds1+dcentroid` is the first sense related by the description's mean vector.
+ */
+export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTION;
+
+/**
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+tcX` (the
- * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`.
+ * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
+ * `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as `toki+desc`), then `+dsN` / `+dsall` reads
+ * N / all senses per part of speech, `+dnogloss` drops the definition words, `+dhyper` / `+dhypo` adds
+ * hypernym / hyponym lemmas, `+dmax` / `+dmm` / `+dcentroid` picks the relatedness rule
+ * (max over the items, mean over members of their max, the description's mean vector).
  */
 export function candidateOracle(name: string): OracleConfig {
   const [base, ...mods] = name.split('+');
@@ -118,9 +131,25 @@ export function candidateOracle(name: string): OracleConfig {
     else if (m === 'notc') config = { ...config, tokenCheck: null };
     else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) } };
     else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
-    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY)`, { argument: 'oracle' });
+    else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
+    else if (m.startsWith('d') && config.classDescription) config = { ...config, classDescription: descriptionModifier(config.classDescription, m, name) };
+    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +desc and after it +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
   }
   return config;
+}
+
+/** One `+d…` modifier of a described candidate (candidateOracle). */
+function descriptionModifier(d: ClassDescriptionConfig, m: string, name: string): ClassDescriptionConfig {
+  const wn = d.wordnet ?? DESCRIPTION_BASE.wordnet!;
+  if (m === 'dsall') return { ...d, wordnet: { ...wn, senses: Number.MAX_SAFE_INTEGER } }; // every sense (a finite number: stores are JSON)
+  if (/^ds\d+$/.test(m) && Number(m.slice(2)) >= 1) return { ...d, wordnet: { ...wn, senses: Number(m.slice(2)) } };
+  if (m === 'dnogloss') return { ...d, wordnet: { ...wn, gloss: false } };
+  if (m === 'dhyper') return { ...d, wordnet: { ...wn, hypernyms: true } };
+  if (m === 'dhypo') return { ...d, wordnet: { ...wn, hyponyms: true } };
+  if (m === 'dmax') return { ...d, relate: 'max' };
+  if (m === 'dmm') return { ...d, relate: 'member-max' };
+  if (m === 'dcentroid') return { ...d, relate: 'centroid' };
+  throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown description modifier "+${m}" (+dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
 }
 
 /** The configurations named on the command line (--oracle), in order (candidateOracle's names). */

@@ -79,6 +79,22 @@ export function functionWordsIn(words: readonly string[]): string[] {
   return words.filter((w) => FUNCTION_WORDS.has(w));
 }
 
+/** The two halves of the lists that keep choices apart from the figures reported (issue 29). */
+export const LIST_HALVES = ['choice', 'report'] as const;
+export type ListHalf = (typeof LIST_HALVES)[number];
+
+/**
+ * One half of every class's lists, split deterministically and without looking at any word: alternate
+ * words in file order — the 1st, 3rd, 5th … related and unrelated words are the `choice` half (every
+ * choice of a candidate reads only it), the 2nd, 4th … the `report` half.
+ */
+export function halfLists(lists: WordLists, half: ListHalf): WordLists {
+  const keep = (words: readonly string[]) => Object.freeze(words.filter((_, i) => i % 2 === (half === 'choice' ? 0 : 1)));
+  const out: Record<string, ClassWordList> = {};
+  for (const [label, l] of Object.entries(lists)) out[label] = Object.freeze({ related: keep(l.related), unrelated: keep(l.unrelated) });
+  return Object.freeze(out);
+}
+
 /** Everything wrong with the lists, one sentence a problem; empty when they follow the rules. */
 export function wordListProblems(lists: WordLists, rules: WordListRules = {}): string[] {
   const { minRelated = 50, minUnrelated = 50, minFunctionWords = 20 } = rules;

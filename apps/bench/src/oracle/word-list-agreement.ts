@@ -23,9 +23,11 @@ import { loadCorpus } from './case-data.js';
 import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
 import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
-import { coverageTable, listsCoverage, loadWordLists, relatednessAgainstLists, relatednessTable, WORD_LIST_CORPORA, type ClassRelatedness, type WordListCorpus } from './relatedness-lists.js';
+import { coverageTable, halfLists, LIST_HALVES, listsCoverage, type ListHalf, loadWordLists, relatednessAgainstLists, relatednessTable, WORD_LIST_CORPORA, type ClassRelatedness, type WordListCorpus } from './relatedness-lists.js';
 import { defineScript, machineInfo, orderAfter, runScript, saveSection, UsageError, writeBenchmarks, type Options } from '../harness/index.js';
 import { BENCHMARKS, ROOT } from '../index.js';
+import { bandSummary, configurationSummary } from './family-report.js';
+import type { FamilyResults } from './shortcut.js';
 
 const SPEC = defineScript({
   usage: 'node apps/bench/dist/oracle/word-list-agreement.js [options]',
@@ -42,6 +44,8 @@ const SPEC = defineScript({
     append: { kind: 'flag', help: 'add this run\'s rows to the --out file instead of overwriting it' },
     from: { kind: 'string', placeholder: 'FILE', help: 'print the tables of a results file instead of running' },
     'write-section': { kind: 'flag', help: "with --from: store it as the bench's oracle-word-lists section and re-render BENCHMARKS.md" },
+    validation: { kind: 'string', placeholder: 'FILE', help: 'with --write-section: a shortcut.js --family validation results file whose per-configuration and per-band G-means go into the section (the description candidate against toki on shortcut detection)' },
+    note: { kind: 'string', placeholder: 'TEXT', help: 'with --write-section: a paragraph of observations added to the section' },
   },
 });
 
@@ -54,6 +58,10 @@ export interface CorpusAgreement {
   readonly eq5: readonly ClassRelatedness[];
   readonly coverage: ReturnType<typeof listsCoverage>;
   readonly seconds: number;
+  /** Keyword status on each half of the lists (halfLists: alternate words in file order); absent in runs before the halves existed. */
+  readonly halves?: Readonly<Record<ListHalf, readonly ClassRelatedness[]>>;
+  /** The words each class was described by, when the configuration describes classes (KeywordStore.descriptionItems). */
+  readonly descriptions?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** A class's figures as stored: the counts, precision and recall, and the words it got wrong (not the whole lists). */
@@ -84,6 +92,33 @@ export function agreementMarkdown(results: readonly CorpusAgreement[]): string {
     out.push(`| ${rs[0].model} | ${rs[0].oracle} | ${rs.reduce((a, r) => a + ok(r.keyword), 0)} / ${all} | ${rs.reduce((a, r) => a + ok(r.eq5), 0)} / ${all} | ${rs.reduce((a, r) => a + r.eq5.reduce((b, x) => b + x.functionWordsCalledRelated.length, 0), 0)} |`);
   }
   out.push('');
+  const halved = results.filter((r) => r.halves);
+  if (halved.length > 0) {
+    out.push(
+      '#### Keyword status on the two halves of the lists',
+      '',
+      'Each class\'s related and unrelated lists split by alternate words in file order (halfLists): every choice of a candidate read only the **choice** half; the **report** half was read by none. Precision / recall of "related" among the listed words in the class\'s pool; ✓ = both ≥ 0.8.',
+      '',
+    );
+    const oracles = [...new Set(halved.map((r) => r.oracle))];
+    const models = [...new Set(halved.map((r) => r.model))];
+    for (const model of models) {
+      const rows = halved.filter((r) => r.model === model);
+      const classes = [...new Set(rows.flatMap((r) => r.keyword.map((k) => `${r.corpus}|${k.label}`)))];
+      out.push(`${model}:`, '', `| class | ${oracles.map((o) => `${o}: choice P / R | report P / R`).join(' | ')} |`, `| --- | ${oracles.map(() => '---: | ---:').join(' | ')} |`);
+      const cell = (x: ClassRelatedness | undefined) => (x ? `${pct(x.precision)} / ${pct(x.recall)}${(x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8 ? ' ✓' : ''}` : '—');
+      for (const c of classes) {
+        const [corpus, label] = c.split('|');
+        const cells = oracles.map((o) => {
+          const r = rows.find((x) => x.oracle === o && x.corpus === corpus);
+          return `${cell(r?.halves?.choice.find((k) => k.label === label))} | ${cell(r?.halves?.report.find((k) => k.label === label))}`;
+        });
+        out.push(`| ${corpus} ${label} | ${cells.join(' | ')} |`);
+      }
+      const count = (o: string, h: ListHalf) => rows.filter((r) => r.oracle === o).flatMap((r) => r.halves![h]).filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
+      out.push(`| **classes ✓ (of ${classes.length})** | ${oracles.map((o) => `${count(o, 'choice')} | ${count(o, 'report')}`).join(' | ')} |`, '');
+    }
+  }
   for (const r of results) {
     out.push(`#### ${r.corpus}, ${r.model} (held-out accuracy ${r.testAccuracy.toFixed(3)}), oracle ${r.oracle}`, '');
     out.push('| class | listed related / unrelated | in pool (related / unrelated) | keyword status: precision | recall | Eq. 5: precision | recall | Eq. 5 false positives (first 8) |', '| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
@@ -115,7 +150,7 @@ function agreementHeadline(results: readonly CorpusAgreement[], from: string) {
   const met = toki.length > 0 && toki.every((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8);
   return {
     question: "Does TOKI's keyword step call 'related' the words a person calls related to a class, and not the others (function words never)?",
-    xtrust: `toki: ${summary('toki')}`,
+    xtrust: `toki: ${summary('toki')}${of('toki+desc').length ? ` · toki+desc (class names with their WordNet description, not the default): ${summary('toki+desc')}` : ''}`,
     peer: `same run: toki-paper ${summary('toki-paper')}`,
     goal: 'precision and recall of "related" ≥ 0.8 for every class (issue 29)',
     met: (met ? 'yes' : 'no') as 'yes' | 'no',
@@ -124,7 +159,11 @@ function agreementHeadline(results: readonly CorpusAgreement[], from: string) {
 }
 
 /** Both readings of "related" for every listed word of one corpus, from one store. */
-export async function agreement(store: KeywordStore, lists: ReturnType<typeof loadWordLists>, members: readonly WordEmbedding[]): Promise<{ keyword: ClassRelatedness[]; eq5: ClassRelatedness[] }> {
+export async function agreement(
+  store: KeywordStore,
+  lists: ReturnType<typeof loadWordLists>,
+  members: readonly WordEmbedding[],
+): Promise<{ keyword: ClassRelatedness[]; eq5: ClassRelatedness[]; halves: Record<ListHalf, ClassRelatedness[]> }> {
   const eq5 = new Map<string, Map<string, boolean>>();
   for (const [label, list] of Object.entries(lists)) {
     const words = [...list.related, ...list.unrelated];
@@ -132,9 +171,11 @@ export async function agreement(store: KeywordStore, lists: ReturnType<typeof lo
     eq5.set(label, new Map(words.map((w, i) => [w, r[i] === 1])));
   }
   const pools = new Map(store.labels.map((l) => [l, new Set(store.pool(l).map((w) => w.word))]));
+  const status = (label: string, word: string) => (pools.get(label)?.has(word) ? store.isKeyword(label, word) : undefined);
   return {
-    keyword: relatednessAgainstLists(lists, (label, word) => (pools.get(label)?.has(word) ? store.isKeyword(label, word) : undefined)),
+    keyword: relatednessAgainstLists(lists, status),
     eq5: relatednessAgainstLists(lists, (label, word) => eq5.get(label)?.get(word)),
+    halves: Object.fromEntries(LIST_HALVES.map((h) => [h, relatednessAgainstLists(halfLists(lists, h), status)])) as Record<ListHalf, ClassRelatedness[]>,
   };
 }
 
@@ -147,7 +188,22 @@ function corpusSplit(corpus: CorpusName, words: number, seed: number) {
   return { labels: c.labels, train: plain(split.train), test: plain(split.test) };
 }
 
-function writeSection(file: AgreementFile, path: string): void {
+/** The validation family's figures of a shortcut.js results file, for the section (configurationSummary and bandSummary). */
+function validationMarkdown(path: string): string {
+  const r = JSON.parse(readFileSync(path, 'utf8')) as FamilyResults;
+  const scored = r.cases.filter((c) => c.status === 'scored').length;
+  return [
+    `#### Shortcut detection with the description: the validation family`,
+    '',
+    `\`node apps/bench/dist/oracle/shortcut.js ${r.argv.join(' ')}\` (${path}; ${r.cases.length} draws, ${scored} scored). A more generous relatedness could let a planted trigger into K_c; what excludes it is the surface-token check (token-response.ts). The test family was not read.`,
+    '',
+    configurationSummary(r.cases),
+    '',
+    bandSummary(r.cases),
+  ].join('\n');
+}
+
+function writeSection(file: AgreementFile, path: string, extra: { validation?: string; note?: string } = {}): void {
   const entry = BENCHMARKS.find((b) => b.name === 'oracle-word-lists')!;
   saveSection(join(ROOT, 'apps/bench/results/sections'), {
     name: entry.name,
@@ -159,7 +215,12 @@ function writeSection(file: AgreementFile, path: string): void {
     quick: false,
     machine: machineInfo(),
     status: 'ok',
-    markdown: `Written from ${path} by \`node apps/bench/dist/oracle/word-list-agreement.js --from ${path} --write-section\`. The lists (apps/bench/src/oracle/word-lists/) were written by a person before any oracle run. Keyword status judges only listed words that are in a class's pool; Eq. 5 judges every listed word by its nearest pool word.\n\n${agreementMarkdown(file.results)}`,
+    markdown: [
+      `Written from ${path} by \`node apps/bench/dist/oracle/word-list-agreement.js --from ${path} --write-section${extra.validation ? ` --validation ${extra.validation}` : ''}\`. The lists (apps/bench/src/oracle/word-lists/) were written by a person before any oracle run. Keyword status judges only listed words that are in a class's pool; Eq. 5 judges every listed word by its nearest pool word.`,
+      ...(extra.note ? [extra.note] : []),
+      agreementMarkdown(file.results),
+      ...(extra.validation ? [validationMarkdown(extra.validation)] : []),
+    ].join('\n\n'),
     order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', 0.4, BENCHMARKS.indexOf(entry)),
     headline: agreementHeadline(file.results, file.date),
   });
@@ -170,7 +231,7 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   if (o.from) {
     const file = JSON.parse(readFileSync(o.from, 'utf8')) as AgreementFile;
     console.log(agreementMarkdown(file.results));
-    if (o['write-section']) writeSection(file, o.from);
+    if (o['write-section']) writeSection(file, o.from, { validation: o.validation, note: o.note });
     return;
   }
   if (o['write-section']) throw new UsageError('--write-section goes with --from FILE');
@@ -216,12 +277,15 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       const a = await agreement(store, lists, [glove]);
       const coverage = listsCoverage(lists, (l) => store.pool(l).map((w) => w.word));
       const row: CorpusAgreement = {
-        corpus, model: modelName, testAccuracy: right / data.test.length, oracle: name, keyword: slim(a.keyword), eq5: slim(a.eq5),
+        corpus, model: modelName, testAccuracy: right / data.test.length, oracle: name, keyword: slim(a.keyword), eq5: slim(a.eq5), halves: { choice: slim(a.halves.choice), report: slim(a.halves.report) },
         coverage: coverage.map((c) => ({ ...c, relatedMissing: [], unrelatedMissing: [] })), seconds: (performance.now() - t0) / 1000,
+        ...(store.descriptionItems(store.labels[0]) ? { descriptions: Object.fromEntries(store.labels.map((l) => [l, store.descriptionItems(l)!])) } : {}),
       };
+      if (row.descriptions) for (const [l, d] of Object.entries(row.descriptions)) console.log(`description of ${l}: ${d.join(', ')}`);
       out.push(row);
       console.log(`### ${corpus}, ${modelName} (held-out accuracy ${row.testAccuracy.toFixed(3)}), oracle ${name}\n`);
       console.log(`Keyword status of listed pool words:\n\n${relatednessTable(a.keyword)}\n`);
+      console.log(`Keyword status, choice half of the lists:\n\n${relatednessTable(a.halves.choice)}\n`);
       console.log(`Eq. 5 relatedness of every listed word:\n\n${relatednessTable(a.eq5)}\n`);
       console.log(`Pool coverage:\n\n${coverageTable(coverage)}\n`);
       save();
