@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ORACLES, WORDNET_CLASS_DESCRIPTION } from '@xtrust/oracle';
+import { candidateOracle } from '../src/oracle/oracle-setups.js';
+import { halfLists } from '../src/oracle/relatedness-lists.js';
+
+describe('the word lists split into a choice half and a report half', () => {
+  it('takes alternate words in file order, disjoint and complete', () => {
+    const lists = { spam: { related: ['a', 'b', 'c', 'd', 'e'], unrelated: ['u', 'v', 'w'] } };
+    expect(halfLists(lists, 'choice')).toEqual({ spam: { related: ['a', 'c', 'e'], unrelated: ['u', 'w'] } });
+    expect(halfLists(lists, 'report')).toEqual({ spam: { related: ['b', 'd'], unrelated: ['v'] } });
+  });
+});
+
+describe('described candidates (candidateOracle +desc)', () => {
+  it('toki+desc is the library configuration; +d… modifiers ablate its parts', () => {
+    const c = candidateOracle('toki+desc');
+    expect({ ...c, name: 'x' }).toEqual({ ...ORACLES['toki+desc'], name: 'x' });
+    expect(candidateOracle('toki+desc+ds1+dcentroid').classDescription).toEqual({ wordnet: { ...WORDNET_CLASS_DESCRIPTION.wordnet, senses: 1 }, relate: 'centroid' });
+    expect(candidateOracle('toki+desc+dhypo+dnogloss').classDescription?.wordnet).toMatchObject({ hyponyms: true, gloss: false });
+    expect(candidateOracle('toki').classDescription ?? null).toBeNull();
+    expect(() => candidateOracle('toki+desc+dfoo')).toThrow(/unknown description modifier "\+dfoo"/);
+    expect(() => candidateOracle('toki+ds2')).toThrow(/unknown modifier "\+ds2"/);
+  });
+});
