@@ -507,6 +507,12 @@ export async function renderRuns(runs: readonly StoredRun[]): Promise<{ md: stri
     // a claim counts once its paired interval excludes 0 on ≥ 20 passages; fewer claims measured: n/a
     met: claims.length < 2 || claims.some((x) => x!.n < 20) ? 'n/a' : held === 2 ? 'yes' : held === 0 ? 'no' : 'partly',
   };
+  // the quick variants' own paired differences (the fixture at full length first): the claims where every passage is done
+  for (const other of runs.slice(1)) {
+    const p = await pairedTable(other, rel);
+    const o = other.meta;
+    parts.push(`#### The paper's ordering on ${o.model.name}, ${o.words} words, ${o.samples.toLocaleString('en-US')} samples (accuracy ${o.accuracy.toFixed(3)})\n\n${p.md}`);
+  }
   if (runs.length > 1) parts.push(`#### Runs side by side: model accuracy and passage length\n\nNDCG@10 (95 % CI) of each run on the passages it finished with every method — in a partial run each method on the passages it has finished, their number after the interval (each run its own correctly predicted passages: a different model or length predicts different passages correctly). *passages*: with every method.\n\n${await runsTable(runs, rel)}`);
   const commands = runs.map((r) => `- ${r.meta.model.name}, ${r.meta.words} words: \`${runCommand(r.meta)}\` (folder ${relative(ROOT, r.dir)})`).join('\n');
   parts.push(`#### Runs\n\n${commands}`);
@@ -526,7 +532,8 @@ export async function writeTable1Section(dirs: readonly string[]): Promise<void>
     title: "Reproduction — 003 Table 1 on the kit's full-size Brown BERT: NDCG@k of attention, LIME, KernelSHAP, omission and gradients against the class name",
     description:
       "Issue 32 (1): after 003_0785e9c45c69d264.txt §4 and Table 1, how well each explainer ranks the words related to the predicted genre first (NDCG@k, relevance = GloVe cosine with the genre name) on the model kit's Brown BERT, over correctly predicted passages of the kit's held-out split: self-attention (last layer; mean over layers), LIME and KernelSHAP at 5,000 samples, omission, gradient × input, integrated gradients, and a seeded random ranking as the floor; then what the figures depend on (relevance definition, class-name wording, model accuracy, passage length), all computed from the stored explanations (apps/bench/src/reproductions/ndcg-transformer.ts). The fixture run (tiny-bert-brown, 2 × 128) is the quick variant beside it.",
-    command: `pnpm turbo run build --filter=@xtrust/bench && ${runs.map((r) => runCommand(r.meta)).join(' && ')} && ${from}`,
+    // the main run's command (the others are listed under "Runs" on the page)
+    command: `pnpm turbo run build --filter=@xtrust/bench && ${runCommand(main.meta)} && ${from}`,
     date: main.meta.startedAt,
     seconds,
     quick: false,
