@@ -275,7 +275,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki` (the default), `toki-paper`, the previous default (`toki+nofw+notc`) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).",
     limit: [10800, 1800],
-    regenerated: 'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the full results of the run (apps/bench/results/oracle-drawn-cache/test.json); the compact copy the section is rendered from, apps/bench/results/oracle-drawn-test.json, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/test.json --write-section`.',
+    regenerated: 'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the full results of the run (apps/bench/results/oracle-drawn-cache/test.json); the compact copy the section is rendered from, apps/bench/results/oracle-drawn-test.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/test.json --write-section`.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick
@@ -289,7 +289,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, and the thresholds around the chosen ones. The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
     limit: [10800, 1800],
-    regenerated: 'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
+    regenerated: 'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
       args: ctx.quick
@@ -303,7 +303,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "The test family's first draws (seeds 2,000 + i) with the classifier swapped for a transformer: per case the model kit's masked-LM encoder fine-tuned on the case's training texts (models/transformers/finetune.py), run by onnxruntime-node; reduced sizes (300 keyword texts, LIME 1,000 samples, ≤ 120 predictions per side). Issue 29 asks for the full-size 4 × 256 encoder; this is the committed 2 × 128 fixture encoder (apps/bench/src/oracle/shortcut.ts --family test --model kit-bert).",
     limit: [10800, 3600],
-    regenerated: 'the fine-tuned folders and explanation cache under the --cache folder and the full results of the run; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-transformer.json, is committed.',
+    regenerated: 'the fine-tuned folders and explanation cache under the --cache folder and the full results of the run; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-transformer.json.gz, is committed.',
     script: (ctx) => {
       if (!existsSync(join(ROOT, KIT_MLM, 'onnx/model.onnx'))) return { skipped: `the model kit's masked-LM fixture ${KIT_MLM} is not in this checkout` };
       return {

@@ -7,24 +7,37 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import type { MachineInfo } from './machine.js';
 import type { BenchResult } from './result.js';
 
-/** Writes `text` to `file` atomically (creating its folder). */
-export function writeFileAtomic(file: string, text: string): void {
+/** Writes `text` (or bytes) to `file` atomically (creating its folder). */
+export function writeFileAtomic(file: string, text: string | Uint8Array): void {
   mkdirSync(dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, text);
   renameSync(tmp, file);
 }
 
-/** Writes `value` as JSON to `file` atomically; `indent` as JSON.stringify's (none: one line). */
+/** Whether a results file is stored gzipped: its name ends in `.gz`. */
+export const isGzipPath = (file: string): boolean => file.endsWith('.gz');
+
+/**
+ * Writes `value` as JSON to `file` atomically; `indent` as JSON.stringify's (none: one line). A name
+ * ending in `.gz` is written gzipped (level 9; Node writes no time stamp in the header, so the same value
+ * gives the same bytes): the committed compact copies of the oracle families are per-case tables of
+ * near-identical rows, a tenth of their size compressed, and git keeps apps/bench/results under 2 MB.
+ */
 export function writeJsonAtomic(file: string, value: unknown, indent?: number): void {
-  writeFileAtomic(file, `${JSON.stringify(value, null, indent)}\n`);
+  const text = `${JSON.stringify(value, null, indent)}\n`;
+  writeFileAtomic(file, isGzipPath(file) ? gzipSync(text, { level: 9 }) : text);
 }
 
+/** Reads a JSON results file, gzipped or not (recognised by its bytes, whatever its name). */
 export function readJson<T>(file: string): T {
-  return JSON.parse(readFileSync(file, 'utf8')) as T;
+  const bytes = readFileSync(file);
+  const text = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+  return JSON.parse(text) as T;
 }
 
 /**

@@ -10,8 +10,8 @@
  *
  * The options (parsed by family-options.ts's parseShortcutArgs) are listed in USAGE below, or by --help.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backendInfo } from '@xtrust/native';
 import { GloveEmbedding } from '@xtrust/embeddings';
@@ -28,7 +28,7 @@ import { KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
-import { orderAfter } from '../harness/index.js';
+import { orderAfter, readJson, writeJsonAtomic } from '../harness/index.js';
 import { BENCHMARKS } from '../index.js';
 import { defineScript, parseOrExit, runScript } from '../harness/index.js';
 
@@ -102,10 +102,9 @@ export interface FamilyResults {
 
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 
+/** A run's results, written atomically; gzipped when the name ends in `.gz` (the committed compact copies). */
 function writeResults(path: string, r: FamilyResults, compact = false): void {
-  mkdirSync(dirname(resolve(path)), { recursive: true });
-  writeFileSync(`${path}.${process.pid}.tmp`, `${compact ? JSON.stringify(r) : JSON.stringify(r, null, 1)}\n`);
-  renameSync(`${path}.${process.pid}.tmp`, path);
+  writeJsonAtomic(resolve(path), r, compact ? undefined : 1);
 }
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
@@ -127,7 +126,8 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   // per case the validation page details the default only (it compares eleven configurations in its family tables)
   const DETAIL = family === 'validation' ? ['toki'] : ['toki', 'toki-paper'];
   if (family) {
-    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${transformer ? 'transformer' : family}.json`);
+    // gzipped: a family's per-case figures compress tenfold, and git keeps apps/bench/results under 2 MB
+    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${transformer ? 'transformer' : family}.json.gz`);
     r = { ...r, cases: r.cases.map((c) => compactCase(c, DETAIL)) };
     writeResults(compactFile, r, true);
     file = shownPath(compactFile);
@@ -142,7 +142,7 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
         ...(note ? [note] : []),
         `#### The transformer per case\n\n${transformerTable(r.cases)}`,
         ...(existsSync(BOW_RESULTS)
-          ? [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the table3 section's (${shownPath(BOW_RESULTS)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, JSON.parse(readFileSync(BOW_RESULTS, 'utf8')) as FamilyResults)}`]
+          ? [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the table3 section's (${shownPath(BOW_RESULTS)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, readJson<FamilyResults>(BOW_RESULTS))}`]
           : []),
       ].join('\n\n')
     : undefined;
@@ -167,7 +167,7 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
 
 async function main(argv: readonly string[], options: ShortcutOptions): Promise<void> {
   if (options.from) {
-    const r = JSON.parse(readFileSync(options.from, 'utf8')) as FamilyResults;
+    const r = readJson<FamilyResults>(options.from);
     if (r.options.model === KIT_BERT) console.log(`${transformerTable(r.cases)}\n`);
     console.log(familyMarkdown(r.cases, r.options.minPerSide));
     if (options.writeSection) writeSection(r, options.from, options.note);
