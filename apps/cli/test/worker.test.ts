@@ -1,6 +1,7 @@
 /**
  * `xtrust worker` and `xtrust audit --queue` against a real redis-server on 127.0.0.1: a queued audit
- * ends with the same run directory contents as a local one, and an unreachable Redis is one clear line
+ * ends with the same run directory contents as a local one (in --lime-mode int8+adaptive and --audit-mode
+ * fast too), and an unreachable Redis is one clear line
  * and exit code 2, without hanging.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -73,6 +74,34 @@ describe('xtrust worker and audit --queue', () => {
       expect(task.modelOptions).toEqual({ quantize: 'int8' });
       expect(task.explainer).toMatchObject({ name: 'lime', options: { adaptive: true, numSamples: 200 } });
     }
+  }, 300_000);
+
+  it('--audit-mode fast through the queue gives the local fast audit\'s labels: the workers make the adaptive keyword pass, the verdict-aware labelling stays local', async () => {
+    const bert = kitFixture('tiny-bert-spam');
+    const queueName = 'cli-audit-fast';
+    for (let i = 0; i < 2; i++) workers.push(spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', queueName, '--quiet'], { stdio: 'ignore' }));
+    // 1,000 samples: rounds of 50 from 200 rows, so the verdict rule can stop early
+    const args = ['audit', '--model', bert, '--train', fx.train, '--test', fx.test, '--train-sample', '20', '--test-sample', '6', '--samples', '1000', '--class-names', 'ham=legitimate', '--quiet', '--audit-mode', 'fast'];
+    const queuedDir = join(tempDir(), 'queued');
+    const localDir = join(tempDir(), 'local');
+    const [q, l] = await Promise.all([xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', queueName]), xtrustAsync([...args, '--out', localDir])]);
+    expect(q.stderr).toBe('');
+    expect(q.code).toBe(0);
+    expect(l.code).toBe(0);
+    const read = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8');
+    const predictions = (dir: string) => read(dir).trim().split('\n').map((line) => JSON.parse(line) as { verdict: string; samples?: number });
+    // the same labels, and the same explanations and samples used: the whole file is equal
+    expect(predictions(queuedDir).map((p) => p.verdict)).toEqual(predictions(localDir).map((p) => p.verdict));
+    expect(read(queuedDir)).toBe(read(localDir));
+    // the same keywords (the store's provenance has its own timings and dates)
+    const classes = (dir: string) => JSON.parse(readFileSync(join(dir, 'keywords.json'), 'utf8')).classes;
+    expect(classes(queuedDir)).toEqual(classes(localDir));
+    for (const p of predictions(queuedDir)) if (p.verdict !== 'incorrect') expect(p.samples).toBeLessThanOrEqual(1000);
+    // the keyword pass went through the workers, adaptive (--audit-mode fast's keyword LIME)
+    const cli = (...a: string[]) => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), '-a', 'cli-secret', '--no-auth-warning', ...a], { encoding: 'utf8' }).stdout.trim();
+    const ids = cli('ZRANGE', `bull:${queueName}:completed`, '0', '-1').split('\n').filter(Boolean);
+    expect(ids.length).toBeGreaterThan(0);
+    for (const id of ids) expect(JSON.parse(cli('HGET', `bull:${queueName}:${id}`, 'data')).task.explainer).toMatchObject({ name: 'lime', options: { adaptive: true, numSamples: 1000 } });
   }, 300_000);
 
   it('Redis unreachable: one line naming the redacted URL, exit code 2, no hang', async () => {

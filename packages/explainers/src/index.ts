@@ -4,6 +4,8 @@ export { AdaptiveStop, RunningSelection, adaptiveCanStop, adaptiveMinRows, resol
 export {
   VerdictStop,
   VERDICT_MIN_ROWS,
+  VERDICT_SELECTION_GUARD,
+  VERDICT_SELECTION_GUARDS,
   normalQuantile,
   resolveVerdict,
   ridgeWithSandwich,
@@ -15,6 +17,7 @@ export {
   type VerdictFit,
   type VerdictOption,
   type VerdictRule,
+  type VerdictSelectionGuard,
   type VerdictStatistic,
   type VerdictValue,
 } from './lime-verdict.js';

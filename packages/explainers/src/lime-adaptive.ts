@@ -180,6 +180,17 @@ export class RunningSelection {
     });
   }
 
+  /**
+   * `highest_weights`' ranking one word further: for each label the numFeatures + `extra` features of
+   * largest |ridge coefficient|, in decreasing order (the first numFeatures are `selection()`'s set). Null
+   * for the other selection methods, whose sets do not nest that way.
+   */
+  ranked(extra: number): Int32Array[] | null {
+    if (this.method !== 'highest_weights') return null;
+    const g = this.moments.gram();
+    return Array.from({ length: this.moments.targets }, (_, t) => highestWeights(this.ridge(g.gram, this.moments.cross(t).b, t), this.numFeatures + extra));
+  }
+
   /** `highest_weights`' ridge (G + 0.01 I) x = b for target `t`. */
   private ridge(gram: Float64Array, b: Float64Array, t: number): Float64Array {
     const d = this.d;

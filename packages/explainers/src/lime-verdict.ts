@@ -54,6 +54,15 @@ export interface VerdictOption {
   readonly minRows?: number;
   /** Earlier consecutive checks that must have given the same verdict (settled or not) before a stop. Default 1. */
   readonly patience?: number;
+  /**
+   * A guard for what the interval does not see, which words are selected (VERDICT_SELECTION_GUARDS).
+   * `none`: none beyond minRows and patience. `stable`: a stop also needs the same selected set as the
+   * previous check. `swap` (highest_weights selection only; others as `none`): the statistic is also
+   * computed on the selection with its last word swapped for the runner-up (the (k+1)-th |weight|), and a
+   * stop needs both intervals on the same side of 0 — the statistic of the top k next to that of the
+   * top k one boundary change away. Default VERDICT_SELECTION_GUARD.
+   */
+  readonly selectionGuard?: VerdictSelectionGuard;
   prepare(context: VerdictContext): VerdictStatistic | 'settled' | null | Promise<VerdictStatistic | 'settled' | null>;
 }
 
@@ -64,8 +73,14 @@ export interface VerdictRule {
   readonly step: number;
   readonly minRows: number;
   readonly patience: number;
+  readonly selectionGuard: VerdictSelectionGuard;
   readonly prepare: VerdictOption['prepare'];
 }
+
+export const VERDICT_SELECTION_GUARDS = ['none', 'stable', 'swap'] as const;
+export type VerdictSelectionGuard = (typeof VERDICT_SELECTION_GUARDS)[number];
+/** The default selection guard (VerdictOption.selectionGuard). */
+export const VERDICT_SELECTION_GUARD: VerdictSelectionGuard = 'none';
 
 /**
  * Default floor on the rows before a verdict check: the interval is the sandwich (heteroscedasticity-
@@ -93,8 +108,17 @@ export function resolveVerdict(option: VerdictOption | undefined, numSamples: nu
     step: intOption('verdict.step', option.step, Math.ceil(numSamples / 20), 1),
     minRows: intOption('verdict.minRows', option.minRows, VERDICT_MIN_ROWS, 2),
     patience: intOption('verdict.patience', option.patience, 1, 0),
+    selectionGuard: selectionGuardOption(option.selectionGuard),
     prepare: option.prepare.bind(option),
   };
+}
+
+function selectionGuardOption(value: unknown): VerdictSelectionGuard {
+  if (value === undefined) return VERDICT_SELECTION_GUARD;
+  if (!(VERDICT_SELECTION_GUARDS as readonly unknown[]).includes(value)) {
+    throw new XtrustError('INVALID_ARGUMENT', `verdict.selectionGuard must be one of ${VERDICT_SELECTION_GUARDS.join(', ')}, got ${JSON.stringify(value)}`, { argument: 'verdict.selectionGuard' });
+  }
+  return value as VerdictSelectionGuard;
 }
 
 /** The first row count at which the verdict rule checks a neighbourhood of d features: max(minRows, 2d) (adaptiveMinRows' reason holds for the selection). */
@@ -245,6 +269,8 @@ export class VerdictStop {
   /** Consecutive checks (per label) whose verdict, sign(S), was the same. */
   private readonly streak: Int32Array;
   private readonly lastSign: Int8Array;
+  /** The previous check's selected set per label (sorted), for the `stable` guard. */
+  private readonly lastSelected: (string | null)[];
   /** The last check of each label (null before the first). */
   readonly last: (VerdictCheck | null)[];
 
@@ -253,7 +279,7 @@ export class VerdictStop {
     private readonly d: number,
     private readonly statistics: readonly (VerdictStatistic | 'settled')[],
     method: Exclude<FeatureSelection, 'auto'>,
-    numFeatures: number,
+    private readonly numFeatures: number,
     numSamples: number,
   ) {
     this.selection = new RunningSelection(d, statistics.length, method, numFeatures);
@@ -262,6 +288,7 @@ export class VerdictStop {
     this.first = verdictMinRows(rule, d);
     this.streak = new Int32Array(statistics.length);
     this.lastSign = new Int8Array(statistics.length);
+    this.lastSelected = statistics.map(() => null);
     this.last = statistics.map(() => null);
   }
 
@@ -280,29 +307,47 @@ export class VerdictStop {
     if (to < this.first) return false;
     const settledAll = this.statistics.every((s) => s === 'settled');
     if (settledAll) return true;
-    const selected = this.selection.selection();
+    const guard = this.rule.selectionGuard;
+    const ranked = guard === 'swap' ? this.selection.ranked(1) : null;
+    const selected = ranked === null ? this.selection.selection() : ranked.map((r) => r.subarray(0, Math.min(this.numFeatures, r.length)));
     let stop = true;
     this.statistics.forEach((stat, l) => {
       if (stat === 'settled') return;
-      const { fit, se } = ridgeWithSandwich(data, to, d, selected[l], weights, ys[l], 1);
-      const { value, gradient } = stat(fit);
-      if (!Number.isFinite(value) || gradient.length !== fit.coef.length) {
-        throw new XtrustError(
-          'INVALID_ARGUMENT',
-          `verdict "${this.rule.name}": the statistic must return a finite value and one gradient entry per selected feature (${fit.coef.length}), got value ${value} and ${gradient.length} entries`,
-          { argument: 'verdict.prepare' },
-        );
-      }
-      const half = this.z * se(gradient);
-      const low = value - half;
-      const high = value + half;
-      const side = low > 0 ? 1 : high < 0 ? -1 : 0;
+      const { value, low, high, side } = this.interval(stat, data, to, selected[l], weights, ys[l]);
       const sign = value >= 0 ? 1 : -1;
       this.streak[l] = this.last[l] !== null && this.lastSign[l] === sign ? this.streak[l] + 1 : 0;
       this.lastSign[l] = sign;
       this.last[l] = { rows: to, value, low, high, side };
-      if (side === 0 || this.streak[l] < this.rule.patience) stop = false;
+      let guarded = true;
+      if (guard === 'stable') {
+        const key = Array.from(selected[l]).sort((a, b) => a - b).join(',');
+        guarded = this.lastSelected[l] === key;
+        this.lastSelected[l] = key;
+      } else if (ranked !== null && side !== 0 && ranked[l].length > selected[l].length) {
+        // the top k with its last word swapped for the runner-up: one boundary change away
+        const swapped = Int32Array.from(selected[l]);
+        swapped[swapped.length - 1] = ranked[l][ranked[l].length - 1];
+        guarded = this.interval(stat, data, to, swapped, weights, ys[l]).side === side;
+      }
+      if (side === 0 || !guarded || this.streak[l] < this.rule.patience) stop = false;
     });
     return stop;
+  }
+
+  /** The statistic and its interval on the ridge over `cols`. */
+  private interval(stat: VerdictStatistic, data: Uint8Array, rows: number, cols: Int32Array, weights: ArrayLike<number>, y: ArrayLike<number>): Omit<VerdictCheck, 'rows'> {
+    const { fit, se } = ridgeWithSandwich(data, rows, this.d, cols, weights, y, 1);
+    const { value, gradient } = stat(fit);
+    if (!Number.isFinite(value) || gradient.length !== fit.coef.length) {
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `verdict "${this.rule.name}": the statistic must return a finite value and one gradient entry per selected feature (${fit.coef.length}), got value ${value} and ${gradient.length} entries`,
+        { argument: 'verdict.prepare' },
+      );
+    }
+    const half = this.z * se(gradient);
+    const low = value - half;
+    const high = value + half;
+    return { value, low, high, side: low > 0 ? 1 : high < 0 ? -1 : 0 };
   }
 }

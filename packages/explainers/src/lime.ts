@@ -317,7 +317,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 ...(verdict === null || p.verdict === null
                   ? {}
                   : {
-                      verdict: { name: verdict.name, confidence: verdict.confidence, step: verdict.step, minRows: p.verdict.minRows, patience: verdict.patience },
+                      verdict: { name: verdict.name, confidence: verdict.confidence, step: verdict.step, minRows: p.verdict.minRows, patience: verdict.patience, selectionGuard: verdict.selectionGuard },
                       samplesUsed: p.rows,
                     }),
                 scorer: p.scorer,

@@ -11,6 +11,7 @@ import {
   verdictCanStop,
   verdictChecks,
   verdictMinRows,
+  VERDICT_SELECTION_GUARD,
   type VerdictFit,
   type VerdictOption,
 } from '../src/index.js';
@@ -170,7 +171,7 @@ describe('LimeExplainer with verdict-aware sampling', () => {
     expect(rule.prepared).toBe(1);
     expect(fast.params.samplesUsed).toBe(500);
     expect(fast.diagnostics!.samples).toBe(500);
-    expect(fast.params.verdict).toEqual({ name: 'test:sum', confidence: 0.95, step: 250, minRows: 200, patience: 1 });
+    expect(fast.params.verdict).toEqual({ name: 'test:sum', confidence: 0.95, step: 250, minRows: 200, patience: 1, selectionGuard: VERDICT_SELECTION_GUARD });
     expect(fast.diagnostics!.verdictSide).toBe(-1);
     expect(fast.diagnostics!.verdictHigh).toBeLessThan(0);
     // the statistic of the returned explanation is the one checked, and the exact explanation's has the same sign
@@ -199,6 +200,24 @@ describe('LimeExplainer with verdict-aware sampling', () => {
     expect(fast.diagnostics!.verdictLow).toBeLessThan(0);
     expect(fast.diagnostics!.verdictHigh).toBeGreaterThan(0);
     expect(fast.features).toEqual(exact.features);
+  });
+
+  it('selection guards (stable: the same selected set as the previous check; swap: the top k with its last word swapped for the runner-up settled too) still stop early on a settled verdict, never earlier than none, and still run a tie to the cap', async () => {
+    const lime = new LimeExplainer({ numSamples: 5000, seed: 3 });
+    const tie = new LinearBowModel({ alpha: 1, beta: 1 }, -1);
+    const tieText = 'alpha beta gamma delta epsilon zeta';
+    const [none] = await lime.explain(decisive, [TEXT], { verdict: sumRule(ROLES, { selectionGuard: 'none' }) });
+    for (const selectionGuard of ['stable', 'swap'] as const) {
+      const [fast] = await lime.explain(decisive, [TEXT], { verdict: sumRule(ROLES, { selectionGuard }) });
+      expect(fast.params.verdict).toMatchObject({ selectionGuard });
+      expect(fast.params.samplesUsed as number).toBeGreaterThanOrEqual(none.params.samplesUsed as number);
+      expect(fast.params.samplesUsed as number).toBeLessThan(5000);
+      expect(statisticOf(fast, ROLES)).toBeLessThan(-0.5);
+      const [prefix] = await lime.explain(decisive, [TEXT], { numSamples: fast.params.samplesUsed as number });
+      expect(fast.features).toEqual(prefix.features);
+      const [t] = await new LimeExplainer({ numSamples: 3000, seed: 11 }).explain(tie, [tieText], { verdict: sumRule({ alpha: 1, beta: -1 }, { selectionGuard }) });
+      expect(t.params.samplesUsed).toBe(3000);
+    }
   });
 
   it('is deterministic: the same seed and inputs give byte-identical explanations, alone or in a batch', async () => {
@@ -240,6 +259,7 @@ describe('LimeExplainer with verdict-aware sampling', () => {
     await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, step: 0 } })).rejects.toThrow(/verdict\.step/);
     await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, minRows: 1 } })).rejects.toThrow(/verdict\.minRows/);
     await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, patience: -1 } })).rejects.toThrow(/verdict\.patience/);
+    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, selectionGuard: 'top' as never } })).rejects.toThrow(/verdict\.selectionGuard must be one of none, stable, swap/);
     await expect(lime.explain(decisive, [TEXT], { verdict: { name: 'x' } as unknown as VerdictOption })).rejects.toThrow(/verdict must be \{ name, prepare/);
     await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, name: '' } })).rejects.toThrow(/verdict\.name/);
     const wrong = { name: 'wrong', prepare: () => () => ({ value: 1, gradient: [1] }) };

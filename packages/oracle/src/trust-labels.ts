@@ -188,7 +188,7 @@ export interface LabelPredictionsOptions extends LabelOptions, ExplainAllOptions
    * be LIME (it takes the `verdict` option). Each label then carries `samples`. Off by default: the
    * paper's fixed sample count.
    */
-  readonly verdictSampling?: boolean | Pick<VerdictSamplingOptions, 'confidence' | 'step' | 'minRows' | 'patience'>;
+  readonly verdictSampling?: boolean | Pick<VerdictSamplingOptions, 'confidence' | 'step' | 'minRows' | 'patience' | 'selectionGuard'>;
   /** Skip the model-fingerprint check (the label set is still checked). */
   readonly skipFingerprintCheck?: boolean;
 }

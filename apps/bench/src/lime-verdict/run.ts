@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { tokenize } from '@xtrust/core';
 import { loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
-import { LimeExplainer } from '@xtrust/explainers';
+import { LimeExplainer, VERDICT_SELECTION_GUARDS, type VerdictSelectionGuard } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { calibrateThetaRelate, identifyKeywords, labelPredictions, ORACLES, type TrustLabel } from '@xtrust/oracle';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
@@ -47,6 +47,12 @@ const spec = defineScript({
     words: { kind: 'integer', min: 2, default: 120, help: 'each text cut to its first N words' },
     confidence: { kind: 'number', min: 0.5, max: 0.999999, default: 0.95, help: "the verdict rule's confidence" },
     seed: { kind: 'integer', default: 0, help: 'seed of sampling texts and LIME' },
+    guards: {
+      kind: 'list',
+      default: ['default'],
+      help: "fast runs to make, each against the same exact labels: 'default' (the rule's defaults) or '+'-joined settings pN (patience N), mN (minRows N), none|stable|swap (selection guard), e.g. p1+none,p2+none,m500+none,p1+swap",
+    },
+    'exact-seeds': { kind: 'integer', min: 1, max: 5, default: 1, help: "exact runs with LIME seeds seed, seed+1, …: the second and later are compared with the first (exact LIME's own seed-to-seed agreement, the floor)" },
   },
   notes: ['Each run labels the same predictions with the same keyword store; only LIME\'s sample count differs.'],
 });
@@ -55,6 +61,24 @@ const spec = defineScript({
 function firstWords(text: string, n: number): string {
   const t = tokenize(text);
   return t.length <= n ? text : text.slice(0, t[n - 1].end);
+}
+
+interface Guard {
+  readonly label: string;
+  readonly options: { confidence: number; patience?: number; minRows?: number; selectionGuard?: VerdictSelectionGuard };
+}
+
+/** Parses one --guards entry. */
+function parseGuard(spec: string, confidence: number): Guard {
+  const options: { confidence: number; patience?: number; minRows?: number; selectionGuard?: VerdictSelectionGuard } = { confidence };
+  if (spec === 'default') return { label: 'default', options };
+  for (const part of spec.split('+')) {
+    if (/^p\d+$/.test(part)) options.patience = Number(part.slice(1));
+    else if (/^m\d+$/.test(part)) options.minRows = Number(part.slice(1));
+    else if ((VERDICT_SELECTION_GUARDS as readonly string[]).includes(part)) options.selectionGuard = part as VerdictSelectionGuard;
+    else throw new UsageError(`--guards: "${part}" of "${spec}" is not pN, mN, ${VERDICT_SELECTION_GUARDS.join(', ')} or default`);
+  }
+  return { label: spec, options };
 }
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -86,6 +110,7 @@ await runScript(spec, async (o) => {
   const glove = await GloveEmbedding.load();
   const { thetaRelate } = await calibrateThetaRelate(glove, wordnet(), { seed: 0 });
   const rows: string[] = [];
+  const floors: string[] = [];
   for (const oracle of o.oracles) {
     log(`${oracle}: keyword identification (exact LIME, ${o['keyword-samples']} samples)`);
     const store = await identifyKeywords(
@@ -94,32 +119,54 @@ await runScript(spec, async (o) => {
       train.map((r) => r.label),
       { explainer: new LimeExplainer({ numSamples: o['keyword-samples'], numFeatures: 10, seed: o.seed }), embeddings: [glove], thetaRelate: { [glove.name]: thetaRelate }, oracle: ORACLES[oracle], topK: 10, seed: o.seed },
     );
-    const explainer = new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed: o.seed });
-    const common = { embeddings: [glove], explainer, trueLabels: valid.map((r) => r.label) };
+    const texts = valid.map((r) => r.text);
+    const common = (seed: number) => ({ embeddings: [glove], explainer: new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed }), trueLabels: valid.map((r) => r.label) });
     log(`${oracle}: labelling ${valid.length} predictions, exact LIME (${o.samples} samples)`);
-    const exact = await timedLabels(() => labelPredictions(store, classifier, valid.map((r) => r.text), common));
-    log(`${oracle}: labelling again, verdict-aware LIME (confidence ${o.confidence})`);
-    const fast = await timedLabels(() => labelPredictions(store, classifier, valid.map((r) => r.text), { ...common, verdictSampling: { confidence: o.confidence } }));
-    const judged = exact.labels.map((l, i) => ({ exact: l.verdict, fast: fast.labels[i].verdict, samples: fast.labels[i].samples })).filter((x) => x.exact !== 'incorrect');
-    const equal = judged.filter((x) => x.exact === x.fast).length;
-    const used = judged.map((x) => x.samples).filter((n): n is number => n !== undefined);
-    const mean = used.reduce((a, b) => a + b, 0) / Math.max(1, used.length);
+    const exact = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed)));
+    const correct = exact.labels.map((l, i) => i).filter((i) => exact.labels[i].verdict !== 'incorrect');
     const counts = (ls: readonly TrustLabel[]) => ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
-    rows.push(
-      `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${judged.length} | ${counts(exact.labels)} | ${equal} of ${judged.length} | ${mean.toFixed(0)} | ${median(used).toFixed(0)} | ${quantile(used, 0.25)}–${quantile(used, 0.75)} | ${Math.min(...used)}–${Math.max(...used)} | ${used.filter((n) => n >= o.samples).length} | ${exact.wall.toFixed(1)} / ${exact.cpu.toFixed(1)} | ${fast.wall.toFixed(1)} / ${fast.cpu.toFixed(1)} | ${(exact.wall / fast.wall).toFixed(2)}× |`,
-    );
-    const differ = judged.map((x, i) => ({ ...x, i })).filter((x) => x.exact !== x.fast);
-    for (const d of differ) log(`  differs: prediction ${d.i}: exact ${d.exact}, fast ${d.fast} (${d.samples} samples)`);
+    for (const guard of o.guards.map((g) => parseGuard(g, o.confidence))) {
+      log(`${oracle}: labelling again, verdict-aware LIME (confidence ${o.confidence}, guard ${guard.label})`);
+      const fast = await timedLabels(() => labelPredictions(store, classifier, texts, { ...common(o.seed), verdictSampling: guard.options }));
+      const judged = correct.map((i) => ({ i, exact: exact.labels[i].verdict, fast: fast.labels[i].verdict, samples: fast.labels[i].samples }));
+      const equal = judged.filter((x) => x.exact === x.fast).length;
+      const used = judged.map((x) => x.samples).filter((n): n is number => n !== undefined);
+      const mean = used.reduce((a, b) => a + b, 0) / Math.max(1, used.length);
+      rows.push(
+        `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${guard.label} | ${judged.length} | ${counts(exact.labels)} | ${equal} of ${judged.length} (${((100 * equal) / Math.max(1, judged.length)).toFixed(1)} %) | ${mean.toFixed(0)} | ${median(used).toFixed(0)} | ${quantile(used, 0.25)}–${quantile(used, 0.75)} | ${Math.min(...used)}–${Math.max(...used)} | ${used.filter((n) => n >= o.samples).length} | ${exact.wall.toFixed(1)} / ${exact.cpu.toFixed(1)} | ${fast.wall.toFixed(1)} / ${fast.cpu.toFixed(1)} | ${(exact.cpu / fast.cpu).toFixed(2)}× |`,
+      );
+      log(`  row: ${rows[rows.length - 1]}`);
+      for (const d of judged.filter((x) => x.exact !== x.fast)) log(`  differs (${guard.label}): prediction ${d.i}: exact ${d.exact}, fast ${d.fast} (${d.samples} samples)`);
+    }
+    // exact LIME's own seed-to-seed agreement last: the guards' rows come first in a run that is cut short
+    for (let k = 1; k < o['exact-seeds']; k++) {
+      log(`${oracle}: labelling again, exact LIME seed ${o.seed + k}`);
+      const other = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed + k)));
+      const equal = correct.filter((i) => other.labels[i].verdict === exact.labels[i].verdict).length;
+      floors.push(`| ${oracle} (${ORACLES[oracle].verdictRule}) | ${o.seed} vs ${o.seed + k} | ${correct.length} | ${counts(exact.labels)} vs ${counts(other.labels)} | ${equal} of ${correct.length} (${((100 * equal) / Math.max(1, correct.length)).toFixed(1)} %) | ${exact.cpu.toFixed(1)} / ${other.cpu.toFixed(1)} |`);
+      log(`  floor: ${floors[floors.length - 1]}`);
+      for (const i of correct) if (other.labels[i].verdict !== exact.labels[i].verdict) log(`  seeds differ: prediction ${i}: seed ${o.seed} ${exact.labels[i].verdict}, seed ${o.seed + k} ${other.labels[i].verdict}`);
+    }
   }
   await classifier.release();
   const m = machineInfo();
   const out = [
     `Verdict-aware LIME on ${valid.length} validation predictions of ${model.replace(ROOT + '/', '')} (SpamAssassin bodies, the kit's split, first ${o.words} words; keyword store from ${train.length} training texts at LIME ${o['keyword-samples']}); labelling LIME ${o.samples} samples exact vs verdict-aware (confidence ${o.confidence}), seed ${o.seed}.`,
     '',
-    '| oracle (verdict rule) | correct predictions labelled | exact: trustworthy / untrustworthy / unknown | labels equal | fast samples mean | median | quartiles | min–max | at the cap | exact wall / CPU s | fast wall / CPU s | wall speed-up |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| oracle (verdict rule) | guard | correct predictions labelled | exact: trustworthy / untrustworthy / unknown | labels equal | fast samples mean | median | quartiles | min–max | at the cap | exact wall / CPU s | fast wall / CPU s | CPU speed-up |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
     '',
+    ...(floors.length === 0
+      ? []
+      : [
+          "Exact LIME's own seed-to-seed agreement (the same predictions and keyword store, LIME seeds differ):",
+          '',
+          '| oracle (verdict rule) | seeds | correct predictions | exact labels (t / u / unknown) | labels equal | CPU s |',
+          '| --- | --- | --- | --- | --- | --- |',
+          ...floors,
+          '',
+        ]),
     `Machine: ${formatMachine(m)} (${cpus().length} cores).`,
   ];
   process.stdout.write(out.join('\n') + '\n');

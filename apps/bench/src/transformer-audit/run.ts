@@ -66,7 +66,14 @@ const o = parseOrExit(
       test: { kind: 'integer', min: 1, default: 1000, help: "the paper's test predictions" },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       'fast-mode': { kind: 'string', choices: MODES.slice(1), default: 'int8+adaptive', help: 'the fast LIME mode' },
-      'queue-mode': { kind: 'string', choices: ['fast', 'exact'], default: 'fast', help: 'which audit goes through the queue' },
+      'queue-mode': { kind: 'string', choices: ['fast', 'exact', 'audit-fast'], default: 'fast', help: "which audit goes through the queue: fast (the --fast-mode LIME mode), exact, or audit-fast (--audit-mode fast)" },
+      'audit-fast': {
+        kind: 'string',
+        choices: ['on', 'off'],
+        default: 'on',
+        help: "also run `xtrust audit --audit-mode fast` (issue 30: adaptive keyword pass + verdict-aware labels, at --audit-fast-lime-mode), stored as runs/audit-fast.json: labels equal to exact, LIME samples per prediction, keyword-set Jaccard per class against the exact run's keywords.json",
+      },
+      'audit-fast-lime-mode': { kind: 'string', choices: ['exact', 'int8'], default: 'exact', help: "--audit-fast's --lime-mode (fast makes its keyword pass adaptive: exact → adaptive, int8 → int8+adaptive)" },
       workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
       embeddings: { kind: 'string', default: 'glove', help: "the audit's --embeddings" },
       peer: { kind: 'string', placeholder: 'DIR', help: "transformer-lime's peer files (default apps/bench/results/transformer-lime)" },
@@ -93,7 +100,11 @@ const workersN = o.workers;
 const workerThreads = Math.max(1, Math.floor(cpus().length / workersN));
 const fastMode = o['fast-mode'];
 const queueWhich = o['queue-mode'];
-const queueMode = queueWhich === 'fast' ? fastMode : 'exact';
+const auditFastOn = o['audit-fast'] === 'on' || queueWhich === 'audit-fast';
+const auditFastLimeMode = o['audit-fast-lime-mode'];
+/** The queued run's LIME mode and, for audit-fast, its --audit-mode. */
+const queueMode = queueWhich === 'fast' ? fastMode : queueWhich === 'audit-fast' ? auditFastLimeMode : 'exact';
+const queueAuditMode = queueWhich === 'audit-fast' ? 'fast' : 'exact';
 const embeddings = o.embeddings;
 const peerDir = resolve(o.peer ?? join(ROOT, 'apps/bench/results/transformer-lime'));
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-audit'));
@@ -143,11 +154,14 @@ log(`SpamAssassin bodies, the kit's split: ${split.train.length} training, ${spl
 /** User + system seconds of this process's reaped children (cutime + cstime of /proc/self/stat). */
 const childrenCpu = () => procCpuSeconds('self', 'children');
 
-function auditArgs(mode: string, dir: string, size = { train: trainSample, test: testSample, samples }): string[] {
+function auditArgs(mode: string, dir: string, size = { train: trainSample, test: testSample, samples }, auditMode = 'exact'): string[] {
   return [
     'audit', '--model', model, '--train', trainFile, '--test', testFile,
     '--train-sample', String(size.train), '--test-sample', String(size.test), '--samples', String(size.samples),
-    '--class-names', 'ham=legitimate', '--embeddings', embeddings, '--lime-mode', mode, '--out', dir, '--quiet',
+    '--class-names', 'ham=legitimate', '--embeddings', embeddings, '--lime-mode', mode,
+    // exact is the CLI's default: left out, so the commands of runs stored before --audit-mode stay as they were
+    ...(auditMode === 'exact' ? [] : ['--audit-mode', auditMode]),
+    '--out', dir, '--quiet',
   ];
 }
 /** The command line shown in the section (paths relative to the repository root where they are under it). */
@@ -207,6 +221,15 @@ interface RunFiles {
   predictions: PredictionDigest[];
   explanations: { keywords: number; test: number; samplesUsed: number[] };
   seconds: { keywords: number; labelling: number; total: number };
+  /** Each class's keywords (keywords.json; absent in runs stored before 2026-11-26, read from the run directory when it is still there). */
+  keywords?: Record<string, string[]>;
+}
+/** class label → keywords of a run directory's keywords.json (null when it is not there). */
+function readKeywords(dir: string): Record<string, string[]> | null {
+  const file = join(dir, 'keywords.json');
+  if (!existsSync(file)) return null;
+  const store = JSON.parse(readFileSync(file, 'utf8')) as { classes: { label: string; keywords: string[] }[] };
+  return Object.fromEntries(store.classes.map((c) => [c.label, c.keywords]));
 }
 function jsonl<T>(file: string): T[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
@@ -220,11 +243,20 @@ function readRun(dir: string): RunFiles {
     predictions: digestPredictions(jsonl<Prediction>(join(dir, 'predictions.jsonl'))),
     explanations: { keywords: kw.length, test: test.length, samplesUsed: [...kw, ...test].map((r) => r.explanation!.diagnostics?.samples ?? samples) },
     seconds: summary.seconds,
+    ...(() => {
+      const k = readKeywords(dir);
+      return k ? { keywords: k } : {};
+    })(),
   };
 }
 const weights = (p: PredictionDigest): WordWeights => p.top;
 /** A stored run's files with its predictions digested (a run stored before digests kept the whole predictions.jsonl). */
-const digested = <R extends { files: RunFiles }>(r: R): R => ({ ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions) } });
+const digested = <R extends { name: string; files: RunFiles }>(r: R): R => {
+  const keywords = r.files.keywords ?? readKeywords(join(work, r.name));
+  return { ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions), ...(keywords ? { keywords } : {}) } };
+};
+/** The test explanations' LIME samples (the tail of samplesUsed: keyword explanations come first). */
+const testSamplesOf = (f: RunFiles) => f.explanations.samplesUsed.slice(f.explanations.keywords);
 
 // ---------------------------------------------------------------- stored runs (resume across sittings)
 // the graph with its external weights file: since the kit shares one weights file per model, model.onnx alone names only the architecture
@@ -332,10 +364,11 @@ interface Run extends Timed {
   readonly files: RunFiles;
 }
 const runs: Run[] = [];
-async function localRun(name: string, mode: string): Promise<Run> {
-  const r = digested(await storedRun(name, { mode }, async (key) => {
+async function localRun(name: string, mode: string, auditMode = 'exact'): Promise<Run> {
+  // exact audit mode is not in the key, so runs stored before --audit-mode are reused
+  const r = digested(await storedRun(name, { mode, ...(auditMode === 'exact' ? {} : { auditMode }) }, async (key) => {
     const dir = join(work, name);
-    const args = auditArgs(mode, dir);
+    const args = auditArgs(mode, dir, undefined, auditMode);
     log(`${name}: ${shown(args)}`);
     const t = await inSittings(name, key, dir, (resume, live) => runChild(resume ? [...args, '--resume'] : args, live));
     log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU over ${t.sittings.length} sitting(s)`);
@@ -360,10 +393,12 @@ const extrapolate = (measured: number, fixedPart: number) => fixedPart + Math.ma
 
 const exact = await localRun('exact', 'exact');
 const fast = await localRun('fast', fastMode);
+/** `xtrust audit --audit-mode fast` (issue 30): adaptive keyword pass, verdict-aware labels. */
+const auditFast = auditFastOn ? await localRun('audit-fast', auditFastLimeMode, 'fast') : null;
 
 /** `cpu` counts the audit process and the workers it fanned out to. */
 type QueuedRun = Run & { workers: number; workerThreads?: number };
-const queuedStored: QueuedRun = await storedRun('queued', { mode: queueMode, workers: workersN, workerThreads }, async (key) => {
+const queuedStored: QueuedRun = await storedRun('queued', { mode: queueMode, ...(queueAuditMode === 'exact' ? {} : { auditMode: queueAuditMode }), workers: workersN, workerThreads }, async (key) => {
   const dir = join(work, 'queued');
   let shownArgs = '';
   // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
@@ -371,7 +406,7 @@ const queuedStored: QueuedRun = await storedRun('queued', { mode: queueMode, wor
     const redis = await startRedis();
     try {
       const queueName = `xtrust-bench-audit-${process.pid}`;
-      const args = [...auditArgs(queueMode, dir), '--queue', redis.url, '--queue-name', queueName, ...(resume ? ['--resume'] : [])];
+      const args = [...auditArgs(queueMode, dir, undefined, queueAuditMode), '--queue', redis.url, '--queue-name', queueName, ...(resume ? ['--resume'] : [])];
       shownArgs = shown(args.filter((a) => a !== '--resume')).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT');
       log(`queued: ${workersN} × xtrust worker, then ${shown(args)}`);
       const cpu0 = childrenCpu();
@@ -412,12 +447,47 @@ const jaccard = mean(exact.files.predictions.map((p, i) => topKJaccard(weights(p
 const confusion = new Map<string, number>();
 for (const [a, b] of verdictPairs) confusion.set(`${a} → ${b}`, (confusion.get(`${a} → ${b}`) ?? 0) + 1);
 
-const reference = queueMode === 'exact' ? exact : fast;
+const reference = queueWhich === 'audit-fast' ? auditFast! : queueMode === 'exact' ? exact : fast;
 sameTexts(reference.files, queued.files, 'local vs queued');
 const queueCompare = {
   mismatches: queued.files.predictions.filter((p, i) => p.verdict !== reference.files.predictions[i].verdict).length,
   identicalLines: queued.files.predictions.filter((p, i) => p.line === reference.files.predictions[i].line).length,
 };
+
+/** |A ∩ B| / |A ∪ B| of two keyword sets (1 when both are empty). */
+const setJaccard = (a: readonly string[], b: readonly string[]) => {
+  const A = new Set(a);
+  const B = new Set(b);
+  const inter = [...A].filter((w) => B.has(w)).length;
+  const union = new Set([...A, ...B]).size;
+  return union === 0 ? 1 : inter / union;
+};
+/** `--audit-mode fast` against exact (issue 30's criterion: final labels and each class's keyword set). */
+const auditFastAgreement = (() => {
+  if (!auditFast) return null;
+  sameTexts(exact.files, auditFast.files, 'exact vs audit-fast');
+  const pairs = exact.files.predictions.map((p, i) => [p.verdict, auditFast.files.predictions[i].verdict] as const);
+  const judgedPairs = pairs.filter(([a]) => a === 'trustworthy' || a === 'untrustworthy');
+  const used = testSamplesOf(auditFast.files);
+  const sorted = [...used].sort((a, b) => a - b);
+  const ex = exact.files.keywords;
+  const fk = auditFast.files.keywords;
+  const keywordJaccard =
+    ex && fk
+      ? [...new Set([...Object.keys(ex), ...Object.keys(fk)])].sort().map((c) => ({ label: c, exact: ex[c]?.length ?? 0, fast: fk[c]?.length ?? 0, jaccard: setJaccard(ex[c] ?? [], fk[c] ?? []) }))
+      : null;
+  return {
+    predictions: pairs.length,
+    agree: pairs.filter(([a, b]) => a === b).length,
+    judged: judgedPairs.length,
+    judgedAgree: judgedPairs.filter(([a, b]) => a === b).length,
+    samplesMean: mean(used),
+    samplesMedian: sorted[Math.floor((sorted.length - 1) / 2)] ?? 0,
+    atCap: used.filter((x) => x >= samples).length,
+    keywordSamplesMean: mean(auditFast.files.explanations.samplesUsed.slice(0, auditFast.files.explanations.keywords)),
+    keywordJaccard,
+  };
+})();
 
 // ---------------------------------------------------------------- the peer: Python lime + PyTorch on the same weights, from transformer-lime
 interface PeerFile {
@@ -485,17 +555,28 @@ console.log(`| run | LIME mode | explanations (keywords + test) | LIME samples u
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of runs) {
   const e = r.files.explanations;
-  console.log(`| local, 1 process | ${r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
+  console.log(`| local, 1 process | ${r.name === 'audit-fast' ? `${r.mode}, \`--audit-mode fast\`` : r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
 }
 const queuedExplained = queued.files.explanations;
-console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
+console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditMode === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
 
 console.log(
   `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
     `on the ${judged.length} the exact run judged trustworthy or untrustworthy, ${judgedAgree} (${judged.length ? ((100 * judgedAgree) / judged.length).toFixed(1) : '—'} %); ` +
     `same predicted label ${samePrediction} of ${n}; top-10 Jaccard of the explanations ${jaccard.toFixed(3)}. ` +
     `Each run identifies its own keywords (the fast mode's keyword store comes from fast explanations too). Exact → fast: ${[...confusion].sort().map(([k, v]) => `${k} ${v}`).join(', ')}.`,
-);
+);if (auditFast && auditFastAgreement) {
+  const a = auditFastAgreement;
+  const pct = (x: number, of: number) => (of ? `${((100 * x) / of).toFixed(1)} %` : '—');
+  console.log(
+    `\n**\`--audit-mode fast\` (--lime-mode ${auditFastLimeMode}: keyword pass ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'}, labels verdict-aware) vs exact, the same ${a.predictions} test predictions:** labels equal on **${a.agree} of ${a.predictions} (${pct(a.agree, a.predictions)})** (target ≥ 95 %); ` +
+      `on the ${a.judged} the exact run judged trustworthy or untrustworthy, ${a.judgedAgree} (${pct(a.judgedAgree, a.judged)}). ` +
+      `LIME samples per test prediction: mean ${a.samplesMean.toFixed(0)}, median ${a.samplesMedian}, ${a.atCap} at the cap of ${samples}; keyword explanations ${a.keywordSamplesMean.toFixed(0)} on average. ` +
+      (a.keywordJaccard
+        ? `Keyword sets against the exact run's keywords.json (Jaccard per class): ${a.keywordJaccard.map((k) => `${k.label} ${k.jaccard.toFixed(3)} (${k.fast} vs ${k.exact} words)`).join(', ')}.`
+        : `Keyword-set Jaccard: not available (a run stored before keywords were kept, whose run directory is gone: --remeasure it).`),
+  );
+}
 // a run reused from an earlier sitting brings the load it was measured under
 // The audit keeps every core busy itself (a load average of about the core count), so only load beyond that is other work.
 const loaded = Math.max(...loadStart, ...loadEnd, ...measuredRuns.flatMap((r) => [...r.load.start, ...r.load.end])) > cpus().length + 0.5;
@@ -566,7 +647,7 @@ console.log(
       ? `The machine was **loaded** (a load average above the ${cpus().length} the audit's own threads make: other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.`
       : `No other work shared the cores (no load average above the ${cpus().length} the audit's own threads make).`),
 );
-console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; \`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\`. Run directories of the runs measured in this invocation: ${work}.`);
+console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; ${auditFast ? `\`${auditFast.command}\`; ` : ''}\`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\`. Run directories of the runs measured in this invocation: ${work}.`);
 console.log(`\nCommand: \`${['node', 'apps/bench/dist/transformer-audit/run.js', ...argv.map(rel)].join(' ')}\``);
 
 writeFileSync(
@@ -583,6 +664,7 @@ writeFileSync(
       embeddings,
       fixed,
       runs: [...runs, queued].map(({ files, ...r }: Run) => ({
+        ...(files.keywords ? { keywordCounts: Object.fromEntries(Object.entries(files.keywords).map(([c, k]) => [c, k.length])) } : {}),
         ...r,
         explanations: files.explanations.keywords + files.explanations.test,
         samplesUsedMean: mean(files.explanations.samplesUsed),
@@ -590,6 +672,7 @@ writeFileSync(
         extrapolated: { wall: extrapolate(r.wall, fixed.wall), cpu: extrapolate(r.cpu, fixed.cpu) },
       })),
       agreement: { predictions: n, agree, judged: judged.length, judgedAgree, samePrediction, jaccard, confusion: Object.fromEntries(confusion) },
+      auditFast: auditFastAgreement,
       queue: { ...queueCompare, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall },
       peer: peer ?? null,
       peerNotes,
