@@ -4,7 +4,7 @@
 import type { Explainer, WordEmbedding } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { resolveOracle, type IdentifyKeywordsOptions, type OracleName } from '@xtrust/oracle';
-import type { ClassDescriptionsFile } from './data-files.js';
+import type { ClassDescriptionsFile } from './class-descriptions-file.js';
 import type { EnsembleMemberName } from './ensemble.js';
 import { limeOptionsOf, type LimeMode } from './lime-mode.js';
 import type { AuditMode } from './audit-mode.js';

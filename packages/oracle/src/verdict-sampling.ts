@@ -7,7 +7,7 @@ import type { VerdictContext, VerdictFit, VerdictOption, VerdictSelectionGuard, 
 import { isFunctionWord } from './function-words.js';
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
-import { relatedness, type OracleMode } from './trust-labels.js';
+import { relatedness, type OracleMode } from './relatedness.js';
 import { normalizeWord } from './word-pool.js';
 
 /**

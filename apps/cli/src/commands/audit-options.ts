@@ -4,7 +4,7 @@ import { ENSEMBLE_MEMBERS, type EnsembleMemberName } from '../ensemble.js';
 import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
-import { readClassDescriptions } from '../data-files.js';
+import { readClassDescriptions } from '../class-descriptions-file.js';
 import { DEFAULT_LIME_MODE, withLimeModeOption, type LimeMode } from '../lime-mode.js';
 import { DEFAULT_AUDIT_MODE, keywordLimeMode, withAuditModeOption, type AuditMode } from '../audit-mode.js';
 
