@@ -130,8 +130,8 @@ function explainerFor(method: string, o: { samples: number; seed: number; igStep
   }
 }
 
-/** The model's predicted-correctly subset of `rows`. */
-async function correctlyPredicted(model: Classifier, rows: readonly { text: string; label: string }[]): Promise<{ text: string; label: string }[]> {
+/** The model's predicted-correctly subset of `rows` (one batched predictProba; ties go to the first label). */
+export async function correctlyPredicted(model: Classifier, rows: readonly { text: string; label: string }[]): Promise<{ text: string; label: string }[]> {
   const probs = await model.predictProba(rows.map((r) => r.text));
   const k = model.labels.length;
   return rows.filter((r, i) => {

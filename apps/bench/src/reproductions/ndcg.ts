@@ -28,7 +28,7 @@ import { loadBrown, sample, stratifiedSplit } from '@xtrust/datasets';
 import { evaluateAccuracy, trainClassifier } from '@xtrust/models';
 import { bootstrapInterval, classNameRelevance, ndcgAtKs, NDCG_DEFAULT_KS } from '@xtrust/metrics';
 import { defineScript, runScript, UsageError, type Options } from '../harness/options.js';
-import { GENRES, loadRun, renderRuns, runTable1, writeTable1Section } from './ndcg-transformer.js';
+import { correctlyPredicted, GENRES, loadRun, renderRuns, runTable1, writeTable1Section } from './ndcg-transformer.js';
 import { TABLE1_METHODS } from './ndcg-table1.js';
 
 const SPEC = defineScript({
@@ -118,16 +118,6 @@ async function bowTable(o: Options<typeof SPEC.options>): Promise<void> {
   for (const r of rows2) console.log(r);
 }
 
-/** The predicted-correctly subset of `rows` under `model`. */
-async function correctlyPredicted(model: Classifier, rows: readonly { text: string; label: string }[]): Promise<{ text: string; label: string }[]> {
-  const probs = await model.predictProba(rows.map((r) => r.text));
-  const k = model.labels.length;
-  return rows.filter((r, i) => {
-    let best = 0;
-    for (let c = 1; c < k; c++) if (probs[i * k + c] > probs[i * k + best]) best = c;
-    return model.labels[best] === r.label;
-  });
-}
 
 /** Mean NDCG@k rows (plain and "_unique") of each method over `texts`; `null` = seeded random ranking. */
 async function ndcgRows(model: Classifier, texts: readonly { text: string; label: string }[], methods: [string, Explainer | null][], glove: GloveEmbedding, SEED: number): Promise<string[]> {
