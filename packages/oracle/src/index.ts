@@ -10,7 +10,7 @@ export {
   TOKI_DEFAULT,
   DEFAULT_TOKEN_CHECK,
   TOKI_PAPER,
-  TOKI_DESCRIBED,
+  TOKI_NAME_ONLY,
   ORACLES,
   resolveOracle,
   checkOracle,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ORACLES, TOKI_DEFAULT, TOKI_PAPER, WORDNET_CLASS_DESCRIPTION, relatesToClass, resolveOracle, selectKeywords, verdictOf, type SelectionRule } from '../src/index.js';
+import { ORACLES, TOKI_DEFAULT, TOKI_NAME_ONLY, TOKI_PAPER, WORDNET_CLASS_DESCRIPTION, relatesToClass, resolveOracle, selectKeywords, verdictOf, type SelectionRule } from '../src/index.js';
 import { HandEmbedding, at } from './fixtures.js';
 
 describe('Eq. 4 rules beyond the paper, on hand-placed unit vectors (θ_dist 0.3, θ_relate 0.6 = cos 53.1°)', () => {
@@ -64,18 +64,19 @@ describe('Eq. 6 verdict rules (p = [.7, .2, .1], predicted class 0: half margin 
 });
 
 describe('named configurations', () => {
-  it('resolves toki (the default) and toki-paper, and refuses unknown names and bad values', () => {
+  it('resolves toki (the default), toki-name and toki-paper, and refuses unknown names and bad values', () => {
     expect(resolveOracle(undefined)).toBe(TOKI_DEFAULT);
     expect(resolveOracle('toki')).toBe(TOKI_DEFAULT);
     expect(resolveOracle('toki-paper')).toBe(TOKI_PAPER);
-    expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-paper', 'toki+desc']);
-    // the paper's and the default's Eq. 4 use the class name alone; toki+desc is the default with WordNet descriptions
+    expect(resolveOracle('toki-name')).toBe(TOKI_NAME_ONLY);
+    expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-name', 'toki-paper']);
+    // the paper's Eq. 4 and toki-name's use the class name alone; the default adds the WordNet description
     expect(TOKI_PAPER.classDescription ?? null).toBeNull();
-    expect(TOKI_DEFAULT.classDescription ?? null).toBeNull();
-    expect(resolveOracle('toki+desc')).toEqual({ ...TOKI_DEFAULT, name: 'toki+desc', classDescription: WORDNET_CLASS_DESCRIPTION });
+    expect(TOKI_NAME_ONLY.classDescription ?? null).toBeNull();
+    expect(TOKI_DEFAULT).toEqual({ ...TOKI_NAME_ONLY, name: 'toki', classDescription: WORDNET_CLASS_DESCRIPTION });
     expect(TOKI_PAPER).toMatchObject({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: false, verdictRule: 'sum' });
     expect(TOKI_DEFAULT).toMatchObject({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: false, verdictRule: 'decisive' });
-    expect(() => resolveOracle('tokyo')).toThrow(/unknown oracle "tokyo"; expected one of toki, toki-paper, toki\+desc/);
+    expect(() => resolveOracle('tokyo')).toThrow(/unknown oracle "tokyo"; expected one of toki, toki-name, toki-paper/);
     expect(() => resolveOracle({ ...TOKI_PAPER, memberShare: 0 })).toThrow(/memberShare must be in \(0, 1\]/);
   });
 });

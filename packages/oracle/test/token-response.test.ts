@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Explanation } from '@xtrust/core';
-import { FUNCTION_WORDS, KeywordStore, checkSurfaceTokens, evidenceTexts, isFunctionWord, labelExplanations, replaceWord, sampleVocabulary, tokenResponses, TOKI_DEFAULT, type OracleConfig } from '../src/index.js';
+import { FUNCTION_WORDS, KeywordStore, checkSurfaceTokens, evidenceTexts, isFunctionWord, labelExplanations, replaceWord, sampleVocabulary, tokenResponses, TOKI_NAME_ONLY, type OracleConfig } from '../src/index.js';
 import { HandEmbedding, LinearBow, at } from './fixtures.js';
 
 // Two classes. "god" is a genuine religion word and so are its meaning-neighbours "lord" and "divine"
@@ -116,7 +116,7 @@ describe('the surface-token check in a keyword store', () => {
   // "tuesday" sits among the religion words: the embedding alone calls it related (the everyday-word failure)
   const big = new HandEmbedding('hand', { god: at(0), tuesday: at(8.5), market: at(180), shares: at(185), religion: at(2), news: at(182), spoke: at(60), on: at(1), ...vectors });
   const config: OracleConfig = {
-    ...TOKI_DEFAULT,
+    ...TOKI_NAME_ONLY,
     name: 'test',
     functionWordsNeverKeywords: true,
     tokenCheck: { neighbours: 2, texts: 4, maxWords: 5, minConcentration: 20, referenceWords: 10, minRetention: 0.3, minTextCount: 1, minEffect: 0.05 },

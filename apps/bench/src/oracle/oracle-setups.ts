@@ -104,10 +104,10 @@ export const TOKEN_CHECK_BASE = DEFAULT_TOKEN_CHECK;
 
 /**
  * The class description a `+desc` candidate starts from: @xtrust/oracle's WORDNET_CLASS_DESCRIPTION, the
- * one of `toki+desc` (issue 29, "richer class descriptions than one name": every noun and adjective
+ * one of the default `toki` (issue 29, "richer class descriptions than one name": every noun and adjective
  * WordNet sense agreeing in case with the name, their lemmas and definition words, related by the mean over
  * a cluster's members of their largest cosine with an item). Its `+d…` modifiers ablate each part
- * (candidateOracle); `toki+desc+ds1+dcentroid` is the first sense related by the description's mean vector.
+ * (candidateOracle); `toki+ds1+dcentroid` is the first sense related by the description's mean vector.
  */
 export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTION;
 
@@ -115,7 +115,8 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
- * `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as `toki+desc`), then `+dsN` / `+dsall` reads
+ * `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
+ * by its name alone, as `toki-name`), then `+dsN` / `+dsall` reads
  * N / all senses per part of speech, `+dnogloss` drops the definition words, `+dhyper` / `+dhypo` adds
  * hypernym / hyponym lemmas, `+dmax` / `+dmm` / `+dcentroid` picks the relatedness rule
  * (max over the items, mean over members of their max, the description's mean vector).
@@ -132,8 +133,9 @@ export function candidateOracle(name: string): OracleConfig {
     else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) } };
     else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
     else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
+    else if (m === 'nodesc') config = { ...config, classDescription: null };
     else if (m.startsWith('d') && config.classDescription) config = { ...config, classDescription: descriptionModifier(config.classDescription, m, name) };
-    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +desc and after it +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
+    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
   }
   return config;
 }

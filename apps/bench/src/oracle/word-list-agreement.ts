@@ -150,7 +150,7 @@ function agreementHeadline(results: readonly CorpusAgreement[], from: string) {
   const met = toki.length > 0 && toki.every((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8);
   return {
     question: "Does TOKI's keyword step call 'related' the words a person calls related to a class, and not the others (function words never)?",
-    xtrust: `toki: ${summary('toki')}${of('toki+desc').length ? ` · toki+desc (class names with their WordNet description, not the default): ${summary('toki+desc')}` : ''}`,
+    xtrust: `toki (the default: class names with their WordNet descriptions): ${summary('toki')}${of('toki-name').length ? ` · toki-name (class names alone, the default before issue 29's descriptions): ${summary('toki-name')}` : ''}`,
     peer: `same run: toki-paper ${summary('toki-paper')}`,
     goal: 'precision and recall of "related" ≥ 0.8 for every class (issue 29)',
     met: (met ? 'yes' : 'no') as 'yes' | 'no',

@@ -11,7 +11,7 @@ import { DEFAULT_AUDIT_MODE, keywordLimeMode, withAuditModeOption, type AuditMod
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
 export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[], oracle: 'toki' as OracleName };
 
-/** Parses `--oracle`: a named configuration of @xtrust/oracle (`toki`, the default, or `toki-paper`). */
+/** Parses `--oracle`: a named configuration of @xtrust/oracle (`toki`, the default, `toki-name` or `toki-paper`). */
 export function oracleArg(value: string): OracleName {
   if (!(value in ORACLES)) throw new InvalidArgumentError(`unknown oracle "${value}" (expected one of ${Object.keys(ORACLES).join(', ')})`);
   return value as OracleName;
@@ -35,7 +35,7 @@ export function withAuditSettings(c: Command): Command {
     .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, AUDIT_DEFAULTS.testSample)
     .option('--samples <n>', 'LIME neighbourhood size (paper: 5000)', positiveIntArg, AUDIT_DEFAULTS.samples)
     .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, AUDIT_DEFAULTS.topK)
-    .option('--oracle <name>', "TOKI configuration: toki (xtrust's default, chosen on validation data) or toki-paper (the paper's)", oracleArg, AUDIT_DEFAULTS.oracle)
+    .option('--oracle <name>', "TOKI configuration: toki (xtrust's default, chosen on validation data: class names with their WordNet descriptions), toki-name (the same with class names alone) or toki-paper (the paper's)", oracleArg, AUDIT_DEFAULTS.oracle)
     .option('--theta-dist <d>', "dendrogram cut in cosine distance (TOKI; default: the oracle's, 0.3 for both)", fractionArg)
     .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, AUDIT_DEFAULTS.thetaConf)
     .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
