@@ -9,6 +9,15 @@ import type { EnsembleMemberName } from './ensemble.js';
 import { limeOptionsOf, type LimeMode } from './lime-mode.js';
 import type { AuditMode } from './audit-mode.js';
 
+/**
+ * The settings as a run directory's key (run-dir.ts): the oracle by its whole configuration, not its name,
+ * so a run started under an earlier meaning of a name (`toki` before the class descriptions) is refused on
+ * --resume, naming the field that changed, instead of being finished with another oracle.
+ */
+export function runKeySettings(settings: AuditSettings): Omit<AuditSettings, 'oracle'> & { oracle: object } {
+  return { ...settings, oracle: { ...resolveOracle(settings.oracle) } };
+}
+
 /** Settings of an audit (each one a flag; see README). */
 export interface AuditSettings {
   /** Training texts sampled for keyword identification (TOKI §3.1; paper: 2,000). */

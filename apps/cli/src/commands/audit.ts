@@ -14,6 +14,7 @@ import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
 import { queuedAuditExplainer, withQueueOption } from './worker.js';
 import { limeModeParts } from '../lime-mode.js';
+import { runKeySettings } from '../audit-settings.js';
 
 /** Options of `xtrust audit`. */
 export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
@@ -41,7 +42,7 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
   const run = RunDir.open(
     options.out,
     'audit',
-    { model: fingerprint, train: fileDigest(options.train), test: fileDigest(options.test), columns, ...settings, attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null },
+    { model: fingerprint, train: fileDigest(options.train), test: fileDigest(options.test), columns, ...runKeySettings(settings), attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null },
     options.resume,
   );
   progress.note(`xtrust audit: ${model.kind} model ${options.model} (labels ${labels.join(', ')}); ${train.length} training and ${test.length} test texts${run.resumed ? ' (resuming)' : ''}`);

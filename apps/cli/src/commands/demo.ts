@@ -5,7 +5,7 @@ import { BuiltinClassifier, BUILTIN_KINDS, evaluateAccuracy, trainClassifier, ty
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { runAudit } from '../audit.js';
 import { groundTruthCounts, type AuditRow, type AuditSummary, type GroundTruthCounts } from '../audit-records.js';
-import type { AuditSettings } from '../audit-settings.js';
+import { runKeySettings, type AuditSettings } from '../audit-settings.js';
 import { runScoredCase } from '../scored-case.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
 import { checkClassNames } from '../data-files.js';
@@ -116,7 +116,7 @@ export async function runDemo(options: DemoOptions, progress = new Progress(unde
   const run = RunDir.open(
     options.out,
     'demo',
-    { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...settings, attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null, scoredCheck: options.scoredCheck },
+    { dataset: options.dataset, model: options.model, testFraction: options.testFraction, ...runKeySettings(settings), attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null, scoredCheck: options.scoredCheck },
     options.resume,
   );
   progress.note(

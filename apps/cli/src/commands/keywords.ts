@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { identifyStore, poolsOf } from '../audit.js';
-import { auditExplainer } from '../audit-settings.js';
+import { auditExplainer, runKeySettings } from '../audit-settings.js';
 import { loadEnsemble } from '../ensemble.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
@@ -25,7 +25,7 @@ export async function runKeywords(options: KeywordsOptions, progress = new Progr
   const classifier = model.classifier;
   checkClassNames(settings.classNames, classifier.labels, settings.classDescriptions);
   const train = await readLabelledFile(options.train, { textColumn: options.textColumn, labelColumn: options.labelColumn }, classifier.labels, '--train');
-  const { testSample: _unused, thetaConf: _unused2, ...keyed } = settings;
+  const { testSample: _unused, thetaConf: _unused2, ...keyed } = runKeySettings(settings);
   const run = RunDir.open(options.out, 'keywords', { model: await modelFingerprint(classifier), train: fileDigest(options.train), ...keyed }, options.resume);
   const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
   const store = await identifyStore(classifier, train, settings, { explainer: auditExplainer(settings), embeddings, thetaRelate, run, progress, batchSeconds: CHECKPOINT_SECONDS });
