@@ -192,6 +192,8 @@ export async function limeKeywordStore(model: Classifier, train: readonly { text
     classNames: o.classNames,
     seed: o.seed,
     checkpoint: o.checkpoint,
+    // as the bag-of-words Table 4 (attack/run.ts): class names alone, the configuration its figures were measured with
+    oracle: 'toki-name',
   });
   if (o.cache) await store.save(o.cache);
   return { store, cached: false };
