@@ -2,7 +2,7 @@
 // the LIME explainer and the options of TOKI's keyword identification (`xtrust audit`, `keywords`, the
 // demo's scored check and the queue's workers all explain and identify keywords the same way).
 import type { Explainer, WordEmbedding } from '@xtrust/core';
-import { LimeExplainer } from '@xtrust/explainers';
+import { LimeExplainer, explainerByName } from '@xtrust/explainers';
 import { resolveOracle, type IdentifyKeywordsOptions, type OracleName } from '@xtrust/oracle';
 import type { ClassDescriptionsFile } from './class-descriptions-file.js';
 import type { EnsembleMemberName } from './ensemble.js';
@@ -45,6 +45,27 @@ export interface AuditSettings {
   readonly limeMode?: LimeMode;
   /** `--audit-mode`: exact (undefined too), or fast — adaptive keyword pass (folded into limeMode) and verdict-aware labelling (audit-mode.ts). */
   readonly auditMode?: AuditMode;
+  /** `--keyword-method`: the explainer of the keyword pass when it is not LIME (undefined: LIME, the paper's). */
+  readonly keywordMethod?: KeywordMethod;
+}
+
+/**
+ * Explainers the keyword pass may use instead of LIME (`--keyword-method`; issue 30, "a cheaper keyword
+ * pass"). TOKI's §3.1 takes any explanation method; the test predictions are always labelled with LIME.
+ * `gradient` and `integrated-gradients` need a model with gradients (an ONNX folder with
+ * `onnx/model_grad.onnx`, or a built-in model).
+ */
+export const KEYWORD_METHODS = ['lime', 'omission', 'gradient', 'integrated-gradients', 'attention'] as const;
+export type KeywordMethod = (typeof KEYWORD_METHODS)[number];
+
+/** Integrated-gradients steps of a keyword pass: the setting measured in apps/bench keyword-pass (20). */
+export const KEYWORD_IG_STEPS = 20;
+
+/** The keyword pass's explainer: `lime` (the given LIME explainer, local or queued) or the named method. */
+export function keywordPassExplainer(settings: Pick<AuditSettings, 'keywordMethod'>, lime: Explainer): Explainer {
+  const method = settings.keywordMethod ?? 'lime';
+  if (method === 'lime') return lime;
+  return explainerByName(method, method === 'integrated-gradients' ? { steps: KEYWORD_IG_STEPS } : {});
 }
 
 /** The audit's LIME options: the settings' neighbourhood size, word count and seed, and the mode's (`adaptive`). */
@@ -69,7 +90,7 @@ export function keywordOptions(
 ): IdentifyKeywordsOptions {
   return {
     batchSeconds: context.batchSeconds,
-    explainer: context.explainer,
+    explainer: keywordPassExplainer(settings, context.explainer),
     // recorded in the store's provenance: `xtrust label` explains with the same options by default
     explainerOptions: auditLimeOptions(settings),
     embeddings: context.embeddings,

@@ -229,7 +229,8 @@ export async function identifyStore(
   context: LabelRowsContext & { readonly thetaRelate: Record<string, number> },
 ): Promise<KeywordStore> {
   const { progress, run } = context;
-  progress.note(`keywords: explaining up to ${settings.trainSample} correctly predicted training texts (LIME, ${settings.samples} samples each)`);
+  const method = settings.keywordMethod ?? 'lime';
+  progress.note(`keywords: explaining up to ${settings.trainSample} correctly predicted training texts (${method === 'lime' ? `LIME, ${settings.samples} samples each` : method})`);
   const kb = progressBridge(progress, 'keywords');
   const store = await identifyKeywords(
     classifier,

@@ -24,6 +24,12 @@ beforeAll(async () => {
     expect(r.code).toBe(0);
     runs[mode] = { dir, summary: JSON.parse(r.stdout).summary, predictions: lines(join(dir, 'predictions.jsonl')) };
   }
+  // the keyword pass by gradient × input (issue 30, a cheaper keyword pass), labels by verdict-aware LIME
+  const dir = join(fx.dir, 'fast-gradient');
+  const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--out', dir, '--audit-mode', 'fast', '--keyword-method', 'gradient', ...AUDIT]);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  runs.gradient = { dir, summary: JSON.parse(r.stdout).summary, predictions: lines(join(dir, 'predictions.jsonl')) };
 }, 300_000);
 
 describe('xtrust audit --audit-mode', () => {
@@ -42,6 +48,18 @@ describe('xtrust audit --audit-mode', () => {
   it("names the modes in the summary's settings: fast runs the keyword pass adaptive", () => {
     expect(runs.exact.summary.settings).toMatchObject({ auditMode: 'exact', limeMode: 'exact' });
     expect(runs.fast.summary.settings).toMatchObject({ auditMode: 'fast', limeMode: 'adaptive' });
+  });
+
+  it('--keyword-method gradient builds the keyword store from gradient × input explanations; every prediction is still labelled with LIME', () => {
+    const store = JSON.parse(readFileSync(join(runs.gradient.dir, 'keywords.json'), 'utf8'));
+    expect(store.provenance.explainer.method).toBe('gradient');
+    expect(runs.gradient.summary.settings).toMatchObject({ auditMode: 'fast', keywordMethod: 'gradient' });
+    expect(runs.exact.summary.settings.keywordMethod).toBeUndefined();
+    const lime = JSON.parse(readFileSync(join(runs.exact.dir, 'keywords.json'), 'utf8'));
+    expect(lime.provenance.explainer.method).toBe('lime');
+    // same predictions, labelled (the fixture's labels need not equal exact's: the pools differ)
+    expect(runs.gradient.predictions.map((p) => p.predicted)).toEqual(runs.exact.predictions.map((p) => p.predicted));
+    expect(runs.gradient.predictions.every((p) => p.verdict === 'incorrect' || typeof p.samples === 'number')).toBe(true);
   });
 
   it("xtrust label --audit-mode fast with the exact audit's store gives its labels", async () => {
@@ -67,6 +85,13 @@ describe('--audit-mode: parsing and help', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(`'--audit-mode <mode>' argument 'quick' is invalid. expected one of exact, fast`);
     }
+  });
+
+  it('an unknown --keyword-method is one line, exit 2, naming the methods', () => {
+    const r = xtrust(['audit', '--model', 'm', '--train', 'a.csv', '--test', 'b.csv', '--keyword-method', 'shap', '--out', join(tempDir(), 'x')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('expected one of lime, omission, gradient, integrated-gradients, attention, got "shap"');
   });
 
   it('--help says what exact and fast do', () => {

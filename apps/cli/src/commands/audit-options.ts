@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { AuditSettings } from '../audit-settings.js';
+import { KEYWORD_METHODS, type AuditSettings, type KeywordMethod } from '../audit-settings.js';
 import { ENSEMBLE_MEMBERS, type EnsembleMemberName } from '../ensemble.js';
 import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
@@ -15,6 +15,12 @@ export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000
 export function oracleArg(value: string): OracleName {
   if (!(value in ORACLES)) throw new InvalidArgumentError(`unknown oracle "${value}" (expected one of ${Object.keys(ORACLES).join(', ')})`);
   return value as OracleName;
+}
+
+/** Parses `--keyword-method`: one of KEYWORD_METHODS. */
+export function keywordMethodArg(value: string): KeywordMethod {
+  if (!(KEYWORD_METHODS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KEYWORD_METHODS.join(', ')}, got "${value}"`);
+  return value as KeywordMethod;
 }
 
 /** Parses `glove,counter-fitted,use` into ensemble member names (each once, in the order given). */
@@ -41,6 +47,7 @@ export function withAuditSettings(c: Command): Command {
     .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
     .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg)
     .option('--class-descriptions <file>', 'JSON label → description (words or a sentence): TOKI relates keywords to the class name and these words, e.g. {"ham": "personal and work e-mail"}')
+    .option('--keyword-method <method>', `explainer of the keyword pass: ${KEYWORD_METHODS.join(' | ')} (default lime, the paper's; gradient and integrated-gradients need a model with gradients). Test predictions are always labelled with LIME`, keywordMethodArg)
     .option('--embeddings <list>', "TOKI's embedding ensemble, plurality vote across members (paper: glove,counter-fitted,use)", embeddingsArg, AUDIT_DEFAULTS.embeddings);
 }
 
@@ -59,6 +66,7 @@ export interface AuditSettingFlags {
   embeddings?: EnsembleMemberName[];
   limeMode?: LimeMode;
   auditMode?: AuditMode;
+  keywordMethod?: KeywordMethod;
 }
 
 /** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */
@@ -79,5 +87,7 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     // fast runs the keyword pass adaptive (keywordLimeMode), so the store records how it was built
     limeMode: keywordLimeMode(flags.auditMode, flags.limeMode ?? DEFAULT_LIME_MODE),
     auditMode: flags.auditMode ?? DEFAULT_AUDIT_MODE,
+    // only when not LIME: a run directory from before the flag keeps its key and resumes
+    ...(flags.keywordMethod !== undefined && flags.keywordMethod !== 'lime' ? { keywordMethod: flags.keywordMethod } : {}),
   };
 }
