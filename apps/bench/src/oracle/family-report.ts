@@ -386,10 +386,13 @@ export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'va
   const col = (oracle: string) => (r: ScoredRow) => r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
   const naivePick = (r: ScoredRow) => r.method.startsWith('Naive (θ=');
   const all = ['everyday', 'phrase', 'mid', 'rare', 'absent'];
-  const t = bandFigures(cases, all, col('toki'));
-  const groups = TARGET_GROUPS.map((g) => ({ g, f: bandFigures(cases, g.bands, col('toki')), p: bandFigures(cases, g.bands, col('toki-paper')), n: bandFigures(cases, g.bands, naivePick) }));
+  // the default's figures, or — in a run made before a rename, without a `toki` column — its first configuration's
+  const tokiRows = cases.flatMap((c) => c.rows).filter((r) => !r.method.includes('K.I') && r.method.startsWith('TOKI-lime'));
+  const lead = tokiRows.some((r) => r.oracle === 'toki') ? 'toki' : (tokiRows.find((r) => r.oracle !== 'toki-paper')?.oracle ?? 'toki');
+  const t = bandFigures(cases, all, col(lead));
+  const groups = TARGET_GROUPS.map((g) => ({ g, f: bandFigures(cases, g.bands, col(lead)), p: bandFigures(cases, g.bands, col('toki-paper')), n: bandFigures(cases, g.bands, naivePick) }));
   const everydayScored = groups[0].f.scored;
-  const xtrust = `toki: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
+  const xtrust = `${lead}: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
   const peer = `same run: toki-paper median ${groups.map(({ g, p }) => `${f3(p.median)} (${g.name})`).join(', ')}; Naive (θ_conf 0.9) median ${groups.map(({ g, n }) => `${f3(n.median)} (${g.name})`).join(', ')}`;
   if (transformer) {
     const scored = cases.filter((c) => c.status === 'scored');
