@@ -1,0 +1,352 @@
+/**
+ * A cheaper keyword pass (issue 30, deliverable 2). An audit explains ~2,000 training texts only to pool
+ * their decision words, cluster the pools and keep the clusters related to each class (TOKI §3.1): what
+ * do the pools need? Every candidate pass explains the SAME training texts as an exact audit run (read
+ * from its run directory), builds a keyword store with the same oracle, and is judged by the audit's
+ * outcome, not by per-explanation agreement:
+ *   - each class's keyword set K_c against the reference's (Jaccard), the reference being the exact run's
+ *     own LIME explanations relabelled with the oracle asked for (so a stored run made under an older
+ *     default still serves);
+ *   - the labels of the exact run's test predictions (its stored exact LIME explanations) under the
+ *     candidate store against the reference store's — the keyword pass's effect on labels alone;
+ *   - with `--verdict-passes`, the labels of a whole fast audit: the candidate store, the predictions
+ *     explained again with verdict-aware LIME (`--audit-mode fast`'s labelling), against the reference.
+ * Times are measured here (wall and CPU of this process per pass) and extrapolated to the paper's scale
+ * (2,000 + 1,000) from the run's sample sizes.
+ *
+ *   pnpm turbo run build --filter=@xtrust/bench
+ *   node apps/bench/dist/transformer-audit/run.js --model models/transformers/out/bert-spam   (makes the exact run)
+ *   node apps/bench/dist/keyword-pass/run.js [--exact DIR] [--passes lime:1000,gradient,…] [--write-section]
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Classifier, Explainer, Explanation } from '@xtrust/core';
+import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
+import { AttentionExplainer, GradientExplainer, IntegratedGradientsExplainer, LimeExplainer } from '@xtrust/explainers';
+import { OnnxClassifier } from '@xtrust/models';
+import { calibrateThetaRelate, identifyKeywords, labelExplanations, labelPredictions, ORACLES, type KeywordStore, type TrustLabel } from '@xtrust/oracle';
+import { defineScript, runScript, UsageError } from '../harness/options.js';
+import { formatMachine, machineInfo, type MachineInfo } from '../harness/machine.js';
+import { median } from '../harness/timing.js';
+import { orderAfter, readJson, saveSection, writeJsonAtomic } from '../harness/store.js';
+import { writeBenchmarks } from '../harness/render.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const ROOT = resolve(here, '../../../..');
+const SECTIONS = join(ROOT, 'apps/bench/results/sections');
+const DEFAULT_EXACT = 'apps/bench/results/transformer-audit/work/exact';
+const DEFAULT_OUT = 'apps/bench/results/keyword-pass.json';
+const PASS_HELP = 'lime:N (exact LIME, N samples), adaptive:N (LIME with the tolerance rule — top-10 Jaccard between consecutive fits ≥ 0.8, patience 2 — capped at N), gradient (gradient × input), integrated-gradients:M (M steps), attention (last layer); a LIME pass may end in @S for seed S (lime:5000@1: exact LIME\'s own seed-to-seed floor)';
+
+const spec = defineScript({
+  usage: 'node apps/bench/dist/keyword-pass/run.js [options]',
+  summary:
+    "Keyword passes of an audit judged by the audit's outcome: per candidate explainer, the keyword sets (Jaccard per class) and the labels of the exact run's predictions against the exact LIME pass's, with time per text and the paper-scale extrapolation. Markdown on stdout.",
+  options: {
+    exact: { kind: 'string', placeholder: 'DIR', help: `the exact audit's run directory: keywords.explanations.jsonl, predictions.explanations.jsonl, predictions.jsonl, run.json (default ${DEFAULT_EXACT})` },
+    model: { kind: 'string', placeholder: 'DIR', help: "the audited classifier folder (default: the run's, models/transformers/out/bert-spam)" },
+    passes: { kind: 'list', default: ['lime:1000', 'adaptive:5000', 'gradient', 'integrated-gradients:20', 'attention'], help: `candidate keyword passes: ${PASS_HELP}` },
+    'verdict-passes': { kind: 'list', default: [], help: "passes (or 'reference') whose store also labels the predictions with verdict-aware LIME, capped at --samples: a whole fast audit's labels" },
+    threads: { kind: 'integer', min: 1, help: "onnxruntime intra-op threads (default: onnxruntime's choice; the CLI's default is every core)" },
+    sessions: { kind: 'integer', min: 1, default: 1, help: 'onnxruntime sessions scoring batches in parallel (as the CLI\'s --sessions)' },
+    oracle: { kind: 'string', choices: Object.keys(ORACLES), default: 'toki', help: 'TOKI configuration of every store, the reference included' },
+    samples: { kind: 'integer', min: 2, default: 5000, help: "LIME samples of the verdict-aware labelling's cap (the exact run's)" },
+    out: { kind: 'string', placeholder: 'FILE', help: `results JSON, rewritten after every pass; a pass already in it is not measured again (default ${DEFAULT_OUT})` },
+    fresh: { kind: 'flag', help: 'measure every pass again' },
+    'write-section': { kind: 'flag', help: "store the tables as the bench section keyword-pass (apps/bench/results/keyword-pass.md) and rewrite BENCHMARKS.md" },
+  },
+  notes: ['The training texts, their order and the seed are the exact run\'s; only the explainer of the keyword pass differs.'],
+});
+
+/** One stored line of a run directory's explanation JSONL. */
+interface StoredExplanation {
+  readonly key: string;
+  readonly explanation: Explanation;
+}
+
+/** A measured keyword pass. */
+interface PassResult {
+  readonly name: string;
+  readonly explainer: string;
+  readonly texts: number;
+  readonly wall: number;
+  readonly cpu: number;
+  /** Mean LIME samples per text, when the pass is LIME. */
+  readonly samplesMean?: number;
+  readonly keywords: Record<string, string[]>;
+  readonly jaccard: Record<string, number>;
+  /** Labels of the exact explanations under this store: equal to the reference's, of the correct predictions. */
+  readonly labelsEqual: number;
+  readonly labelled: number;
+  readonly differs: string[];
+  readonly verdict?: VerdictResult;
+  /** onnxruntime intra-op threads (null: onnxruntime's choice) and sessions the pass ran with. */
+  readonly threads?: number | null;
+  readonly sessions?: number;
+}
+
+/** A whole fast audit's labelling: verdict-aware LIME with this store. */
+interface VerdictResult {
+  readonly labelsEqual: number;
+  readonly labelled: number;
+  readonly samplesMean: number;
+  readonly samplesMedian: number;
+  readonly wall: number;
+  readonly cpu: number;
+}
+
+interface Results {
+  readonly exact: string;
+  readonly model: string;
+  readonly oracle: string;
+  readonly trainSample: number;
+  readonly testSample: number;
+  readonly reference: { keywords: Record<string, string[]>; counts: string; keywordSeconds?: number; labellingSeconds?: number; verdict?: VerdictResult };
+  passes: PassResult[];
+  machine: MachineInfo;
+  date: string;
+}
+
+const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+
+function readJsonl(file: string): StoredExplanation[] {
+  if (!existsSync(file)) throw new UsageError(`--exact: ${file} is missing (run the transformer-audit bench first, or name an audit's run directory)`);
+  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as StoredExplanation);
+}
+
+/** The explainer a --passes entry names (10 features and seed 0 as the audit, or `@S` for seed S). */
+function passExplainer(name: string): Explainer {
+  const [body, seedPart] = name.split('@');
+  const seed = seedPart === undefined ? 0 : Number(seedPart);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--passes: "${name}": the seed after '@' must be a whole number ≥ 0`);
+  const [kind, arg] = body.split(':');
+  const n = arg === undefined ? undefined : Number(arg);
+  if (arg !== undefined && !(Number.isInteger(n) && n! >= 2)) throw new UsageError(`--passes: "${name}": the number after ':' must be an integer ≥ 2`);
+  switch (kind) {
+    case 'lime':
+      return new LimeExplainer({ numSamples: n ?? 1000, numFeatures: 10, seed });
+    case 'adaptive':
+      return new LimeExplainer({ numSamples: n ?? 5000, numFeatures: 10, seed, adaptive: { patience: 2, minJaccard: 0.8 } });
+    case 'gradient':
+      return new GradientExplainer({});
+    case 'integrated-gradients':
+      return new IntegratedGradientsExplainer({ steps: n ?? 20 });
+    case 'attention':
+      return new AttentionExplainer({});
+    default:
+      throw new UsageError(`--passes: unknown pass "${name}" (${PASS_HELP})`);
+  }
+}
+
+/** Answers from stored explanations only: the exact run's pass, replayed. */
+class ReplayExplainer implements Explainer {
+  readonly name = 'lime';
+  constructor(private readonly byText: ReadonlyMap<string, Explanation>) {}
+  async explain(_c: Classifier, texts: readonly string[]): Promise<Explanation[]> {
+    return texts.map((t) => {
+      const e = this.byText.get(t);
+      if (!e) throw new Error('replay: a text the exact run did not explain');
+      return e;
+    });
+  }
+}
+
+const jaccard = (a: readonly string[], b: readonly string[]) => {
+  const A = new Set(a);
+  const B = new Set(b);
+  const inter = [...A].filter((x) => B.has(x)).length;
+  const union = new Set([...A, ...B]).size;
+  return union === 0 ? 1 : inter / union;
+};
+
+const counts = (ls: readonly TrustLabel[]) => ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
+
+await runScript(spec, async (o) => {
+  o.passes.forEach(passExplainer); // a bad --passes entry is a usage error before anything loads
+  const exactDir = resolve(ROOT, o.exact ?? DEFAULT_EXACT);
+  const outFile = resolve(ROOT, o.out ?? DEFAULT_OUT);
+  const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
+  const run = readJson<{ key: { trainSample: number; testSample: number; classNames: Record<string, string>; seed: number; limeMode: string; samples: number } }>(join(exactDir, 'run.json'));
+  if (run.key.limeMode !== 'exact') throw new UsageError(`--exact ${exactDir}: a ${run.key.limeMode} run; the reference must be an exact one`);
+  const model = resolve(ROOT, o.model ?? 'models/transformers/out/bert-spam');
+  const classifier = await OnnxClassifier.load(model, { ...(o.threads ? { threads: o.threads } : {}), sessions: o.sessions }).catch((e: Error) => {
+    throw new UsageError(`--model ${model}: ${e.message.split('\n')[0]}`);
+  });
+  const keywordExpl = readJsonl(join(exactDir, 'keywords.explanations.jsonl')).map((s) => s.explanation);
+  const predictionExpl = readJsonl(join(exactDir, 'predictions.explanations.jsonl')).map((s) => s.explanation);
+  const predictions = readFileSync(join(exactDir, 'predictions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { text: string; truth: string });
+  const truthOf = new Map(predictions.map((p) => [p.text, p.truth]));
+  const trueLabels = predictionExpl.map((e) => truthOf.get(e.text) ?? e.predictedLabel);
+  // the keyword pass's texts were predicted correctly: their predicted label is the true one
+  const trainTexts = keywordExpl.map((e) => e.text);
+  const trainLabels = keywordExpl.map((e) => e.predictedLabel);
+  log(`${trainTexts.length} keyword texts, ${predictionExpl.length} predictions from ${exactDir}; model ${model}`);
+
+  const glove = await GloveEmbedding.load();
+  const { thetaRelate } = await calibrateThetaRelate(glove, wordnet(), { seed: 0 });
+  const oracle = ORACLES[o.oracle];
+  const storeFrom = (explainer: Explainer) =>
+    identifyKeywords(classifier, trainTexts, trainLabels, {
+      explainer,
+      embeddings: [glove],
+      thetaRelate: { [glove.name]: thetaRelate },
+      oracle,
+      topK: 10,
+      seed: run.key.seed,
+      sampleSize: trainTexts.length,
+      classNames: run.key.classNames,
+    });
+  const keywordsOf = (s: KeywordStore) => Object.fromEntries(classifier.labels.map((l) => [l, s.keywords(l).sort()]));
+  const labelsOf = (s: KeywordStore) => labelExplanations(s, predictionExpl, { embeddings: [glove], trueLabels });
+  const verdictLabels = async (s: KeywordStore, ref: readonly TrustLabel[] | null): Promise<{ labels: TrustLabel[]; result: VerdictResult }> => {
+    const wall0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const labels = await labelPredictions(s, classifier, predictionExpl.map((e) => e.text), {
+      embeddings: [glove],
+      explainer: new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed: run.key.seed }),
+      trueLabels,
+      verdictSampling: { confidence: 0.95 },
+    });
+    const used = labels.map((l) => l.samples).filter((n): n is number => n !== undefined);
+    const judged = ref ? labels.map((_, i) => i).filter((i) => ref[i].verdict !== 'incorrect') : [];
+    return {
+      labels,
+      result: {
+        labelsEqual: judged.filter((i) => ref![i].verdict === labels[i].verdict).length,
+        labelled: judged.length,
+        samplesMean: used.reduce((a, b) => a + b, 0) / Math.max(1, used.length),
+        samplesMedian: median(used),
+        wall: (performance.now() - wall0) / 1000,
+        cpu: cpuSeconds(process.cpuUsage(cpu0)),
+      },
+    };
+  };
+
+  log(`reference: the exact run's LIME explanations, oracle ${o.oracle}`);
+  const refStore = await storeFrom(new ReplayExplainer(new Map(keywordExpl.map((e) => [e.text, e]))));
+  const refLabels = await labelsOf(refStore);
+  const correct = refLabels.map((_, i) => i).filter((i) => refLabels[i].verdict !== 'incorrect');
+  const exactRun = existsSync(join(ROOT, 'apps/bench/results/transformer-audit/runs/exact.json'))
+    ? readJson<{ seconds?: { keywords: number; labelling: number } }>(join(ROOT, 'apps/bench/results/transformer-audit/runs/exact.json'))
+    : null;
+  const prior = !o.fresh && existsSync(outFile) ? readJson<Results>(outFile) : null;
+  const usable = prior && prior.exact === exactDir.replace(ROOT + '/', '') && prior.oracle === o.oracle ? prior : null;
+  const results: Results = {
+    exact: exactDir.replace(ROOT + '/', ''),
+    model: model.replace(ROOT + '/', ''),
+    oracle: o.oracle,
+    trainSample: run.key.trainSample,
+    testSample: run.key.testSample,
+    reference: {
+      keywords: keywordsOf(refStore),
+      counts: counts(refLabels),
+      keywordSeconds: exactRun?.seconds?.keywords,
+      labellingSeconds: exactRun?.seconds?.labelling,
+      verdict: usable?.reference.verdict,
+    },
+    passes: usable?.passes ?? [],
+    machine: machineInfo(),
+    date: new Date().toISOString().slice(0, 10),
+  };
+  const save = () => writeJsonAtomic(outFile, results, 1);
+  if (o['verdict-passes'].includes('reference') && !results.reference.verdict) {
+    log('reference store: labelling with verdict-aware LIME');
+    results.reference.verdict = (await verdictLabels(refStore, refLabels)).result;
+    save();
+  }
+  for (const name of o.passes) {
+    const explainer = passExplainer(name);
+    const stored = results.passes.find((p) => p.name === name);
+    if (stored && (stored.verdict || !o['verdict-passes'].includes(name))) {
+      log(`${name}: stored`);
+      continue;
+    }
+    log(`${name}: keyword pass over ${trainTexts.length} texts`);
+    const wall0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    const store = await storeFrom(explainer);
+    const wall = (performance.now() - wall0) / 1000;
+    const cpu = cpuSeconds(process.cpuUsage(cpu0));
+    const labels = await labelsOf(store);
+    const keywords = keywordsOf(store);
+    const pass: PassResult = {
+      name,
+      explainer: explainer.name,
+      texts: trainTexts.length,
+      wall,
+      cpu,
+      keywords,
+      jaccard: Object.fromEntries(classifier.labels.map((l) => [l, jaccard(keywords[l], results.reference.keywords[l])])),
+      labelsEqual: correct.filter((i) => labels[i].verdict === refLabels[i].verdict).length,
+      labelled: correct.length,
+      differs: correct.filter((i) => labels[i].verdict !== refLabels[i].verdict).map((i) => `prediction ${i}: ${refLabels[i].verdict} → ${labels[i].verdict}`),
+      threads: o.threads ?? null,
+      sessions: o.sessions,
+      ...(o['verdict-passes'].includes(name) ? { verdict: (await verdictLabels(store, refLabels)).result } : {}),
+    };
+    results.passes = [...results.passes.filter((p) => p.name !== name), pass];
+    save();
+    log(`${name}: ${wall.toFixed(1)} s wall, Jaccard ${Object.entries(pass.jaccard).map(([l, j]) => `${l} ${j.toFixed(3)}`).join(', ')}, labels ${pass.labelsEqual}/${pass.labelled}`);
+  }
+  await classifier.release();
+  const markdown = render(results);
+  process.stdout.write(markdown + '\n');
+  if (o['write-section']) {
+    const argv = process.argv.slice(2).filter((a) => a !== '--write-section');
+    saveSection(SECTIONS, {
+      name: 'keyword-pass',
+      title: 'A cheaper keyword pass for the audit (issue 30)',
+      description:
+        "Which explainer the audit's keyword identification needs: each candidate explains the exact audit run's training texts, its keyword store (same oracle) is compared with the exact LIME pass's by the audit's outcome — keyword sets (Jaccard per class) and the labels of the run's predictions — with its time per text extrapolated to the paper's 2,000 + 1,000.",
+      command: `pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/keyword-pass/run.js ${argv.join(' ')}`.trim(),
+      script: `keyword-pass/run.js ${argv.join(' ')}`.trim(),
+      date: results.date,
+      seconds: results.passes.reduce((a, p) => a + p.wall + (p.verdict?.wall ?? 0), 0),
+      quick: false,
+      machine: results.machine,
+      status: 'ok',
+      markdown,
+      order: orderAfter(SECTIONS, 'transformer-audit', 0.5, 900),
+      regenerated: `The exact run directory (${results.exact}, not committed) is made by \`node apps/bench/dist/transformer-audit/run.js --model ${results.model} --fraction 0.1 --samples 5000\`; ${shownOut(outFile)} holds every pass's figures.`,
+    });
+    writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), SECTIONS);
+    log('section keyword-pass written');
+  }
+});
+
+function shownOut(file: string): string {
+  return file.replace(ROOT + '/', '');
+}
+
+/** The section's tables. */
+function render(r: Results): string {
+  const labels = Object.keys(r.reference.keywords);
+  const scaleTrain = 2000 / r.trainSample;
+  const scaleTest = 1000 / r.testSample;
+  const refKw = r.reference.keywordSeconds;
+  const pct = (a: number, b: number) => `${a} of ${b} (${((100 * a) / Math.max(1, b)).toFixed(1)} %)`;
+  const rows = r.passes.map((p) => {
+    const verdict = p.verdict ? `${pct(p.verdict.labelsEqual, p.verdict.labelled)}, ${p.verdict.samplesMean.toFixed(0)} samples` : '—';
+    const audit = p.verdict
+      ? `${((p.wall * scaleTrain + p.verdict.wall * scaleTest) / 3600).toFixed(2)} h / ${((p.cpu * scaleTrain + p.verdict.cpu * scaleTest) / 3600).toFixed(2)} h`
+      : '—';
+    const runtime = p.threads === undefined ? '' : ` (${p.threads === null ? "onnxruntime's threads" : `${p.threads} threads`}${p.sessions && p.sessions > 1 ? `, ${p.sessions} sessions` : ''})`;
+    return `| ${p.name}${runtime} | ${(p.wall / p.texts).toFixed(2)} / ${(p.cpu / p.texts).toFixed(2)} | ${((p.wall * scaleTrain) / 60).toFixed(1)} / ${((p.cpu * scaleTrain) / 60).toFixed(1)} min | ${labels.map((l) => p.jaccard[l].toFixed(3)).join(' | ')} | ${labels.map((l) => p.keywords[l].length).join(' / ')} | ${pct(p.labelsEqual, p.labelled)} | ${verdict} | ${audit} |`;
+  });
+  const v = r.reference.verdict;
+  return [
+    `Exact audit run: \`${r.exact}\` (${r.model}; ${r.trainSample} keyword texts sampled, ${r.testSample} test predictions; LIME ${5000} samples); oracle \`${r.oracle}\` for every store. Reference = that run's own LIME explanations relabelled with \`${r.oracle}\`: keywords ${labels.map((l) => `${l} ${r.reference.keywords[l].length}`).join(', ')}; labels (trustworthy / untrustworthy / unknown) ${r.reference.counts}${refKw ? `; its keyword pass took ${(refKw / 60).toFixed(1)} min wall (${((refKw * scaleTrain) / 3600).toFixed(1)} h at 2,000)` : ''}.`,
+    '',
+    `| keyword pass | s per text, wall / CPU | at 2,000 texts, wall / CPU | ${labels.map((l) => `Jaccard ${l}`).join(' | ')} | keywords (${labels.join(' / ')}) | labels equal (exact explanations) | whole fast audit: labels equal, verdict-aware samples | audit at 2,000 + 1,000, wall / CPU |`,
+    `| --- | --- | --- | ${labels.map(() => '---').join(' | ')} | --- | --- | --- | --- |`,
+    ...(v ? [`| exact LIME (the reference store) | ${refKw ? (refKw / r.trainSample).toFixed(2) : '—'} / — | ${refKw ? `${((refKw * scaleTrain) / 60).toFixed(0)} min` : '—'} | ${labels.map(() => '1').join(' | ')} | ${labels.map((l) => r.reference.keywords[l].length).join(' / ')} | — | ${pct(v.labelsEqual, v.labelled)}, ${v.samplesMean.toFixed(0)} samples | labelling alone: ${((v.wall * scaleTest) / 3600).toFixed(2)} h / ${((v.cpu * scaleTest) / 3600).toFixed(2)} h |`] : []),
+    ...rows,
+    '',
+    '"labels equal (exact explanations)": the run\'s stored exact LIME explanations of its predictions labelled with the candidate store against the reference store — what the keyword pass alone changes. "Whole fast audit": the candidate store with the predictions explained again by verdict-aware LIME (confidence 0.95, capped at the exact run\'s samples) — `--audit-mode fast`\'s labelling. Extrapolation: the pass\'s time × 2,000 / keyword texts sampled, the labelling\'s × 1,000 / predictions sampled; CPU is this process\'s (all its threads): on a machine shared with other jobs the wall figures grow and the CPU ones hold. A pass named lime:5000@S is the reference\'s own computation with LIME seed S: its Jaccard is exact LIME\'s seed-to-seed agreement, the floor a cheaper pass is read against.',
+    `Differences: ${r.passes.filter((p) => p.differs.length > 0).map((p) => `${p.name}: ${p.differs.join('; ')}`).join(' · ') || 'none'}.`,
+    '',
+    `Machine: ${formatMachine(r.machine)} (${cpus().length} cores), ${r.date}.`,
+  ].join('\n');
+}
