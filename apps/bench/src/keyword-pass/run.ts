@@ -24,6 +24,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Classifier, Explainer, Explanation } from '@xtrust/core';
 import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
+import { jaccard } from '@xtrust/metrics';
 import { AttentionExplainer, GradientExplainer, IntegratedGradientsExplainer, LimeExplainer } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { calibrateThetaRelate, identifyKeywords, labelExplanations, labelPredictions, ORACLES, type KeywordStore, type TrustLabel } from '@xtrust/oracle';
@@ -103,7 +104,7 @@ interface Results {
   readonly oracle: string;
   readonly trainSample: number;
   readonly testSample: number;
-  readonly reference: { keywords: Record<string, string[]>; counts: string; keywordSeconds?: number; labellingSeconds?: number; verdict?: VerdictResult };
+  readonly reference: { keywords: Record<string, string[]>; counts: string; verdict?: VerdictResult };
   passes: PassResult[];
   machine: MachineInfo;
   date: string;
@@ -152,14 +153,6 @@ class ReplayExplainer implements Explainer {
     });
   }
 }
-
-const jaccard = (a: readonly string[], b: readonly string[]) => {
-  const A = new Set(a);
-  const B = new Set(b);
-  const inter = [...A].filter((x) => B.has(x)).length;
-  const union = new Set([...A, ...B]).size;
-  return union === 0 ? 1 : inter / union;
-};
 
 const counts = (ls: readonly TrustLabel[]) => ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
 
@@ -228,9 +221,6 @@ await runScript(spec, async (o) => {
   const refStore = await storeFrom(new ReplayExplainer(new Map(keywordExpl.map((e) => [e.text, e]))));
   const refLabels = await labelsOf(refStore);
   const correct = refLabels.map((_, i) => i).filter((i) => refLabels[i].verdict !== 'incorrect');
-  const exactRun = existsSync(join(ROOT, 'apps/bench/results/transformer-audit/runs/exact.json'))
-    ? readJson<{ seconds?: { keywords: number; labelling: number } }>(join(ROOT, 'apps/bench/results/transformer-audit/runs/exact.json'))
-    : null;
   const prior = !o.fresh && existsSync(outFile) ? readJson<Results>(outFile) : null;
   const usable = prior && prior.exact === exactDir.replace(ROOT + '/', '') && prior.oracle === o.oracle ? prior : null;
   const results: Results = {
@@ -242,8 +232,6 @@ await runScript(spec, async (o) => {
     reference: {
       keywords: keywordsOf(refStore),
       counts: counts(refLabels),
-      keywordSeconds: exactRun?.seconds?.keywords,
-      labellingSeconds: exactRun?.seconds?.labelling,
       verdict: usable?.reference.verdict,
     },
     passes: usable?.passes ?? [],
@@ -325,7 +313,6 @@ function render(r: Results): string {
   const labels = Object.keys(r.reference.keywords);
   const scaleTrain = 2000 / r.trainSample;
   const scaleTest = 1000 / r.testSample;
-  const refKw = r.reference.keywordSeconds;
   const pct = (a: number, b: number) => `${a} of ${b} (${((100 * a) / Math.max(1, b)).toFixed(1)} %)`;
   const rows = r.passes.map((p) => {
     const verdict = p.verdict ? `${pct(p.verdict.labelsEqual, p.verdict.labelled)}, ${p.verdict.samplesMean.toFixed(0)} samples` : '—';
@@ -337,11 +324,11 @@ function render(r: Results): string {
   });
   const v = r.reference.verdict;
   return [
-    `Exact audit run: \`${r.exact}\` (${r.model}; ${r.trainSample} keyword texts sampled, ${r.testSample} test predictions; LIME ${5000} samples); oracle \`${r.oracle}\` for every store. Reference = that run's own LIME explanations relabelled with \`${r.oracle}\`: keywords ${labels.map((l) => `${l} ${r.reference.keywords[l].length}`).join(', ')}; labels (trustworthy / untrustworthy / unknown) ${r.reference.counts}${refKw ? `; its keyword pass took ${(refKw / 60).toFixed(1)} min wall (${((refKw * scaleTrain) / 3600).toFixed(1)} h at 2,000)` : ''}.`,
+    `Exact audit run: \`${r.exact}\` (${r.model}; ${r.trainSample} keyword texts sampled, ${r.testSample} test predictions; LIME ${5000} samples); oracle \`${r.oracle}\` for every store. Reference = that run's own LIME explanations relabelled with \`${r.oracle}\`: keywords ${labels.map((l) => `${l} ${r.reference.keywords[l].length}`).join(', ')}; labels (trustworthy / untrustworthy / unknown) ${r.reference.counts}; its times (several sittings) are in the transformer-audit section.`,
     '',
     `| keyword pass | s per text, wall / CPU | at 2,000 texts, wall / CPU | ${labels.map((l) => `Jaccard ${l}`).join(' | ')} | keywords (${labels.join(' / ')}) | labels equal (exact explanations) | whole fast audit: labels equal, verdict-aware samples | audit at 2,000 + 1,000, wall / CPU |`,
     `| --- | --- | --- | ${labels.map(() => '---').join(' | ')} | --- | --- | --- | --- |`,
-    ...(v ? [`| exact LIME (the reference store) | ${refKw ? (refKw / r.trainSample).toFixed(2) : '—'} / — | ${refKw ? `${((refKw * scaleTrain) / 60).toFixed(0)} min` : '—'} | ${labels.map(() => '1').join(' | ')} | ${labels.map((l) => r.reference.keywords[l].length).join(' / ')} | — | ${pct(v.labelsEqual, v.labelled)}, ${v.samplesMean.toFixed(0)} samples | labelling alone: ${((v.wall * scaleTest) / 3600).toFixed(2)} h / ${((v.cpu * scaleTest) / 3600).toFixed(2)} h |`] : []),
+    ...(v ? [`| exact LIME (the reference store) | — | — | ${labels.map(() => '1').join(' | ')} | ${labels.map((l) => r.reference.keywords[l].length).join(' / ')} | — | ${pct(v.labelsEqual, v.labelled)}, ${v.samplesMean.toFixed(0)} samples | labelling alone: ${((v.wall * scaleTest) / 3600).toFixed(2)} h / ${((v.cpu * scaleTest) / 3600).toFixed(2)} h |`] : []),
     ...rows,
     '',
     '"labels equal (exact explanations)": the run\'s stored exact LIME explanations of its predictions labelled with the candidate store against the reference store — what the keyword pass alone changes. "Whole fast audit": the candidate store with the predictions explained again by verdict-aware LIME (confidence 0.95, capped at the exact run\'s samples) — `--audit-mode fast`\'s labelling. Extrapolation: the pass\'s time × 2,000 / keyword texts sampled, the labelling\'s × 1,000 / predictions sampled; CPU is this process\'s (all its threads): on a machine shared with other jobs the wall figures grow and the CPU ones hold. A pass named lime:5000@S is the reference\'s own computation with LIME seed S: its Jaccard is exact LIME\'s seed-to-seed agreement, the floor a cheaper pass is read against.',
