@@ -28,6 +28,9 @@ import {
   type XtrustErrorCode,
 } from '@xtrust/core';
 import { loadAddon, type Addon } from './addon.js';
+import { gpuPays, type PlacedKernel } from './placement.js';
+
+export { PLACEMENT_RATES, estimateSeconds, gpuPays, type PlacedKernel } from './placement.js';
 
 export type { Dendrogram, MaskScoringNet, RidgeFit, RidgeProblem, TopKOptions, TopKResult } from '@xtrust/core';
 
@@ -40,7 +43,10 @@ export interface BackendInfo {
   readonly backend: Backend;
   /** Backends that can run here, best last. */
   readonly available: readonly Backend[];
-  /** The backend each kernel actually runs on (kernels without a CUDA version run on the CPU). */
+  /**
+   * The backend each kernel runs on (kernels without a CUDA version run on the CPU). Under an automatic
+   * CUDA backend, 'cuda' for cosineMatrix and topK means "calls large enough to pay" (`placement`).
+   */
   readonly kernels: Readonly<Record<KernelName, Backend>>;
   /** Worker threads of the CPU backend (0 for ts). */
   readonly threads: number;
@@ -56,6 +62,8 @@ interface State {
   backend: Backend;
   addon: Addon | null;
   notes: string[];
+  /** CUDA chosen by 'auto' places each call by its size; a forced 'cuda' runs every call on the device. */
+  forced: boolean;
 }
 
 let state: State | null = null;
@@ -75,14 +83,14 @@ function resolve(requested: string | undefined): State {
   if (info && !info.cuda.available && info.cuda.reason) notes.push(`cuda: ${info.cuda.reason}`);
   const avail = available(addon);
   const want = requested?.trim().toLowerCase() || 'auto';
-  if (want === 'auto') return { backend: avail[avail.length - 1], addon, notes };
+  if (want === 'auto') return { backend: avail[avail.length - 1], addon, notes, forced: false };
   if (want !== 'ts' && want !== 'cpu' && want !== 'cuda') {
     throw new XtrustError('INVALID_ARGUMENT', `XTRUST_BACKEND must be ts, cpu, cuda or auto, got "${requested}"`, { argument: 'XTRUST_BACKEND' });
   }
   if (!avail.includes(want)) {
     throw new XtrustError('BACKEND_UNAVAILABLE', `backend "${want}" is unavailable here: ${notes.join('; ') || 'unknown reason'}`, { backend: want, available: avail });
   }
-  return { backend: want, addon: want === 'ts' ? null : addon, notes };
+  return { backend: want, addon: want === 'ts' ? null : addon, notes, forced: true };
 }
 
 /** Runs an addon call, turning the addon's argument errors into XtrustError. */
@@ -118,6 +126,18 @@ export function useBackend(b?: Backend | 'auto'): Backend {
   return state.backend;
 }
 
+/**
+ * Where a cosine call of m query rows against n corpus rows of d dimensions runs now: 'cuda' only on
+ * the CUDA backend, and under 'auto' only when the size estimate says the device pays (see
+ * `gpuPays`); 'cpu' or 'ts' otherwise.
+ */
+export function placement(kernel: PlacedKernel, m: number, n: number, d: number): Backend {
+  const s = current();
+  if (s.backend !== 'cuda') return s.backend;
+  if (s.forced) return 'cuda';
+  return gpuPays(kernel, m, n, d, s.addon?.info().threads ?? 1) ? 'cuda' : 'cpu';
+}
+
 /** What runs, where, and why not the rest. */
 export function backendInfo(): BackendInfo {
   const s = current();
@@ -145,7 +165,8 @@ export function cosineMatrix(a: Float32Array, b: Float32Array, dim: number): Flo
   if (!s.addon) return cosineMatrixTs(a, b, dim);
   checkCosineArgs(a, b, dim, false);
   const addon = s.addon;
-  return native(() => addon.cosineMatrix(a, b, dim, s.backend === 'cuda'));
+  const onGpu = placement('cosineMatrix', a.length / dim, b.length / dim, dim) === 'cuda';
+  return native(() => addon.cosineMatrix(a, b, dim, onGpu));
 }
 
 /**
@@ -159,7 +180,8 @@ export function topK(queries: Float32Array, corpus: Float32Array, dim: number, k
   // The addon scans what it normalises; a corpus said to be normalised is scanned here.
   const [, , kk] = checkTopKArgs(queries, corpus, dim, k, false, normalized);
   const addon = s.addon;
-  const r = native(() => addon.topK(queries, corpus, dim, kk, normalized, s.backend === 'cuda'));
+  const onGpu = placement('topK', queries.length / dim, corpus.length / dim, dim) === 'cuda';
+  const r = native(() => addon.topK(queries, corpus, dim, kk, normalized, onGpu));
   return { k: kk, indices: r.indices, scores: r.scores };
 }
 
@@ -186,7 +208,8 @@ export class CosineIndex {
     if (!s.addon) return topKTs(queries, this.#unit, this.dim, k, { corpusNormalized: true });
     const [, , kk] = checkTopKArgs(queries, this.#unit, this.dim, k, false, false);
     const addon = s.addon;
-    const r = native(() => addon.topK(queries, this.#unit, this.dim, kk, true, s.backend === 'cuda'));
+    const onGpu = placement('topK', queries.length / this.dim, this.size, this.dim) === 'cuda';
+    const r = native(() => addon.topK(queries, this.#unit, this.dim, kk, true, onGpu));
     return { k: kk, indices: r.indices, scores: r.scores };
   }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// node apps/bench/dist/native/run.js [--quick] [--only topk,cluster,ridge] [--json results.json]
+// node apps/bench/dist/native/run.js [--quick] [--only topk,cluster,ridge,cuda] [--json results.json]
 import { writeFileSync } from 'node:fs';
 import { backendInfo } from '@xtrust/native';
 import { defineScript, parseOrExit } from '../harness/options.js';
@@ -12,7 +12,7 @@ const o = parseOrExit(
     summary: "@xtrust/native's kernels against their TypeScript twins, numpy + OpenBLAS, SciPy and ml-hclust (the native section of `pnpm bench`).",
     options: {
       quick: { kind: 'flag', help: 'reduced sizes' },
-      only: { kind: 'list', choices: ['topk', 'cluster', 'ridge'], help: 'some benchmarks only (default: all)' },
+      only: { kind: 'list', choices: ['topk', 'cluster', 'ridge', 'cuda'], help: 'some benchmarks only (default: all; cuda runs only where a CUDA device answers)' },
       json: { kind: 'string', placeholder: 'FILE', help: 'also write the results as JSON' },
     },
   }),
