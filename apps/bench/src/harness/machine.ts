@@ -45,7 +45,9 @@ export function machineInfo(): MachineInfo {
   };
 }
 
-/** One line for a report. */
+/** One line for a report (free memory and load average left out when they were not recorded: a machine described from its files). */
 export function formatMachine(m: MachineInfo): string {
-  return `${m.cores} × ${m.cpuModel}, ${m.memoryGiB} GiB memory (${m.freeMemoryGiB} GiB free), load average ${m.loadAverage.join(' / ')}; ${m.os}; Node ${m.node}; @xtrust/native ${m.kernels}; commit ${m.commit}`;
+  const free = typeof m.freeMemoryGiB === 'number' && Number.isFinite(m.freeMemoryGiB) ? ` (${m.freeMemoryGiB} GiB free)` : '';
+  const load = m.loadAverage.length ? `, load average ${m.loadAverage.join(' / ')}` : ', load average not recorded';
+  return `${m.cores} × ${m.cpuModel}, ${m.memoryGiB} GiB memory${free}${load}; ${m.os}; Node ${m.node}; @xtrust/native ${m.kernels}; commit ${m.commit}`;
 }
