@@ -33,6 +33,7 @@ import { formatMachine, machineInfo, type MachineInfo } from '../harness/machine
 import { median } from '../harness/timing.js';
 import { orderAfter, readJson, saveSection, writeJsonAtomic } from '../harness/store.js';
 import { writeBenchmarks } from '../harness/render.js';
+import type { WholeRecord } from './whole-audit.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -56,6 +57,7 @@ const spec = defineScript({
     samples: { kind: 'integer', min: 2, default: 5000, help: "LIME samples of the verdict-aware labelling's cap (the exact run's)" },
     out: { kind: 'string', placeholder: 'FILE', help: `results JSON, rewritten after every pass; a pass already in it is not measured again (default ${DEFAULT_OUT})` },
     fresh: { kind: 'flag', help: 'measure every pass again' },
+    whole: { kind: 'list', default: [], help: "records of whole fast audits (keyword-pass/whole-audit.js --record FILE): their time, and their labels against the reference on the predictions both runs made" },
     'write-section': { kind: 'flag', help: "store the tables as the bench section keyword-pass (apps/bench/results/keyword-pass.md) and rewrite BENCHMARKS.md" },
   },
   notes: ['The training texts, their order and the seed are the exact run\'s; only the explainer of the keyword pass differs.'],
@@ -106,8 +108,29 @@ interface Results {
   readonly testSample: number;
   readonly reference: { keywords: Record<string, string[]>; counts: string; verdict?: VerdictResult };
   passes: PassResult[];
+  /** Whole `xtrust audit --audit-mode fast` runs at the paper's scale (keyword-pass/whole-audit.js). */
+  whole?: WholeResult[];
   machine: MachineInfo;
   date: string;
+}
+
+/** A whole fast audit (2,000 + 1,000) read from its record and run directory. */
+interface WholeResult {
+  readonly record: string;
+  readonly command: string;
+  readonly keywordMethod: string;
+  readonly threads: number | null;
+  readonly sittings: number;
+  readonly wall: number;
+  readonly cpu: number;
+  readonly machines: string[];
+  readonly predictions: number;
+  readonly counts: string;
+  readonly keywords: Record<string, number>;
+  /** Predictions the exact run also made (same text) and judged (not incorrect), and how many the whole run labels alike. */
+  readonly shared: number;
+  readonly sharedEqual: number;
+  readonly differs: string[];
 }
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -239,6 +262,12 @@ await runScript(spec, async (o) => {
     date: new Date().toISOString().slice(0, 10),
   };
   const save = () => writeJsonAtomic(outFile, results, 1);
+  if (o.whole.length > 0) {
+    const refByText = new Map(predictionExpl.map((e, i) => [e.text, refLabels[i]]));
+    results.whole = o.whole.map((f) => readWhole(resolve(ROOT, f), refByText));
+    for (const w of results.whole) log(`whole run ${w.record}: ${(w.wall / 3600).toFixed(3)} h wall, labels equal on ${w.sharedEqual} of ${w.shared} shared predictions`);
+    save();
+  }
   if (o['verdict-passes'].includes('reference') && !results.reference.verdict) {
     log('reference store: labelling with verdict-aware LIME');
     results.reference.verdict = (await verdictLabels(refStore, refLabels)).result;
@@ -304,6 +333,35 @@ await runScript(spec, async (o) => {
   }
 });
 
+/** A whole fast audit's record and run directory, its labels compared with the reference's on the predictions both made. */
+function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel>): WholeResult {
+  if (!existsSync(recordFile)) throw new UsageError(`--whole ${recordFile}: no such record (keyword-pass/whole-audit.js writes it)`);
+  const record = readJson<WholeRecord>(recordFile);
+  const finished = record.sittings.some((x) => x.finished);
+  if (!finished) throw new UsageError(`--whole ${recordFile}: the run is not finished (${record.sittings.length} sitting(s) so far); rerun keyword-pass/whole-audit.js to continue it`);
+  const dir = resolve(ROOT, record.dir);
+  const preds = readFileSync(join(dir, 'predictions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { text: string; verdict: string });
+  const store = readJson<{ classes: { label: string; keywords: string[] }[] }>(join(dir, 'keywords.json'));
+  const shared = preds.filter((p) => refByText.has(p.text) && refByText.get(p.text)!.verdict !== 'incorrect');
+  const differs = shared.filter((p) => refByText.get(p.text)!.verdict !== p.verdict).map((p) => `${refByText.get(p.text)!.verdict} → ${p.verdict}`);
+  return {
+    record: shownOut(recordFile),
+    command: record.command,
+    keywordMethod: record.keywordMethod,
+    threads: record.threads,
+    sittings: record.sittings.length,
+    wall: record.sittings.reduce((a, x) => a + x.wall, 0),
+    cpu: record.sittings.reduce((a, x) => a + x.cpu, 0),
+    machines: [...new Set(record.sittings.map((x) => x.machine))],
+    predictions: preds.length,
+    counts: ['trustworthy', 'untrustworthy', 'unknown', 'incorrect'].map((v) => preds.filter((p) => p.verdict === v).length).join(' / '),
+    keywords: Object.fromEntries(store.classes.map((c) => [c.label, c.keywords.length])),
+    shared: shared.length,
+    sharedEqual: shared.length - differs.length,
+    differs,
+  };
+}
+
 function shownOut(file: string): string {
   return file.replace(ROOT + '/', '');
 }
@@ -333,6 +391,12 @@ function render(r: Results): string {
     '',
     '"labels equal (exact explanations)": the run\'s stored exact LIME explanations of its predictions labelled with the candidate store against the reference store — what the keyword pass alone changes. "Whole fast audit": the candidate store with the predictions explained again by verdict-aware LIME (confidence 0.95, capped at the exact run\'s samples) — `--audit-mode fast`\'s labelling. Extrapolation: the pass\'s time × 2,000 / keyword texts sampled, the labelling\'s × 1,000 / predictions sampled; CPU is this process\'s (all its threads): on a machine shared with other jobs the wall figures grow and the CPU ones hold. A pass named lime:5000@S is the reference\'s own computation with LIME seed S: its Jaccard is exact LIME\'s seed-to-seed agreement, the floor a cheaper pass is read against.',
     `Differences: ${r.passes.filter((p) => p.differs.length > 0).map((p) => `${p.name}: ${p.differs.join('; ')}`).join(' · ') || 'none'}.`,
+    ...(r.whole ?? []).flatMap((w) => [
+      '',
+      `**Whole fast audit, measured, not extrapolated** (\`${w.command}\`; keyword pass ${w.keywordMethod}, labels verdict-aware LIME; ${w.threads === null ? "the CLI's default threads (every core)" : `${w.threads} threads`}; ${w.sittings} sitting(s) on ${w.machines.join(' / ')}): ` +
+        `**${(w.wall / 3600).toFixed(2)} h wall**, ${(w.cpu / 3600).toFixed(2)} CPU-h. ${w.predictions} predictions labelled (trustworthy / untrustworthy / unknown / incorrect ${w.counts}); keywords ${Object.entries(w.keywords).map(([l, n]) => `${l} ${n}`).join(', ')}. ` +
+        `Of the exact run's predictions, ${w.shared} correct ones are in this run's sample too (its sample of 1,000 is drawn apart from the exact run's 100): labels equal on **${pct(w.sharedEqual, w.shared)}**${w.differs.length ? ` (${w.differs.join('; ')})` : ''}, against the reference labels above — each run with its own keyword store.`,
+    ]),
     '',
     `Machine: ${formatMachine(r.machine)} (${cpus().length} cores), ${r.date}.`,
   ].join('\n');

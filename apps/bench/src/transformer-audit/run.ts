@@ -35,7 +35,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
@@ -43,6 +42,7 @@ import { procCpuSeconds } from '../harness/timing.js';
 import { writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
+import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -86,8 +86,6 @@ const o = parseOrExit(
   }),
 );
 
-/** The kit's split (models/transformers/export-corpora.mjs SPLIT): the model's held-out texts are the audit's test texts. */
-const KIT_SPLIT = { testFraction: 0.3, validationFraction: 0.15, seed: 1 } as const;
 
 const model = resolve(o.model ?? join(ROOT, 'models/transformers/fixtures/tiny-bert-spam'));
 const fraction = o.fraction;
@@ -137,18 +135,8 @@ const training = (() => {
   }
 })();
 const config = JSON.parse(readFileSync(join(model, 'config.json'), 'utf8')) as { num_hidden_layers?: number; hidden_size?: number; max_position_embeddings?: number };
-const data = loadSpamAssassin({ headers: false });
-const split = stratifiedSplit(data.rows, KIT_SPLIT);
-// the kit records its test size: a split that differs from the one the model was evaluated on is not the kit's
-if (training.corpus === 'spam' && training.test_size !== undefined && training.test_size !== split.test.length) {
-  throw new Error(`the rebuilt split has ${split.test.length} test texts, the kit's training.json says ${training.test_size}: not the kit's split (export-corpora.mjs changed?)`);
-}
-const toJsonl = (rows: readonly { text: string; label: string }[]) => rows.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n';
-const trainFile = join(work, 'spam-train.jsonl');
-const testFile = join(work, 'spam-test.jsonl');
-writeFileSync(trainFile, toJsonl(split.train));
-writeFileSync(testFile, toJsonl(split.test));
-log(`SpamAssassin bodies, the kit's split: ${split.train.length} training, ${split.validation.length} validation, ${split.test.length} test texts → ${work}`);
+const { trainFile, testFile, ...split } = writeKitSpamSplit(work, training);
+log(`SpamAssassin bodies, the kit's split: ${split.train} training, ${split.validation} validation, ${split.test} test texts → ${work}`);
 
 // ---------------------------------------------------------------- child processes, timed
 /** User + system seconds of this process's reaped children (cutime + cstime of /proc/self/stat). */
@@ -543,7 +531,7 @@ const hours = (s: number) => (s / 3600).toFixed(s < 360 ? 2 : 1);
 const explained = (r: RunFiles) => r.explanations.keywords + r.explanations.test;
 const cfg = `${config.num_hidden_layers ?? '?'} layers × ${config.hidden_size ?? '?'} hidden, max length ${config.max_position_embeddings ?? '?'}`;
 console.log(
-  `\`xtrust audit\` of ${rel(model)} (${cfg}; ${training.model ?? 'classifier'}${training.test_accuracy !== undefined ? `, kit test accuracy ${training.test_accuracy}` : ''}) on SpamAssassin bodies, the kit's split (test 0.3, validation 0.15, seed 1: ${split.train.length} training, ${split.test.length} held-out test texts), run by the built CLI as child processes. ` +
+  `\`xtrust audit\` of ${rel(model)} (${cfg}; ${training.model ?? 'classifier'}${training.test_accuracy !== undefined ? `, kit test accuracy ${training.test_accuracy}` : ''}) on SpamAssassin bodies, the kit's split (test 0.3, validation 0.15, seed 1: ${split.train} training, ${split.test} held-out test texts), run by the built CLI as child processes. ` +
     `A ${fraction * 100} % sample of the paper's setting: ${trainSample} of ${fullTrain} training texts for keyword identification (the correctly predicted ones are explained), ${testSample} of ${fullTest} test predictions, LIME ${samples} samples, embeddings ${embeddings}, TOKI's default configuration. ` +
     `CPU = user + system time of the audit process (and of the workers, queued), from /proc/self/stat's cutime + cstime. ` +
     `Extrapolated = fixed + (measured − fixed) × ${scale.toFixed(scale % 1 === 0 ? 0 : 2)}, the fixed part measured by the same command explaining 3 texts at LIME 2 samples (start-up, loading the model and GloVe, θ_relate, clustering, the report): ${f1(fixed.wall)} s wall, ${f1(fixed.cpu)} s CPU. ` +
