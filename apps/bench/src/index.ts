@@ -348,6 +348,23 @@ export const BENCHMARKS: readonly Benchmark[] = [
     },
   },
   {
+    name: 'attack-transformer-full',
+    title: 'Reproduction — TOKI paper Table 4 on the full-size kit BERTs: TOKI-guided attack vs A2T (issue 32)',
+    description:
+      'The previous section with the model kit’s full-size classifiers as victims (issue 32, deliverable 2): models/transformers/out/bert-spam and bert-brown (4 layers × 256 hidden, max 128 word pieces; built by `pnpm models:build`, not committed), run by onnxruntime-node as @xtrust/models OnnxClassifier, attacked on 300 seeded held-out test instances per corpus of the kit’s own split (first 40 words); word ranking from each model’s gradient graph; TOKI’s keyword store from LIME explanations (1,000 samples) of 500 training texts. Beside each, a bow-logistic trained on the same split and attacked on the same instances. The fixture victims of the previous section stay as the quick variant. Hours on 2 cores: the attack records are appended as they finish and a rerun continues from them (apps/bench/src/attack/run.ts --task table4 --model).',
+    limit: [6 * 3600, 1200],
+    regenerated: 'the attack records, LIME keyword stores and explanation checkpoints in apps/bench/results/attack-transformer-full/, re-made — or continued, since a rerun skips what is recorded — by the command above (hours on 2 cores).',
+    script: (ctx) => {
+      const out = kitOut(ctx);
+      const spam = join(out, 'bert-spam');
+      const brown = join(out, 'bert-brown');
+      if (!existsSync(join(spam, 'onnx/model.onnx')) || !existsSync(join(brown, 'onnx/model.onnx'))) return { skipped: `the model kit's full-size classifiers ${spam} and ${brown} are not built (pnpm models:build)` };
+      const rel = (p: string) => (p.startsWith(`${ROOT}/`) ? p.slice(ROOT.length + 1) : p);
+      const sizes = ctx.quick ? ['--cases', 'spam', '--model', `spam=${rel(spam)}`, '--n', '20', '--store-samples', '60', '--lime-samples', '300'] : ['--cases', 'spam,brown', '--model', `spam=${rel(spam)},brown=${rel(brown)}`, '--n', '300', '--store-samples', '500', '--lime-samples', '1000'];
+      return { file: ATTACK_BENCH, args: ['--task', 'table4', ...sizes, '--threads', '2', '--out', join(RESULTS, ctx.quick ? 'attack-transformer-full-quick' : 'attack-transformer-full')] };
+    },
+  },
+  {
     name: 'attack-throughput',
     title: 'A2T attack throughput',
     description: 'Instances attacked per second by A2T on a built-in model (apps/bench/src/attack/run.ts --task throughput).',
