@@ -342,7 +342,9 @@ function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel
   const dir = resolve(ROOT, record.dir);
   const preds = readFileSync(join(dir, 'predictions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { text: string; verdict: string });
   const store = readJson<{ classes: { label: string; keywords: string[] }[] }>(join(dir, 'keywords.json'));
-  const shared = preds.filter((p) => refByText.has(p.text) && refByText.get(p.text)!.verdict !== 'incorrect');
+  // one prediction per text: a test set may hold the same body twice, and both copies get the same label
+  const seen = new Set<string>();
+  const shared = preds.filter((p) => refByText.has(p.text) && refByText.get(p.text)!.verdict !== 'incorrect' && !seen.has(p.text) && seen.add(p.text) !== undefined);
   const differs = shared.filter((p) => refByText.get(p.text)!.verdict !== p.verdict).map((p) => `${refByText.get(p.text)!.verdict} → ${p.verdict}`);
   return {
     record: shownOut(recordFile),
@@ -395,7 +397,7 @@ function render(r: Results): string {
       '',
       `**Whole fast audit, measured, not extrapolated** (\`${w.command}\`; keyword pass ${w.keywordMethod}, labels verdict-aware LIME; ${w.threads === null ? "the CLI's default threads (every core)" : `${w.threads} threads`}; ${w.sittings} sitting(s) on ${w.machines.join(' / ')}): ` +
         `**${(w.wall / 3600).toFixed(2)} h wall**, ${(w.cpu / 3600).toFixed(2)} CPU-h. ${w.predictions} predictions labelled (trustworthy / untrustworthy / unknown / incorrect ${w.counts}); keywords ${Object.entries(w.keywords).map(([l, n]) => `${l} ${n}`).join(', ')}. ` +
-        `Of the exact run's predictions, ${w.shared} correct ones are in this run's sample too (its sample of 1,000 is drawn apart from the exact run's 100): labels equal on **${pct(w.sharedEqual, w.shared)}**${w.differs.length ? ` (${w.differs.join('; ')})` : ''}, against the reference labels above — each run with its own keyword store.`,
+        `Of the exact run's correct predictions, ${w.shared} (distinct texts) are in this run's sample of 1,000 too: labels equal on **${pct(w.sharedEqual, w.shared)}**${w.differs.length ? ` (${w.differs.join('; ')})` : ''}, against the reference labels above — each run with its own keyword store.`,
     ]),
     '',
     `Machine: ${formatMachine(r.machine)} (${cpus().length} cores), ${r.date}.`,
