@@ -7,6 +7,7 @@ import { rng } from '@xtrust/core';
 import { backendInfo, cosineMatrix, placement, topK, useBackend, type PlacedKernel, type TopKResult } from '@xtrust/native';
 import type { BenchResult } from '../harness/result.js';
 import { median, speedup } from '../harness/timing.js';
+import { timed } from './glove.js';
 import { PYTHON } from './peers.js';
 
 export interface CudaBenchOptions {
@@ -41,20 +42,11 @@ function peerScript(): string {
   return join(dir, 'cuda_peer.py');
 }
 
-function wallOf<T>(f: () => T): { value: T; wall: number; cpu: number } {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = f();
-  const wall = (performance.now() - t0) / 1000;
-  const c = process.cpuUsage(c0);
-  return { value, wall, cpu: (c.user + c.system) / 1e6 };
-}
-
 /** Median wall seconds of f() over `repeats` runs after one untimed run. */
 function medianWall(f: () => unknown, repeats = 3): number {
   f();
   const t: number[] = [];
-  for (let i = 0; i < repeats; i++) t.push(wallOf(f).wall);
+  for (let i = 0; i < repeats; i++) t.push(timed(f).wall);
   return median(t);
 }
 
@@ -151,37 +143,37 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
 
   useBackend('cuda');
   const device = backendInfo().device ?? 'CUDA device';
-  const first = wallOf(() => topK(queries.subarray(0, d), corpus, d, k));
+  const first = timed(() => topK(queries.subarray(0, d), corpus, d, k));
   log(`  cuda: ${device}; first call (context creation included) ${first.wall.toFixed(2)} s`);
   const gpu: number[] = [];
   let gpuRes = topK(queries, corpus, d, k);
   for (let i = 0; i < repeats; i++) {
-    const t = wallOf(() => topK(queries, corpus, d, k));
-    gpuRes = t.value;
+    const t = timed(() => topK(queries, corpus, d, k));
+    gpuRes = t.result;
     gpu.push(t.wall);
     log(`  topK cuda ${m} queries: ${t.wall.toFixed(3)} s (${gf(t.wall)} GFLOP/s effective, copies included)`);
   }
   const blk = Math.min(1000, m);
-  const cmGpu = wallOf(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
+  const cmGpu = timed(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
 
   useBackend('cpu');
   const threads = backendInfo().threads;
   const cpu: number[] = [];
   let cpuRes = gpuRes;
   for (let i = 0; i < repeats; i++) {
-    const t = wallOf(() => topK(queries, corpus, d, k));
-    cpuRes = t.value;
+    const t = timed(() => topK(queries, corpus, d, k));
+    cpuRes = t.result;
     cpu.push(t.wall);
     log(`  topK cpu (${threads} threads, ${backendInfo().simd}) ${m} queries: ${t.wall.toFixed(3)} s (CPU ${t.cpu.toFixed(1)} s)`);
   }
-  const cmCpu = wallOf(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
+  const cmCpu = timed(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
   useBackend('auto');
 
   const vsCpu = agreement(gpuRes, cpuRes);
   let maxScoreDiff = 0;
   for (let i = 0; i < gpuRes.scores.length; i++) if (gpuRes.indices[i] === cpuRes.indices[i]) maxScoreDiff = Math.max(maxScoreDiff, Math.abs(gpuRes.scores[i] - cpuRes.scores[i]));
   let cmDiff = 0;
-  for (let i = 0; i < cmGpu.value.length; i++) cmDiff = Math.max(cmDiff, Math.abs(cmGpu.value[i] - cmCpu.value[i]));
+  for (let i = 0; i < cmGpu.result.length; i++) cmDiff = Math.max(cmDiff, Math.abs(cmGpu.result[i] - cmCpu.result[i]));
   const shape = `${m.toLocaleString('en')} queries × ${n.toLocaleString('en')} rows × ${d} (seeded normals, GloVe's shape)`;
   const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown CPU';
   const results: BenchResult[] = [
