@@ -64,6 +64,8 @@ interface State {
   notes: string[];
   /** CUDA chosen by 'auto' places each call by its size; a forced 'cuda' runs every call on the device. */
   forced: boolean;
+  /** The CPU backend's worker threads, read once (placement weighs every call against them). */
+  threads: number;
 }
 
 let state: State | null = null;
@@ -83,14 +85,15 @@ function resolve(requested: string | undefined): State {
   if (info && !info.cuda.available && info.cuda.reason) notes.push(`cuda: ${info.cuda.reason}`);
   const avail = available(addon);
   const want = requested?.trim().toLowerCase() || 'auto';
-  if (want === 'auto') return { backend: avail[avail.length - 1], addon, notes, forced: false };
+  const threads = info?.threads ?? 1;
+  if (want === 'auto') return { backend: avail[avail.length - 1], addon, notes, forced: false, threads };
   if (want !== 'ts' && want !== 'cpu' && want !== 'cuda') {
     throw new XtrustError('INVALID_ARGUMENT', `XTRUST_BACKEND must be ts, cpu, cuda or auto, got "${requested}"`, { argument: 'XTRUST_BACKEND' });
   }
   if (!avail.includes(want)) {
     throw new XtrustError('BACKEND_UNAVAILABLE', `backend "${want}" is unavailable here: ${notes.join('; ') || 'unknown reason'}`, { backend: want, available: avail });
   }
-  return { backend: want, addon: want === 'ts' ? null : addon, notes, forced: true };
+  return { backend: want, addon: want === 'ts' ? null : addon, notes, forced: true, threads };
 }
 
 /** Runs an addon call, turning the addon's argument errors into XtrustError. */
@@ -135,7 +138,7 @@ export function placement(kernel: PlacedKernel, m: number, n: number, d: number)
   const s = current();
   if (s.backend !== 'cuda') return s.backend;
   if (s.forced) return 'cuda';
-  return gpuPays(kernel, m, n, d, s.addon?.info().threads ?? 1) ? 'cuda' : 'cpu';
+  return gpuPays(kernel, m, n, d, s.threads) ? 'cuda' : 'cpu';
 }
 
 /** What runs, where, and why not the rest. */

@@ -343,8 +343,9 @@ function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel
   const preds = readFileSync(join(dir, 'predictions.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as { text: string; verdict: string });
   const store = readJson<{ classes: { label: string; keywords: string[] }[] }>(join(dir, 'keywords.json'));
   // one prediction per text: a test set may hold the same body twice, and both copies get the same label
-  const seen = new Set<string>();
-  const shared = preds.filter((p) => refByText.has(p.text) && refByText.get(p.text)!.verdict !== 'incorrect' && !seen.has(p.text) && seen.add(p.text) !== undefined);
+  const firstByText = new Map<string, { text: string; verdict: string }>();
+  for (const p of preds) if (!firstByText.has(p.text)) firstByText.set(p.text, p);
+  const shared = [...firstByText.values()].filter((p) => refByText.get(p.text) !== undefined && refByText.get(p.text)!.verdict !== 'incorrect');
   const differs = shared.filter((p) => refByText.get(p.text)!.verdict !== p.verdict).map((p) => `${refByText.get(p.text)!.verdict} → ${p.verdict}`);
   return {
     record: shownOut(recordFile),
