@@ -26,6 +26,11 @@ def deterministic(threads: int, seed: int, log=print) -> None:
         log(f"deterministic algorithms unavailable: {e}")
 
 
+def device_of(model: nn.Module) -> torch.device:
+    """Where the model's weights live: batches are built on the CPU (seeded generators, Python lists) and moved there."""
+    return next(model.parameters()).device
+
+
 def schedule(opt: torch.optim.Optimizer, lr: float, steps: int, warmup: float = 0.06) -> Callable[[int], None]:
     """Linear warm-up then linear decay to zero (BERT's schedule)."""
     w = max(1, int(steps * warmup))
@@ -89,6 +94,8 @@ def pretrain_mlm(model: BertForMaskedLM, chunks: List[List[int]], steps: int, ba
 
     def batch_loss(ids: torch.Tensor, attn: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
         inputs, chosen = mask_tokens(ids, attn, gen, vocab, mask_id, n_special)
+        dev = device_of(model)
+        ids, attn, inputs, chosen = ids.to(dev), attn.to(dev), inputs.to(dev), chosen.to(dev)
         h, _, _ = model.bert(inputs, attn, torch.zeros_like(ids))
         logits = model.cls.predictions(h[chosen])  # only the predicted positions go through the vocab-sized decoder
         return F.cross_entropy(logits, ids[chosen])
@@ -105,6 +112,8 @@ def mlm_accuracy(model: BertForMaskedLM, chunks: List[List[int]], seed: int, mas
     for i in range(0, len(chunks), batch):
         ids, attn = pad_batch(chunks[i : i + batch])
         inputs, chosen = mask_tokens(ids, attn, gen, model.config.vocab_size, mask_id, n_special)
+        dev = device_of(model)
+        ids, attn, inputs, chosen = ids.to(dev), attn.to(dev), inputs.to(dev), chosen.to(dev)
         logits = model(inputs, attn, torch.zeros_like(ids))
         right += (logits[chosen].argmax(-1) == ids[chosen]).sum().item()
         total += chosen.sum().item()
@@ -120,6 +129,7 @@ def predict(model: BertForSequenceClassification, seqs: Sequence[Sequence[int]],
     for i in range(0, len(order), batch):
         idx = order[i : i + batch]
         ids, attn = pad_batch([seqs[j] for j in idx])
+        ids, attn = ids.to(device_of(model)), attn.to(device_of(model))
         logits, _ = model(ids, attn, torch.zeros_like(ids))
         for j, row in zip(idx, logits.argmax(-1).tolist()):
             res[j] = row
@@ -150,9 +160,11 @@ def finetune(model: BertForSequenceClassification, data: Dict[str, Tuple[List[Li
         for i in range(0, len(perm), batch):
             idx = perm[i : i + batch]
             ids, attn = pad_batch([train_x[j] for j in idx])
+            dev = device_of(model)
+            ids, attn = ids.to(dev), attn.to(dev)
             set_lr(step)
             logits, _ = model(ids, attn, torch.zeros_like(ids))
-            loss = F.cross_entropy(logits, torch.tensor([train_y[j] for j in idx]))
+            loss = F.cross_entropy(logits, torch.tensor([train_y[j] for j in idx], device=dev))
             opt.zero_grad(set_to_none=True)
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
