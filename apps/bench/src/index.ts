@@ -409,6 +409,24 @@ export const BENCHMARKS: readonly Benchmark[] = [
     },
   },
   {
+    name: 'cea-tef-transformer-full',
+    title: 'Reproduction — CEA vs TEF over ρ_max on the full-size kit models (issue 32)',
+    description:
+      'The previous section with the model kit’s full-size models (issue 32, deliverable 3): the attacked model models/transformers/out/bert-spam (4 layers × 256, OnnxClassifier, gradient saliency from its gradient graph), CEA’s candidates from the full-size masked LM (out/bert-mlm), Δ_PP from the full-size GPT-2 (out/gpt2, held-out perplexity 91.7); 100 seeded held-out test texts of the kit’s split (first 40 words), ρ_max 0.1 / 0.2 / 0.3; beside it a bow-logistic trained on the same split, attacked on the same instances with the same language models. The fixture victims of the previous section stay as the quick variant. Hours on 2 cores: each (method, ρ_max) record file is appended as instances finish and a rerun continues from it (apps/bench/src/attack/run.ts --task cea --model --mlm --causal-lm).',
+    limit: [6 * 3600, 1200],
+    regenerated: 'the attack records in apps/bench/results/attack-transformer-full/ (the files named …-rho<ρ>.jsonl), re-made — or continued — by the command above.',
+    script: (ctx) => {
+      const out = kitOut(ctx);
+      const need = ['bert-spam', 'bert-mlm', 'gpt2'].map((m) => join(out, m));
+      const missing = need.filter((d) => !existsSync(join(d, 'onnx/model.onnx')));
+      if (missing.length > 0) return { skipped: `the model kit's full-size models ${missing.join(', ')} are not built (pnpm models:build)` };
+      const rel = (p: string) => (p.startsWith(`${ROOT}/`) ? p.slice(ROOT.length + 1) : p);
+      const [spam, mlm, gpt2] = need.map(rel);
+      const sizes = ctx.quick ? ['--n', '20', '--cea-n', '4', '--rho', '0.1,0.3'] : ['--n', '300', '--cea-n', '100', '--rho', '0.1,0.2,0.3'];
+      return { file: ATTACK_BENCH, args: ['--task', 'cea', '--cases', 'spam', '--model', spam, '--mlm', mlm, '--causal-lm', gpt2, ...sizes, '--threads', '2', '--out', join(RESULTS, ctx.quick ? 'attack-transformer-full-quick' : 'attack-transformer-full')] };
+    },
+  },
+  {
     name: 'similarity',
     title: 'Reproduction — explanation-similarity attack, base vs synonymity-weighted success (GloVe)',
     description: 'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (apps/bench/src/attack/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',

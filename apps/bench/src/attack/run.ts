@@ -51,7 +51,7 @@ import {
 } from '@xtrust/attack';
 import { defineScript, runScript, UsageError, type Options } from '../harness/options.js';
 import { BROWN_CLASSES, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type KitSplitCase } from './transformer-victim.js';
-import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t, type VictimRows } from './victim-runs.js';
+import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, sarIntervals, tokiVsA2t, type VictimRows } from './victim-runs.js';
 
 interface Args {
   task: string;
@@ -307,7 +307,7 @@ async function transformerTable4(c: KitSplitCase, victims: readonly Victim[], in
     storeLines.push(`- ${v.label}: LIME (${args.limeSamples} samples, top 10 words) on ${p.explained} correctly predicted of ${p.sampled} sampled training texts, ${p.keywordIdentificationSeconds.toFixed(0)} s; keywords/pool per class: ${summary}${noPool}`);
     const runs = await tokiVsA2t(v.model, inputs, { store, embedding: shared.cf, encoder: shared.meanCf, posTagger: shared.posTagger, seed: args.seed, out: { dir: args.out, prefix: `${c.name}-${v.tag}` }, onRecord: (m) => progress(`${v.tag} ${m}`) });
     for (const r of runs) log(`${v.tag} ${r.method}: ${JSON.stringify(summarizeRun(r.records))} (${r.resumed} resumed) in ${r.seconds.toFixed(1)} s`);
-    blocks.push({ victim: `${v.label}, acc ${v.accuracy.toFixed(3)}`, rows: await table4(runs, [use, shared.meanCf]), share: perturbedShare(runs), seconds: runs.map((r) => attackSeconds(r.records)) });
+    blocks.push({ victim: `${v.label}, acc ${v.accuracy.toFixed(3)}`, rows: await table4(runs, [use, shared.meanCf]), share: perturbedShare(runs), seconds: runs.map((r) => attackSeconds(r.records)), intervals: sarIntervals(runs, args.seed) });
   }
   console.log(`\nTable 4 on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}); instances a victim already gets wrong are skipped for that victim; constraint encoder ${shared.meanCf.name} ≥ 0.9, counter-fitted neighbours, wink POS; word ranking by input gradients (the transformer's gradient graph; the bag-of-words model's own gradients).\n`);
   console.log(`${victimLine}\n`);

@@ -6,6 +6,7 @@
 import { join } from 'node:path';
 import type { Classifier, SentenceEncoder, WordEmbedding } from '@xtrust/core';
 import type { KeywordStore } from '@xtrust/oracle';
+import { bootstrapInterval, type BootstrapInterval } from '@xtrust/metrics';
 import { a2t, tokiGuided, type AttackInput, type AttackRecord, type PosTagger, type Table4Row } from '@xtrust/attack';
 import { findKitFixture } from './transformer-victim.js';
 
@@ -63,6 +64,33 @@ export function perturbedShare(runs: readonly { records: readonly AttackRecord[]
   });
 }
 
+/** Success-rate intervals of a victim's runs: each run's SAR, and the paired difference of the first two runs. */
+export interface SarIntervals {
+  /** Per run (rows' order): SAR over the instances every run attacked, percentile bootstrap over instances. */
+  readonly sar: readonly BootstrapInterval[];
+  /** runs[0] − runs[1] (TOKI-guided − A2T) on the instances both attacked, instances resampled together. */
+  readonly difference: BootstrapInterval & { readonly instances: number };
+}
+
+/**
+ * 95 % percentile-bootstrap intervals (2,000 resamples, seeded) of each run's success rate and of the
+ * paired difference between the first two runs, over the instances every run attacked (table4's set):
+ * both attacks face the same instances, so resampling instances together keeps the shared difficulty out
+ * of the difference's spread.
+ */
+export function sarIntervals(runs: readonly { records: readonly AttackRecord[] }[], seed: number): SarIntervals {
+  const opts = { resamples: 2000, seed };
+  const successOf = (rs: readonly AttackRecord[]) => new Map(rs.filter((r) => r.status !== 'skipped').map((r) => [r.index, r.status === 'succeeded' ? 1 : 0]));
+  const maps = runs.map((r) => successOf(r.records));
+  // the instances every run attacked: the set table4 scores SAR on
+  const common = maps.length === 0 ? [] : [...maps[0].keys()].filter((i) => maps.every((m) => m.has(i))).sort((a, b) => a - b);
+  const mean = (v: readonly number[]) => (idx: Uint32Array) => (v.length === 0 ? NaN : idx.reduce((a, i) => a + v[i], 0) / idx.length);
+  const n = Math.max(1, common.length);
+  const sar = maps.map((m) => bootstrapInterval(n, mean(common.map((i) => m.get(i)!)), opts));
+  const diff = maps.length >= 2 ? common.map((i) => maps[0].get(i)! - maps[1].get(i)!) : [];
+  return { sar, difference: { ...bootstrapInterval(n, mean(diff), opts), instances: diff.length } };
+}
+
 const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
 
 /** One victim's block of the victim-comparison table: its `table4` rows and the perturbed-word shares. */
@@ -72,6 +100,8 @@ export interface VictimRows {
   readonly share: readonly number[];
   /** Attack seconds of each run, summed over its records (same order as rows; kept by resumed records too). */
   readonly seconds: readonly number[];
+  /** SAR intervals (sarIntervals): shown beside SAR, and the paired difference under the table. */
+  readonly intervals?: SarIntervals;
 }
 
 /** Seconds a run's attacks took, from its records (a resumed record keeps the time it took when it was made). */
@@ -87,9 +117,18 @@ export function formatVictimTable4(blocks: readonly VictimRows[]): string {
   for (const b of blocks) {
     b.rows.forEach((r, i) => {
       lines.push(
-        `| ${[b.victim, r.method, r.instances, fmt(r.successRate), fmt(r.averagePerturbedWords, 2), fmt(b.share[i]), `${fmt(r.perturbedWordsOnCommonSuccesses, 2)} (${r.commonSuccesses})`, ...enc.map((e) => fmt(r.cosine[e])), fmt(r.averageQueries, 0), fmt(r.secondsPerInstance, 3), fmt(b.seconds[i], 1)].join(' | ')} |`,
+        `| ${[b.victim, r.method, r.instances, b.intervals ? `${fmt(r.successRate)} [${fmt(b.intervals.sar[i].lo)}, ${fmt(b.intervals.sar[i].hi)}]` : fmt(r.successRate), fmt(r.averagePerturbedWords, 2), fmt(b.share[i]), `${fmt(r.perturbedWordsOnCommonSuccesses, 2)} (${r.commonSuccesses})`, ...enc.map((e) => fmt(r.cosine[e])), fmt(r.averageQueries, 0), fmt(r.secondsPerInstance, 3), fmt(b.seconds[i], 1)].join(' | ')} |`,
       );
     });
+  }
+  const paired = blocks.filter((b) => b.intervals && b.rows.length >= 2);
+  if (paired.length > 0) {
+    lines.push('');
+    for (const b of paired) {
+      const d = b.intervals!.difference;
+      const sign = (x: number) => `${x >= 0 ? '+' : ''}${fmt(x)}`;
+      lines.push(`- ${b.victim}: SAR ${b.rows[0].method} − ${b.rows[1].method} on the ${d.instances} instances both attacked ${sign(d.estimate)} [${sign(d.lo)}, ${sign(d.hi)}] (paired bootstrap, 95 %)${d.lo > 0 || d.hi < 0 ? '' : ' — the interval holds 0'}.`);
+    }
   }
   return lines.join('\n');
 }

@@ -131,6 +131,11 @@ interface WholeResult {
   readonly shared: number;
   readonly sharedEqual: number;
   readonly differs: string[];
+  /** The audit's --model, its held-out accuracy and size (from the folder's training.json / config.json). */
+  readonly model: string;
+  /** Keyword texts and test predictions this run sampled: below 2,000 + 1,000 it measured a part, and the section extrapolates. */
+  readonly trainSample: number;
+  readonly testSample: number;
 }
 
 const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
@@ -264,7 +269,7 @@ await runScript(spec, async (o) => {
   const save = () => writeJsonAtomic(outFile, results, 1);
   if (o.whole.length > 0) {
     const refByText = new Map(predictionExpl.map((e, i) => [e.text, refLabels[i]]));
-    results.whole = o.whole.map((f) => readWhole(resolve(ROOT, f), refByText));
+    results.whole = o.whole.map((f) => readWhole(resolve(ROOT, f), refByText, model));
     for (const w of results.whole) log(`whole run ${w.record}: ${(w.wall / 3600).toFixed(3)} h wall, labels equal on ${w.sharedEqual} of ${w.shared} shared predictions`);
     save();
   }
@@ -334,7 +339,7 @@ await runScript(spec, async (o) => {
 });
 
 /** A whole fast audit's record and run directory, its labels compared with the reference's on the predictions both made. */
-function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel>): WholeResult {
+function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel>, referenceModel: string): WholeResult {
   if (!existsSync(recordFile)) throw new UsageError(`--whole ${recordFile}: no such record (keyword-pass/whole-audit.js writes it)`);
   const record = readJson<WholeRecord>(recordFile);
   const finished = record.sittings.some((x) => x.finished);
@@ -345,7 +350,10 @@ function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel
   // one prediction per text: a test set may hold the same body twice, and both copies get the same label
   const firstByText = new Map<string, { text: string; verdict: string }>();
   for (const p of preds) if (!firstByText.has(p.text)) firstByText.set(p.text, p);
-  const shared = [...firstByText.values()].filter((p) => refByText.get(p.text) !== undefined && refByText.get(p.text)!.verdict !== 'incorrect');
+  const auditedModel = resolve(ROOT, argOf(record.args, '--model'));
+  // labels compare only between audits of one model: another model's exact labels say nothing about this one's
+  const comparable = auditedModel === referenceModel;
+  const shared = [...firstByText.values()].filter((p) => comparable && refByText.get(p.text) !== undefined && refByText.get(p.text)!.verdict !== 'incorrect');
   const differs = shared.filter((p) => refByText.get(p.text)!.verdict !== p.verdict).map((p) => `${refByText.get(p.text)!.verdict} → ${p.verdict}`);
   return {
     record: shownOut(recordFile),
@@ -362,7 +370,26 @@ function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel
     shared: shared.length,
     sharedEqual: shared.length - differs.length,
     differs,
+    model: describeModel(auditedModel),
+    trainSample: Number(argOf(record.args, '--train-sample')),
+    testSample: Number(argOf(record.args, '--test-sample')),
   };
+}
+
+function argOf(args: readonly string[], name: string): string {
+  const i = args.indexOf(name);
+  if (i < 0 || i + 1 >= args.length) throw new UsageError(`--whole: the recorded command has no ${name}`);
+  return args[i + 1];
+}
+
+/** "folder (L × H, held-out accuracy A)" from a kit classifier folder's config.json and training.json. */
+function describeModel(dir: string): string {
+  const read = (f: string) => (existsSync(join(dir, f)) ? (JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>) : {});
+  const config = read('config.json');
+  const training = read('training.json');
+  const size = config.num_hidden_layers && config.hidden_size ? `${String(config.num_hidden_layers)} × ${String(config.hidden_size)}` : 'size not recorded';
+  const accuracy = typeof training.test_accuracy === 'number' ? `, held-out accuracy ${training.test_accuracy.toFixed(3)}` : '';
+  return `${shownOut(dir)} (${size}${accuracy})`;
 }
 
 function shownOut(file: string): string {
@@ -394,12 +421,24 @@ function render(r: Results): string {
     '',
     '"labels equal (exact explanations)": the run\'s stored exact LIME explanations of its predictions labelled with the candidate store against the reference store — what the keyword pass alone changes. "Whole fast audit": the candidate store with the predictions explained again by verdict-aware LIME (confidence 0.95, capped at the exact run\'s samples) — `--audit-mode fast`\'s labelling. Extrapolation: the pass\'s time × 2,000 / keyword texts sampled, the labelling\'s × 1,000 / predictions sampled; CPU is this process\'s (all its threads): on a machine shared with other jobs the wall figures grow and the CPU ones hold. A pass named lime:5000@S is the reference\'s own computation with LIME seed S: its Jaccard is exact LIME\'s seed-to-seed agreement, the floor a cheaper pass is read against.',
     `Differences: ${r.passes.filter((p) => p.differs.length > 0).map((p) => `${p.name}: ${p.differs.join('; ')}`).join(' · ') || 'none'}.`,
-    ...(r.whole ?? []).flatMap((w) => [
-      '',
-      `**Whole fast audit, measured, not extrapolated** (\`${w.command}\`; keyword pass ${w.keywordMethod}, labels verdict-aware LIME; ${w.threads === null ? "the CLI's default threads (every core)" : `${w.threads} threads`}; ${w.sittings} sitting(s) on ${w.machines.join(' / ')}): ` +
-        `**${(w.wall / 3600).toFixed(2)} h wall**, ${(w.cpu / 3600).toFixed(2)} CPU-h. ${w.predictions} predictions labelled (trustworthy / untrustworthy / unknown / incorrect ${w.counts}); keywords ${Object.entries(w.keywords).map(([l, n]) => `${l} ${n}`).join(', ')}. ` +
-        `Of the exact run's correct predictions, ${w.shared} (distinct texts) are in this run's sample of 1,000 too: labels equal on **${pct(w.sharedEqual, w.shared)}**${w.differs.length ? ` (${w.differs.join('; ')})` : ''}, against the reference labels above — each run with its own keyword store.`,
-    ]),
+    ...(r.whole ?? []).flatMap((w) => {
+      const part = w.trainSample < 2000 || w.testSample < 1000;
+      // the keyword pass scales with the keyword texts and the labelling with the predictions: one factor when both are the same share
+      const factor = part && 2000 / w.trainSample === 1000 / w.testSample ? 2000 / w.trainSample : null;
+      const timing = part
+        ? `measured on ${w.trainSample} + ${w.testSample} (${((100 * w.testSample) / 1000).toFixed(0)} % of the paper's scale): ${(w.wall / 3600).toFixed(2)} h wall, ${(w.cpu / 3600).toFixed(2)} CPU-h` +
+          (factor ? `; **extrapolated to 2,000 + 1,000: ${((w.wall * factor) / 3600).toFixed(2)} h wall**, ${((w.cpu * factor) / 3600).toFixed(2)} CPU-h (× ${factor.toFixed(1)})` : ' (keyword texts and predictions sampled at different shares: not extrapolated)')
+        : `**${(w.wall / 3600).toFixed(2)} h wall**, ${(w.cpu / 3600).toFixed(2)} CPU-h`;
+      const agreement =
+        w.shared > 0
+          ? `Of the exact run's correct predictions, ${w.shared} (distinct texts) are in this run's sample too: labels equal on **${pct(w.sharedEqual, w.shared)}**${w.differs.length ? ` (${w.differs.join('; ')})` : ''}, against the reference labels above — each run with its own keyword store.`
+          : "No exact audit of this model exists to compare labels with (the exact run above is of another model).";
+      return [
+        '',
+        `**Fast audit of ${w.model}, ${part ? 'a measured part' : 'measured whole, not extrapolated'}** (\`${w.command}\`; keyword pass ${w.keywordMethod}, labels verdict-aware LIME; ${w.threads === null ? "the CLI's default threads (every core)" : `${w.threads} threads`}; ${w.sittings} sitting(s) on ${w.machines.join(' / ')}): ` +
+          `${timing}. ${w.predictions} predictions labelled (trustworthy / untrustworthy / unknown / incorrect ${w.counts}); keywords ${Object.entries(w.keywords).map(([l, n]) => `${l} ${n}`).join(', ')}. ${agreement}`,
+      ];
+    }),
     '',
     `Machine: ${formatMachine(r.machine)} (${cpus().length} cores), ${r.date}.`,
   ].join('\n');
