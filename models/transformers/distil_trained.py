@@ -26,9 +26,7 @@ is recorded, and the same count (`--mlm-steps`) reproduces the run on the same d
 from __future__ import annotations
 
 import argparse
-import io
 import json
-import math
 import os
 import sys
 import time
@@ -45,13 +43,13 @@ import torch  # noqa: E402
 from kit.bert import BertConfig, BertForMaskedLM, BertForSequenceClassification, classifier_from_mlm  # noqa: E402
 from kit.data import PRETRAIN_CORPORA, labelled, lm_chunks, pretraining_texts, read_jsonl  # noqa: E402
 from kit.export import export_classifier  # noqa: E402
+from kit.shards import dequantize, quantize, read_shards, write_shards  # noqa: E402
 from kit.train import accuracy, deterministic, finetune, mlm_accuracy, pretrain_mlm  # noqa: E402
 from kit.wordpiece import MASK, SPECIALS, WordPiece  # noqa: E402
 
 SEED = 1
 SIZE = dict(hidden=768, layers=6, heads=12, inter=3072, max_len=128)
 LABELS = ["ham", "spam"]
-SHARD_BYTES = 15 * 1024 * 1024  # under the 16 MiB a file the GPU machine hands back
 SPAM_TEXTS = [
     "Hi Bob, the meeting moved to 3pm tomorrow. Can you send me the draft before then? Thanks!",
     "CONGRATULATIONS!!! You have been selected to receive a FREE prize. Click here now to claim your $1000 cash!",
@@ -80,50 +78,6 @@ def read_corpora(folder: str, names) -> dict:
             raise SystemExit(f"--data {folder}: {n}.jsonl missing (export-corpora.mjs writes it)")
         out[n] = read_jsonl(p)
     return out
-
-
-def quantize(state: dict) -> dict:
-    """name → ("int8", int8 matrix, float32 row scales) for matrices, ("f32", tensor) for vectors."""
-    q = {}
-    for name, t in state.items():
-        t = t.detach().float().cpu()
-        if t.dim() == 2:
-            scale = t.abs().amax(dim=1).clamp_min(1e-12) / 127.0
-            q[name] = ("int8", torch.round(t / scale[:, None]).clamp(-127, 127).to(torch.int8), scale)
-        else:
-            q[name] = ("f32", t)
-    return q
-
-
-def dequantize(q: dict) -> dict:
-    return {n: (v[1].float() * v[2][:, None]) if v[0] == "int8" else v[1] for n, v in q.items()}
-
-
-def write_shards(q: dict, folder: str) -> list:
-    """Greedy packing of the quantized tensors into torch files of ≤ SHARD_BYTES each."""
-    shards, current, size = [], {}, 0
-    for name, v in q.items():
-        n = sum(x.numel() * x.element_size() for x in v[1:])
-        if current and size + n > SHARD_BYTES:
-            shards.append(current)
-            current, size = {}, 0
-        current[name] = v
-        size += n
-    if current:
-        shards.append(current)
-    names = []
-    for i, s in enumerate(shards):
-        path = os.path.join(folder, f"weights-{i}.pt")
-        torch.save(s, path)
-        names.append(os.path.basename(path))
-    return names
-
-
-def read_shards(folder: str, names: list) -> dict:
-    q = {}
-    for n in names:
-        q.update(torch.load(os.path.join(folder, n)))
-    return q
 
 
 def train(args) -> None:

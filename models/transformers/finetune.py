@@ -5,7 +5,7 @@ Hugging Face folder that xtrust loads (OnnxClassifier): the transformer path of 
 
     /usr/bin/python3 models/transformers/finetune.py --rows rows.jsonl --labels ham,spam --out DIR
         [--encoder models/transformers/fixtures/tiny-bert-mlm] [--epochs 3] [--seed 1] [--threads 1]
-        [--lr LR] [--batch 32] [--gradient-graph]
+        [--lr LR] [--batch 32] [--gradient-graph] [--device cuda] [--shards-out DIR | --from-shards DIR]
 
 --rows     JSONL, one {"text", "label", "split"} a line; split "train" or "validation" (both needed; "test"
            rows, if any, get one accuracy figure in training.json). Every label must be in --labels.
@@ -23,6 +23,13 @@ attentions.N; kit contract, README.md), onnx/model_grad.onnx with --gradient-gra
 share one weights file, onnx/model.onnx_data), reference.json (PyTorch
 outputs on the first validation texts) and training.json (settings, row counts, truncation counts, history,
 validation accuracy). Seeded; the same command with the same --threads gives byte-identical graphs.
+
+Training on a lent GPU machine, exporting here (its files come back at most 16 MiB each, 64 MiB in all):
+`--device cuda --shards-out DIR` trains and writes the weights as int8 shards with one float32 scale per
+output row (kit/shards.py) plus `<name>.meta.json`; `--from-shards DIR` with the same --rows, --labels,
+--out and --encoder exports the dequantized weights as above, training.json saying where they were trained
+and that they travelled as int8 (`weights`). Its figures are read from the meta file: they are the trained
+float32 model's, and the dequantized model's validation accuracy is measured again at export.
 
 The arguments, the rows and the encoder folder are checked before torch is imported, so a bad call fails
 in a fraction of a second with a message naming the bad input (exit status 2).
@@ -60,7 +67,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     ap.add_argument("--lr", type=float, default=None, help="peak learning rate (default: the kit's for the encoder's size)")
     ap.add_argument("--batch", type=int, default=None, help="texts per step (default: the kit's for the encoder's size)")
     ap.add_argument("--gradient-graph", action="store_true", help="also export onnx/model_grad.onnx (and check it against autograd)")
+    ap.add_argument("--device", default="cpu", help="torch device to train on (cpu, cuda): batches are built on the CPU and moved there")
+    ap.add_argument("--shards-out", default=None, metavar="DIR", help="train only: write the weights as int8 shards (kit/shards.py) and <name>.meta.json into DIR, named after --out's last part; no export (for a GPU machine whose files come back size-limited)")
+    ap.add_argument("--from-shards", default=None, metavar="DIR", help="export only: no training; the weights come from DIR's shards written by --shards-out for this --out name, and the rows and encoder must be the ones they were trained on")
     args = ap.parse_args(list(argv))
+    if args.shards_out and args.from_shards:
+        ap.error("--shards-out trains and --from-shards exports: give one of them")
     for name in ("epochs", "threads"):
         if getattr(args, name) < 1:
             ap.error(f"--{name} must be a positive integer, got {getattr(args, name)}")
@@ -152,30 +164,50 @@ def log(msg: str) -> None:
 
 
 def finetune_folder(args: argparse.Namespace, labels: List[str], rows: List[dict], cfg: dict) -> dict:
-    """Fine-tunes and writes the folder; returns training.json's content."""
+    """Fine-tunes and writes the folder (or, with --shards-out / --from-shards, one half of that); returns training.json's content."""
     sys.path.insert(0, HERE)
     from kit.cpu_kernels import pin_cpu_kernels
-
     pin_cpu_kernels()  # before torch loads: the same weights on every x86-64 CPU
     import torch
-
     from kit.bert import classifier_from_mlm
     from kit.data import labelled
-    from kit.export import export_classifier, without_timings
     from kit.load import load_mlm, load_wordpiece
-    from kit.train import deterministic, finetune
-
+    from kit.shards import dequantize, quantize, read_shards, write_shards
+    from kit.train import accuracy, deterministic, finetune
     size = kit_size_defaults(cfg)
     lr = args.lr if args.lr is not None else (size["ft_lr"] if size else None)
     batch = args.batch if args.batch is not None else (size["ft_batch"] if size else None)
     if lr is None or batch is None:
         raise UsageError(f"--encoder {args.encoder}: its size ({cfg['num_hidden_layers']} × {cfg['hidden_size']}) is none of the kit's (build.py SIZES), so there is no default learning rate or batch: pass --lr and --batch")
     deterministic(args.threads, args.seed, log=log)
-    log(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s); encoder {args.encoder} ({cfg['num_hidden_layers']} × {cfg['hidden_size']}); labels {labels}")
+    device = torch.device(args.device)
+    if device.type == "cuda":
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        torch.use_deterministic_algorithms(True, warn_only=True)
+    log(f"torch {torch.__version__}, {torch.get_num_threads()} thread(s), device {device}; encoder {args.encoder} ({cfg['num_hidden_layers']} × {cfg['hidden_size']}); labels {labels}")
     tok = load_wordpiece(args.encoder)
     mlm = load_mlm(args.encoder)
     clf = classifier_from_mlm(mlm, labels)
     data = labelled(tok, rows, labels)
+    name = os.path.basename(os.path.abspath(args.out))
+    rows_sha = sha256_file(args.rows)
+    encoder_sha = sha256_file(os.path.join(args.encoder, "onnx", "model.onnx"))
+    if args.from_shards:
+        meta_file = os.path.join(args.from_shards, f"{name}.meta.json")
+        if not os.path.isfile(meta_file):
+            raise UsageError(f"--from-shards {args.from_shards}: no {name}.meta.json (the shards of --out {name} are not there)")
+        with open(meta_file, encoding="utf-8") as f:
+            meta = json.load(f)
+        if meta["rows_sha256"] != rows_sha or meta["encoder_model_sha256"] != encoder_sha or meta["labels"] != labels:
+            raise UsageError(f"--from-shards {args.from_shards}: {name}'s shards were trained on other rows, another encoder or other labels than --rows/--encoder/--labels")
+        clf.load_state_dict(dequantize(read_shards(args.from_shards, meta.pop("shards"))))
+        meta["encoder"] = os.path.relpath(os.path.abspath(args.encoder), HERE) if os.path.abspath(args.encoder).startswith(HERE + os.sep) else os.path.abspath(args.encoder)
+        clf.eval()
+        exported_val = accuracy(clf, *data["validation"])
+        meta["weights"] = {"trained_on": meta.pop("device"), "travelled_as": "int8, one float32 scale per output row (kit/shards.py), dequantized here", "dequantized_validation_accuracy": round(exported_val, 4)}
+        log(f"{name}: weights from {args.from_shards} (trained on {meta['weights']['trained_on']}); dequantized validation accuracy {exported_val:.4f} (trained: {meta['validation_accuracy']})")
+        return export_folder(args, clf, tok, rows, meta)
+    clf.to(device)
     counts = {s: len(data[s][0]) for s in SPLITS if s in data}
     # texts longer than the position limit are cut (as transformers.js cuts them when xtrust runs the graph): say how many
     truncated = {s: sum(1 for r in rows if r["split"] == s and len(tok.encode(r["text"], truncate=False)) > tok.max_length) for s in counts}
@@ -187,14 +219,27 @@ def finetune_folder(args: argparse.Namespace, labels: List[str], rows: List[dict
         "labels": labels,
         "best_epoch": best_epoch,
         "encoder": os.path.relpath(os.path.abspath(args.encoder), HERE) if os.path.abspath(args.encoder).startswith(HERE + os.sep) else os.path.abspath(args.encoder),
-        "encoder_model_sha256": sha256_file(os.path.join(args.encoder, "onnx", "model.onnx")),
-        "rows_sha256": sha256_file(args.rows),
+        "encoder_model_sha256": encoder_sha,
+        "rows_sha256": rows_sha,
         "rows": counts,
         "truncated": truncated,
         "max_length": tok.max_length,
         "seed": args.seed,
         "threads": args.threads,
     })
+    if args.shards_out:
+        meta["device"] = str(device) + (f" ({torch.cuda.get_device_name(device)}, torch {torch.__version__})" if device.type == "cuda" else "")
+        meta["shards"] = write_shards(quantize(clf.state_dict()), args.shards_out, prefix=name)
+        with open(os.path.join(args.shards_out, f"{name}.meta.json"), "w", encoding="utf-8") as f:
+            json.dump(meta, f, ensure_ascii=False, indent=1)
+        return meta
+    clf.to("cpu")
+    return export_folder(args, clf, tok, rows, meta)
+
+
+def export_folder(args: argparse.Namespace, clf, tok, rows: List[dict], meta: dict) -> dict:
+    """Writes --out (through a temporary folder renamed into place): graphs, tokenizer, reference.json, training.json."""
+    from kit.export import export_classifier, without_timings
     out = os.path.abspath(args.out)
     tmp = f"{out}.tmp-{os.getpid()}"
     shutil.rmtree(tmp, ignore_errors=True)
@@ -222,7 +267,8 @@ def main(argv: Sequence[str]) -> int:
     except UsageError as e:
         print(f"finetune.py: error: {e}", file=sys.stderr)
         return 2
-    log(f"wrote {os.path.abspath(args.out)}: validation accuracy {meta['validation_accuracy']} (epoch {meta['best_epoch']} of {meta['epochs']}) in {time.time() - t0:.0f} s")
+    where = os.path.abspath(args.shards_out) if args.shards_out else os.path.abspath(args.out)
+    log(f"wrote {where}: validation accuracy {meta['validation_accuracy']} (epoch {meta['best_epoch']} of {meta['epochs']}) in {time.time() - t0:.0f} s")
     return 0
 
 

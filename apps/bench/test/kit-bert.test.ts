@@ -4,7 +4,7 @@
  * argument checks (which run before torch is imported). Nothing here trains.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +15,7 @@ import { kitBertSettings, parseShortcutArgs } from '../src/oracle/family-options
 import { sideBySideTable, transformerTable } from '../src/oracle/family-report.js';
 import type { CaseResult } from '../src/oracle/evaluate-case.js';
 import {
+  DeferredFineTune,
   DEFAULT_ENCODER,
   DEFAULT_KIT_CACHE,
   FINETUNE_SCRIPT,
@@ -127,6 +128,67 @@ describe('kit-bert: a cached folder is loaded, never retrained', () => {
     expect(p.length).toBe(5);
     // other settings → another key → a fine-tuning, which needs the (missing) interpreter
     await expect(kitBertClassifier(rows, rows, labels, { ...settings, epochs: 2, encoder: DEFAULT_ENCODER, cacheDir, python: '/nonexistent/python3' })).rejects.toMatchObject({ code: 'BACKEND_UNAVAILABLE' });
+  });
+});
+
+describe('kit-bert: fine-tunings queued for a GPU machine', () => {
+  const labels = ['government', 'hobbies', 'news', 'religion', 'romance'];
+  const rows = [row('g', 'government', 'the bill passed'), row('h', 'hobbies', 'sand the board'), row('n', 'news', 'the mayor spoke'), row('r', 'religion', 'faith and grace'), row('o', 'romance', 'she took his hand')];
+
+  it('keys a device run apart from a CPU run, and leaves the CPU keys made before devices existed as they were', () => {
+    const jsonl = finetuneRows(rows, rows);
+    const sha = encoderDigest(DEFAULT_ENCODER);
+    const cpu = kitBertKey(jsonl, labels, sha, settings);
+    expect(kitBertKey(jsonl, labels, sha, { ...settings, device: 'cpu' })).toBe(cpu);
+    expect(kitBertKey(jsonl, labels, sha, { ...settings, device: 'cuda' })).not.toBe(cpu);
+  });
+
+  it('queues a missing fine-tuning once, writes its rows, defers the case; a CPU folder of the same rows serves instead', async () => {
+    const cacheDir = mkdtempSync(join(tmpdir(), 'kit-bert-queue-'));
+    const queue = join(cacheDir, 'queue.jsonl');
+    const device = { ...settings, encoder: DEFAULT_ENCODER, cacheDir, python: '/nonexistent/python3', device: 'cuda', queue };
+    const key = kitBertKey(finetuneRows(rows, rows), labels, encoderDigest(DEFAULT_ENCODER), device);
+    for (let i = 0; i < 2; i++) {
+      const e = await kitBertClassifier(rows, rows, labels, device).catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(DeferredFineTune);
+      expect((e as DeferredFineTune).key).toBe(key);
+    }
+    const lines = readFileSync(queue, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1); // asked twice, queued once
+    expect(JSON.parse(lines[0])).toEqual({ key, rows: join(cacheDir, `${key}.rows.jsonl`), labels, out: join(cacheDir, key), encoder: DEFAULT_ENCODER, epochs: 3, seed: 1, threads: 1, device: 'cuda' });
+    expect(readFileSync(join(cacheDir, `${key}.rows.jsonl`), 'utf8')).toBe(finetuneRows(rows, rows));
+    // once a folder fine-tuned here exists for the same rows and settings, the device run uses it and queues nothing
+    const cpuKey = kitBertKey(finetuneRows(rows, rows), labels, encoderDigest(DEFAULT_ENCODER), settings);
+    cpSync(join(ROOT, 'models/transformers/fixtures/tiny-bert-shortcut'), join(cacheDir, cpuKey), { recursive: true });
+    writeFileSync(join(cacheDir, cpuKey, 'training.json'), JSON.stringify({ epochs: 3, best_epoch: 2, validation_accuracy: 0.5, rows: { train: 5, validation: 5 }, truncated: { train: 0, validation: 0 }, max_length: 64 }));
+    const { info } = await kitBertClassifier(rows, rows, labels, device);
+    expect(info).toMatchObject({ key: cpuKey, cached: true, trainedOn: 'cpu' });
+    // a folder brought back from the device says where it was trained
+    const gpu = join(cacheDir, key);
+    cpSync(join(cacheDir, cpuKey), gpu, { recursive: true });
+    writeFileSync(join(gpu, 'training.json'), JSON.stringify({ epochs: 3, best_epoch: 1, validation_accuracy: 0.6, rows: { train: 5, validation: 5 }, truncated: { train: 0, validation: 0 }, max_length: 64, weights: { trained_on: 'cuda (NVIDIA H200, torch 2.11.0)', travelled_as: 'int8', dequantized_validation_accuracy: 0.6 } }));
+    expect((await kitBertClassifier(rows, rows, labels, device)).info.key).toBe(cpuKey); // the CPU folder still comes first
+    rmSync(join(cacheDir, cpuKey), { recursive: true });
+    expect((await kitBertClassifier(rows, rows, labels, device)).info).toMatchObject({ key, cached: true, bestEpoch: 1, trainedOn: 'cuda (NVIDIA H200, torch 2.11.0); weights as int8 rows, dequantized' });
+  });
+
+  it('needs a queue for a device, takes cpu|cuda|cuda:N, and only with kit-bert', () => {
+    const o = parseShortcutArgs(['--model', 'kit-bert', '--finetune-device', 'cuda', '--finetune-queue', 'q.jsonl', '--cache', '/c']);
+    expect(kitBertSettings(o)).toMatchObject({ device: 'cuda', queue: join(process.cwd(), 'q.jsonl') });
+    const bad = [
+      ['--model', 'kit-bert', '--finetune-device', 'cuda'],
+      ['--model', 'kit-bert', '--finetune-queue', 'q.jsonl'],
+      ['--model', 'kit-bert', '--finetune-device', 'gpu', '--finetune-queue', 'q.jsonl'],
+      ['--finetune-device', 'cuda', '--finetune-queue', 'q.jsonl'],
+    ];
+    for (const args of bad) expect(errorOf(() => parseShortcutArgs(args))?.code, args.join(' ')).toBe('INVALID_ARGUMENT');
+    expect(parseShortcutArgs(['--model', 'kit-bert', '--finetune-device', 'cuda:1', '--finetune-queue', 'q']).finetuneDevice).toBe('cuda:1');
+  });
+
+  it("finetune.py refuses --shards-out with --from-shards before loading torch", () => {
+    const r = spawnSync(PYTHON, [FINETUNE_SCRIPT, '--rows', 'r.jsonl', '--labels', 'a,b', '--out', 'o', '--shards-out', 's', '--from-shards', 's'], { encoding: 'utf8' });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('--shards-out trains and --from-shards exports');
   });
 });
 

@@ -34,6 +34,10 @@ export interface ShortcutOptions {
   readonly model: ModelKind;
   /** kit-bert: the masked-LM folder whose encoder is fine-tuned (default: the committed tiny-bert-mlm fixture). */
   readonly encoder?: string;
+  /** kit-bert: the torch device of the fine-tuning (kit-bert.ts KitBertSettings.device; default cpu, here). */
+  readonly finetuneDevice?: string;
+  /** kit-bert with a device other than cpu: the queue file the missing fine-tunings are written to. */
+  readonly finetuneQueue?: string;
   /** kit-bert: fine-tuning epochs (the one with the best validation accuracy is kept). */
   readonly epochs: number;
   /** kit-bert: torch threads of the fine-tuning (part of its cache key) and onnxruntime threads of inference. */
@@ -103,6 +107,8 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
   const o = {
     model: 'bow-logistic' as ModelKind,
     encoder: undefined as string | undefined,
+    finetuneDevice: undefined as string | undefined,
+    finetuneQueue: undefined as string | undefined,
     epochs: 3,
     modelThreads: 1,
     explainers: ['lime'],
@@ -184,6 +190,11 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--validation') o.validation = true;
     else if (k === '--out') o.out = v();
     else if (k === '--cache') o.cacheDir = v();
+    else if (k === '--finetune-device') {
+      const x = v();
+      if (x === undefined || !/^(cpu|cuda(:\d+)?)$/.test(x)) throw bad(k, 'a torch device: cpu, cuda or cuda:N', x);
+      o.finetuneDevice = x;
+    } else if (k === '--finetune-queue') o.finetuneQueue = v();
     else if (k === '--from') o.from = v();
     else if (k === '--write-section') o.writeSection = true;
     else if (k === '--note') {
@@ -197,10 +208,12 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
   if (o.perSide < o.minPerSide) throw bad('--per-side', `at least --min-per-side (${o.minPerSide})`, String(o.perSide));
   if (o.model !== KIT_BERT) {
     // fine-tuning settings on a bag-of-words run would be silently ignored
-    for (const flag of ['--encoder', '--epochs', '--model-threads']) {
+    for (const flag of ['--encoder', '--epochs', '--model-threads', '--finetune-device', '--finetune-queue']) {
       if (given.has(flag)) throw new XtrustError('INVALID_ARGUMENT', `${flag} applies to --model ${KIT_BERT} only (got --model ${o.model})`, { argument: flag });
     }
   }
+  if (o.finetuneDevice && o.finetuneDevice !== 'cpu' && !o.finetuneQueue) throw new XtrustError('INVALID_ARGUMENT', `--finetune-device ${o.finetuneDevice} needs --finetune-queue FILE: fine-tunings missing from the cache are queued there for that device, not run here`, { argument: '--finetune-queue' });
+  if (o.finetuneQueue && !(o.finetuneDevice && o.finetuneDevice !== 'cpu')) throw new XtrustError('INVALID_ARGUMENT', '--finetune-queue goes with --finetune-device cuda (a CPU fine-tuning runs here, unqueued)', { argument: '--finetune-queue' });
   const single = Object.keys(variant).length > 0;
   if (familyName === 'validation' || familyName === 'test') {
     if (single || only) throw new XtrustError('INVALID_ARGUMENT', `--family ${familyName} draws its cases: it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words or --only`, { argument: '--family' });
@@ -243,5 +256,7 @@ export function kitBertSettings(options: ShortcutOptions): Omit<KitBertSettings,
     epochs: options.epochs,
     threads: options.modelThreads,
     cacheDir: options.cacheDir ? resolve(options.cacheDir, KIT_BERT) : DEFAULT_KIT_CACHE,
+    ...(options.finetuneDevice ? { device: options.finetuneDevice } : {}),
+    ...(options.finetuneQueue ? { queue: resolve(options.finetuneQueue) } : {}),
   };
 }

@@ -82,7 +82,7 @@ export function transformerText(t: KitBertInfo): string {
 
 /** One row per case of a transformer run: the model's figures beside the ground-truth counts. */
 export function transformerTable(cases: readonly CaseResult[]): string {
-  const head = ['#', 'case', 'pool accuracy', 'validation accuracy (epoch kept / epochs)', 'training texts (cut at the position limit)', 'fine-tuning wall s', 'trustworthy / untrustworthy (ambiguous)', 'status'];
+  const head = ['#', 'case', 'pool accuracy', 'validation accuracy (epoch kept / epochs)', 'training texts (cut at the position limit)', 'fine-tuning wall s (where)', 'trustworthy / untrustworthy (ambiguous)', 'status'];
   const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---:' : '---')).join(' | ')} |`];
   cases.forEach((c, i) => {
     const t = c.transformer;
@@ -94,7 +94,8 @@ export function transformerTable(cases: readonly CaseResult[]): string {
         f3(c.poolAccuracy),
         t ? `${f3(t.validationAccuracy)} (${t.bestEpoch} / ${t.epochs})` : '—',
         t ? `${int(t.rows.train)} (${int(t.truncated.train)} cut at ${t.maxLength} pieces)` : '—',
-        t ? secs(t.seconds) : '—',
+        // older results have no trainedOn: they were all fine-tuned here
+        t ? `${secs(t.seconds)} (${t.trainedOn ?? 'cpu'})` : '—',
         `${int(k.trustworthy)} / ${int(k.untrustworthy)} (${int(k.ambiguous.count)})`,
         c.status === 'scored' ? `scored (${c.scored!.trustworthy}+${c.scored!.untrustworthy})` : '**too small**',
       ].join(' | ')} |`,

@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { XtrustError } from '@xtrust/core';
@@ -45,6 +45,38 @@ export interface KitBertSettings {
   readonly cacheDir: string;
   /** The interpreter (default /usr/bin/python3). */
   readonly python?: string;
+  /**
+   * Where the fine-tuning runs: 'cpu' (default) here, by finetune.py; another torch device (e.g. 'cuda')
+   * on a lent machine. The device is part of the key (a GPU's weights are not the CPU's), and a folder
+   * missing for such a key is not trained here: its rows go to `queue` and the case is deferred
+   * (DeferredFineTune) until `kit-bert-queue.js` has brought the folder back.
+   */
+  readonly device?: string;
+  /** With a device other than cpu: the JSONL queue of fine-tunings to run there (kit-bert-queue.ts). */
+  readonly queue?: string;
+}
+
+/** One fine-tuning waiting for a device (a line of the queue file). */
+export interface QueuedFineTune {
+  readonly key: string;
+  /** The rows file (written next to the folder, `<key>.rows.jsonl`). */
+  readonly rows: string;
+  readonly labels: readonly string[];
+  /** The cache folder the result must land in. */
+  readonly out: string;
+  readonly encoder: string;
+  readonly epochs: number;
+  readonly seed: number;
+  readonly threads: number;
+  readonly device: string;
+}
+
+/** A case whose transformer is queued for a device (KitBertSettings.device): skipped now, run once the folder is back. */
+export class DeferredFineTune extends Error {
+  constructor(readonly key: string, readonly queue: string) {
+    super(`kit-bert: the fine-tuning ${key} is queued in ${queue} for another device; the case is deferred`);
+    this.name = 'DeferredFineTune';
+  }
 }
 
 /** What the fine-tuning gave, for the report. */
@@ -68,6 +100,8 @@ export interface KitBertInfo {
   readonly seconds: number;
   /** Whether the folder came from the cache. */
   readonly cached: boolean;
+  /** Where the weights were trained: "cpu" (here), or the device finetune.py --shards-out named, its weights travelling as int8 (absent in results stored before devices existed: cpu). */
+  readonly trainedOn?: string;
 }
 
 /** A path as the report shows it: relative to the repository root when inside it (results files stay machine-independent). */
@@ -101,9 +135,11 @@ export function encoderDigest(folder: string): string {
 }
 
 /** The cache key of a fine-tuned folder: rows, labels, encoder files and settings (not the cache folder or the interpreter). */
-export function kitBertKey(rowsJsonl: string, labels: readonly string[], encoderSha: string, settings: Pick<KitBertSettings, 'epochs' | 'seed' | 'threads'>): string {
+export function kitBertKey(rowsJsonl: string, labels: readonly string[], encoderSha: string, settings: Pick<KitBertSettings, 'epochs' | 'seed' | 'threads' | 'device'>): string {
   const h = createHash('sha256');
-  h.update(JSON.stringify({ format: CACHE_FORMAT, labels, encoder: encoderSha, epochs: settings.epochs, seed: settings.seed, threads: settings.threads }));
+  // the device enters the key only when it is not the CPU, so the CPU folders made before it existed keep their keys
+  const device = settings.device && settings.device !== 'cpu' ? { device: settings.device } : {};
+  h.update(JSON.stringify({ format: CACHE_FORMAT, labels, encoder: encoderSha, epochs: settings.epochs, seed: settings.seed, threads: settings.threads, ...device }));
   h.update('\0').update(rowsJsonl);
   return h.digest('hex').slice(0, 20);
 }
@@ -132,7 +168,10 @@ interface TrainingJson {
   rows: { train: number; validation: number };
   truncated: { train: number; validation: number };
   max_length: number;
+  /** finetune.py --from-shards: where the weights were trained and how they travelled. */
+  weights?: { trained_on: string; travelled_as: string; dequantized_validation_accuracy: number };
 }
+
 
 /** A cached folder is complete when its graph and training.json are there (finetune.py renames a finished folder into place). */
 const complete = (folder: string) => existsSync(join(folder, 'onnx/model.onnx')) && existsSync(join(folder, 'training.json'));
@@ -149,7 +188,11 @@ export async function kitBertClassifier(
   log?: (line: string) => void,
 ): Promise<{ classifier: OnnxClassifier; info: KitBertInfo }> {
   const rows = finetuneRows(train, validation);
-  const key = kitBertKey(rows, labels, encoderDigest(settings.encoder), settings);
+  const encoderSha = encoderDigest(settings.encoder);
+  const ownKey = kitBertKey(rows, labels, encoderSha, settings);
+  // a folder fine-tuned here (on the CPU) for the same rows and settings serves a device run too: it is the reference computation
+  const cpuKey = kitBertKey(rows, labels, encoderSha, { ...settings, device: undefined });
+  const key = ownKey !== cpuKey && complete(join(settings.cacheDir, cpuKey)) ? cpuKey : ownKey;
   const folder = join(settings.cacheDir, key);
   const timing = join(folder, 'bench-finetune.json');
   let cached = complete(folder);
@@ -157,6 +200,17 @@ export async function kitBertClassifier(
   if (cached) {
     seconds = existsSync(timing) ? (JSON.parse(readFileSync(timing, 'utf8')) as { seconds: number }).seconds : NaN;
     log?.(`  kit-bert: fine-tuned folder ${folder} from the cache`);
+  } else if (settings.device && settings.device !== 'cpu') {
+    if (!settings.queue) throw new XtrustError('INVALID_ARGUMENT', `kit-bert: fine-tuning on ${settings.device} needs a queue file (--finetune-queue FILE)`, { argument: 'queue' });
+    mkdirSync(settings.cacheDir, { recursive: true });
+    const rowsFile = `${folder}.rows.jsonl`;
+    writeFileSync(`${rowsFile}.${process.pid}.tmp`, rows);
+    renameSync(`${rowsFile}.${process.pid}.tmp`, rowsFile);
+    const entry: QueuedFineTune = { key, rows: rowsFile, labels, out: folder, encoder: settings.encoder, epochs: settings.epochs, seed: settings.seed, threads: settings.threads, device: settings.device };
+    const queued = existsSync(settings.queue) ? readFileSync(settings.queue, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as QueuedFineTune).key) : [];
+    if (!queued.includes(key)) appendFileSync(settings.queue, `${JSON.stringify(entry)}\n`);
+    log?.(`  kit-bert: ${key} queued for ${settings.device} in ${settings.queue}`);
+    throw new DeferredFineTune(key, settings.queue);
   } else {
     const python = settings.python ?? PYTHON;
     requireTorch(python);
@@ -181,6 +235,7 @@ export async function kitBertClassifier(
   const info: KitBertInfo = {
     folder: shownPath(folder), key, encoder: shownPath(settings.encoder), size: `${cfg.num_hidden_layers} × ${cfg.hidden_size}`, epochs: t.epochs, bestEpoch: t.best_epoch,
     validationAccuracy: t.validation_accuracy, rows: t.rows, truncated: t.truncated, maxLength: t.max_length, seconds, cached,
+    trainedOn: t.weights ? `${t.weights.trained_on}; weights as int8 rows, dequantized` : 'cpu',
   };
   return { classifier, info };
 }

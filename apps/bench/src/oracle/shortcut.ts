@@ -24,7 +24,7 @@ import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
 import { caseMarkdown, compactCase, drawnHeadline, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
-import { KIT_BERT, shownPath } from './kit-bert.js';
+import { DeferredFineTune, KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
@@ -64,6 +64,10 @@ options:
   --encoder DIR                  kit-bert: the masked-LM folder fine-tuned (default: the committed tiny-bert-mlm)
   --epochs N                     kit-bert: fine-tuning epochs (default: 3)
   --model-threads N              kit-bert: torch and onnxruntime threads (default: 1)
+  --finetune-device cuda         kit-bert: fine-tune on a lent GPU machine instead of here (part of the
+                                 cache key); a folder missing from the cache is queued, not trained:
+  --finetune-queue FILE          kit-bert with --finetune-device: the queue file; its cases are deferred
+                                 (run node apps/bench/dist/oracle/kit-bert-queue.js, then this again)
                                  (kit-bert: fine-tuned per case by models/transformers/finetune.py with
                                  /usr/bin/python3, cached under --cache DIR/kit-bert or
                                  apps/bench/results/kit-bert-cache; see kit-bert.ts)
@@ -180,6 +184,7 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
   const results: FamilyResults = { argv, options, startedAt: new Date().toISOString(), machine: machineInfo(), cases: [] };
   if (options.out && existsSync(options.out)) log(`${options.out} exists: it will be overwritten`);
   let scored = 0;
+  let deferred = 0;
   /** The listed cases, or a drawn family's: `count` draws, then more while fewer than `untilScored` are scored. */
   async function* casesToRun(o: ShortcutOptions): AsyncGenerator<[number, CaseSpec]> {
     if (!o.draw) {
@@ -198,13 +203,22 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
       return c;
     };
     const d = o.draw;
-    for (let i = d.first; i < 1000 && (i < d.first + d.count || scored < d.untilScored); i++) {
+    // a case deferred to a device's queue may yet score: count it towards --until-scored so enough are queued
+    for (let i = d.first; i < 1000 && (i < d.first + d.count || scored + deferred < d.untilScored); i++) {
       yield [i - d.first, drawCase(familySeed(d.family, i), lookup, glove, d.band)];
     }
   }
   for await (const [i, spec] of casesToRun(options)) {
     log(`case ${i + 1}${options.draw ? '' : `/${options.cases.length}`}: ${caseName(spec)}`);
-    const built = await buildCase(spec, { kind: options.model, ...(kitBert ? { kitBert } : {}), testFractions: options.testFractions, validationFraction: options.validationFraction, windowsPerText: options.windowsPerText, minPerSide: options.minPerSide, validation: options.validation, log });
+    let built;
+    try {
+      built = await buildCase(spec, { kind: options.model, ...(kitBert ? { kitBert } : {}), testFractions: options.testFractions, validationFraction: options.validationFraction, windowsPerText: options.windowsPerText, minPerSide: options.minPerSide, validation: options.validation, log });
+    } catch (e) {
+      if (!(e instanceof DeferredFineTune)) throw e;
+      deferred++;
+      log(`case ${i + 1} deferred: its fine-tuning ${e.key} is queued in ${e.queue}`);
+      continue;
+    }
     const result = await evaluateCase(built, setups, { explainers: options.explainers, samples: options.samples, train: options.train, perSide: options.perSide, resamples: options.resamples, cacheDir: options.cacheDir, log });
     results.cases.push(result);
     scored += result.status === 'scored' ? 1 : 0;
@@ -212,6 +226,7 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
     console.log(`${caseMarkdown(result, i + 1, options.minPerSide)}\n`);
     log(`case ${i + 1} ${result.status} in ${result.seconds.toFixed(0)} s`);
   }
+  if (deferred > 0) log(`${deferred} case(s) deferred: their fine-tunings are queued in ${options.finetuneQueue} (node apps/bench/dist/oracle/kit-bert-queue.js pack, the device, unpack; then run this command again)`);
   results.finishedAt = new Date().toISOString();
   if (options.out) writeResults(options.out, results);
   if (options.model === KIT_BERT) console.log(transformerTable(results.cases));
