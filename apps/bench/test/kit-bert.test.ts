@@ -166,10 +166,10 @@ describe('kit-bert: fine-tunings queued for a GPU machine', () => {
     // a folder brought back from the device says where it was trained
     const gpu = join(cacheDir, key);
     cpSync(join(cacheDir, cpuKey), gpu, { recursive: true });
-    writeFileSync(join(gpu, 'training.json'), JSON.stringify({ epochs: 3, best_epoch: 1, validation_accuracy: 0.6, rows: { train: 5, validation: 5 }, truncated: { train: 0, validation: 0 }, max_length: 64, weights: { trained_on: 'cuda (NVIDIA H200, torch 2.11.0)', travelled_as: 'int8', dequantized_validation_accuracy: 0.6 } }));
+    writeFileSync(join(gpu, 'training.json'), JSON.stringify({ epochs: 3, best_epoch: 1, validation_accuracy: 0.6, rows: { train: 5, validation: 5 }, truncated: { train: 0, validation: 0 }, max_length: 64, weights: { trained_on: 'cuda (NVIDIA H200, torch 2.11.0)', travelled_as: 'int8', dequantized_validation_accuracy: 0.62 } }));
     expect((await kitBertClassifier(rows, rows, labels, device)).info.key).toBe(cpuKey); // the CPU folder still comes first
     rmSync(join(cacheDir, cpuKey), { recursive: true });
-    expect((await kitBertClassifier(rows, rows, labels, device)).info).toMatchObject({ key, cached: true, bestEpoch: 1, trainedOn: 'cuda (NVIDIA H200, torch 2.11.0); weights as int8 rows, dequantized' });
+    expect((await kitBertClassifier(rows, rows, labels, device)).info).toMatchObject({ key, cached: true, bestEpoch: 1, validationAccuracy: 0.62, trainedOn: 'cuda (NVIDIA H200, torch 2.11.0); weights as int8 rows, dequantized' });
   });
 
   it('needs a queue for a device, takes cpu|cuda|cuda:N, and only with kit-bert', () => {

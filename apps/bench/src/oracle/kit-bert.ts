@@ -234,7 +234,8 @@ export async function kitBertClassifier(
   const classifier = await OnnxClassifier.load(folder, { threads: settings.threads, name: `kit-bert ${key}` });
   const info: KitBertInfo = {
     folder: shownPath(folder), key, encoder: shownPath(settings.encoder), size: `${cfg.num_hidden_layers} × ${cfg.hidden_size}`, epochs: t.epochs, bestEpoch: t.best_epoch,
-    validationAccuracy: t.validation_accuracy, rows: t.rows, truncated: t.truncated, maxLength: t.max_length, seconds, cached,
+    // a folder exported from int8 shards reports the accuracy of the weights it holds
+    validationAccuracy: t.weights?.dequantized_validation_accuracy ?? t.validation_accuracy, rows: t.rows, truncated: t.truncated, maxLength: t.max_length, seconds, cached,
     trainedOn: t.weights ? `${t.weights.trained_on}; weights as int8 rows, dequantized` : 'cpu',
   };
   return { classifier, info };
