@@ -313,6 +313,23 @@ export const BENCHMARKS: readonly Benchmark[] = [
     },
   },
   {
+    name: 'oracle-drawn-transformer-full',
+    title: 'TOKI on drawn shortcut cases with the full-size kit BERT (4 × 256) fine-tuned per test draw',
+    description:
+      "The previous section's test draws (seeds 2,000 + i) with the full-size encoder issue 29 asks for: per case models/transformers/out/bert-mlm (4 layers × 256, 128 positions; built by `pnpm models:build`, not committed) fine-tuned on the case's training texts, run by onnxruntime-node on 1 thread; 200 keyword texts, LIME 1,000 samples, ≤ 100 predictions per side; until 8 cases are scored. A fine-tuning takes about 25 min on one CPU thread: with `--finetune-device cuda` the missing ones are queued, fine-tuned on a lent GPU (apps/bench/src/oracle/kit-bert-queue.ts) and brought back as int8 rows; the transformer table says where each case's model was trained (apps/bench/src/oracle/shortcut.ts --family test --model kit-bert --encoder models/transformers/out/bert-mlm).",
+    limit: [6 * 3600, 3600],
+    regenerated: 'the fine-tuned folders and explanation cache under apps/bench/results/oracle-drawn-cache/kit-bert-full and the full results of the run; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-transformer-full.json.gz, is committed.',
+    script: (ctx) => {
+      const encoder = join(kitOut(ctx), 'bert-mlm');
+      if (!existsSync(join(encoder, 'onnx/model.onnx'))) return { skipped: `the model kit's full-size masked LM ${encoder} is not built (pnpm models:build)` };
+      const cache = join(RESULTS, 'oracle-drawn-cache');
+      return {
+        file: 'apps/bench/dist/oracle/shortcut.js',
+        args: ['--family', 'test', '--model', 'kit-bert', '--encoder', encoder, '--draws', ctx.quick ? '1' : '8', '--until-scored', ctx.quick ? '1' : '8', '--epochs', '2', '--model-threads', '1', '--train', '200', '--samples', '1000', '--per-side', '100', '--oracle', 'toki,toki-name,toki-paper', '--out', join(cache, 'kit-bert-full-test.json'), '--cache', join(cache, 'kit-bert-full'), '--finetune-device', 'cuda', '--finetune-queue', join(cache, 'kit-bert-full-queue.jsonl')],
+      };
+    },
+  },
+  {
     name: 'oracle-word-lists',
     title: "TOKI's keyword step against person-written word lists (precision and recall of 'related')",
     description:

@@ -51,6 +51,16 @@ describe('drawn family figures', () => {
     expect(drawnHeadline(cases, 'validation', 'x').met).toBe('n/a');
   });
 
+  it('a transformer run is met only on the full-size encoder, with ≥ 8 scored cases, half everyday, each ≥ 0.85', () => {
+    const eight = [...Array.from({ length: 4 }, () => drawn('everyday', 0.9, 0, 0.2)), ...Array.from({ length: 4 }, () => drawn('rare', 0.95, 0, 0.5))];
+    expect(drawnHeadline(eight, 'test', 'x', '4 × 256').met).toBe('yes');
+    expect(drawnHeadline(eight, 'test', 'x', '4 × 256').question).toContain('full-size kit BERT (4 × 256)');
+    expect(drawnHeadline(eight, 'test', 'x', '2 × 128').met).toBe('partly'); // the fixture encoder never meets the full-size target
+    expect(drawnHeadline(eight.slice(1), 'test', 'x', '4 × 256').met).toBe('partly'); // 7 scored
+    expect(drawnHeadline([drawn('everyday', 0.5, 0, 0.2)], 'test', 'x', '4 × 256').met).toBe('no');
+    expect(drawnHeadline([drawn('everyday', 0.5, 0, 0.2)], 'test', 'x', '2 × 128').met).toBe('no');
+  });
+
   it('tables: one row per band group and oracle, one per configuration with the check’s cost', () => {
     const t = bandSummary(cases);
     expect(t).toContain('| everyday (single word) | TOKI-lime [toki] | 3 (2) |');

@@ -383,7 +383,7 @@ export const TARGET_GROUPS: readonly { readonly name: string; readonly bands: re
  * (per group median ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on ≥ 90 % of scored cases; above Naive with
  * non-overlapping intervals wherever Naive < 0.8; ≥ 40 scored cases, at least half everyday).
  */
-export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'validation', from: string, transformer = false): { question: string; xtrust: string; peer: string; goal: string; met: 'yes' | 'no' | 'partly' | 'n/a'; from: string } {
+export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'validation', from: string, transformer?: string): { question: string; xtrust: string; peer: string; goal: string; met: 'yes' | 'no' | 'partly' | 'n/a'; from: string } {
   const col = (oracle: string) => (r: ScoredRow) => r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
   const naivePick = (r: ScoredRow) => r.method.startsWith('Naive (θ=');
   const all = ['everyday', 'phrase', 'mid', 'rare', 'absent'];
@@ -399,12 +399,17 @@ export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'va
     const scored = cases.filter((c) => c.status === 'scored');
     const ok = scored.filter((c) => (c.rows.find(col('toki'))?.metrics.gmean ?? 0) >= 0.85).length;
     const everyday = scored.filter((c) => ['everyday', 'phrase'].includes(bandOf(c) ?? '')).length;
+    // the target names the full-size encoder: on the 2 × 128 fixture it can at most be met in part
+    const fixture = transformer === '2 × 128';
+    const held = scored.length >= 8 && everyday * 2 >= scored.length && ok === scored.length;
     return {
-      question: "Does TOKI hold on drawn shortcut cases when the classifier is a transformer fine-tuned per case? (issue 29; the 2 × 128 fixture encoder, not yet the full-size one)",
+      question: fixture
+        ? 'Does TOKI hold on drawn shortcut cases when the classifier is a transformer fine-tuned per case? (issue 29; the 2 × 128 fixture encoder, not yet the full-size one)'
+        : `Does TOKI hold on drawn shortcut cases when the classifier is the full-size kit BERT (${transformer}) fine-tuned per case? (issue 29)`,
       xtrust: `toki ≥ 0.85 on ${ok} of ${scored.length} scored cases (${everyday} everyday; ${cases.length} draws); ${xtrust}`,
       peer,
       goal: '≥ 0.85 on each of ≥ 8 drawn test cases, half everyday, with the full-size kit BERT (issue 29)',
-      met: scored.length >= 8 && everyday * 2 >= scored.length && ok === scored.length ? 'partly' : 'no',
+      met: fixture ? (held ? 'partly' : 'no') : held ? 'yes' : ok > 0 ? 'partly' : 'no',
       from,
     };
   }

@@ -114,6 +114,8 @@ function writeResults(path: string, r: FamilyResults, compact = false): void {
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 /** The bag-of-words family run of the table3 section, shown beside a transformer run's cases. */
 const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json');
+/** Layers × hidden of the committed masked-LM fixture: a kit-bert run on any other encoder is the full-size section's. */
+const FIXTURE_SIZE = '2 × 128';
 
 
 /** BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) from a results file (the same formatter as a live run). */
@@ -129,14 +131,18 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   // a drawn family's section is rendered from a compact copy committed beside the sections (the run's own file is regenerated)
   // per case the validation page details the default only (it compares eleven configurations in its family tables)
   const DETAIL = family === 'validation' ? ['toki'] : ['toki', 'toki-paper'];
+  // the full-size encoder's run has its own section beside the fixture encoder's quick variant
+  const sizes = [...new Set(r.cases.flatMap((c) => (c.transformer ? [c.transformer.size] : [])))];
+  const fullSize = transformer && sizes.length > 0 && !sizes.includes(FIXTURE_SIZE);
+  const transformerName = fullSize ? 'transformer-full' : 'transformer';
   if (family) {
     // gzipped: a family's per-case figures compress tenfold, and git keeps apps/bench/results under 2 MB
-    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${transformer ? 'transformer' : family}.json.gz`);
+    const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${transformer ? transformerName : family}.json.gz`);
     r = { ...r, cases: r.cases.map((c) => compactCase(c, DETAIL)) };
     writeResults(compactFile, r, true);
     file = shownPath(compactFile);
   }
-  const name = family && transformer ? 'oracle-drawn-transformer' : family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
+  const name = family && transformer ? `oracle-drawn-${transformerName}` : family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
   const entry = BENCHMARKS.find((b) => b.name === name)!;
   const head = `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}`;
   const transformerHead = transformer
@@ -162,9 +168,9 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     status: 'ok',
     markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)}`,
     // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
-    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', family && transformer ? 0.38 : family === 'test' ? 0.3 : family === 'validation' ? 0.35 : transformer ? 0.25 : 0, BENCHMARKS.indexOf(entry)),
+    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', family && transformer ? (fullSize ? 0.39 : 0.38) : family === 'test' ? 0.3 : family === 'validation' ? 0.35 : transformer ? 0.25 : 0, BENCHMARKS.indexOf(entry)),
     // a drawn family's headline is computed from its results; the hand-written family's is kept as written
-    ...(family ? { headline: drawnHeadline(r.cases, family, r.startedAt, transformer) } : {}),
+    ...(family ? { headline: drawnHeadline(r.cases, family, r.startedAt, transformer ? sizes.join(', ') : undefined) } : {}),
   });
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
 }
