@@ -40,8 +40,9 @@ CPU_KERNELS = pin_cpu_kernels()
 
 import torch  # noqa: E402
 
+from build import SPAM_TEXTS, bert_config, log  # noqa: E402  (the kit build's reference texts, config and log line)
 from kit.bert import BertConfig, BertForMaskedLM, BertForSequenceClassification, classifier_from_mlm  # noqa: E402
-from kit.data import PRETRAIN_CORPORA, labelled, lm_chunks, pretraining_texts, read_jsonl  # noqa: E402
+from kit.data import PRETRAIN_CORPORA, labelled, lm_chunks, load_corpora, pretraining_texts  # noqa: E402
 from kit.export import export_classifier  # noqa: E402
 from kit.shards import dequantize, quantize, read_shards, write_shards  # noqa: E402
 from kit.train import accuracy, deterministic, finetune, mlm_accuracy, pretrain_mlm  # noqa: E402
@@ -50,34 +51,15 @@ from kit.wordpiece import MASK, SPECIALS, WordPiece  # noqa: E402
 SEED = 1
 SIZE = dict(hidden=768, layers=6, heads=12, inter=3072, max_len=128)
 LABELS = ["ham", "spam"]
-SPAM_TEXTS = [
-    "Hi Bob, the meeting moved to 3pm tomorrow. Can you send me the draft before then? Thanks!",
-    "CONGRATULATIONS!!! You have been selected to receive a FREE prize. Click here now to claim your $1000 cash!",
-    "Café naïve résumé: unsubscribe from this list at any time.",
-]
-
-
-def log(msg: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {msg}", flush=True)
 
 
 def config(vocab_size: int, labels=()) -> BertConfig:
-    return BertConfig(vocab_size=vocab_size, hidden_size=SIZE["hidden"], num_hidden_layers=SIZE["layers"], num_attention_heads=SIZE["heads"], intermediate_size=SIZE["inter"], max_position_embeddings=SIZE["max_len"], labels=list(labels))
+    return bert_config(SIZE, vocab_size, labels)
 
 
 def read_vocab(path: str) -> list:
     with open(path, encoding="utf-8") as f:
         return [l.rstrip("\n") for l in f]
-
-
-def read_corpora(folder: str, names) -> dict:
-    out = {}
-    for n in names:
-        p = os.path.join(folder, f"{n}.jsonl")
-        if not os.path.exists(p):
-            raise SystemExit(f"--data {folder}: {n}.jsonl missing (export-corpora.mjs writes it)")
-        out[n] = read_jsonl(p)
-    return out
 
 
 def train(args) -> None:
@@ -92,7 +74,7 @@ def train(args) -> None:
         torch.use_deterministic_algorithms(True, warn_only=True)
     vocab = read_vocab(args.vocab)
     tok = WordPiece(vocab, SIZE["max_len"])
-    corpora = read_corpora(args.data, PRETRAIN_CORPORA)
+    corpora = load_corpora(args.data, PRETRAIN_CORPORA)
     chunks = lm_chunks(tok, pretraining_texts(corpora), SIZE["max_len"])
     held_out = lm_chunks(tok, [r["text"] for n in ("brown", "sotu", "spam") for r in corpora[n] if r["split"] == "test"][::10], SIZE["max_len"])
     log(f"{len(chunks)} pre-training chunks, {len(held_out)} held-out; device {dev} ({torch.cuda.get_device_name(dev) if dev.type == 'cuda' else 'cpu'})")
@@ -119,7 +101,7 @@ def train(args) -> None:
     torch.manual_seed(SEED)
     clf = classifier_from_mlm(mlm, LABELS).to(dev)
     del mlm
-    data = labelled(tok, read_corpora(args.data, ["spam"])["spam"], LABELS)
+    data = labelled(tok, load_corpora(args.data, ["spam"])["spam"], LABELS)
     ft = finetune(clf, data, args.epochs, args.ft_batch, args.ft_lr, SEED, log=log)
     q = quantize(clf.state_dict())
     shards = write_shards(q, args.out)
@@ -153,7 +135,7 @@ def export(args) -> None:
     clf = BertForSequenceClassification(config(len(vocab), LABELS))
     clf.load_state_dict(dequantize(read_shards(args.weights, trained["shards"])))
     clf.eval()
-    data = labelled(tok, read_corpora(args.data, ["spam"])["spam"], LABELS)
+    data = labelled(tok, load_corpora(args.data, ["spam"])["spam"], LABELS)
     t0 = time.time()
     val = accuracy(clf, *data["validation"])
     test = accuracy(clf, *data["test"])

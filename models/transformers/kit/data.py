@@ -17,8 +17,11 @@ def read_jsonl(path: str) -> List[dict]:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def load_corpora(folder: str) -> Dict[str, List[dict]]:
-    names = ["brown", "brown-other", "sotu", "spam", "spam-headers", "brown-shortcut"]
+CORPORA = ("brown", "brown-other", "sotu", "spam", "spam-headers", "brown-shortcut")
+
+
+def load_corpora(folder: str, names: Sequence[str] = CORPORA) -> Dict[str, List[dict]]:
+    """The named corpora's rows (default: every corpus export-corpora.mjs writes); a missing file stops with how to make it."""
     out = {}
     for n in names:
         p = os.path.join(folder, f"{n}.jsonl")
