@@ -23,3 +23,15 @@ describe('described candidates (candidateOracle +desc)', () => {
     expect(() => candidateOracle('toki-name+ds2')).toThrow(/unknown modifier "\+ds2"/);
   });
 });
+
+describe('verdict-rule candidates (candidateOracle +v…)', () => {
+  it('swaps only the label step', () => {
+    expect(ORACLES.toki.verdictRule).toBe('decisive');
+    expect({ ...candidateOracle('toki+vsum'), name: 'x' }).toEqual({ ...ORACLES.toki, verdictRule: 'sum', name: 'x' });
+    expect(candidateOracle('toki+vboth').verdictRule).toBe('sum-and-decisive');
+    expect(candidateOracle('toki+vword').verdictRule).toBe('decisive-word');
+    expect(candidateOracle('toki-paper+vdecisive').verdictRule).toBe('decisive');
+    expect(candidateOracle('toki+vboth').classDescription).toEqual(ORACLES.toki.classDescription);
+    expect(() => candidateOracle('toki+vmax')).toThrow(/unknown modifier "\+vmax"/);
+  });
+});

@@ -5,7 +5,7 @@
  */
 import type { Classifier, Explainer, WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
-import { calibrateThetaRelate, DEFAULT_TOKEN_CHECK, identifyKeywords, labelTolerant, ORACLES, WORDNET_CLASS_DESCRIPTION, type ClassDescriptionConfig, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel } from '@xtrust/oracle';
+import { calibrateThetaRelate, DEFAULT_TOKEN_CHECK, identifyKeywords, labelTolerant, ORACLES, WORDNET_CLASS_DESCRIPTION, type ClassDescriptionConfig, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel, type VerdictRule } from '@xtrust/oracle';
 import { XtrustError } from '@xtrust/core';
 
 /** What a configuration gets from the benchmark. */
@@ -115,7 +115,7 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
- * `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
+ * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
  * by its name alone, as `toki-name`), then `+dsN` / `+dsall` reads
  * N / all senses per part of speech, `+dnogloss` drops the definition words, `+dhyper` / `+dhypo` adds
  * hypernym / hyponym lemmas, `+dmax` / `+dmm` / `+dcentroid` picks the relatedness rule
@@ -132,13 +132,21 @@ export function candidateOracle(name: string): OracleConfig {
     else if (m === 'notc') config = { ...config, tokenCheck: null };
     else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) } };
     else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
+    else if (m in VERDICT_MODIFIERS) config = { ...config, verdictRule: VERDICT_MODIFIERS[m] };
     else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
     else if (m === 'nodesc') config = { ...config, classDescription: null };
     else if (m.startsWith('d') && config.classDescription) config = { ...config, classDescription: descriptionModifier(config.classDescription, m, name) };
-    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
+    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
   }
   return config;
 }
+
+/**
+ * The label step's ablation (Eq. 6's verdict, @xtrust/oracle VerdictRule): `+vsum` the paper's IS_rel ≥ IS_unr,
+ * `+vdecisive` the unrelated importance against half the margin (the default's), `+vword` one unrelated word
+ * against half the margin, `+vboth` trustworthy only when the sum and the decisive test both say so.
+ */
+const VERDICT_MODIFIERS: Readonly<Record<string, VerdictRule>> = { vsum: 'sum', vdecisive: 'decisive', vword: 'decisive-word', vboth: 'sum-and-decisive' };
 
 /** One `+d…` modifier of a described candidate (candidateOracle). */
 function descriptionModifier(d: ClassDescriptionConfig, m: string, name: string): ClassDescriptionConfig {
