@@ -49,6 +49,7 @@ const spec = defineScript({
     model: { kind: 'string', placeholder: 'DIR', help: 'the classifier folder (default models/transformers/out/bert-spam)' },
     'keyword-method': { kind: 'string', choices: ['lime', 'omission', 'gradient', 'integrated-gradients', 'attention'], default: 'gradient', help: "the audit's --keyword-method" },
     threads: { kind: 'integer', min: 1, help: "the audit's --threads (default: the CLI's, every core)" },
+    'lime-mode': { kind: 'string', choices: ['exact', 'int8'], default: 'exact', help: "the audit's --lime-mode: exact (float32 model) or int8 (its matrix products quantised at load); give such a run its own --dir and --record" },
     train: { kind: 'integer', min: 1, default: 2000, help: 'training texts sampled for keyword identification' },
     test: { kind: 'integer', min: 1, default: 1000, help: 'test predictions labelled' },
     samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples (the cap of the verdict-aware labelling)' },
@@ -75,12 +76,15 @@ await runScript(spec, async (o) => {
     '--train-sample', String(o.train), '--test-sample', String(o.test), '--samples', String(o.samples),
     '--class-names', 'ham=legitimate', '--embeddings', 'glove', '--audit-mode', 'fast', '--keyword-method', method,
     ...(o.threads ? ['--threads', String(o.threads)] : []),
+    ...(o['lime-mode'] !== 'exact' ? ['--lime-mode', o['lime-mode']] : []),
     '--out', dir, '--quiet',
   ];
   const command = ['xtrust', ...args.map(rel)].join(' ');
   const prior = existsSync(recordFile) ? readJson<WholeRecord>(recordFile) : null;
+  // a record times one command: another one's sittings must neither be lost nor added to this one's
+  if (prior && prior.command !== command) throw new UsageError(`${rel(recordFile)} times another command (${prior.command}); give this run its own --record (and --dir), or delete the file`);
   const record: WholeRecord =
-    prior && prior.command === command ? prior : { command, args: args.map(rel), dir: rel(dir), keywordMethod: method, threads: o.threads ?? null, sittings: [] };
+    prior ? prior : { command, args: args.map(rel), dir: rel(dir), keywordMethod: method, threads: o.threads ?? null, sittings: [] };
   if (record.sittings.some((s) => s.finished)) {
     console.log(`${rel(recordFile)}: the run is complete (${record.sittings.length} sitting(s)); delete the file to measure it again`);
     return;
