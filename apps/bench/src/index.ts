@@ -53,8 +53,8 @@ interface Produced {
 
 /** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
 export const VALIDATION_ORACLES = [
-  'toki', 'toki-paper', 'toki+nofw+notc', 'toki+nofw', 'toki+notc', 'toki+tc9', 'toki+cc0',
-  'toki+cc5', 'toki+cc20', 'toki+tc0.15', 'toki+tc0.5',
+  'toki', 'toki-paper', 'toki-name', 'toki+nofw+notc', 'toki+nofw', 'toki+notc', 'toki+tc9', 'toki+cc0',
+  'toki+cc5', 'toki+cc20', 'toki+tc0.15', 'toki+tc0.5', 'toki+vsum', 'toki+vboth', 'toki+vword',
 ] as const;
 
 interface Benchmark {
@@ -287,7 +287,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
     name: 'oracle-drawn-validation',
     title: 'Choosing the oracle on the validation family: every step of `toki` ablated',
     description:
-      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, and the thresholds around the chosen ones. The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
+      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the class name alone without its WordNet description (toki-name), the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, the thresholds around the chosen ones, and the label step's verdict rule (+vsum the paper's IS_rel ≥ IS_unr, +vboth that and the decisive test together, +vword one unrelated word against half the margin). The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
     limit: [10800, 1800],
     regenerated: 'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
     script: (ctx) => ({

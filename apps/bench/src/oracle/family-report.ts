@@ -401,12 +401,17 @@ export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'va
     const everyday = scored.filter((c) => ['everyday', 'phrase'].includes(bandOf(c) ?? '')).length;
     // the target names the full-size encoder: on the 2 × 128 fixture it can at most be met in part
     const fixture = transformer === '2 × 128';
+    const lowest = scored
+      .flatMap((c) => c.rows.filter(col('toki')).map((row) => ({ name: c.name, row })))
+      .sort((a, b) => a.row.metrics.gmean - b.row.metrics.gmean)[0];
+    // the per-band figures without the count already leading the cell
+    const bandsOnly = `${lead}: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
     const held = scored.length >= 8 && everyday * 2 >= scored.length && ok === scored.length;
     return {
       question: fixture
         ? 'Does TOKI hold on drawn shortcut cases when the classifier is a transformer fine-tuned per case? (issue 29; the 2 × 128 fixture encoder, not yet the full-size one)'
         : `Does TOKI hold on drawn shortcut cases when the classifier is the full-size kit BERT (${transformer}) fine-tuned per case? (issue 29)`,
-      xtrust: `toki ≥ 0.85 on ${ok} of ${scored.length} scored cases (${everyday} everyday; ${cases.length} draws); ${xtrust}`,
+      xtrust: `toki ≥ 0.85 on ${ok} of ${scored.length} scored cases (${everyday} everyday or phrase; ${cases.length} draws)${lowest ? `, lowest ${withCI(lowest.row)} on ${lowest.name}` : ''}; ${bandsOnly}`,
       peer,
       goal: '≥ 0.85 on each of ≥ 8 drawn test cases, half everyday, with the full-size kit BERT (issue 29)',
       met: fixture ? (held ? 'partly' : 'no') : held ? 'yes' : ok > 0 ? 'partly' : 'no',

@@ -11,7 +11,7 @@
  * The options (parsed by family-options.ts's parseShortcutArgs) are listed in USAGE below, or by --help.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backendInfo } from '@xtrust/native';
 import { GloveEmbedding } from '@xtrust/embeddings';
@@ -118,6 +118,19 @@ const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json');
 const FIXTURE_SIZE = '2 × 128';
 
 
+/**
+ * The bag-of-words run of the same cases, shown beside a transformer run's: the drawn family's own section
+ * (the same seeds draw the same cases) for a drawn run, the table3 section's for the hand-written family;
+ * nothing when they share no case.
+ */
+function bagOfWordsBeside(r: FamilyResults, family: 'test' | 'validation' | undefined): string[] {
+  const [file, section] = family ? [join(ROOT, `apps/bench/results/oracle-drawn-${family === 'test' ? 'test' : 'validation'}.json.gz`), family === 'test' ? 'oracle-drawn' : 'oracle-drawn-validation'] : [BOW_RESULTS, 'table3'];
+  if (!existsSync(file)) return [];
+  const bow = readJson<FamilyResults>(file);
+  if (!r.cases.some((c) => bow.cases.some((b) => b.name === c.name))) return [];
+  return [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the ${section} section's (${shownPath(file)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, bow)}`];
+}
+
 /** BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) from a results file (the same formatter as a live run). */
 function writeSection(r: FamilyResults, file: string, note?: string): void {
   // wall time of the run (data, training, ground truth, explaining, scoring); the evaluation time of the cases when it was cut short
@@ -151,16 +164,14 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
         transformerSettings(r.options),
         ...(note ? [note] : []),
         `#### The transformer per case\n\n${transformerTable(r.cases)}`,
-        ...(existsSync(BOW_RESULTS)
-          ? [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the table3 section's (${shownPath(BOW_RESULTS)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, readJson<FamilyResults>(BOW_RESULTS))}`]
-          : []),
+        ...bagOfWordsBeside(r, family),
       ].join('\n\n')
     : undefined;
   saveSection(join(ROOT, 'apps/bench/results/sections'), {
     name: entry.name,
     title: entry.title,
     description: entry.description,
-    command: `pnpm turbo run build --filter=@xtrust/bench && nice -n ${transformer ? 19 : 10} node apps/bench/dist/oracle/shortcut.js ${r.argv.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
+    command: `pnpm turbo run build --filter=@xtrust/bench && nice -n ${transformer ? 19 : 10} node apps/bench/dist/oracle/shortcut.js ${r.argv.map((a) => (isAbsolute(a) ? shownPath(a) : a)).map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
     date: r.startedAt,
     seconds,
     quick: false,
