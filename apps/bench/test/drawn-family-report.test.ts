@@ -61,6 +61,12 @@ describe('drawn family figures', () => {
     expect(drawnHeadline([drawn('everyday', 0.5, 0, 0.2)], 'test', 'x', '2 × 128').met).toBe('no');
   });
 
+  it('a transformer headline counts the cases once and names the lowest with its interval', () => {
+    const x = drawnHeadline([drawn('everyday', 0.9, 0, 0.2), drawn('rare', 0.84, 0.96, 0.1), drawn('mid', 0.95, 0, 0.3)], 'test', 'x', '4 × 256').xtrust;
+    expect(x.startsWith('toki ≥ 0.85 on 2 of 3 scored cases (1 everyday or phrase; 3 draws), lowest 0.840 [0.810, 0.870] on rare-0.84; toki: everyday median 0.900')).toBe(true);
+    expect(x.match(/≥ 0\.85 on/g)).toHaveLength(1);
+  });
+
   it('tables: one row per band group and oracle, one per configuration with the check’s cost', () => {
     const t = bandSummary(cases);
     expect(t).toContain('| everyday (single word) | TOKI-lime [toki] | 3 (2) |');
