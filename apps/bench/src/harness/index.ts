@@ -7,5 +7,5 @@ export type { CustomOption, FlagOption, ListOption, NumberOption, OptionSpec, Op
 export { clockTicks, median, procCpuSeconds, speedup, timed, type Timed } from './timing.js';
 export { isGzipPath, loadSections, orderAfter, readJson, saveSection, writeFileAtomic, writeJsonAtomic, type Headline, type Section } from './store.js';
 export { benchmarksPage, cell, GENERATED_MARK, headlineTable, pagePath, resultsTable, secs, sectionPage, spread, toMarkdown, writeBenchmarks } from './render.js';
-export { formatMachine, machineInfo, type MachineInfo } from './machine.js';
+export { cpuVectorExtensions, formatMachine, machineInfo, type MachineInfo } from './machine.js';
 export { formatResults, type BenchResult } from './result.js';

@@ -3,6 +3,7 @@
  * memory, CPU model, the kernel backend in force and the commit measured.
  */
 import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, platform, release, totalmem } from 'node:os';
 import { backendInfo } from '@xtrust/native';
 
@@ -17,6 +18,25 @@ export interface MachineInfo {
   /** @xtrust/native's backend, threads and SIMD level. */
   readonly kernels: string;
   readonly commit: string;
+  /**
+   * The host's widest vector extensions (cpuVectorExtensions): onnxruntime picks its kernels from them, so
+   * the same CPU model name with and without AVX-512 / VNNI gives other model-call speeds. Absent in
+   * records made before it was written.
+   */
+  readonly vectorExtensions?: string;
+}
+
+/**
+ * The vector extensions that set a transformer's CPU speed, from /proc/cpuinfo's flags: "AVX-512 + VNNI",
+ * "AVX-512", "AVX2 + FMA", "AVX", or "" where they cannot be read (not Linux).
+ */
+export function cpuVectorExtensions(cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : ''): string {
+  const line = cpuinfo.split('\n').find((l) => /^flags\s*:/.test(l));
+  if (!line) return '';
+  const flags = new Set(line.replace(/^flags\s*:/, '').trim().split(/\s+/));
+  if (flags.has('avx512f')) return flags.has('avx512_vnni') ? 'AVX-512 + VNNI' : 'AVX-512';
+  if (flags.has('avx2')) return flags.has('fma') ? 'AVX2 + FMA' : 'AVX2';
+  return flags.has('avx') ? 'AVX' : 'no AVX';
 }
 
 function git(args: string[]): string {
@@ -42,6 +62,7 @@ export function machineInfo(): MachineInfo {
     node: process.version,
     kernels: `${info.backend} (${info.threads} threads${info.simd ? `, ${info.simd}` : ''})`,
     commit: `${git(['rev-parse', '--short', 'HEAD'])}${dirty}`,
+    vectorExtensions: cpuVectorExtensions(),
   };
 }
 
@@ -49,5 +70,5 @@ export function machineInfo(): MachineInfo {
 export function formatMachine(m: MachineInfo): string {
   const free = typeof m.freeMemoryGiB === 'number' && Number.isFinite(m.freeMemoryGiB) ? ` (${m.freeMemoryGiB} GiB free)` : '';
   const load = m.loadAverage.length ? `, load average ${m.loadAverage.join(' / ')}` : ', load average not recorded';
-  return `${m.cores} × ${m.cpuModel}, ${m.memoryGiB} GiB memory${free}${load}; ${m.os}; Node ${m.node}; @xtrust/native ${m.kernels}; commit ${m.commit}`;
+  return `${m.cores} × ${m.cpuModel}${m.vectorExtensions ? ` (${m.vectorExtensions})` : ''}, ${m.memoryGiB} GiB memory${free}${load}; ${m.os}; Node ${m.node}; @xtrust/native ${m.kernels}; commit ${m.commit}`;
 }

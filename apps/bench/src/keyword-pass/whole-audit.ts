@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
+import { cpuVectorExtensions } from '../harness/machine.js';
 import { writeKitSpamSplit } from '../transformer-audit/kit-split.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
@@ -90,7 +91,8 @@ await runScript(spec, async (o) => {
     return;
   }
   const resume = record.sittings.length > 0 && existsSync(join(dir, 'run.json'));
-  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores`;
+  const isa = cpuVectorExtensions();
+  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${isa ? ` (${isa})` : ''}, ${cpus().length} cores`;
   const started = new Date().toISOString();
   const t0 = performance.now();
   let pid = 0;
