@@ -135,11 +135,16 @@ export function agreementMarkdown(results: readonly CorpusAgreement[]): string {
 /** BENCHMARKS.md's headline: the default's classes at precision and recall ≥ 0.8 against the paper's configuration. */
 function agreementHeadline(results: readonly CorpusAgreement[], from: string) {
   const of = (oracle: string) => results.filter((r) => r.oracle === oracle);
-  const reading = (rs: readonly ClassRelatedness[], name: string) => {
+  const reading = (all: readonly ClassRelatedness[], name: string) => {
+    // a class none of whose listed words was judged (none in its pool) has no precision or recall: not a 0
+    const rs = all.filter((x) => x.precision !== null || x.recall !== null);
+    const unjudged = all.length - rs.length;
+    const none = unjudged ? `; ${unjudged} class${unjudged > 1 ? 'es' : ''} with no listed word judged` : '';
+    if (rs.length === 0) return `${name}: no class with a listed word judged`;
     const ok = rs.filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
     const p = rs.map((x) => x.precision ?? 0).sort((a, b) => a - b);
     const r = rs.map((x) => x.recall ?? 0).sort((a, b) => a - b);
-    return `${name} ${ok} of ${rs.length} classes at precision and recall ≥ 0.8 (precision ${p[0].toFixed(2)}–${p[p.length - 1].toFixed(2)}, recall ${r[0].toFixed(2)}–${r[r.length - 1].toFixed(2)})`;
+    return `${name} ${ok} of ${rs.length} classes at precision and recall ≥ 0.8 (precision ${p[0].toFixed(2)}–${p[p.length - 1].toFixed(2)}, recall ${r[0].toFixed(2)}–${r[r.length - 1].toFixed(2)}${none})`;
   };
   const summary = (oracle: string) => {
     const rs = of(oracle);
@@ -147,7 +152,8 @@ function agreementHeadline(results: readonly CorpusAgreement[], from: string) {
     return `${reading(rs.flatMap((r) => r.keyword), 'keyword status')}; ${reading(rs.flatMap((r) => r.eq5), 'Eq. 5')}; models ${[...new Set(rs.map((r) => r.model))].join(', ')}`;
   };
   const toki = of('toki').flatMap((r) => [...r.keyword, ...r.eq5]);
-  const met = toki.length > 0 && toki.every((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8);
+  const judged = toki.filter((x) => x.precision !== null || x.recall !== null);
+  const met = judged.length > 0 && judged.every((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8);
   return {
     question: "Does TOKI's keyword step call 'related' the words a person calls related to a class, and not the others (function words never)?",
     xtrust: `toki (the default: class names with their WordNet descriptions): ${summary('toki')}${of('toki-name').length ? ` · toki-name (class names alone, the default before issue 29's descriptions): ${summary('toki-name')}` : ''}`,
