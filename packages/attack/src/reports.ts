@@ -1,6 +1,7 @@
 import { XtrustError, type SentenceEncoder } from '@xtrust/core';
 import {
   aucR,
+  bootstrapInterval,
   pairCosines,
   perplexityDistances,
   semanticDistance,
@@ -10,6 +11,7 @@ import {
   SUCCESS_THRESHOLDS,
   weightedMeasures,
   type AttackOutcome,
+  type BootstrapInterval,
   type ExplanationPair,
   type PaperMeasureName,
   type PerplexityFn,
@@ -107,6 +109,18 @@ export interface RobustnessPoint {
   /** Mean increase of language errors per text (adversarial − original), when a checker was given. */
   readonly languageErrorIncrease: number | null;
   readonly languageChecker: string | null;
+  /**
+   * Each sample's own figures, by the instance's position in the run's inputs (AttackRecord.index): what
+   * the means above average, kept so that intervals can resample instances (robustnessAucIntervals).
+   */
+  readonly perSample?: readonly RobustnessSample[];
+}
+
+/** One attacked instance's figures at one ρ_max: r per encoder (null where d_s = 0) and r_PP (null where Δ_PP ≤ 0). */
+export interface RobustnessSample {
+  readonly index: number;
+  readonly r: Readonly<Record<string, number | null>>;
+  readonly rPP: number | null;
 }
 
 export interface RobustnessOptions {
@@ -128,6 +142,8 @@ export async function robustnessPoint(method: string, rhoMax: number, records: r
   const dAttr = ok.map((r) => r.details.attributionDistance as number);
   const sts: Record<string, number | null> = {};
   const r: Record<string, number | null> = {};
+  const sampleR = ok.map(() => ({}) as Record<string, number | null>);
+  const sampleRPP: (number | null)[] = ok.map(() => null);
   for (const enc of options.encoders ?? []) {
     if (ok.length === 0) {
       sts[enc.name] = r[enc.name] = null;
@@ -138,6 +154,7 @@ export async function robustnessPoint(method: string, rhoMax: number, records: r
     const ratios: number[] = [];
     cos.forEach((c, i) => {
       const ds = semanticDistance(Math.max(-1, Math.min(1, c)));
+      sampleR[i][enc.name] = ds > 0 ? dAttr[i] / ds : null;
       if (ds > 0) ratios.push(dAttr[i] / ds);
     });
     r[enc.name] = mean(ratios);
@@ -147,6 +164,7 @@ export async function robustnessPoint(method: string, rhoMax: number, records: r
   if (options.perplexity && ok.length > 0) {
     const d = await perplexityDistances(options.perplexity, orig, adv);
     deltaPP = mean(Array.from(d));
+    d.forEach((x, i) => (sampleRPP[i] = x > 0 ? dAttr[i] / x : null));
     rPP = mean(Array.from(d).flatMap((x, i) => (x > 0 ? [dAttr[i] / x] : [])));
   }
   let ge: number | null = null;
@@ -166,6 +184,7 @@ export async function robustnessPoint(method: string, rhoMax: number, records: r
     rPP,
     languageErrorIncrease: ge,
     languageChecker: options.checker ? options.checker.measures : null,
+    perSample: ok.map((x, i) => ({ index: x.index, r: sampleR[i], rPP: sampleRPP[i] })),
   };
 }
 
@@ -180,8 +199,64 @@ export function robustnessAuc(points: readonly RobustnessPoint[]): Record<string
   return out;
 }
 
+/** AUC_r intervals of each method and of the paired difference between two methods (robustnessAucIntervals). */
+export interface RobustnessAucIntervals {
+  /** Per method, per input distance (as robustnessAuc's keys). */
+  readonly methods: Readonly<Record<string, Readonly<Record<string, BootstrapInterval | null>>>>;
+  /** first − second of `pair`, per input distance, on the same resampled instances. */
+  readonly difference: { readonly pair: readonly [string, string]; readonly auc: Readonly<Record<string, BootstrapInterval | null>> } | null;
+  /** Instances resampled: those with figures in any point. */
+  readonly instances: number;
+}
+
+/**
+ * Percentile-bootstrap intervals of AUC_r (002 §5.2) over the attacked instances: each resample draws
+ * instances with replacement, every (method, ρ_max) point's r is the mean over the drawn instances it holds
+ * (with their multiplicity), and AUC_r is integrated over the grid as robustnessAuc does. The methods ran on
+ * the same inputs, so one draw serves all of them and `pair`'s difference is paired by instance. Needs the
+ * points' perSample figures.
+ */
+export function robustnessAucIntervals(points: readonly RobustnessPoint[], options: { pair?: readonly [string, string]; resamples?: number; seed: number; level?: number }): RobustnessAucIntervals {
+  if (points.some((p) => !p.perSample)) throw new XtrustError('INVALID_ARGUMENT', 'robustnessAucIntervals: a point without perSample figures (made by robustnessPoint before they were kept)', { argument: 'points' });
+  const ids = [...new Set(points.flatMap((p) => p.perSample!.map((x) => x.index)))].sort((a, b) => a - b);
+  const methods = [...new Set(points.map((p) => p.method))];
+  const keys = [...new Set(points.flatMap((p) => Object.keys(p.r))), 'pp'];
+  const byPoint = points.map((p) => new Map(p.perSample!.map((x) => [x.index, x])));
+  const value = (x: RobustnessSample, k: string) => (k === 'pp' ? x.rPP : (x.r[k] ?? null));
+  // AUC_r of one method and distance on a draw of instance positions (positions into ids)
+  const auc = (m: string, k: string, draw: Uint32Array): number => {
+    const pts: { rho: number; r: number }[] = [];
+    points.forEach((p, j) => {
+      if (p.method !== m) return;
+      let sum = 0;
+      let n = 0;
+      for (const d of draw) {
+        const x = byPoint[j].get(ids[d]);
+        const v = x ? value(x, k) : null;
+        if (v !== null) {
+          sum += v;
+          n++;
+        }
+      }
+      if (n > 0) pts.push({ rho: p.rhoMax, r: sum / n });
+    });
+    return pts.length >= 2 && pts.length === points.filter((p) => p.method === m).length ? aucR(pts.map((p) => p.rho), pts.map((p) => p.r)) : Number.NaN;
+  };
+  const opts = { resamples: options.resamples ?? 2000, seed: options.seed, ...(options.level ? { level: options.level } : {}) };
+  const interval = (f: (draw: Uint32Array) => number) => {
+    if (ids.length === 0) return null;
+    const b = bootstrapInterval(ids.length, f, opts);
+    return Number.isFinite(b.estimate) ? b : null;
+  };
+  const out: Record<string, Record<string, BootstrapInterval | null>> = {};
+  for (const m of methods) out[m] = Object.fromEntries(keys.map((k) => [k, interval((d) => auc(m, k, d))]));
+  const pair = options.pair && methods.includes(options.pair[0]) && methods.includes(options.pair[1]) ? options.pair : null;
+  const difference = pair ? { pair, auc: Object.fromEntries(keys.map((k) => [k, interval((d) => auc(pair[0], k, d) - auc(pair[1], k, d))])) } : null;
+  return { methods: out, difference, instances: ids.length };
+}
+
 /** The CEA vs TEF comparison over a ρ_max grid as Markdown: one row per (method, ρ_max), then AUC_r and its relative increase. */
-export function formatRobustness(points: readonly RobustnessPoint[]): string {
+export function formatRobustness(points: readonly RobustnessPoint[], intervals?: RobustnessAucIntervals): string {
   const enc = [...new Set(points.flatMap((p) => Object.keys(p.sts)))];
   const head = ['method', 'ρ_max', 'samples', 'ρ', 'PCC ↓', ...enc.map((e) => `STS ${e} ↑`), ...enc.map((e) => `r ${e} ↑`), 'Δ_PP ↓', 'r_PP ↑', 'ΔGE ↓'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
@@ -192,7 +267,13 @@ export function formatRobustness(points: readonly RobustnessPoint[]): string {
   const aucs = methods.map((m) => ({ m, auc: robustnessAuc(points.filter((p) => p.method === m)) }));
   lines.push('', '| method | ' + Object.keys(aucs[0]?.auc ?? {}).map((k) => `AUC_r ${k}`).join(' | ') + ' |');
   lines.push('|' + [' --- ', ...Object.keys(aucs[0]?.auc ?? {}).map(() => ' --- ')].join('|') + '|');
-  for (const { m, auc } of aucs) lines.push(`| ${m} | ${Object.values(auc).map((x) => fmt(x)).join(' | ')} |`);
+  const ci = (b: BootstrapInterval | null | undefined) => (b ? ` [${fmt(b.lo)}, ${fmt(b.hi)}]` : '');
+  for (const { m, auc } of aucs) lines.push(`| ${m} | ${Object.entries(auc).map(([k, x]) => `${fmt(x)}${ci(intervals?.methods[m]?.[k])}`).join(' | ')} |`);
+  if (intervals?.difference) {
+    const { pair, auc } = intervals.difference;
+    lines.push(`| ${pair[0]} − ${pair[1]} (paired) | ${Object.keys(aucs[0]?.auc ?? {}).map((k) => `${fmt(auc[k]?.estimate ?? null)}${ci(auc[k])}`).join(' | ')} |`);
+    lines.push('', `AUC_r intervals: 95 % percentile bootstrap over the ${intervals.instances} attacked instances (${auc[Object.keys(auc)[0]]?.resamples ?? 0} resamples; one draw serves every method and ρ_max, so the difference is paired by instance).`);
+  }
   const checker = points.find((p) => p.languageChecker)?.languageChecker;
   if (checker) lines.push('', `ΔGE: ${checker}.`);
   return lines.join('\n');

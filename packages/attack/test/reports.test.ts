@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HarperChecker, HfMaskedWordModel, formatRobustness, robustnessAuc, robustnessPoint, type AttackRecord } from '../src/index.js';
+import { HarperChecker, HfMaskedWordModel, formatRobustness, robustnessAuc, robustnessAucIntervals, robustnessPoint, type AttackRecord, type RobustnessPoint } from '../src/index.js';
 import { handEncoder } from './helpers.js';
 
 function record(original: string, adversarial: string, d: number, status: AttackRecord['status'] = 'succeeded'): AttackRecord {
@@ -63,6 +63,33 @@ describe('CEA/TEF robustness report', () => {
     expect(auc[enc.name]).toBeCloseTo((0.1 * ((p.r[enc.name] as number) * 3)) / 2, 6);
     expect(auc.pp).toBeCloseTo((0.1 * (p.rPP! + 4)) / 2, 6);
     expect(formatRobustness([p, q])).toContain('AUC_r');
+    // each succeeded sample's own figures, what the means average
+    expect(p.perSample!.map((x) => x.r[enc.name])).toEqual([expect.closeTo(0.2 / ((1 - c1) / 2), 4), expect.closeTo(0.4 / ((1 - c2) / 2), 4)]);
+    expect(p.perSample!.map((x) => x.rPP)).toEqual([expect.closeTo(0.4, 6), expect.closeTo(1.6, 6)]);
+  });
+
+  it('AUC_r intervals resample instances: the estimate is robustnessAuc, the paired difference excludes 0 when one method is above on every instance', () => {
+    // r of instance i at ρ_max 0.1 / 0.2: method a 1 + i / 2 + i, method b exactly half of a's
+    const point = (method: string, rhoMax: number, scale: number): RobustnessPoint => {
+      const perSample = Array.from({ length: 20 }, (_, i) => ({ index: i, r: { use: scale * (rhoMax * 10 + i) }, rPP: null }));
+      const r = perSample.reduce((a, x) => a + x.r.use, 0) / perSample.length;
+      return { method, rhoMax, samples: 20, rho: rhoMax, pcc: 0, sts: { use: 0.9 }, r: { use: r }, deltaPP: null, rPP: null, languageErrorIncrease: null, languageChecker: null, perSample };
+    };
+    const points = [point('a', 0.1, 1), point('a', 0.2, 1), point('b', 0.1, 0.5), point('b', 0.2, 0.5)];
+    const iv = robustnessAucIntervals(points, { pair: ['a', 'b'], seed: 3, resamples: 500 });
+    expect(iv.instances).toBe(20);
+    expect(iv.methods.a.use!.estimate).toBeCloseTo(robustnessAuc(points.slice(0, 2)).use!, 12);
+    // (mean r at 0.1 = 1 + 9.5, at 0.2 = 2 + 9.5) → trapezoid 0.1 × (10.5 + 11.5) / 2 = 1.1
+    expect(iv.methods.a.use!.estimate).toBeCloseTo(1.1, 12);
+    expect(iv.difference!.auc.use!.estimate).toBeCloseTo(0.55, 12);
+    expect(iv.difference!.auc.use!.lo).toBeGreaterThan(0);
+    expect(iv.methods.a.use!.lo).toBeLessThan(1.1);
+    expect(iv.methods.a.use!.hi).toBeGreaterThan(1.1);
+    expect(iv.methods.a.pp).toBeNull(); // no r_PP anywhere: no interval
+    expect(robustnessAucIntervals(points, { pair: ['a', 'b'], seed: 3, resamples: 500 })).toEqual(iv); // seeded
+    expect(formatRobustness(points, iv)).toMatch(/\| a − b \(paired\) \| 0\.550 \[0\.\d+, 0\.\d+\]/);
+    const { perSample: _, ...bare } = points[0];
+    expect(() => robustnessAucIntervals([bare, ...points.slice(1)], { seed: 1 })).toThrow(/perSample/);
   });
 
   it('counts language errors with the offline Harper checker: an agreement error and a repeated word add errors', async () => {

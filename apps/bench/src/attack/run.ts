@@ -34,6 +34,7 @@ import {
   formatRobustness,
   formatSimilarityTable,
   formatTable4,
+  robustnessAucIntervals,
   robustnessPoint,
   similaritySuccessTable,
   summarizeRun,
@@ -341,7 +342,7 @@ async function transformerCea(c: KitSplitCase, victims: readonly Victim[], input
       }
     }
     console.log(`\n${v.label}, test accuracy ${v.accuracy.toFixed(3)}:\n`);
-    console.log(formatRobustness(points));
+    console.log(formatRobustness(points, robustnessAucIntervals(points, { pair: ['cea', 'tef'], seed: args.seed })));
     console.log(`\nTime per attacked instance and ρ_max (summed over the grid / attacked instances): ${[...seconds].map(([m, s]) => `${m} ${(s / Math.max(1, attacked.get(m) ?? 0)).toFixed(3)} s`).join(', ')}.\n`);
   }
 }
@@ -405,7 +406,7 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
           log(`${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
         }
       }
-      console.log(`\nCEA (cea: ${args.mlm ? `masked LM ${args.mlm}` : 'CBOW masked-word model trained here'}; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from ${ppSource}\n${formatRobustness(points)}\n`);
+      console.log(`\nCEA (cea: ${args.mlm ? `masked LM ${args.mlm}` : 'CBOW masked-word model trained here'}; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from ${ppSource}\n${formatRobustness(points, robustnessAucIntervals(points, { pair: ['cea', 'tef'], seed: args.seed }))}\n`);
     } else if (args.task === 'similarity') {
       const explain = explainWith(new OmissionExplainer());
       const glove = await GloveEmbedding.load();
