@@ -335,10 +335,10 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "Issue 29 (3): per corpus (SpamAssassin bodies, State of the Union parties, five Brown genres) a model trained on the corpus with no trigger, TOKI's keyword identification on it, and its verdicts on ≥ 60 related and ≥ 60 unrelated words per class written by a person before any oracle run (apps/bench/src/oracle/word-lists/). Two readings: the keyword status of listed words in the class's pool, and Eq. 5's r(w, c) for every listed word (apps/bench/src/oracle/word-list-agreement.ts).",
     limit: [7200, 1200],
-    regenerated: 'nothing but the results JSON apps/bench/results/oracle-word-lists.json (committed); the explanations are re-made by the command above.',
+    regenerated: 'nothing but the results JSON apps/bench/results/oracle-word-lists.json.gz (committed, gzipped); the explanations are re-made by the command above.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/word-list-agreement.js',
-      args: ctx.quick ? ['--corpus', 'spam', '--train', '300', '--samples', '1000'] : ['--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-word-lists.json')],
+      args: ctx.quick ? ['--corpus', 'spam', '--train', '300', '--samples', '1000'] : ['--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-word-lists.json.gz')],
     }),
   },
   {

@@ -12,7 +12,7 @@
  * - `Eq. 5`: r(w, c) of the labelling step for every listed word — related when its nearest pool word is
  *   a keyword — what a test prediction containing the word would be labelled with.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Classifier, type WordEmbedding } from '@xtrust/core';
 import { stratifiedSplit, wordWindows } from '@xtrust/datasets';
@@ -24,7 +24,7 @@ import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
 import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
 import { coverageTable, halfLists, LIST_HALVES, listsCoverage, type ListHalf, loadWordLists, relatednessAgainstLists, relatednessTable, WORD_LIST_CORPORA, type ClassRelatedness, type WordListCorpus } from './relatedness-lists.js';
-import { defineScript, machineInfo, orderAfter, runScript, saveSection, UsageError, writeBenchmarks, type Options } from '../harness/index.js';
+import { defineScript, machineInfo, orderAfter, readJson, runScript, saveSection, UsageError, writeBenchmarks, writeJsonAtomic, type Options } from '../harness/index.js';
 import { BENCHMARKS, ROOT } from '../index.js';
 import { bandSummary, configurationSummary } from './family-report.js';
 import type { FamilyResults } from './shortcut.js';
@@ -196,7 +196,7 @@ function corpusSplit(corpus: CorpusName, words: number, seed: number) {
 
 /** The validation family's figures of a shortcut.js results file, for the section (configurationSummary and bandSummary). */
 function validationMarkdown(path: string): string {
-  const r = JSON.parse(readFileSync(path, 'utf8')) as FamilyResults;
+  const r = readJson<FamilyResults>(path);
   const scored = r.cases.filter((c) => c.status === 'scored').length;
   return [
     `#### Shortcut detection with the description: the validation family`,
@@ -235,7 +235,7 @@ function writeSection(file: AgreementFile, path: string, extra: { validation?: s
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
   if (o.from) {
-    const file = JSON.parse(readFileSync(o.from, 'utf8')) as AgreementFile;
+    const file = readJson<AgreementFile>(o.from);
     console.log(agreementMarkdown(file.results));
     if (o['write-section']) writeSection(file, o.from, { validation: o.validation, note: o.note });
     return;
@@ -243,12 +243,13 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   if (o['write-section']) throw new UsageError('--write-section goes with --from FILE');
   const glove = await embedding('glove');
   const theta = { [glove.name]: await thetaRelateOf(glove) };
-  const earlier: CorpusAgreement[] = o.append && o.out && existsSync(o.out) ? (JSON.parse(readFileSync(o.out, 'utf8')) as AgreementFile).results : [];
+  const earlier: CorpusAgreement[] = o.append && o.out && existsSync(o.out) ? readJson<AgreementFile>(o.out).results : [];
   const out: CorpusAgreement[] = [];
   const save = () => {
     if (!o.out) return;
     const kept = earlier.filter((e) => !out.some((r) => r.corpus === e.corpus && r.model === e.model && r.oracle === e.oracle));
-    writeFileSync(o.out, `${JSON.stringify({ argv: process.argv.slice(2), date: new Date().toISOString(), results: [...kept, ...out] })}\n`);
+    // gzipped when the name says so (.json.gz): the rows keep every class's wrong words, and git keeps apps/bench/results under 2 MB
+    writeJsonAtomic(o.out, { argv: process.argv.slice(2), date: new Date().toISOString(), results: [...kept, ...out] });
   };
   for (const corpus of o.corpus as WordListCorpus[]) {
     const t0 = performance.now();
