@@ -223,6 +223,7 @@ export function robustnessAucIntervals(points: readonly RobustnessPoint[], optio
   const keys = [...new Set(points.flatMap((p) => Object.keys(p.r))), 'pp'];
   const byPoint = points.map((p) => new Map(p.perSample!.map((x) => [x.index, x])));
   const value = (x: RobustnessSample, k: string) => (k === 'pp' ? x.rPP : (x.r[k] ?? null));
+  const gridSize = new Map(methods.map((m) => [m, points.filter((p) => p.method === m).length]));
   // AUC_r of one method and distance on a draw of instance positions (positions into ids)
   const auc = (m: string, k: string, draw: Uint32Array): number => {
     const pts: { rho: number; r: number }[] = [];
@@ -240,7 +241,8 @@ export function robustnessAucIntervals(points: readonly RobustnessPoint[], optio
       }
       if (n > 0) pts.push({ rho: p.rhoMax, r: sum / n });
     });
-    return pts.length >= 2 && pts.length === points.filter((p) => p.method === m).length ? aucR(pts.map((p) => p.rho), pts.map((p) => p.r)) : Number.NaN;
+    // a draw that leaves a ρ_max without any r has no AUC over the whole grid
+    return pts.length >= 2 && pts.length === gridSize.get(m) ? aucR(pts.map((p) => p.rho), pts.map((p) => p.r)) : Number.NaN;
   };
   const opts = { resamples: options.resamples ?? 2000, seed: options.seed, ...(options.level ? { level: options.level } : {}) };
   const interval = (f: (draw: Uint32Array) => number) => {

@@ -124,7 +124,8 @@ const FIXTURE_SIZE = '2 × 128';
  * nothing when they share no case.
  */
 function bagOfWordsBeside(r: FamilyResults, family: 'test' | 'validation' | undefined): string[] {
-  const [file, section] = family ? [join(ROOT, `apps/bench/results/oracle-drawn-${family === 'test' ? 'test' : 'validation'}.json.gz`), family === 'test' ? 'oracle-drawn' : 'oracle-drawn-validation'] : [BOW_RESULTS, 'table3'];
+  // the compact copy each drawn family's section is rendered from (writeSection's compactFile)
+  const [file, section] = family ? [join(ROOT, `apps/bench/results/oracle-drawn-${family}.json.gz`), family === 'test' ? 'oracle-drawn' : 'oracle-drawn-validation'] : [BOW_RESULTS, 'table3'];
   if (!existsSync(file)) return [];
   const bow = readJson<FamilyResults>(file);
   if (!r.cases.some((c) => bow.cases.some((b) => b.name === c.name))) return [];

@@ -260,7 +260,7 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
     if (o.kit) {
       model = await OnnxClassifier.load(o.kit);
       // a reduced run is a different measurement: its rows must not replace (or pass for) the paper-size ones
-      modelName = `kit BERT ${o.kit}${o.train !== 2000 || o.samples !== 5000 ? ` (LIME ${o.samples}, ${o.train} texts)` : ''}`;
+      modelName = `kit BERT ${o.kit}${o.train !== SPEC.options.train.default || o.samples !== SPEC.options.samples.default ? ` (LIME ${o.samples}, ${o.train} texts)` : ''}`;
       const missing = data.labels.filter((l) => !model.labels.includes(l));
       if (missing.length) throw new Error(`--kit ${o.kit}: its labels (${model.labels.join(', ')}) lack ${missing.join(', ')} of ${corpus}`);
     } else {
