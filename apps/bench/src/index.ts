@@ -198,6 +198,33 @@ export const BENCHMARKS: readonly Benchmark[] = [
     },
   },
   {
+    name: 'transformer-lime-30',
+    title: 'Transformer LIME over 30 texts per length: speed and agreement with intervals',
+    description:
+      "transformer-lime's comparison widened to 30 SpamAssassin bodies per length (issue 30: the chosen adaptive stopping rule's agreement and speed judged on ≥ 30 texts, not 3): the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) at 120, 250 and 40 words, 5,000 samples, the exact default and the fastest mode (int8+adaptive) against Python lime + PyTorch on the same weights (seeds 1 and 2), interleaved per text on 2 threads (xtrust: two single-thread sessions). Each text is recorded as it finishes (<model>-<words>-sessions2-texts30-parts.json.gz), so the block resumes at the text it was in, across sittings; the section gives the per-text spread of the ratio and the paired gap of top-10 Jaccard to the peer's own seed-to-seed agreement with a 95 % bootstrap interval over texts (apps/bench/src/transformer-lime/).",
+    limit: [14400, 1800],
+    script: (ctx) => {
+      const src = limeSource(ctx);
+      if (!src) return { skipped: 'the reference LIME source is not here (see lime-parity): pass --lime-src DIR or LIME_SRC=DIR' };
+      const small = kitSpamClassifier(ctx);
+      if (!small) return { skipped: 'the kit models are not built: /usr/bin/python3 models/transformers/build.py --distil' };
+      return {
+        file: 'apps/bench/dist/transformer-lime/run.js',
+        args: [
+          '--lime-src', src,
+          ...(ctx.kit ? ['--kit', ctx.kit] : []),
+          '--model', small,
+          '--modes', 'exact,int8+adaptive',
+          // --quick: 30 texts of 40 words at 500 samples; the full setting is hours of the peer (≈ 2 min per text at 120 or 250 words)
+          ...(ctx.quick ? ['--words', '40', '--samples', '500'] : ['--words', '120,250,40', '--samples', '5000', '--sessions', '2']),
+          '--texts', '30',
+          '--out', join(RESULTS, ctx.quick ? 'transformer-lime-30-quick' : 'transformer-lime'),
+          ...(ctx.stored ? ['--only-stored'] : []),
+        ],
+      };
+    },
+  },
+  {
     name: 'lime-stopping',
     title: "LIME's adaptive stopping rule chosen on validation texts (never the benchmark's)",
     description:

@@ -39,7 +39,7 @@ import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
-import { writeJsonAtomic } from '../harness/store.js';
+import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
@@ -493,19 +493,20 @@ const peers: PeerFile[] = [];
 if (!existsSync(peerDir)) peerNotes.push(`no peer figures: ${rel(peerDir)} does not exist (run \`pnpm bench --only transformer-lime\` with this model)`);
 else {
   const tag = basename(model);
-  const files = readdirSync(peerDir).filter((f) => f.startsWith(`${tag}-`) && f.endsWith('-peer.json'));
+  const files = readdirSync(peerDir).filter((f) => f.startsWith(`${tag}-`) && /-peer\.json(\.gz)?$/.test(f));
   if (files.length === 0) peerNotes.push(`no peer figures for ${tag} in ${rel(peerDir)} (transformer-lime names them ${tag}-<words>-peer.json; run it with --model ${rel(model)})`);
   const clf = files.length ? await OnnxClassifier.load(model) : null;
   for (const f of files) {
-    const words = Number(f.slice(tag.length + 1, -'-peer.json'.length));
-    const textsFile = join(peerDir, f.replace(/-peer\.json$/, '-texts.json'));
-    const peer = JSON.parse(readFileSync(join(peerDir, f), 'utf8')) as { torchThreads: number; blas: string; probabilities: number[][]; runs: { results: { seconds: number; cpuSeconds: number }[] }[] };
+    // <tag>-<words>[-sessionsN][-textsN]-peer.json
+    const words = Number(/^(\d+)/.exec(f.slice(tag.length + 1))?.[1]);
+    const textsFile = join(peerDir, f.replace(/-peer\.json(\.gz)?$/, '-texts.json$1'));
+    const peer = readJson(join(peerDir, f)) as { torchThreads: number; blas: string; probabilities: number[][]; runs: { results: { seconds: number; cpuSeconds: number }[] }[] };
     if (!existsSync(textsFile)) {
       peerNotes.push(`${f}: its texts file is missing, so its model cannot be checked — not used`);
       continue;
     }
     // a peer file of a folder with the same name but other weights must not be used: compare probabilities on its texts
-    const texts = JSON.parse(readFileSync(textsFile, 'utf8')) as string[];
+    const texts = readJson<string[]>(textsFile);
     const probs = await clf!.predictProba(texts);
     const k = clf!.labels.length;
     let maxDiff = 0;
