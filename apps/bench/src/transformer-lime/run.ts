@@ -226,6 +226,18 @@ function hostOf(): string {
   }
   return `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}${detail}`;
 }
+/**
+ * The peer's environment: this one without the model kit's kernel pins (models/transformers/kit/cpu_kernels.py).
+ * The pins make the kit's seeded builds byte-identical across CPUs by holding OpenBLAS and torch to their AVX2
+ * kernels; a timed peer runs the kernels its libraries choose for the CPU (OpenBLAS's AVX-512 "Cooperlake" on
+ * the AMD EPYC hosts: 1,024² matmuls ≈ 160 GFLOP/s against ≈ 125 pinned to Haswell, 2026-11-26), so a shell that
+ * exports the pins must not slow the peer down. peer.py prints the OpenBLAS core it ran.
+ */
+const KERNEL_PINS = ['OPENBLAS_CORETYPE', 'ATEN_CPU_CAPABILITY', 'ONEDNN_MAX_CPU_ISA', 'DNNL_MAX_CPU_ISA'];
+const peerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !KERNEL_PINS.includes(k)));
+if (KERNEL_PINS.some((k) => process.env[k] !== undefined)) {
+  process.stderr.write(`[transformer-lime] the peer runs without ${KERNEL_PINS.filter((k) => process.env[k] !== undefined).join(', ')} (kernel pins for the kit's reproducible builds, not for timing)\n`);
+}
 const rows: Row[] = [];
 let peerInfo = '';
 const weightsOf = new Map<string, string>();
@@ -326,7 +338,7 @@ for (const job of jobs) {
       const r = spawnSync(
         python,
         [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', partTexts, '--seeds', job.peerSeeds ?? '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', partOut],
-        { stdio: ['ignore', 'inherit', 'inherit'] },
+        { stdio: ['ignore', 'inherit', 'inherit'], env: peerEnv },
       );
       if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
       const { probabilities, runs, ...meta } = JSON.parse(readFileSync(partOut, 'utf8')) as PeerOut;
