@@ -253,7 +253,13 @@ export const BENCHMARKS: readonly Benchmark[] = [
       return {
         file: 'apps/bench/dist/transformer-audit/run.js',
         // --quick: a 3 % sample (60 + 30) at the paper's LIME 5,000
-        args: ['--model', model, ...(ctx.quick ? ['--fraction', '0.03', '--samples', '5000'] : ['--fraction', '0.1', '--samples', '5000']), '--out', join(RESULTS, ctx.quick ? 'transformer-audit-quick' : 'transformer-audit')],
+        args: [
+          '--model', model,
+          ...(ctx.quick ? ['--fraction', '0.03', '--samples', '5000'] : ['--fraction', '0.1', '--samples', '5000']),
+          // issue 30: the fast audit mode (int8: its keyword pass int8+adaptive) locally and through the queue, beside the fast LIME mode's queued run
+          '--queue-mode', 'fast,audit-fast', '--audit-fast-lime-mode', 'int8',
+          '--out', join(RESULTS, ctx.quick ? 'transformer-audit-quick' : 'transformer-audit'),
+        ],
       };
     },
   },

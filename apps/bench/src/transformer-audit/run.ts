@@ -12,11 +12,13 @@
  *   pnpm turbo run build --filter=xtrust --filter=@xtrust/bench
  *   node apps/bench/dist/transformer-audit/run.js [--model models/transformers/fixtures/tiny-bert-spam]
  *        [--fraction 0.1] [--train 2000] [--test 1000] [--samples 5000] [--fast-mode int8+adaptive]
- *        [--queue-mode fast|exact] [--workers 2] [--embeddings glove] [--peer apps/bench/results/transformer-lime]
- *        [--out apps/bench/results/transformer-audit] [--work DIR] [--fresh] [--remeasure fixed,exact,fast,queued]
+ *        [--queue-mode fast[,audit-fast][,exact]] [--audit-fast on|off] [--audit-fast-lime-mode exact|int8]
+ *        [--workers 2] [--embeddings glove] [--peer apps/bench/results/transformer-lime]
+ *        [--out apps/bench/results/transformer-audit] [--work DIR] [--fresh] [--remeasure fixed,exact,fast,queued,…]
  *   (--help lists every option)
  *
- * Each run (the fixed costs, exact, fast, queued) is stored in `<out>/runs/<name>.json` as it finishes,
+ * Each run (the fixed costs, exact, fast, audit-fast, and one queued run per --queue-mode: queued for the fast
+ * LIME mode, queued-audit-fast, queued-exact) is stored in `<out>/runs/<name>.json` as it finishes,
  * with what it was measured with (the graph's bytes, sample sizes, LIME samples, mode, workers,
  * embeddings), the load average around it and a digest of its predictions (predictions.ts); a later
  * invocation with the same settings reuses it instead of measuring it again, so an audit that takes hours
@@ -66,7 +68,7 @@ const o = parseOrExit(
       test: { kind: 'integer', min: 1, default: 1000, help: "the paper's test predictions" },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       'fast-mode': { kind: 'string', choices: MODES.slice(1), default: 'int8+adaptive', help: 'the fast LIME mode' },
-      'queue-mode': { kind: 'string', choices: ['fast', 'exact', 'audit-fast'], default: 'fast', help: "which audit goes through the queue: fast (the --fast-mode LIME mode), exact, or audit-fast (--audit-mode fast)" },
+      'queue-mode': { kind: 'list', choices: ['fast', 'exact', 'audit-fast'], default: ['fast'], help: "which audits go through the queue, each compared with its local run: fast (the --fast-mode LIME mode; stored as runs/queued.json), exact, audit-fast (--audit-mode fast; runs/queued-<mode>.json)" },
       'audit-fast': {
         kind: 'string',
         choices: ['on', 'off'],
@@ -81,7 +83,7 @@ const o = parseOrExit(
       work: { kind: 'string', placeholder: 'DIR', help: 'the run directories (default <out>/work; not committed)' },
       cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
       fresh: { kind: 'flag', help: 'measure every run again' },
-      remeasure: { kind: 'list', choices: ['fixed', 'exact', 'fast', 'queued'], default: [], help: 'measure these runs again even when stored' },
+      remeasure: { kind: 'list', choices: ['fixed', 'exact', 'fast', 'audit-fast', 'queued', 'queued-exact', 'queued-audit-fast'], default: [], help: 'measure these runs again even when stored' },
     },
   }),
 );
@@ -97,12 +99,15 @@ const workersN = o.workers;
 // queued run uses as many threads as the local one instead of oversubscribing the cores
 const workerThreads = Math.max(1, Math.floor(cpus().length / workersN));
 const fastMode = o['fast-mode'];
-const queueWhich = o['queue-mode'];
-const auditFastOn = o['audit-fast'] === 'on' || queueWhich === 'audit-fast';
+type QueueWhich = 'fast' | 'exact' | 'audit-fast';
+const queueWhichList = o['queue-mode'] as QueueWhich[];
+const auditFastOn = o['audit-fast'] === 'on' || queueWhichList.includes('audit-fast');
 const auditFastLimeMode = o['audit-fast-lime-mode'];
-/** The queued run's LIME mode and, for audit-fast, its --audit-mode. */
-const queueMode = queueWhich === 'fast' ? fastMode : queueWhich === 'audit-fast' ? auditFastLimeMode : 'exact';
-const queueAuditMode = queueWhich === 'audit-fast' ? 'fast' : 'exact';
+/** A queued run's LIME mode and --audit-mode. */
+const queueModeOf = (which: QueueWhich) => (which === 'fast' ? fastMode : which === 'audit-fast' ? auditFastLimeMode : 'exact');
+const queueAuditModeOf = (which: QueueWhich) => (which === 'audit-fast' ? 'fast' : 'exact');
+/** Where a queued run is stored: the fast LIME mode's keeps the name it had before several could be queued. */
+const queuedName = (which: QueueWhich) => (which === 'fast' ? 'queued' : `queued-${which}`);
 const embeddings = o.embeddings;
 const peerDir = resolve(o.peer ?? join(ROOT, 'apps/bench/results/transformer-lime'));
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-audit'));
@@ -386,36 +391,44 @@ const auditFast = auditFastOn ? await localRun('audit-fast', auditFastLimeMode, 
 
 /** `cpu` counts the audit process and the workers it fanned out to. */
 type QueuedRun = Run & { workers: number; workerThreads?: number };
-const queuedStored: QueuedRun = await storedRun('queued', { mode: queueMode, ...(queueAuditMode === 'exact' ? {} : { auditMode: queueAuditMode }), workers: workersN, workerThreads }, async (key) => {
-  const dir = join(work, 'queued');
-  let shownArgs = '';
-  // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
-  const t = await inSittings('queued', key, dir, async (resume, live) => {
-    const redis = await startRedis();
-    try {
-      const queueName = `xtrust-bench-audit-${process.pid}`;
-      const args = [...auditArgs(queueMode, dir, undefined, queueAuditMode), '--queue', redis.url, '--queue-name', queueName, ...(resume ? ['--resume'] : [])];
-      shownArgs = shown(args.filter((a) => a !== '--resume')).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT');
-      log(`queued: ${workersN} × xtrust worker, then ${shown(args)}`);
-      const cpu0 = childrenCpu();
-      const ws = await startWorkers(redis.url, queueName);
-      for (const w of ws) if (w.pid) live.add(w.pid);
-      let wall: number;
+/** The audit `which` through `--queue` with `xtrust worker` processes, stored as queuedName(which). */
+async function queuedRun(which: QueueWhich): Promise<QueuedRun & { which: QueueWhich }> {
+  const name = queuedName(which);
+  const queueMode = queueModeOf(which);
+  const queueAuditMode = queueAuditModeOf(which);
+  const stored: QueuedRun = await storedRun(name, { mode: queueMode, ...(queueAuditMode === 'exact' ? {} : { auditMode: queueAuditMode }), workers: workersN, workerThreads }, async (key) => {
+    const dir = join(work, name);
+    let shownArgs = '';
+    // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
+    const t = await inSittings(name, key, dir, async (resume, live) => {
+      const redis = await startRedis();
       try {
-        wall = (await runChild(args, live)).wall;
+        const queueName = `xtrust-bench-audit-${process.pid}`;
+        const args = [...auditArgs(queueMode, dir, undefined, queueAuditMode), '--queue', redis.url, '--queue-name', queueName, ...(resume ? ['--resume'] : [])];
+        shownArgs = shown(args.filter((a) => a !== '--resume')).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT');
+        log(`${name}: ${workersN} × xtrust worker, then ${shown(args)}`);
+        const cpu0 = childrenCpu();
+        const ws = await startWorkers(redis.url, queueName);
+        for (const w of ws) if (w.pid) live.add(w.pid);
+        let wall: number;
+        try {
+          wall = (await runChild(args, live)).wall;
+        } finally {
+          await stopWorkers(ws);
+        }
+        // the workers' CPU (start-up included) counts once they are reaped
+        return { wall, cpu: childrenCpu() - cpu0 };
       } finally {
-        await stopWorkers(ws);
+        redis.stop();
       }
-      // the workers' CPU (start-up included) counts once they are reaped
-      return { wall, cpu: childrenCpu() - cpu0 };
-    } finally {
-      redis.stop();
-    }
+    });
+    log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
+    return { name, mode: queueMode, command: shownArgs, ...t, workers: workersN, workerThreads, files: readRun(dir) };
   });
-  log(`queued: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
-  return { name: 'queued', mode: queueMode, command: shownArgs, ...t, workers: workersN, workerThreads, files: readRun(dir) };
-});
-const queued: QueuedRun = digested(queuedStored);
+  return { ...digested(stored), which };
+}
+const queuedRuns: (QueuedRun & { which: QueueWhich })[] = [];
+for (const which of queueWhichList) queuedRuns.push(await queuedRun(which));
 const loadEnd = loadavg();
 
 // ---------------------------------------------------------------- agreement
@@ -435,12 +448,18 @@ const jaccard = mean(exact.files.predictions.map((p, i) => topKJaccard(weights(p
 const confusion = new Map<string, number>();
 for (const [a, b] of verdictPairs) confusion.set(`${a} → ${b}`, (confusion.get(`${a} → ${b}`) ?? 0) + 1);
 
-const reference = queueWhich === 'audit-fast' ? auditFast! : queueMode === 'exact' ? exact : fast;
-sameTexts(reference.files, queued.files, 'local vs queued');
-const queueCompare = {
-  mismatches: queued.files.predictions.filter((p, i) => p.verdict !== reference.files.predictions[i].verdict).length,
-  identicalLines: queued.files.predictions.filter((p, i) => p.line === reference.files.predictions[i].line).length,
-};
+/** The local run a queued run must reproduce. */
+const referenceOf = (which: QueueWhich): Run => (which === 'audit-fast' ? auditFast! : which === 'exact' ? exact : fast);
+const queueCompares = queuedRuns.map((queued) => {
+  const reference = referenceOf(queued.which);
+  sameTexts(reference.files, queued.files, `local vs ${queued.name}`);
+  return {
+    queued,
+    reference,
+    mismatches: queued.files.predictions.filter((p, i) => p.verdict !== reference.files.predictions[i].verdict).length,
+    identicalLines: queued.files.predictions.filter((p, i) => p.line === reference.files.predictions[i].line).length,
+  };
+});
 
 /** |A ∩ B| / |A ∪ B| of two keyword sets (1 when both are empty). */
 const setJaccard = (a: readonly string[], b: readonly string[]) => {
@@ -546,8 +565,10 @@ for (const r of runs) {
   const e = r.files.explanations;
   console.log(`| local, 1 process | ${r.name === 'audit-fast' ? `${r.mode}, \`--audit-mode fast\`` : r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
 }
-const queuedExplained = queued.files.explanations;
-console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditMode === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
+for (const queued of queuedRuns) {
+  const queuedExplained = queued.files.explanations;
+  console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditModeOf(queued.which) === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
+}
 
 console.log(
   `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
@@ -569,21 +590,23 @@ console.log(
 // a run reused from an earlier sitting brings the load it was measured under
 // The audit keeps every core busy itself (a load average of about the core count), so only load beyond that is other work.
 const loaded = Math.max(...loadStart, ...loadEnd, ...measuredRuns.flatMap((r) => [...r.load.start, ...r.load.end])) > cpus().length + 0.5;
-const over = queued.wall - reference.wall;
-// The local audit runs one onnxruntime session on all the cores; each worker gets its share (--threads): when the
-// same explanations cost less CPU in the workers, data parallelism beat operator parallelism and hides the queue's cost.
-const dataParallelGain = queued.workerThreads !== undefined && queued.workerThreads < cpus().length && queued.cpu < reference.cpu;
-console.log(
-  `\n**Queued vs local (${queueMode}):** ${queueCompare.mismatches} label mismatches of ${n}; ${queueCompare.identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
-    `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
-    `the same cores as the local run, so fan-out cannot pay here (across machines each worker adds its cores)` +
-    (dataParallelGain ? '. ' : `: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending). `) +
-    (loaded ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's. ` : '') +
-    (dataParallelGain
-      ? `The local run drives one onnxruntime session on ${cpus().length} intra-op threads, each worker one session on ${queued.workerThreads}: the same explanations (byte-identical outputs) cost ${f1(reference.cpu / explained(reference.files))} s CPU each locally and ${f1(queued.cpu / explained(queued.files))} s through the workers — an intra-op thread pool synchronises at every operator and spins while it waits, which on a graph this small is a large share — so on one machine the queue's own cost is hidden under that gain and cannot be read off these figures; what they do show is that independent explanations on single-thread sessions use the cores better than one explanation on all of them. `
-      : '') +
-    `CPU with the workers ${f1(queued.cpu)} s vs ${f1(reference.cpu)} s local (${queued.cpu >= reference.cpu ? '+' : ''}${((100 * (queued.cpu - reference.cpu)) / reference.cpu).toFixed(1)} %).`,
-);
+for (const { queued, reference, mismatches, identicalLines } of queueCompares) {
+  const over = queued.wall - reference.wall;
+  // The local audit runs one onnxruntime session on all the cores; each worker gets its share (--threads): when the
+  // same explanations cost less CPU in the workers, data parallelism beat operator parallelism and hides the queue's cost.
+  const dataParallelGain = queued.workerThreads !== undefined && queued.workerThreads < cpus().length && queued.cpu < reference.cpu;
+  console.log(
+    `\n**Queued vs local (${queued.mode}${queueAuditModeOf(queued.which) === 'fast' ? ', `--audit-mode fast`' : ''}):** ${mismatches} label mismatches of ${n}; ${identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
+      `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
+      `the same cores as the local run, so fan-out cannot pay here (across machines each worker adds its cores)` +
+      (dataParallelGain ? '. ' : `: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending). `) +
+      (loaded ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's. ` : '') +
+      (dataParallelGain
+        ? `The local run drives one onnxruntime session on ${cpus().length} intra-op threads, each worker one session on ${queued.workerThreads}: the same explanations (byte-identical outputs) cost ${f1(reference.cpu / explained(reference.files))} s CPU each locally and ${f1(queued.cpu / explained(queued.files))} s through the workers — an intra-op thread pool synchronises at every operator and spins while it waits, which on a graph this small is a large share — so on one machine the queue's own cost is hidden under that gain and cannot be read off these figures; what they do show is that independent explanations on single-thread sessions use the cores better than one explanation on all of them. `
+        : '') +
+      `CPU with the workers ${f1(queued.cpu)} s vs ${f1(reference.cpu)} s local (${queued.cpu >= reference.cpu ? '+' : ''}${((100 * (queued.cpu - reference.cpu)) / reference.cpu).toFixed(1)} %).`,
+  );
+}
 
 // the paper's figures: 000_6d314fe57d39eb4c.txt, Table 3 (TOKI-lime rows), reported, not measured here
 const PAPER = [
@@ -620,7 +643,7 @@ const la = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
 console.log(
   `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${r.reused ? '; stored run, reused' : ''})`).join('; ')}.`,
 );
-const splitRuns = [...runs, queued].filter((r) => (r.sittings?.length ?? 1) > 1);
+const splitRuns = [...runs, ...queuedRuns].filter((r) => (r.sittings?.length ?? 1) > 1);
 if (splitRuns.length) {
   console.log(
     `\nRuns made in several sittings (the CLI's --resume; wall and CPU are the sums, each interrupted sitting also counting its start-up and the explanations it had not checkpointed): ` +
@@ -636,7 +659,7 @@ console.log(
       ? `The machine was **loaded** (a load average above the ${cpus().length} the audit's own threads make: other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.`
       : `No other work shared the cores (no load average above the ${cpus().length} the audit's own threads make).`),
 );
-console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; ${auditFast ? `\`${auditFast.command}\`; ` : ''}\`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\`. Run directories of the runs measured in this invocation: ${work}.`);
+console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; ${auditFast ? `\`${auditFast.command}\`; ` : ''}${queuedRuns.map((queued) => `\`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\``).join('; ')}. Run directories of the runs measured in this invocation: ${work}.`);
 console.log(`\nCommand: \`${['node', 'apps/bench/dist/transformer-audit/run.js', ...argv.map(rel)].join(' ')}\``);
 
 writeFileSync(
@@ -649,10 +672,10 @@ writeFileSync(
       testSample,
       samples,
       fastMode,
-      queueMode,
+      queueModes: queuedRuns.map((q) => ({ queued: q.name, mode: q.mode, auditMode: queueAuditModeOf(q.which) })),
       embeddings,
       fixed,
-      runs: [...runs, queued].map(({ files, ...r }: Run) => ({
+      runs: [...runs, ...queuedRuns].map(({ files, ...r }: Run) => ({
         ...(files.keywords ? { keywordCounts: Object.fromEntries(Object.entries(files.keywords).map(([c, k]) => [c, k.length])) } : {}),
         ...r,
         explanations: files.explanations.keywords + files.explanations.test,
@@ -662,7 +685,7 @@ writeFileSync(
       })),
       agreement: { predictions: n, agree, judged: judged.length, judgedAgree, samePrediction, jaccard, confusion: Object.fromEntries(confusion) },
       auditFast: auditFastAgreement,
-      queue: { ...queueCompare, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall },
+      queue: queueCompares.map(({ queued, reference, mismatches, identicalLines }) => ({ queued: queued.name, local: reference.name, mismatches, identicalLines, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall })),
       peer: peer ?? null,
       peerNotes,
       load: { start: loadStart, end: loadEnd, cores: cpus().length },
