@@ -18,8 +18,8 @@
  *   (--help lists every option)
  *
  * Each run (the fixed costs, exact, fast, audit-fast, and one queued run per --queue-mode: queued for the fast
- * LIME mode, queued-audit-fast, queued-exact) is stored in `<out>/runs/<name>.json` as it finishes,
- * with what it was measured with (the graph's bytes, sample sizes, LIME samples, mode, workers,
+ * LIME mode, queued-audit-fast, queued-exact) is stored in `<out>/runs/<name>.json.gz` as it finishes,
+ * with what it was measured with (the model's fingerprint — its outputs on probe texts, as the CLI keys its runs —, sample sizes, LIME samples, mode, workers,
  * embeddings), the load average around it and a digest of its predictions (predictions.ts); a later
  * invocation with the same settings reuses it instead of measuring it again, so an audit that takes hours
  * on the 4 × 256 model can be measured in parts (the section dates each run). `--fresh` measures every run
@@ -37,7 +37,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
+import { OnnxClassifier } from '@xtrust/models';
+import { modelFingerprint } from '@xtrust/oracle';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
@@ -68,12 +69,12 @@ const o = parseOrExit(
       test: { kind: 'integer', min: 1, default: 1000, help: "the paper's test predictions" },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       'fast-mode': { kind: 'string', choices: MODES.slice(1), default: 'int8+adaptive', help: 'the fast LIME mode' },
-      'queue-mode': { kind: 'list', choices: ['fast', 'exact', 'audit-fast'], default: ['fast'], help: "which audits go through the queue, each compared with its local run: fast (the --fast-mode LIME mode; stored as runs/queued.json), exact, audit-fast (--audit-mode fast; runs/queued-<mode>.json)" },
+      'queue-mode': { kind: 'list', choices: ['fast', 'exact', 'audit-fast'], default: ['fast'], help: "which audits go through the queue, each compared with its local run: fast (the --fast-mode LIME mode; stored as runs/queued.json.gz), exact, audit-fast (--audit-mode fast; runs/queued-<mode>.json.gz)" },
       'audit-fast': {
         kind: 'string',
         choices: ['on', 'off'],
         default: 'on',
-        help: "also run `xtrust audit --audit-mode fast` (issue 30: adaptive keyword pass + verdict-aware labels, at --audit-fast-lime-mode), stored as runs/audit-fast.json: labels equal to exact, LIME samples per prediction, keyword-set Jaccard per class against the exact run's keywords.json",
+        help: "also run `xtrust audit --audit-mode fast` (issue 30: adaptive keyword pass + verdict-aware labels, at --audit-fast-lime-mode), stored as runs/audit-fast.json.gz: labels equal to exact, LIME samples per prediction, keyword-set Jaccard per class against the exact run's keywords.json",
       },
       'audit-fast-lime-mode': { kind: 'string', choices: ['exact', 'int8'], default: 'exact', help: "--audit-fast's --lime-mode (fast makes its keyword pass adaptive: exact → adaptive, int8 → int8+adaptive)" },
       workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
@@ -253,7 +254,21 @@ const testSamplesOf = (f: RunFiles) => f.explanations.samplesUsed.slice(f.explan
 
 // ---------------------------------------------------------------- stored runs (resume across sittings)
 // the graph with its external weights file: since the kit shares one weights file per model, model.onnx alone names only the architecture
-const graphHash = onnxGraphDigest(join(model, 'onnx/model.onnx'));
+/**
+ * The model a stored run was measured on, by what it computes: the audit's own run key (oracle's modelFingerprint:
+ * SHA-256 of the float32 model's probabilities, rounded to 1e-4, on fixed probe texts), not the graph's bytes — a
+ * re-export of the same weights (e.g. one that shares them with the gradient graph) changes the bytes, not the
+ * function, and must not send a 16-hour exact audit to be measured again. Runs stored when the key was the graph
+ * digest are migrated by the CLI's fingerprint in their run directories' run.json (the exact run's).
+ */
+const modelId = await (async () => {
+  const clf = await OnnxClassifier.load(model, { threads: 1 });
+  try {
+    return await modelFingerprint(clf);
+  } finally {
+    await clf.release();
+  }
+})();
 interface Stored<T> {
   key: Record<string, unknown>;
   measured: string;
@@ -264,22 +279,27 @@ interface Stored<T> {
 const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
 /** The stored result of run `name` measured with `settings`, or `measure()`'s, stored as soon as it returns. */
 async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: (key: Record<string, unknown>) => Promise<T>): Promise<T> {
-  const file = join(out, 'runs', `${name}.json`);
-  const key = { graph: graphHash, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings };
-  if (!fresh && !remeasure.has(name) && existsSync(file)) {
-    const saved = JSON.parse(readFileSync(file, 'utf8')) as Stored<T>;
+  // gzipped (a run's digest of 100 predictions is ≈ 57 KB of JSON, ≈ 12 KB gzipped: the results folder has a git
+  // budget); a run stored before that under <name>.json is still read, and replaced by the .gz when measured again
+  const file = join(out, 'runs', `${name}.json.gz`);
+  const plain = join(out, 'runs', `${name}.json`);
+  const key = { model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings };
+  const storedFile = existsSync(file) ? file : existsSync(plain) ? plain : undefined;
+  if (!fresh && !remeasure.has(name) && storedFile) {
+    const saved = readJson<Stored<T>>(storedFile);
     if (JSON.stringify(saved.key) === JSON.stringify(key)) {
-      log(`${name}: reused from ${rel(file)} (measured ${saved.measured}; --fresh measures it again)`);
+      log(`${name}: reused from ${rel(storedFile)} (measured ${saved.measured}; --fresh measures it again)`);
       measuredRuns.push({ name, measured: saved.measured, reused: true, load: saved.load });
       return saved.result;
     }
-    log(`${name}: ${rel(file)} was measured with other settings or weights — measuring again`);
+    log(`${name}: ${rel(storedFile)} was measured with other settings or weights — measuring again`);
   }
   const start = loadavg();
   const measured = new Date().toISOString();
   const result = await measure(key);
   const stored: Stored<T> = { key, measured, load: { start, end: loadavg() }, result };
   writeJsonAtomic(file, stored);
+  rmSync(plain, { force: true });
   measuredRuns.push({ name, measured, reused: false, load: stored.load });
   return result;
 }
