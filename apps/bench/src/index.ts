@@ -284,10 +284,10 @@ export const BENCHMARKS: readonly Benchmark[] = [
     description:
       "Layout of 000_6d314fe57d39eb4c.txt Table 3 on a family of offline shortcut benchmarks with known ground truth (issue 14): a trigger (concrete noun, weekday, number-like token, proper name, word absent from GloVe, two-word phrase) planted in a share (0.3, 0.6, 1.0) of one class's training texts of Brown genres, State of the Union parties and SpamAssassin bodies, in windows of 40 or 120 words or whole texts, and SpamAssassin's headers as a natural shortcut. Ground truth by intervention on both sides (@xtrust/datasets buildShortcutBenchmark); a case with fewer than 100 trustworthy or untrustworthy correct predictions is reported too small, not scored. Harness: apps/bench/src/oracle/shortcut.ts (family.ts lists the cases).",
     limit: [7200, 1200],
-    regenerated: 'the LIME explanation cache apps/bench/results/oracle-family-cache/ (one folder per case), re-made by the command above (about 12 min more on 2 cores); apps/bench/results/oracle-family.json, the results the section is written from, is committed.',
+    regenerated: 'the LIME explanation cache apps/bench/results/oracle-family-cache/ (one folder per case), re-made by the command above (about 12 min more on 2 cores); apps/bench/results/oracle-family.json.gz, the results the section is written from, is committed.',
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/shortcut.js',
-      args: ctx.quick ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100'] : ['--out', join(RESULTS, 'oracle-family.json'), '--cache', join(RESULTS, 'oracle-family-cache')],
+      args: ctx.quick ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100'] : ['--out', join(RESULTS, 'oracle-family.json.gz'), '--cache', join(RESULTS, 'oracle-family-cache')],
     }),
   },
   {

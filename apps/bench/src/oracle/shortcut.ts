@@ -113,7 +113,7 @@ function writeResults(path: string, r: FamilyResults, compact = false): void {
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 /** The bag-of-words family run of the table3 section, shown beside a transformer run's cases. */
-const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json');
+const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json.gz');
 /** Layers × hidden of the committed masked-LM fixture: a kit-bert run on any other encoder is the full-size section's. */
 const FIXTURE_SIZE = '2 × 128';
 
