@@ -30,6 +30,7 @@
  * latest block, the spread of the ratios over every stored sitting of the same key.
  */
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
@@ -264,7 +265,9 @@ for (const job of jobs) {
       graph: onnxGraphDigest(join(job.model, 'onnx/model.onnx')), // with its external weights: model.onnx alone names only the architecture
       config,
       words,
-      texts,
+      // the texts themselves in the three-text blocks' keys (as they were stored); a digest in larger blocks, whose
+      // texts (≈ 23 KB at 30 × 120 words) are in <tag>-texts.json.gz and would otherwise be copied into every block file
+      ...(jobTexts === 3 ? { texts } : { textsSha256: createHash('sha256').update(JSON.stringify(texts)).digest('hex') }),
       samples: jobSamples,
       threads,
       batch,
