@@ -20,7 +20,7 @@
  *
  * The full setting takes hours (the peer alone: ~27 min per explanation on the DistilBERT-sized model), so
  * each (model, words) block is written to `<out>/<model>-<words>-block.json` as soon as it finishes, and a
- * later run with the same block (same graph bytes, texts, samples, threads, batches, peer seeds and modes)
+ * later run with the same block (same model — its fingerprint, see fingerprintOf —, texts, samples, threads, batches, peer seeds and modes)
  * reuses it instead of measuring it again: a run that is stopped resumes at the block it was in. `--fresh`
  * measures every block again; `--only-stored` measures nothing and lists the blocks not measured yet
  * (`pnpm bench --only transformer-lime --stored`). The table says when each block was measured.
@@ -36,6 +36,7 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
+import { modelFingerprint } from '@xtrust/oracle';
 import { defaultBatchTokens, OnnxClassifier, onnxGraphDigest, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
@@ -121,7 +122,7 @@ const notMeasuredBlocks: { model: string; words: number }[] = [];
 /** --only-stored: rows of stored blocks measured with other batches than this run's, shown apart; they answer the targets only where no block at this run's batches exists. */
 const otherBatching: (Row & { batching: string })[] = [];
 /** The key and tag of each (model, words) block in this run, for finding its earlier sittings. */
-const blockKeys = new Map<string, { key: Record<string, unknown>; tag: string }>();
+const blockKeys = new Map<string, { key: Record<string, unknown>; tag: string; digest: string; fingerprint: string }>();
 const SITTINGS = join(out, 'sittings');
 mkdirSync(out, { recursive: true });
 
@@ -238,6 +239,27 @@ const peerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !
 if (KERNEL_PINS.some((k) => process.env[k] !== undefined)) {
   process.stderr.write(`[transformer-lime] the peer runs without ${KERNEL_PINS.filter((k) => process.env[k] !== undefined).join(', ')} (kernel pins for the kit's reproducible builds, not for timing)\n`);
 }
+/**
+ * The model a block is measured on, by what it computes: oracle's modelFingerprint of the float32 classifier (its
+ * probabilities, rounded to 1e-4, on fixed probe texts; the CLI keys its runs by it). A re-export of the same weights
+ * changes the graph's bytes, not the function (out/bert-spam on 2026-11-25: its weights now shared with the gradient
+ * graph), and must not send hours of blocks to be measured again.
+ */
+async function fingerprintOf(dir: string): Promise<string> {
+  const clf = await OnnxClassifier.load(dir, { threads: 1 });
+  try {
+    return await modelFingerprint(clf);
+  } finally {
+    await clf.release();
+  }
+}
+/**
+ * A stored block's key as this run's keys are: a block stored when keys named the graph's bytes (`graph`) names the
+ * model by its fingerprint when those bytes are this folder's (the same file computes the same function).
+ */
+function asCurrentKey(stored: Record<string, unknown>, digest: string, fingerprint: string): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(stored).map(([k, v]) => (k === 'graph' && v === digest ? ['model', fingerprint] : [k, v])));
+}
 const rows: Row[] = [];
 let peerInfo = '';
 const weightsOf = new Map<string, string>();
@@ -253,6 +275,8 @@ function trainingOf(dir: string): string {
 
 for (const job of jobs) {
   const cfg = JSON.parse(readFileSync(join(job.model, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
+  const digest = onnxGraphDigest(join(job.model, 'onnx/model.onnx')); // with its external weights
+  const fingerprint = await fingerprintOf(job.model);
   const config = `${cfg.num_hidden_layers} × ${cfg.hidden_size}`;
   const jobSamples = job.samples ?? samples;
   for (const words of job.words) {
@@ -262,7 +286,7 @@ for (const job of jobs) {
     const jobTexts = job.texts ?? nTexts;
     const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}${jobTexts === 3 ? '' : `-texts${jobTexts}`}`;
     const key = {
-      graph: onnxGraphDigest(join(job.model, 'onnx/model.onnx')), // with its external weights: model.onnx alone names only the architecture
+      model: fingerprint, // what the model computes, not its bytes (fingerprintOf)
       config,
       words,
       // the texts themselves in the three-text blocks' keys (as they were stored); a digest in larger blocks, whose
@@ -280,9 +304,10 @@ for (const job of jobs) {
       modes: job.modes ?? modes,
     };
     const blockFile = join(out, `${tag}-block.json`);
-    blockKeys.set(`${basename(job.model)}\u0000${words}`, { key, tag });
+    blockKeys.set(`${basename(job.model)}\u0000${words}`, { key, tag, digest, fingerprint });
     if (!fresh && existsSync(blockFile)) {
       const saved = JSON.parse(readFileSync(blockFile, 'utf8')) as Block;
+      saved.key = asCurrentKey(saved.key, digest, fingerprint);
       if (JSON.stringify(saved.key) === JSON.stringify(key)) {
         process.stderr.write(`[transformer-lime] ${tag}: reused from ${blockFile} (measured ${saved.measured}; --fresh measures it again)\n`);
         rows.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true, ...(saved.host ? { host: saved.host } : {}) })));
@@ -504,7 +529,7 @@ function sittingsOf(model: string, words: number): Block[] {
   return readdirSync(SITTINGS)
     .filter((f) => f.startsWith(`${k.tag}-`) && f.endsWith('-block.json'))
     .map((f) => JSON.parse(readFileSync(join(SITTINGS, f), 'utf8')) as Block)
-    .filter((b) => JSON.stringify(b.key) === JSON.stringify(k.key))
+    .filter((b) => JSON.stringify(asCurrentKey(b.key, k.digest, k.fingerprint)) === JSON.stringify(k.key))
     .sort((a, b) => a.measured.localeCompare(b.measured));
 }
 const median = (xs: number[]) => {
