@@ -43,6 +43,7 @@ import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/op
 import { writeJsonAtomic } from '../harness/store.js';
 import { textsOfLength } from './texts.js';
 import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
+import { asCurrentKey } from './block-key.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/transformer-lime');
@@ -252,13 +253,6 @@ async function fingerprintOf(dir: string): Promise<string> {
   } finally {
     await clf.release();
   }
-}
-/**
- * A stored block's key as this run's keys are: a block stored when keys named the graph's bytes (`graph`) names the
- * model by its fingerprint when those bytes are this folder's (the same file computes the same function).
- */
-function asCurrentKey(stored: Record<string, unknown>, digest: string, fingerprint: string): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(stored).map(([k, v]) => (k === 'graph' && v === digest ? ['model', fingerprint] : [k, v])));
 }
 const rows: Row[] = [];
 let peerInfo = '';
