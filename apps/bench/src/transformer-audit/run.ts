@@ -38,7 +38,7 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OnnxClassifier } from '@xtrust/models';
-import { modelFingerprint } from '@xtrust/oracle';
+import { fingerprintOf } from '../transformer-lime/block-key.js';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
@@ -261,14 +261,7 @@ const testSamplesOf = (f: RunFiles) => f.explanations.samplesUsed.slice(f.explan
  * function, and must not send a 16-hour exact audit to be measured again. Runs stored when the key was the graph
  * digest are migrated by the CLI's fingerprint in their run directories' run.json (the exact run's).
  */
-const modelId = await (async () => {
-  const clf = await OnnxClassifier.load(model, { threads: 1 });
-  try {
-    return await modelFingerprint(clf);
-  } finally {
-    await clf.release();
-  }
-})();
+const modelId = await fingerprintOf(model);
 interface Stored<T> {
   key: Record<string, unknown>;
   measured: string;

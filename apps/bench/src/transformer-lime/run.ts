@@ -36,14 +36,14 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
-import { modelFingerprint } from '@xtrust/oracle';
+import { quantile } from '@xtrust/metrics';
 import { defaultBatchTokens, OnnxClassifier, onnxGraphDigest, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
 import { textsOfLength } from './texts.js';
 import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
-import { asCurrentKey } from './block-key.js';
+import { asCurrentKey, fingerprintOf } from './block-key.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/transformer-lime');
@@ -239,20 +239,6 @@ const KERNEL_PINS = ['OPENBLAS_CORETYPE', 'ATEN_CPU_CAPABILITY', 'ONEDNN_MAX_CPU
 const peerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !KERNEL_PINS.includes(k)));
 if (KERNEL_PINS.some((k) => process.env[k] !== undefined)) {
   process.stderr.write(`[transformer-lime] the peer runs without ${KERNEL_PINS.filter((k) => process.env[k] !== undefined).join(', ')} (kernel pins for the kit's reproducible builds, not for timing)\n`);
-}
-/**
- * The model a block is measured on, by what it computes: oracle's modelFingerprint of the float32 classifier (its
- * probabilities, rounded to 1e-4, on fixed probe texts; the CLI keys its runs by it). A re-export of the same weights
- * changes the graph's bytes, not the function (out/bert-spam on 2026-11-25: its weights now shared with the gradient
- * graph), and must not send hours of blocks to be measured again.
- */
-async function fingerprintOf(dir: string): Promise<string> {
-  const clf = await OnnxClassifier.load(dir, { threads: 1 });
-  try {
-    return await modelFingerprint(clf);
-  } finally {
-    await clf.release();
-  }
 }
 const rows: Row[] = [];
 let peerInfo = '';
@@ -488,12 +474,6 @@ if (otherBatching.length) {
 }
 // Blocks whose texts were recorded one by one: the spread over texts behind each mean (the host is shared and
 // texts differ in length in pieces, so a mean ratio alone hides how often a text falls short).
-const quantileOf = (xs: number[], q: number) => {
-  const v = [...xs].sort((a, b) => a - b);
-  const h = (v.length - 1) * q;
-  const lo = Math.floor(h);
-  return lo + 1 < v.length ? v[lo] + (h - lo) * (v[lo + 1] - v[lo]) : v[lo];
-};
 const perText = rows.filter((r) => r.ratios && r.ratios.length > 1);
 if (perText.length) {
   console.log('\nOver the texts of each block (each text\'s peer and xtrust ran in the same sitting): peer / xtrust per text, and the paired gap of top-10 Jaccard (xtrust vs peer) − (peer seed 1 vs seed 2) with its 95 % bootstrap interval over texts; the agreement bound is a gap ≥ −0.05.\n');
@@ -502,7 +482,7 @@ if (perText.length) {
   for (const r of perText) {
     const x = r.ratios!;
     console.log(
-      `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(quantileOf(x, 0.5))}× (${f2(quantileOf(x, 0.1))}–${f2(quantileOf(x, 0.9))}×; ${f2(Math.min(...x))}×) | ${x.filter((v) => v >= 8).length} of ${x.length} | ${r.gap ? `${r.gap.estimate >= 0 ? '+' : ''}${r.gap.estimate.toFixed(3)} [${r.gap.lo.toFixed(3)}, ${r.gap.hi.toFixed(3)}]` : '— (one seed)'} | ${r.sittings ? r.sittings.join('; ') : `${r.measured?.slice(0, 10)} on ${r.host ?? 'a host not recorded'}`} |`,
+      `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(quantile(x, 0.5))}× (${f2(quantile(x, 0.1))}–${f2(quantile(x, 0.9))}×; ${f2(Math.min(...x))}×) | ${x.filter((v) => v >= 8).length} of ${x.length} | ${r.gap ? `${r.gap.estimate >= 0 ? '+' : ''}${r.gap.estimate.toFixed(3)} [${r.gap.lo.toFixed(3)}, ${r.gap.hi.toFixed(3)}]` : '— (one seed)'} | ${r.sittings ? r.sittings.join('; ') : `${r.measured?.slice(0, 10)} on ${r.host ?? 'a host not recorded'}`} |`,
     );
   }
 }
