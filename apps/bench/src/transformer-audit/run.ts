@@ -46,6 +46,7 @@ import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
+import { keywordJaccards, labelAgreement, oracleDifference, renderAuditTable, setJaccard, wholeAuditRows, type AuditRow, type KeywordPassResults } from './audit-table.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -80,6 +81,7 @@ const o = parseOrExit(
       workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
       embeddings: { kind: 'string', default: 'glove', help: "the audit's --embeddings" },
       peer: { kind: 'string', placeholder: 'DIR', help: "transformer-lime's peer files (default apps/bench/results/transformer-lime)" },
+      'keyword-pass': { kind: 'string', placeholder: 'FILE', help: "keyword-pass's results, whose whole fast audits of this model join the audit table (default apps/bench/results/keyword-pass.json; left out when absent)" },
       out: { kind: 'string', placeholder: 'DIR', help: 'runs/ and summary.json (default apps/bench/results/transformer-audit)' },
       work: { kind: 'string', placeholder: 'DIR', help: 'the run directories (default <out>/work; not committed)' },
       cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
@@ -112,6 +114,7 @@ const queuedName = (which: QueueWhich) => (which === 'fast' ? 'queued' : `queued
 const embeddings = o.embeddings;
 const peerDir = resolve(o.peer ?? join(ROOT, 'apps/bench/results/transformer-lime'));
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-audit'));
+const keywordPassFile = resolve(o['keyword-pass'] ?? join(ROOT, 'apps/bench/results/keyword-pass.json'));
 // run directories persist under <out>/work (gitignored) unless --work names another: a run stopped
 // mid-way (the session ended, Ctrl-C) continues there with the CLI's --resume in a later sitting
 const work = resolve(o.work ?? join(out, 'work'));
@@ -217,6 +220,14 @@ interface RunFiles {
   seconds: { keywords: number; labelling: number; total: number };
   /** Each class's keywords (keywords.json; absent in runs stored before 2026-11-26, read from the run directory when it is still there). */
   keywords?: Record<string, string[]>;
+  /** The oracle configuration the run labelled with (keywords.json's `oracle`; read from the run directory like keywords). */
+  oracle?: Record<string, unknown>;
+}
+/** The oracle configuration of a run directory's keywords.json (null when it is not there). */
+function readOracle(dir: string): Record<string, unknown> | null {
+  const file = join(dir, 'keywords.json');
+  if (!existsSync(file)) return null;
+  return (JSON.parse(readFileSync(file, 'utf8')) as { oracle?: Record<string, unknown> }).oracle ?? null;
 }
 /** class label → keywords of a run directory's keywords.json (null when it is not there). */
 function readKeywords(dir: string): Record<string, string[]> | null {
@@ -241,13 +252,18 @@ function readRun(dir: string): RunFiles {
       const k = readKeywords(dir);
       return k ? { keywords: k } : {};
     })(),
+    ...(() => {
+      const oracle = readOracle(dir);
+      return oracle ? { oracle } : {};
+    })(),
   };
 }
 const weights = (p: PredictionDigest): WordWeights => p.top;
 /** A stored run's files with its predictions digested (a run stored before digests kept the whole predictions.jsonl). */
 const digested = <R extends { name: string; files: RunFiles }>(r: R): R => {
   const keywords = r.files.keywords ?? readKeywords(join(work, r.name));
-  return { ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions), ...(keywords ? { keywords } : {}) } };
+  const oracle = r.files.oracle ?? readOracle(join(work, r.name));
+  return { ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions), ...(keywords ? { keywords } : {}), ...(oracle ? { oracle } : {}) } };
 };
 /** The test explanations' LIME samples (the tail of samplesUsed: keyword explanations come first). */
 const testSamplesOf = (f: RunFiles) => f.explanations.samplesUsed.slice(f.explanations.keywords);
@@ -442,6 +458,23 @@ async function queuedRun(which: QueueWhich): Promise<QueuedRun & { which: QueueW
 }
 const queuedRuns: (QueuedRun & { which: QueueWhich })[] = [];
 for (const which of queueWhichList) queuedRuns.push(await queuedRun(which));
+/**
+ * A run stored before keywords were kept takes them from its run directory while that is still here (not
+ * committed), so the keyword columns render on a machine that never had the directories.
+ */
+function keepKeywords(r: Run): void {
+  const file = join(out, 'runs', `${r.name}.json.gz`);
+  if (!existsSync(file)) return;
+  const saved = readJson<Stored<Run>>(file);
+  const add = {
+    ...(r.files.keywords && !saved.result.files.keywords ? { keywords: r.files.keywords } : {}),
+    ...(r.files.oracle && !saved.result.files.oracle ? { oracle: r.files.oracle } : {}),
+  };
+  if (Object.keys(add).length === 0) return;
+  writeJsonAtomic(file, { ...saved, result: { ...saved.result, files: { ...saved.result.files, ...add } } });
+  log(`${r.name}: its ${Object.keys(add).join(' and ')} (from ${rel(join(work, r.name, 'keywords.json'))}) added to ${rel(file)}`);
+}
+for (const r of [exact, fast, ...(auditFast ? [auditFast] : []), ...queuedRuns]) keepKeywords(r);
 const loadEnd = loadavg();
 
 // ---------------------------------------------------------------- agreement
@@ -474,14 +507,6 @@ const queueCompares = queuedRuns.map((queued) => {
   };
 });
 
-/** |A ∩ B| / |A ∪ B| of two keyword sets (1 when both are empty). */
-const setJaccard = (a: readonly string[], b: readonly string[]) => {
-  const A = new Set(a);
-  const B = new Set(b);
-  const inter = [...A].filter((w) => B.has(w)).length;
-  const union = new Set([...A, ...B]).size;
-  return union === 0 ? 1 : inter / union;
-};
 /** `--audit-mode fast` against exact (issue 30's criterion: final labels and each class's keyword set). */
 const auditFastAgreement = (() => {
   if (!auditFast) return null;
@@ -506,6 +531,8 @@ const auditFastAgreement = (() => {
     atCap: used.filter((x) => x >= samples).length,
     keywordSamplesMean: mean(auditFast.files.explanations.samplesUsed.slice(0, auditFast.files.explanations.keywords)),
     keywordJaccard,
+    /** Oracle fields in which the two runs differ (a run stored under an earlier default `toki`); null when unknown. */
+    oracleDiffers: exact.files.oracle && auditFast.files.oracle ? oracleDifference(exact.files.oracle, auditFast.files.oracle) : null,
   };
 })();
 
@@ -556,7 +583,8 @@ else {
 }
 const auditedWords = exact.files.predictions.map((p) => p.words).sort((a, b) => a - b);
 const medianWords = auditedWords[Math.floor(auditedWords.length / 2)] ?? 0;
-const peer = [...peers].sort((a, b) => Math.abs(a.words - medianWords) - Math.abs(b.words - medianWords))[0];
+// the nearest length; of files at one length, the one over most texts (transformer-lime's 30-text blocks over its 3-text ones)
+const peer = [...peers].sort((a, b) => Math.abs(a.words - medianWords) - Math.abs(b.words - medianWords) || b.texts - a.texts)[0];
 
 // ---------------------------------------------------------------- the section
 const f1 = (x: number) => x.toFixed(1);
@@ -570,6 +598,50 @@ console.log(
     `Extrapolated = fixed + (measured − fixed) × ${scale.toFixed(scale % 1 === 0 ? 0 : 2)}, the fixed part measured by the same command explaining 3 texts at LIME 2 samples (start-up, loading the model and GloVe, θ_relate, clustering, the report): ${f1(fixed.wall)} s wall, ${f1(fixed.cpu)} s CPU. ` +
     `(Clustering grows with the keyword pool, so the fixed part is a floor; the explanations are nearly all of the rest.)\n`,
 );
+// issue 30's audit table: every mode in one place (the paragraphs below say how each figure was made)
+{
+  const exactKeywords = exact.files.keywords ?? null;
+  const row = (r: Run, audit: string, how: string): AuditRow => ({
+    audit,
+    how,
+    wallHours: extrapolate(r.wall, fixed.wall) / 3600,
+    cpuHours: extrapolate(r.cpu, fixed.cpu) / 3600,
+    whole: scale === 1,
+    labels: r === exact ? null : labelAgreement(exact.files.predictions, r.files.predictions),
+    keywords: r === exact || !exactKeywords || !r.files.keywords ? null : keywordJaccards(exactKeywords, r.files.keywords),
+    ...(r !== exact && exactKeywords && !r.files.keywords ? { keywordsNote: 'its keywords.json is gone' } : {}),
+    ...(() => {
+      if (r === exact || !exact.files.oracle || !r.files.oracle) return {};
+      const differ = oracleDifference(exact.files.oracle, r.files.oracle);
+      return differ.length ? { caveat: `another oracle configuration than exact's (${differ.join(', ')}): mixes the oracle's change in` } : {};
+    })(),
+  });
+  const rows: AuditRow[] = [
+    row(exact, 'exact (the reference)', "`--audit-mode exact`: LIME 5,000 for every explanation (the paper's)"),
+    row(fast, `exact, ${fastMode} LIME`, `\`--lime-mode ${fastMode}\``),
+    ...(auditFast ? [row(auditFast, 'fast', `\`--audit-mode fast --lime-mode ${auditFastLimeMode}\`: ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'} keyword pass, verdict-aware labels`)] : []),
+    ...queuedRuns.map((q) => row(q, `queued, ${q.workers} workers`, `as ${queueAuditModeOf(q.which) === 'fast' ? '`--audit-mode fast`' : `\`--lime-mode ${q.mode}\``}, through \`--queue\``)),
+  ];
+  if (existsSync(keywordPassFile)) rows.push(...wholeAuditRows(readJson<KeywordPassResults>(keywordPassFile), model, ROOT, { train: fullTrain, test: fullTest }));
+  const fullN = explained(exact.files) * scale;
+  if (peer) {
+    rows.push({
+      audit: 'peer: Python lime + PyTorch',
+      how: `its s per explanation at LIME 5,000 (${peer.words} words, ${peer.texts} texts) × ${fullN.toFixed(0)} explanations: the explanations alone`,
+      wallHours: (peer.seconds * fullN) / 3600,
+      cpuHours: (peer.cpuSeconds * fullN) / 3600,
+      whole: false,
+      labels: null,
+      keywords: null,
+    });
+  }
+  console.log(
+    `**The audit table** (issue 30): ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')} at LIME ${samples} on this model, hours extrapolated from the ${fraction * 100} % runs below unless marked whole; ` +
+      `labels against the exact run on the ${n} test predictions it made (matched by text; "judged": the ones it labelled trustworthy or untrustworthy); keyword Jaccard per class against the exact run's keywords.json. ` +
+      `Each audit identifies its own keywords. Rows "fast, <method> keyword pass" are keyword-pass's whole runs (${rel(keywordPassFile)}).\n`,
+  );
+  console.log(renderAuditTable(rows) + '\n');
+}
 /** The audit's own phase timings, which cover its last sitting only: shown for a run made in one. */
 const inProcess = (r: Run) => ((r.sittings?.length ?? 1) > 1 ? `— (${r.sittings!.length} sittings)` : `${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)}`);
 console.log(`| run | LIME mode | explanations (keywords + test) | LIME samples used (mean) | wall s | CPU s | in-process: keywords s / labelling s | extrapolated to ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')}: wall h | CPU h |`);
@@ -597,7 +669,10 @@ console.log(
       `LIME samples per test prediction: mean ${a.samplesMean.toFixed(0)}, median ${a.samplesMedian}, ${a.atCap} at the cap of ${samples}; keyword explanations ${a.keywordSamplesMean.toFixed(0)} on average. ` +
       (a.keywordJaccard
         ? `Keyword sets against the exact run's keywords.json (Jaccard per class): ${a.keywordJaccard.map((k) => `${k.label} ${k.jaccard.toFixed(3)} (${k.fast} vs ${k.exact} words)`).join(', ')}.`
-        : `Keyword-set Jaccard: not available (a run stored before keywords were kept, whose run directory is gone: --remeasure it).`),
+        : `Keyword-set Jaccard: not available (a run stored before keywords were kept, whose run directory is gone: --remeasure it).`) +
+      (a.oracleDiffers?.length
+        ? ` **Not a like-for-like comparison:** the exact run labelled with an earlier configuration of the oracle (fields that differ: ${a.oracleDiffers.join(', ')}), so these labels and keyword sets differ by the oracle's change as well as by the mode — the same-oracle comparison of the fast mode's parts is the keyword-pass section's (exact explanations relabelled with today's oracle); this run's own figures (time, samples) and the queued-vs-local comparison below are unaffected.`
+        : ''),
   );
 }
 // a run reused from an earlier sitting brings the load it was measured under
