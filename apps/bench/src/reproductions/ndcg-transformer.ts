@@ -20,6 +20,7 @@ import { loadBrown, sample, stratifiedSplit } from '@xtrust/datasets';
 import { createHash } from 'node:crypto';
 import { BUILTIN_KINDS, evaluateAccuracy, onnxGraphDigest, OnnxClassifier, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { classNameRelevance, NDCG_DEFAULT_KS } from '@xtrust/metrics';
+import { modelFingerprint } from '@xtrust/oracle';
 import { machineInfo, type MachineInfo } from '../harness/machine.js';
 import { UsageError } from '../harness/options.js';
 import { orderAfter, readJson, saveSection, writeJsonAtomic, type Headline } from '../harness/store.js';
@@ -62,6 +63,10 @@ export interface RunMeta {
   readonly argv: readonly string[];
   readonly startedAt: string;
   readonly machine: MachineInfo;
+  /**
+   * digest: which model the run explains — a built-in model's training recipe (sha256), an ONNX folder's fingerprint
+   * (oracle's modelFingerprint: what it computes, so a re-export of the same weights continues the run)
+   */
   readonly model: { readonly folder: string; readonly name: string; readonly digest: string; readonly layers?: number; readonly hidden?: number; readonly heads?: number };
   readonly words: number;
   readonly samples: number;
@@ -143,7 +148,7 @@ export async function correctlyPredicted(model: Classifier, rows: readonly { tex
 
 /** The run's settings that must match for a rerun to reuse stored explanations. */
 function sameRun(a: RunMeta, b: RunMeta): string | null {
-  if (a.model.digest !== b.model.digest) return 'another model (graph and weights differ)';
+  if (a.model.digest !== b.model.digest) return 'another model (its outputs on the probe texts differ)';
   for (const k of ['words', 'samples', 'seed', 'igSteps'] as const) if (a[k] !== b[k]) return `--${k === 'igSteps' ? 'ig-steps' : k === 'words' ? 'model-words' : k === 'samples' ? 'model-samples' : k} ${b[k]} (stored: ${a[k]})`;
   if (JSON.stringify(a.passages) !== JSON.stringify(b.passages)) return 'other passages (another --model-texts or split)';
   return null;
@@ -173,7 +178,9 @@ export async function runTable1(o: RunOptions): Promise<string> {
     const correct = await correctlyPredicted(model, test);
     const passages = sample(correct, Math.min(o.texts, correct.length), o.seed).map((r) => ({ text: r.text, label: r.label }));
     log(`${o.folder}: ${test.length} held-out passages (first ${o.words} words), accuracy ${acc.accuracy.toFixed(3)}, ${correct.length} correct, ${passages.length} explained; run folder ${relative(ROOT, dir)}`);
-    const digest = builtin ? createHash('sha256').update(`${o.folder} trained on the kit split's ${split.train.length} training passages, first ${o.words} words, seed ${o.seed}`).digest('hex') : onnxGraphDigest(join(o.folder, 'onnx/model.onnx'));
+    // runs stored when an ONNX model was named by its graph's bytes: those bytes, to recognise them (see below)
+    const graphDigest = builtin ? null : onnxGraphDigest(join(o.folder, 'onnx/model.onnx'));
+    const digest = builtin ? createHash('sha256').update(`${o.folder} trained on the kit split's ${split.train.length} training passages, first ${o.words} words, seed ${o.seed}`).digest('hex') : await modelFingerprint(model);
     const folderName = builtin ? o.folder : relative(ROOT, resolve(o.folder));
     const meta: RunMeta = {
       version: 1,
@@ -194,7 +201,9 @@ export async function runTable1(o: RunOptions): Promise<string> {
     const metaFile = join(dir, 'run.json');
     let stored: RunMeta = meta;
     if (existsSync(metaFile)) {
-      const earlier = readJson<RunMeta>(metaFile);
+      const read = readJson<RunMeta>(metaFile);
+      // the same graph file computes the same function: a run stored under it continues under the fingerprint
+      const earlier: RunMeta = graphDigest !== null && read.model.digest === graphDigest ? { ...read, model: { ...read.model, digest } } : read;
       const why = sameRun(earlier, meta);
       if (why) throw new UsageError(`run folder ${relative(ROOT, dir)} holds a run with other settings: ${why}; give another --store or remove that folder`);
       stored = { ...earlier, methods: [...new Set([...earlier.methods, ...methods])] };

@@ -12,7 +12,7 @@
  *   node apps/bench/dist/transformer-lime/stopping.js --model models/transformers/out/bert-spam \
  *        [--words 40,120,250] [--texts 8] [--samples 5000] [--threads 2] [--out apps/bench/results/lime-stopping]
  *
- * Each text's recording is stored in `--out`/recordings (not committed: ~250 KB a text) as it finishes (keyed by the graph, text, samples and seeds),
+ * Each text's recording is stored in `--out`/recordings (not committed: ~250 KB a text) as it finishes (keyed by the model's fingerprint — what it computes, block-key.ts — the text, samples and seeds),
  * so a stopped run resumes at the text it was in.
  */
 import { createHash } from 'node:crypto';
@@ -25,6 +25,7 @@ import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
+import { asCurrentKey, fingerprintOf } from './block-key.js';
 import { validationTexts } from './texts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -86,14 +87,16 @@ interface Recording {
   seconds: number;
 }
 
-// the graph with its external weights file (model.onnx alone names only the architecture)
+// recordings are keyed by what the model computes (a re-export of the same weights keeps them); one made when
+// keys named the graph's bytes (with its external weights) still matches when those bytes are this folder's
 const graph = onnxGraphDigest(join(modelDir, 'onnx/model.onnx'));
+const fingerprint = await fingerprintOf(modelDir);
 let clf: OnnxClassifier | null = null;
 async function record(text: string, file: string): Promise<Recording> {
-  const key = { graph, text: hashOf(text), samples, seeds: [1, 2] };
+  const key = { model: fingerprint, text: hashOf(text), samples, seeds: [1, 2] };
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Recording;
-    if (JSON.stringify(saved.key) === JSON.stringify(key)) return saved;
+    if (JSON.stringify(asCurrentKey(saved.key, graph, fingerprint)) === JSON.stringify(key)) return { ...saved, key };
   }
   clf ??= await OnnxClassifier.load(modelDir!, { threads, batchSize: 32 });
   const t0 = performance.now();
