@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { cpuVectorExtensions, formatMachine, type MachineInfo } from '../src/harness/machine.js';
+import { cpus } from 'node:os';
+import { cpuVectorExtensions, formatMachine, sittingMachine, type MachineInfo } from '../src/harness/machine.js';
 
 const cpuinfo = (flags: string) => `processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu vme ${flags}\nbugs\t\t: sysret_ss_attrs\n`;
 
@@ -17,5 +18,11 @@ describe('the host CPU written beside every figure', () => {
     const m: MachineInfo = { cpuModel: 'AMD EPYC', cores: 2, memoryGiB: 23.5, freeMemoryGiB: 20, loadAverage: [1, 1, 1], os: 'linux', node: 'v20', kernels: 'cpu', commit: 'abc' };
     expect(formatMachine({ ...m, vectorExtensions: 'AVX-512 + VNNI' })).toMatch(/^2 × AMD EPYC \(AVX-512 \+ VNNI\), 23.5 GiB/);
     expect(formatMachine(m)).toMatch(/^2 × AMD EPYC, 23.5 GiB/);
+  });
+
+  it("a long run's sitting names this CPU, its vector extensions where /proc/cpuinfo has them, and the core count", () => {
+    const isa = cpuVectorExtensions();
+    expect(sittingMachine()).toBe(`${cpus()[0]?.model.trim() ?? 'unknown CPU'}${isa ? ` (${isa})` : ''}, ${cpus().length} cores`);
+    expect(sittingMachine()).toMatch(/, \d+ cores$/);
   });
 });

@@ -66,6 +66,15 @@ export function machineInfo(): MachineInfo {
   };
 }
 
+/**
+ * The CPU a sitting of a long run ran on, as the run records it beside its times: model, widest vector
+ * extensions (they set a transformer's speed: the same model name with and without VNNI differs) and cores.
+ */
+export function sittingMachine(): string {
+  const isa = cpuVectorExtensions();
+  return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${isa ? ` (${isa})` : ''}, ${cpus().length} cores`;
+}
+
 /** One line for a report (free memory and load average left out when they were not recorded: a machine described from its files). */
 export function formatMachine(m: MachineInfo): string {
   const free = typeof m.freeMemoryGiB === 'number' && Number.isFinite(m.freeMemoryGiB) ? ` (${m.freeMemoryGiB} GiB free)` : '';

@@ -11,13 +11,13 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
-import { cpuVectorExtensions } from '../harness/machine.js';
+import { sittingMachine } from '../harness/machine.js';
 import { writeKitSpamSplit } from '../transformer-audit/kit-split.js';
 
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
@@ -91,8 +91,7 @@ await runScript(spec, async (o) => {
     return;
   }
   const resume = record.sittings.length > 0 && existsSync(join(dir, 'run.json'));
-  const isa = cpuVectorExtensions();
-  const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${isa ? ` (${isa})` : ''}, ${cpus().length} cores`;
+  const machine = sittingMachine();
   const started = new Date().toISOString();
   const t0 = performance.now();
   let pid = 0;

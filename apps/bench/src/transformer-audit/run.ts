@@ -42,6 +42,7 @@ import { fingerprintOf } from '../transformer-lime/block-key.js';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
+import { sittingMachine } from '../harness/machine.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
@@ -325,8 +326,8 @@ interface Sitting {
   /** The CPU it ran on (sittings of one run may be on different machines; absent in sittings recorded before 2026-11-25). */
   readonly machine?: string;
 }
-/** This machine's CPU model and core count, as a sitting records it. */
-const machine = `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores`;
+/** This machine's CPU model, vector extensions and core count, as a sitting records it. */
+const machine = sittingMachine();
 /** CPU seconds of a live process (user + system, its reaped children included) from /proc/<pid>/stat; 0 once it is gone. */
 const processCpu = (pid: number) => procCpuSeconds(pid, 'all');
 /** Saves the sitting in progress; set while one runs, so an interrupt can record it before exiting. */
