@@ -11,6 +11,9 @@
  *     candidate store against the reference store's — the keyword pass's effect on labels alone;
  *   - with `--verdict-passes`, the labels of a whole fast audit: the candidate store, the predictions
  *     explained again with verdict-aware LIME (`--audit-mode fast`'s labelling), against the reference.
+ *   - with `--whole`, whole fast audits (keyword-pass/whole-audit.js) timed and labelled against the reference
+ *     on the predictions both made; with `--compare-whole A+B`, one audit made two ways (float32 and int8)
+ *     compared on what both runs produced (whole-compare.ts).
  * Times are measured here (wall and CPU of this process per pass) and extrapolated to the paper's scale
  * (2,000 + 1,000) from the run's sample sizes.
  *
@@ -33,6 +36,7 @@ import { median } from '../harness/timing.js';
 import { orderAfter, readJson, saveSection, writeJsonAtomic } from '../harness/store.js';
 import { writeBenchmarks } from '../harness/render.js';
 import type { WholeRecord } from './whole-audit.js';
+import { compareOutcomes, readAuditOutcome, type OutcomeComparison } from './whole-compare.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -57,6 +61,11 @@ const spec = defineScript({
     out: { kind: 'string', placeholder: 'FILE', help: `results JSON, rewritten after every pass; a pass already in it is not measured again (default ${DEFAULT_OUT})` },
     fresh: { kind: 'flag', help: 'measure every pass again' },
     whole: { kind: 'list', default: [], help: "records of whole fast audits (keyword-pass/whole-audit.js --record FILE): their time, and their labels against the reference on the predictions both runs made" },
+    'compare-whole': {
+      kind: 'list',
+      default: [],
+      help: 'pairs A+B of whole-audit records (keyword-pass/whole-audit.js --record FILE) of one model audited two ways (e.g. float32 and --lime-mode int8): labels on the predictions both runs made and keyword Jaccard per class; a run stopped part-way is compared on what it finished',
+    },
     'write-section': { kind: 'flag', help: "store the tables as the bench section keyword-pass (apps/bench/results/keyword-pass.md) and rewrite BENCHMARKS.md" },
   },
   notes: ['The training texts, their order and the seed are the exact run\'s; only the explainer of the keyword pass differs.'],
@@ -109,8 +118,16 @@ interface Results {
   passes: PassResult[];
   /** Whole `xtrust audit --audit-mode fast` runs at the paper's scale (keyword-pass/whole-audit.js). */
   whole?: WholeResult[];
+  /** Pairs of whole-audit runs of one model made two ways (--compare-whole). */
+  wholePairs?: WholePair[];
   machine: MachineInfo;
   date: string;
+}
+
+/** Two whole-audit runs of one model made two ways, compared on what both produced (whole-compare.ts). */
+interface WholePair extends OutcomeComparison {
+  readonly a: { readonly record: string; readonly command: string; readonly finished: boolean; readonly predictions: number };
+  readonly b: { readonly record: string; readonly command: string; readonly finished: boolean; readonly predictions: number };
 }
 
 /** A whole fast audit (2,000 + 1,000) read from its record and run directory. */
@@ -277,6 +294,11 @@ await runScript(spec, async (o) => {
     for (const w of results.whole) log(`whole run ${w.record}: ${(w.wall / 3600).toFixed(3)} h wall, labels equal on ${w.sharedEqual} of ${w.shared} shared predictions`);
     save();
   }
+  if (o['compare-whole'].length > 0) {
+    results.wholePairs = o['compare-whole'].map(comparePair);
+    for (const p of results.wholePairs) log(`${p.a.record} vs ${p.b.record}: labels equal on ${p.equal} of ${p.shared} predictions both made`);
+    save();
+  }
   if (o['verdict-passes'].includes('reference') && !results.reference.verdict) {
     log('reference store: labelling with verdict-aware LIME');
     results.reference.verdict = (await verdictLabels(refStore, refLabels)).result;
@@ -382,6 +404,23 @@ function readWhole(recordFile: string, refByText: ReadonlyMap<string, TrustLabel
   };
 }
 
+/** `A+B`: two whole-audit records of one model; B's run compared with A's. */
+function comparePair(pair: string): WholePair {
+  const files = pair.split('+');
+  if (files.length !== 2 || files.some((f) => f === '')) throw new UsageError(`--compare-whole: "${pair}" is not two records joined by '+' (A.json+B.json)`);
+  const [ra, rb] = files.map((f) => {
+    const file = resolve(ROOT, f);
+    if (!existsSync(file)) throw new UsageError(`--compare-whole ${f}: no such record (keyword-pass/whole-audit.js writes it)`);
+    return { file, record: readJson<WholeRecord>(file) };
+  });
+  const modelOf = (r: WholeRecord) => resolve(ROOT, argOf(r.args, '--model'));
+  if (modelOf(ra.record) !== modelOf(rb.record)) throw new UsageError(`--compare-whole ${pair}: the runs audit different models (${argOf(ra.record.args, '--model')}, ${argOf(rb.record.args, '--model')})`);
+  const oa = readAuditOutcome(resolve(ROOT, ra.record.dir));
+  const ob = readAuditOutcome(resolve(ROOT, rb.record.dir));
+  const side = (r: { file: string; record: WholeRecord }, o: { predictions: readonly unknown[] }) => ({ record: shownOut(r.file), command: r.record.command, finished: r.record.sittings.some((x) => x.finished), predictions: o.predictions.length });
+  return { a: side(ra, oa), b: side(rb, ob), ...compareOutcomes(oa, ob) };
+}
+
 function argOf(args: readonly string[], name: string): string {
   const i = args.indexOf(name);
   if (i < 0 || i + 1 >= args.length) throw new UsageError(`--whole: the recorded command has no ${name}`);
@@ -445,6 +484,12 @@ function render(r: Results): string {
           `${timing}. ${w.predictions} predictions labelled (trustworthy / untrustworthy / unknown / incorrect ${w.counts}); keywords ${Object.entries(w.keywords).map(([l, n]) => `${l} ${n}`).join(', ')}. ${agreement}`,
       ];
     }),
+    ...(r.wholePairs ?? []).flatMap((p) => [
+      '',
+      `**One audit made two ways** (\`${p.a.command}\` vs \`${p.b.command}\`; ${p.a.finished ? 'finished' : 'stopped part-way'}, ${p.a.predictions} predictions / ${p.b.finished ? 'finished' : 'stopped part-way'}, ${p.b.predictions} predictions): ` +
+        `on the ${p.shared} predictions both runs made, labels equal on **${pct(p.equal, p.shared)}**${p.differs.length ? ` (${p.differs.join('; ')})` : ''}; ` +
+        `keyword sets (each run's own store) Jaccard ${p.keywords.map((k) => `${k.label} ${k.jaccard.toFixed(3)} (${k.a} / ${k.b} words)`).join(', ')}.`,
+    ]),
     '',
     `Machine of the passes above (the last run that measured one): ${formatMachine(r.machine)} (${r.machine.cores} cores), ${r.date}. The fast audits name their own machines.`,
   ].join('\n');

@@ -6,21 +6,15 @@
  * whole fast audits of the same model (apps/bench/results/keyword-pass.json), from those.
  */
 import { resolve } from 'node:path';
+import { jaccard } from '@xtrust/metrics';
 import type { PredictionDigest } from './predictions.js';
 
-/** |A ∩ B| / |A ∪ B| of two keyword sets (1 when both are empty). */
-export function setJaccard(a: readonly string[], b: readonly string[]): number {
-  const A = new Set(a);
-  const B = new Set(b);
-  let inter = 0;
-  for (const w of A) if (B.has(w)) inter++;
-  const union = A.size + B.size - inter;
-  return union === 0 ? 1 : inter / union;
-}
-
-/** Each class's keyword-set Jaccard of `other` against `exact`, classes in sorted order. */
+/**
+ * Each class's keyword-set Jaccard of `other` against `exact` (@xtrust/metrics' jaccard: |A ∩ B| / |A ∪ B|, 1 for
+ * two empty sets), classes in sorted order; a class one side lacks counts as an empty set.
+ */
 export function keywordJaccards(exact: Record<string, readonly string[]>, other: Record<string, readonly string[]>): { label: string; jaccard: number }[] {
-  return [...new Set([...Object.keys(exact), ...Object.keys(other)])].sort().map((label) => ({ label, jaccard: setJaccard(exact[label] ?? [], other[label] ?? []) }));
+  return [...new Set([...Object.keys(exact), ...Object.keys(other)])].sort().map((label) => ({ label, jaccard: jaccard([...(exact[label] ?? [])], [...(other[label] ?? [])], { duplicates: 'dedupe' }) }));
 }
 
 /** Labels of `other` against `exact` on the same test predictions (matched by their text's digest). */

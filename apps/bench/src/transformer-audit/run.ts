@@ -47,7 +47,7 @@ import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
-import { keywordJaccards, labelAgreement, oracleDifference, renderAuditTable, setJaccard, wholeAuditRows, type AuditRow, type KeywordPassResults } from './audit-table.js';
+import { keywordJaccards, labelAgreement, oracleDifference, renderAuditTable, wholeAuditRows, type AuditRow, type KeywordPassResults } from './audit-table.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -518,10 +518,7 @@ const auditFastAgreement = (() => {
   const sorted = [...used].sort((a, b) => a - b);
   const ex = exact.files.keywords;
   const fk = auditFast.files.keywords;
-  const keywordJaccard =
-    ex && fk
-      ? [...new Set([...Object.keys(ex), ...Object.keys(fk)])].sort().map((c) => ({ label: c, exact: ex[c]?.length ?? 0, fast: fk[c]?.length ?? 0, jaccard: setJaccard(ex[c] ?? [], fk[c] ?? []) }))
-      : null;
+  const keywordJaccard = ex && fk ? keywordJaccards(ex, fk).map(({ label, jaccard }) => ({ label, exact: ex[label]?.length ?? 0, fast: fk[label]?.length ?? 0, jaccard })) : null;
   return {
     predictions: pairs.length,
     agree: pairs.filter(([a, b]) => a === b).length,
