@@ -40,6 +40,11 @@ describe('transformer-audit: the audit table', () => {
     expect(md[4]).toBe('| whole | z | **3.18** | 6.15 | — / 93 of 93 (100.0 %) | — (n) |');
     const flagged = renderAuditTable([{ audit: 'f', how: 'h', wallHours: 1, cpuHours: 2, whole: false, labels: { shared: 1, equal: 1, judged: 1, judgedEqual: 1 }, keywords: [{ label: 'ham', jaccard: 1 }], caveat: 'c' }]).split('\n');
     expect(flagged[2]).toBe('| f | h | **1.00** | 2.00 | 1 of 1 (100.0 %) / 1 of 1 (100.0 %) — c | ham 1.000 — c |');
+    // with the peer's wall hours: peer ÷ this per row (the peer's own row reads 1.0×)
+    const withPeer = renderAuditTable([{ audit: 'f', how: 'h', wallHours: 0.5, cpuHours: 1, whole: true, labels: null, keywords: null }, { audit: 'p', how: 'q', wallHours: 60, cpuHours: 120, whole: false, labels: null, keywords: null }], 60).split('\n');
+    expect(withPeer[0]).toContain('| CPU h | peer ÷ this, wall | labels');
+    expect(withPeer[2]).toBe('| f | h | **0.50** (whole) | 1.00 | 120.0× | — | — |');
+    expect(withPeer[3]).toBe('| p | q | **60.0** | 120.0 | 1.0× | — | — |');
   });
 
   it("takes keyword-pass's whole runs of this model only, scales a part to the paper's size, and reads the same pass's keywords", () => {

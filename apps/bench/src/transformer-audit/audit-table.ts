@@ -79,11 +79,15 @@ export function oracleDifference(a: Record<string, unknown>, b: Record<string, u
 const pct = (x: number, of: number) => (of ? `${((100 * x) / of).toFixed(1)} %` : '—');
 const hours = (h: number) => h.toFixed(h < 10 ? 2 : 1);
 
-/** The table as markdown (a header row, a rule, one line per row). */
-export function renderAuditTable(rows: readonly AuditRow[]): string {
+/**
+ * The table as markdown (a header row, a rule, one line per row). With the peer's wall hours, a column gives
+ * each row's speed-up over it (peer wall ÷ the row's wall; the peer's hours are its explanations alone).
+ */
+export function renderAuditTable(rows: readonly AuditRow[], peerWallHours?: number): string {
+  const ratio = (r: AuditRow) => (peerWallHours === undefined ? '' : ` ${r.wallHours > 0 ? `${(peerWallHours / r.wallHours).toFixed(1)}×` : '—'} |`);
   const lines = [
-    '| audit | how | wall h | CPU h | labels equal to exact (all / judged by exact) | keyword Jaccard against exact |',
-    '| --- | --- | --- | --- | --- | --- |',
+    `| audit | how | wall h | CPU h |${peerWallHours === undefined ? '' : ' peer ÷ this, wall |'} labels equal to exact (all / judged by exact) | keyword Jaccard against exact |`,
+    `| --- | --- | --- | --- |${peerWallHours === undefined ? '' : ' --- |'} --- | --- |`,
   ];
   for (const r of rows) {
     const judged = r.labels ? `${r.labels.judgedEqual} of ${r.labels.judged} (${pct(r.labels.judgedEqual, r.labels.judged)})` : '';
@@ -91,7 +95,7 @@ export function renderAuditTable(rows: readonly AuditRow[]): string {
     const keywords = r.keywords ? r.keywords.map((k) => `${k.label} ${k.jaccard.toFixed(3)}`).join(' / ') : '—';
     const caveat = r.caveat ? ` — ${r.caveat}` : '';
     lines.push(
-      `| ${r.audit} | ${r.how} | **${hours(r.wallHours)}**${r.whole ? ' (whole)' : ''} | ${hours(r.cpuHours)} | ${labels}${r.labels ? caveat : ''} | ${keywords}${r.keywordsNote ? ` (${r.keywordsNote})` : ''}${r.keywords ? caveat : ''} |`,
+      `| ${r.audit} | ${r.how} | **${hours(r.wallHours)}**${r.whole ? ' (whole)' : ''} | ${hours(r.cpuHours)} |${ratio(r)} ${labels}${r.labels ? caveat : ''} | ${keywords}${r.keywordsNote ? ` (${r.keywordsNote})` : ''}${r.keywords ? caveat : ''} |`,
     );
   }
   return lines.join('\n');

@@ -638,7 +638,7 @@ console.log(
       `labels against the exact run on the ${n} test predictions it made (matched by text; "judged": the ones it labelled trustworthy or untrustworthy); keyword Jaccard per class against the exact run's keywords.json. ` +
       `Each audit identifies its own keywords. Rows "fast, <method> keyword pass" are keyword-pass's whole runs (${rel(keywordPassFile)}).\n`,
   );
-  console.log(renderAuditTable(rows) + '\n');
+  console.log(renderAuditTable(rows, peer ? (peer.seconds * fullN) / 3600 : undefined) + '\n');
 }
 /** The audit's own phase timings, which cover its last sitting only: shown for a run made in one. */
 const inProcess = (r: Run) => ((r.sittings?.length ?? 1) > 1 ? `— (${r.sittings!.length} sittings)` : `${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)}`);
