@@ -487,8 +487,12 @@ function render(r: Results): string {
     ...(r.wholePairs ?? []).flatMap((p) => [
       '',
       `**One audit made two ways** (\`${p.a.command}\` vs \`${p.b.command}\`; ${p.a.finished ? 'finished' : 'stopped part-way'}, ${p.a.predictions} predictions / ${p.b.finished ? 'finished' : 'stopped part-way'}, ${p.b.predictions} predictions): ` +
-        `on the ${p.shared} predictions both runs made, labels equal on **${pct(p.equal, p.shared)}**${p.differs.length ? ` (${p.differs.join('; ')})` : ''}; ` +
-        `keyword sets (each run's own store) Jaccard ${p.keywords.map((k) => `${k.label} ${k.jaccard.toFixed(3)} (${k.a} / ${k.b} words)`).join(', ')}.`,
+        (p.shared > 0
+          ? `on the ${p.shared} predictions both runs made, labels equal on **${pct(p.equal, p.shared)}**${p.differs.length ? ` (${p.differs.join('; ')})` : ''}; `
+          : 'no final labels from both runs (a run stopped part-way writes predictions.jsonl only at its end: see the checkpoints below); ') +
+        `keyword sets (each run's own store) Jaccard ${p.keywords.map((k) => `${k.label} ${k.jaccard.toFixed(3)} (${k.a} / ${k.b} words)`).join(', ')}. ` +
+        `Checkpointed explanations both runs made: ${p.explained.shared}; same predicted label ${pct(p.explained.samePrediction, p.explained.shared)}; ` +
+        `same side of the verdict-aware statistic (trustworthy or not, before the incorrect / unknown rules) ${pct(p.explained.sameSide, p.explained.sided)}.`,
     ]),
     '',
     `Machine of the passes above (the last run that measured one): ${formatMachine(r.machine)} (${r.machine.cores} cores), ${r.date}. The fast audits name their own machines.`,
