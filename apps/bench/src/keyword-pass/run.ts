@@ -42,7 +42,7 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
 const SECTIONS = join(ROOT, 'apps/bench/results/sections');
 const DEFAULT_EXACT = 'apps/bench/results/transformer-audit/work/exact';
-const DEFAULT_OUT = 'apps/bench/results/keyword-pass.json';
+const DEFAULT_OUT = 'apps/bench/results/keyword-pass.json.gz';
 const PASS_HELP = 'lime:N (exact LIME, N samples), adaptive:N (LIME with the tolerance rule — top-10 Jaccard between consecutive fits ≥ 0.8, patience 2 — capped at N), gradient (gradient × input), integrated-gradients:M (M steps), attention (last layer); a LIME pass may end in @S for seed S (lime:5000@1: exact LIME\'s own seed-to-seed floor)';
 
 const spec = defineScript({

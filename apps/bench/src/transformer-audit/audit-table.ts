@@ -3,7 +3,7 @@
  * and CPU, at 2,000 + 1,000), labels equal to the exact audit's, each class's keyword set against the exact
  * audit's (Jaccard) — so a reader compares exact, fast, queued and the peer without collecting figures from
  * several paragraphs. The rows come from transformer-audit's own runs and, when keyword-pass has recorded
- * whole fast audits of the same model (apps/bench/results/keyword-pass.json), from those.
+ * whole fast audits of the same model (apps/bench/results/keyword-pass.json.gz), from those.
  */
 import { resolve } from 'node:path';
 import { jaccard } from '@xtrust/metrics';
@@ -112,7 +112,7 @@ interface WholeRecord {
   readonly shared: number;
   readonly sharedEqual: number;
 }
-/** The part of keyword-pass.json these rows read. */
+/** The part of keyword-pass.json.gz these rows read. */
 export interface KeywordPassResults {
   readonly model: string;
   /** The exact run's explanations relabelled with keyword-pass's oracle: the reference its passes and whole runs are read against. */

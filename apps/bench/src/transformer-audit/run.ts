@@ -82,7 +82,7 @@ const o = parseOrExit(
       workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
       embeddings: { kind: 'string', default: 'glove', help: "the audit's --embeddings" },
       peer: { kind: 'string', placeholder: 'DIR', help: "transformer-lime's peer files (default apps/bench/results/transformer-lime)" },
-      'keyword-pass': { kind: 'string', placeholder: 'FILE', help: "keyword-pass's results, whose whole fast audits of this model join the audit table (default apps/bench/results/keyword-pass.json; left out when absent)" },
+      'keyword-pass': { kind: 'string', placeholder: 'FILE', help: "keyword-pass's results, whose whole fast audits of this model join the audit table (default apps/bench/results/keyword-pass.json.gz; left out when absent)" },
       out: { kind: 'string', placeholder: 'DIR', help: 'runs/ and summary.json (default apps/bench/results/transformer-audit)' },
       work: { kind: 'string', placeholder: 'DIR', help: 'the run directories (default <out>/work; not committed)' },
       cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
@@ -115,7 +115,7 @@ const queuedName = (which: QueueWhich) => (which === 'fast' ? 'queued' : `queued
 const embeddings = o.embeddings;
 const peerDir = resolve(o.peer ?? join(ROOT, 'apps/bench/results/transformer-lime'));
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-audit'));
-const keywordPassFile = resolve(o['keyword-pass'] ?? join(ROOT, 'apps/bench/results/keyword-pass.json'));
+const keywordPassFile = resolve(o['keyword-pass'] ?? join(ROOT, 'apps/bench/results/keyword-pass.json.gz'));
 // run directories persist under <out>/work (gitignored) unless --work names another: a run stopped
 // mid-way (the session ended, Ctrl-C) continues there with the CLI's --resume in a later sitting
 const work = resolve(o.work ?? join(out, 'work'));
