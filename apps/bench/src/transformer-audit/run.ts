@@ -224,18 +224,12 @@ interface RunFiles {
   /** The oracle configuration the run labelled with (keywords.json's `oracle`; read from the run directory like keywords). */
   oracle?: Record<string, unknown>;
 }
-/** The oracle configuration of a run directory's keywords.json (null when it is not there). */
-function readOracle(dir: string): Record<string, unknown> | null {
+/** What a run directory's keywords.json says of the run: each class's keywords and the oracle configuration ({} when it is not there). */
+function readStoreFacts(dir: string): Pick<RunFiles, 'keywords' | 'oracle'> {
   const file = join(dir, 'keywords.json');
-  if (!existsSync(file)) return null;
-  return (JSON.parse(readFileSync(file, 'utf8')) as { oracle?: Record<string, unknown> }).oracle ?? null;
-}
-/** class label → keywords of a run directory's keywords.json (null when it is not there). */
-function readKeywords(dir: string): Record<string, string[]> | null {
-  const file = join(dir, 'keywords.json');
-  if (!existsSync(file)) return null;
-  const store = JSON.parse(readFileSync(file, 'utf8')) as { classes: { label: string; keywords: string[] }[] };
-  return Object.fromEntries(store.classes.map((c) => [c.label, c.keywords]));
+  if (!existsSync(file)) return {};
+  const store = JSON.parse(readFileSync(file, 'utf8')) as { classes: { label: string; keywords: string[] }[]; oracle?: Record<string, unknown> };
+  return { keywords: Object.fromEntries(store.classes.map((c) => [c.label, c.keywords])), ...(store.oracle ? { oracle: store.oracle } : {}) };
 }
 function jsonl<T>(file: string): T[] {
   return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
@@ -249,22 +243,15 @@ function readRun(dir: string): RunFiles {
     predictions: digestPredictions(jsonl<Prediction>(join(dir, 'predictions.jsonl'))),
     explanations: { keywords: kw.length, test: test.length, samplesUsed: [...kw, ...test].map((r) => r.explanation!.diagnostics?.samples ?? samples) },
     seconds: summary.seconds,
-    ...(() => {
-      const k = readKeywords(dir);
-      return k ? { keywords: k } : {};
-    })(),
-    ...(() => {
-      const oracle = readOracle(dir);
-      return oracle ? { oracle } : {};
-    })(),
+    ...readStoreFacts(dir),
   };
 }
 const weights = (p: PredictionDigest): WordWeights => p.top;
 /** A stored run's files with its predictions digested (a run stored before digests kept the whole predictions.jsonl). */
 const digested = <R extends { name: string; files: RunFiles }>(r: R): R => {
-  const keywords = r.files.keywords ?? readKeywords(join(work, r.name));
-  const oracle = r.files.oracle ?? readOracle(join(work, r.name));
-  return { ...r, files: { ...r.files, predictions: digestPredictions(r.files.predictions), ...(keywords ? { keywords } : {}), ...(oracle ? { oracle } : {}) } };
+  // a run stored before keywords and oracle were kept takes them from its run directory while that is here
+  const facts = r.files.keywords && r.files.oracle ? {} : readStoreFacts(join(work, r.name));
+  return { ...r, files: { ...facts, ...r.files, predictions: digestPredictions(r.files.predictions) } };
 };
 /** The test explanations' LIME samples (the tail of samplesUsed: keyword explanations come first). */
 const testSamplesOf = (f: RunFiles) => f.explanations.samplesUsed.slice(f.explanations.keywords);
