@@ -28,7 +28,7 @@ export interface LabelAgreement {
 }
 
 /** Compares two runs' verdicts on the texts both audited (a text audited twice in one run counts once). */
-export function labelAgreement(exact: readonly PredictionDigest[], other: readonly PredictionDigest[]): LabelAgreement {
+export function labelAgreement(exact: readonly Pick<PredictionDigest, 'text' | 'verdict'>[], other: readonly Pick<PredictionDigest, 'text' | 'verdict'>[]): LabelAgreement {
   const byText = new Map(other.map((p) => [p.text, p.verdict]));
   let shared = 0;
   let equal = 0;

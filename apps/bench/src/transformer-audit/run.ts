@@ -48,6 +48,7 @@ import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
 import { keywordJaccards, labelAgreement, oracleDifference, renderAuditTable, wholeAuditRows, type AuditRow, type KeywordPassResults } from './audit-table.js';
+import { chooseReference, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from './exact-reference.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -377,6 +378,7 @@ const runs: Run[] = [];
 async function localRun(name: string, mode: string, auditMode = 'exact'): Promise<Run> {
   // exact audit mode is not in the key, so runs stored before --audit-mode are reused
   const r = digested(await storedRun(name, { mode, ...(auditMode === 'exact' ? {} : { auditMode }) }, async (key) => {
+    if (name === 'exact') keepExactReference();
     const dir = join(work, name);
     const args = auditArgs(mode, dir, undefined, auditMode);
     log(`${name}: ${shown(args)}`);
@@ -386,6 +388,25 @@ async function localRun(name: string, mode: string, auditMode = 'exact'): Promis
   }));
   runs.push(r);
   return r;
+}
+
+/**
+ * Before the exact run is measured again, the stored one is kept as a slim reference (exact-reference.ts) unless
+ * one of the same day is already kept: the runs measured against it under its oracle stay comparable like for like.
+ */
+function keepExactReference(): void {
+  const file = join(out, 'runs', 'exact.json.gz');
+  if (!existsSync(file)) return;
+  const saved = readJson<Stored<Run>>(file);
+  const files = { ...saved.result.files, predictions: digestPredictions(saved.result.files.predictions) };
+  if (!files.oracle) {
+    log(`exact: the stored run has no oracle configuration, so it is not kept as a reference`);
+    return;
+  }
+  const target = join(out, 'runs', referenceFileName(saved.measured));
+  if (existsSync(target)) return;
+  writeJsonAtomic(target, slimReference(saved.measured, saved.key, files));
+  log(`exact: the run measured ${saved.measured} is kept as ${rel(target)} (its labels, keywords and oracle) before it is measured again`);
 }
 
 // What an audit costs besides its explanations (start-up, loading the model and GloVe, θ_relate,
@@ -473,12 +494,37 @@ function sameTexts(a: RunFiles, b: RunFiles, what: string): void {
 }
 sameTexts(exact.files, fast.files, 'exact vs fast');
 const n = exact.files.predictions.length;
-const verdictPairs = exact.files.predictions.map((p, i) => [p.verdict, fast.files.predictions[i].verdict] as const);
+// ---------------------------------------------------------------- which exact run each run is read against
+/** Today's exact run, and the exact runs it replaced (kept when it was measured again under another oracle). */
+const currentReference = slimReference(measuredRuns.find((m) => m.name === 'exact')!.measured, { model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, mode: 'exact' }, exact.files);
+const keptReferences = readdirSync(join(out, 'runs'))
+  .filter((f) => REFERENCE_FILE.test(f))
+  .sort()
+  .reverse()
+  .flatMap((f) => {
+    const kept = readJson<ExactReference>(join(out, 'runs', f));
+    // one that labels as today's exact run would never be chosen: dropped (the results folder has a git budget)
+    if (kept.oracle && exact.files.oracle && oracleDifference(kept.oracle, exact.files.oracle).length === 0) {
+      rmSync(join(out, 'runs', f));
+      log(`${f}: dropped (today's exact run labels with the same oracle configuration)`);
+      return [];
+    }
+    return [kept];
+  });
+const referenceFor = (r: Run) => chooseReference(r.files.oracle, currentReference, keptReferences);
+for (const r of [fast, ...(auditFast ? [auditFast] : []), ...queuedRuns]) {
+  const c = referenceFor(r);
+  if (!c.current) log(`${r.name}: compared with the exact run of ${c.reference.measured} (its oracle configuration)`);
+}
+const fastChoice = referenceFor(fast);
+const fastReference = fastChoice.reference.predictions;
+const verdictPairs = fastReference.map((p, i) => [p.verdict, fast.files.predictions[i].verdict] as const);
 const agree = verdictPairs.filter(([a, b]) => a === b).length;
 const judged = verdictPairs.filter(([a]) => a === 'trustworthy' || a === 'untrustworthy');
 const judgedAgree = judged.filter(([a, b]) => a === b).length;
-const samePrediction = exact.files.predictions.filter((p, i) => p.predicted === fast.files.predictions[i].predicted).length;
-const jaccard = mean(exact.files.predictions.map((p, i) => topKJaccard(weights(p), weights(fast.files.predictions[i]), 10)));
+const samePrediction = fastReference.filter((p, i) => p.predicted === fast.files.predictions[i].predicted).length;
+// today's exact run keeps each explanation's top words; a kept reference keeps labels only
+const jaccard = fastChoice.current ? mean(exact.files.predictions.map((p, i) => topKJaccard(weights(p), weights(fast.files.predictions[i]), 10))) : null;
 const confusion = new Map<string, number>();
 for (const [a, b] of verdictPairs) confusion.set(`${a} → ${b}`, (confusion.get(`${a} → ${b}`) ?? 0) + 1);
 
@@ -499,11 +545,12 @@ const queueCompares = queuedRuns.map((queued) => {
 const auditFastAgreement = (() => {
   if (!auditFast) return null;
   sameTexts(exact.files, auditFast.files, 'exact vs audit-fast');
-  const pairs = exact.files.predictions.map((p, i) => [p.verdict, auditFast.files.predictions[i].verdict] as const);
+  const choice = referenceFor(auditFast);
+  const pairs = choice.reference.predictions.map((p, i) => [p.verdict, auditFast.files.predictions[i].verdict] as const);
   const judgedPairs = pairs.filter(([a]) => a === 'trustworthy' || a === 'untrustworthy');
   const used = testSamplesOf(auditFast.files);
   const sorted = [...used].sort((a, b) => a - b);
-  const ex = exact.files.keywords;
+  const ex = choice.reference.keywords;
   const fk = auditFast.files.keywords;
   const keywordJaccard = ex && fk ? keywordJaccards(ex, fk).map(({ label, jaccard }) => ({ label, exact: ex[label]?.length ?? 0, fast: fk[label]?.length ?? 0, jaccard })) : null;
   return {
@@ -516,8 +563,8 @@ const auditFastAgreement = (() => {
     atCap: used.filter((x) => x >= samples).length,
     keywordSamplesMean: mean(auditFast.files.explanations.samplesUsed.slice(0, auditFast.files.explanations.keywords)),
     keywordJaccard,
-    /** Oracle fields in which the two runs differ (a run stored under an earlier default `toki`); null when unknown. */
-    oracleDiffers: exact.files.oracle && auditFast.files.oracle ? oracleDifference(exact.files.oracle, auditFast.files.oracle) : null,
+    /** Which exact run it is read against, and what qualifies that (exact-reference.ts). */
+    choice,
   };
 })();
 
@@ -585,20 +632,21 @@ console.log(
 );
 // issue 30's audit table: every mode in one place (the paragraphs below say how each figure was made)
 {
-  const exactKeywords = exact.files.keywords ?? null;
   const row = (r: Run, audit: string, how: string): AuditRow => ({
     audit,
     how,
     wallHours: extrapolate(r.wall, fixed.wall) / 3600,
     cpuHours: extrapolate(r.cpu, fixed.cpu) / 3600,
     whole: scale === 1,
-    labels: r === exact ? null : labelAgreement(exact.files.predictions, r.files.predictions),
-    keywords: r === exact || !exactKeywords || !r.files.keywords ? null : keywordJaccards(exactKeywords, r.files.keywords),
-    ...(r !== exact && exactKeywords && !r.files.keywords ? { keywordsNote: 'its keywords.json is gone' } : {}),
     ...(() => {
-      if (r === exact || !exact.files.oracle || !r.files.oracle) return {};
-      const differ = oracleDifference(exact.files.oracle, r.files.oracle);
-      return differ.length ? { caveat: `another oracle configuration than exact's (${differ.join(', ')}): mixes the oracle's change in` } : {};
+      if (r === exact) return { labels: null, keywords: null };
+      const { reference, caveat } = referenceFor(r);
+      return {
+        labels: labelAgreement(reference.predictions, r.files.predictions),
+        keywords: !reference.keywords || !r.files.keywords ? null : keywordJaccards(reference.keywords, r.files.keywords),
+        ...(reference.keywords && !r.files.keywords ? { keywordsNote: 'its keywords.json is gone' } : {}),
+        ...(caveat ? { caveat } : {}),
+      };
     })(),
   });
   const rows: AuditRow[] = [
@@ -643,9 +691,12 @@ for (const queued of queuedRuns) {
 console.log(
   `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
     `on the ${judged.length} the exact run judged trustworthy or untrustworthy, ${judgedAgree} (${judged.length ? ((100 * judgedAgree) / judged.length).toFixed(1) : '—'} %); ` +
-    `same predicted label ${samePrediction} of ${n}; top-10 Jaccard of the explanations ${jaccard.toFixed(3)}. ` +
-    `Each run identifies its own keywords (the fast mode's keyword store comes from fast explanations too). Exact → fast: ${[...confusion].sort().map(([k, v]) => `${k} ${v}`).join(', ')}.`,
-);if (auditFast && auditFastAgreement) {
+    `same predicted label ${samePrediction} of ${n}; ` +
+    (jaccard === null ? '' : `top-10 Jaccard of the explanations ${jaccard.toFixed(3)}. `) +
+    `Each run identifies its own keywords (the fast mode's keyword store comes from fast explanations too). Exact → fast: ${[...confusion].sort().map(([k, v]) => `${k} ${v}`).join(', ')}.` +
+    (fastChoice.caveat ? ` Read ${fastChoice.caveat}${jaccard === null ? ' (a kept exact run keeps labels only, so no top-10 Jaccard of the explanations)' : ''}.` : ''),
+);
+if (auditFast && auditFastAgreement) {
   const a = auditFastAgreement;
   const pct = (x: number, of: number) => (of ? `${((100 * x) / of).toFixed(1)} %` : '—');
   console.log(
@@ -655,9 +706,11 @@ console.log(
       (a.keywordJaccard
         ? `Keyword sets against the exact run's keywords.json (Jaccard per class): ${a.keywordJaccard.map((k) => `${k.label} ${k.jaccard.toFixed(3)} (${k.fast} vs ${k.exact} words)`).join(', ')}.`
         : `Keyword-set Jaccard: not available (a run stored before keywords were kept, whose run directory is gone: --remeasure it).`) +
-      (a.oracleDiffers?.length
-        ? ` **Not a like-for-like comparison:** the exact run labelled with an earlier configuration of the oracle (fields that differ: ${a.oracleDiffers.join(', ')}), so these labels and keyword sets differ by the oracle's change as well as by the mode — the same-oracle comparison of the fast mode's parts is the keyword-pass section's (exact explanations relabelled with today's oracle); this run's own figures (time, samples) and the queued-vs-local comparison below are unaffected.`
-        : ''),
+      (a.choice.current && a.choice.caveat
+        ? ` **Not a like-for-like comparison:** ${a.choice.caveat}, so these labels and keyword sets differ by the oracle's change as well as by the mode — the same-oracle comparison of the fast mode's parts is the keyword-pass section's (exact explanations relabelled with today's oracle); this run's own figures (time, samples) and the queued-vs-local comparison below are unaffected.`
+        : a.choice.caveat
+          ? ` Read ${a.choice.caveat}.`
+          : ''),
   );
 }
 // a run reused from an earlier sitting brings the load it was measured under
