@@ -7,10 +7,16 @@
  * top-10 Jaccard with the seed-2 explanation, paired per text with the exact seed 1's; the drop is what
  * stopping early costs, against the bound transformer-lime judges (xtrust-vs-peer ≥ the peer's
  * seed-to-seed − 0.05). The rule chosen: the fewest samples summed over the lengths among the candidates
- * whose mean drop is ≤ 0.05 at every length. Its figures on the benchmark's own texts are transformer-lime's.
+ * whose mean drop (or, with --criterion upper, the upper end of its 90 % interval) is ≤ 0.05 at every length. Its figures on the benchmark's own texts are transformer-lime's.
  *
  *   node apps/bench/dist/transformer-lime/stopping.js --model models/transformers/out/bert-spam \
- *        [--words 40,120,250] [--texts 8] [--samples 5000] [--threads 2] [--out apps/bench/results/lime-stopping]
+ *        [--words 40,120,250] [--texts 8] [--samples 5000] [--threads 2] [--int8] [--criterion mean|upper]
+ *        [--out apps/bench/results/lime-stopping]
+ *
+ * The successor's choice (issue 30: the rule of 2026-11-24 left int8+adaptive 0.001 outside the bound at 250
+ * words on the benchmark's 30 texts): `--int8` replays candidates on the int8 graph's stream, which is what
+ * `--lime-mode int8+adaptive` runs, and `--criterion upper` asks the upper end of each length's 90 % interval of
+ * the drop, not its mean, to stay ≤ 0.05 — a margin for texts the validation draw did not see.
  *
  * Each text's recording is stored in `--out`/recordings (not committed: ~250 KB a text) as it finishes (keyed by the model's fingerprint — what it computes, block-key.ts — the text, samples and seeds),
  * so a stopped run resumes at the text it was in.
@@ -41,6 +47,16 @@ const o = parseOrExit(
       texts: { kind: 'integer', min: 1, default: 8, help: 'validation texts per length' },
       samples: { kind: 'integer', min: 1, default: 5000, help: 'LIME samples of the exact runs' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads' },
+      int8: {
+        kind: 'flag',
+        help: "record seed 1's stream from the int8 graph (--lime-mode int8+adaptive's), so each candidate's drop includes int8's own error; the spread it is held to stays the float graph's seed 1 vs seed 2 (one more exact explanation per text)",
+      },
+      criterion: {
+        kind: 'string',
+        choices: ['mean', 'upper'],
+        default: 'mean',
+        help: "which drop must be ≤ 0.05 at every length: its mean (the rule chosen 2026-11-24), or the upper end of its 90 % interval (a margin for texts the validation draw did not see)",
+      },
       out: { kind: 'string', placeholder: 'DIR', help: 'choice.json and recordings/ (default apps/bench/results/lime-stopping)' },
     },
   }),
@@ -50,6 +66,8 @@ const wordsList = o.words;
 const nTexts = o.texts;
 const samples = o.samples;
 const threads = o.threads;
+const int8 = o.int8;
+const criterion = o.criterion as 'mean' | 'upper';
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/lime-stopping'));
 mkdirSync(join(out, 'recordings'), { recursive: true });
 
@@ -80,10 +98,13 @@ class RecordingClassifier implements Classifier {
 interface Recording {
   key: Record<string, unknown>;
   labels: string[];
-  /** Seed 1's perturbations (sha1 prefix of the string) and the model's probabilities for each. */
+  /** Seed 1's perturbations (sha1 prefix of the string) and the model's probabilities for each (the int8 graph's with --int8). */
   seed1: [string, number[]][];
+  /** The float graph's full-budget explanations, seeds 1 and 2: their agreement is the spread a rule is held to. */
   exact1: [string, number][];
   exact2: [string, number][];
+  /** With --int8: the full-budget explanation of the recorded int8 stream (what the cap of the budget gives). */
+  stream1?: [string, number][];
   seconds: number;
 }
 
@@ -92,18 +113,21 @@ interface Recording {
 const graph = onnxGraphDigest(join(modelDir, 'onnx/model.onnx'));
 const fingerprint = await fingerprintOf(modelDir);
 let clf: OnnxClassifier | null = null;
+let clfInt8: OnnxClassifier | null = null;
 async function record(text: string, file: string): Promise<Recording> {
-  const key = { model: fingerprint, text: hashOf(text), samples, seeds: [1, 2] };
+  const key = { model: fingerprint, text: hashOf(text), samples, seeds: [1, 2], ...(int8 ? { stream: 'int8' } : {}) };
   if (existsSync(file)) {
     const saved = JSON.parse(readFileSync(file, 'utf8')) as Recording;
     if (JSON.stringify(asCurrentKey(saved.key, graph, fingerprint)) === JSON.stringify(key)) return { ...saved, key };
   }
   clf ??= await OnnxClassifier.load(modelDir!, { threads, batchSize: 32 });
+  if (int8) clfInt8 ??= await OnnxClassifier.load(modelDir!, { threads, batchSize: 32, quantize: 'int8' });
   const t0 = performance.now();
   const memo = new Map<string, number[]>();
-  const rec = new RecordingClassifier(clf.labels, clf, memo);
-  const [e1] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1 }).explain(rec, [text]);
+  const rec = new RecordingClassifier(clf.labels, int8 ? clfInt8 : clf, memo);
+  const [s1] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1 }).explain(rec, [text]);
   const seed1 = [...memo.entries()];
+  const [e1] = int8 ? await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1 }).explain(clf, [text]) : [s1];
   const [e2] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 2 }).explain(clf, [text]);
   const r: Recording = {
     key,
@@ -111,6 +135,7 @@ async function record(text: string, file: string): Promise<Recording> {
     seed1,
     exact1: e1.features.map((f) => [f.word, f.weight]),
     exact2: e2.features.map((f) => [f.word, f.weight]),
+    ...(int8 ? { stream1: s1.features.map((f) => [f.word, f.weight] as [string, number]) } : {}),
     seconds: (performance.now() - t0) / 1000,
   };
   writeJsonAtomic(file, r);
@@ -118,7 +143,7 @@ async function record(text: string, file: string): Promise<Recording> {
 }
 
 const RULES: AdaptiveRule[] = [];
-for (const step of [250, 500, 1000]) for (const patience of [1, 2, 3]) for (const minJaccard of [1, 0.8, 0.65]) RULES.push({ step, patience, minJaccard });
+for (const step of [250, 500, 1000]) for (const patience of [1, 2, 3, 4]) for (const minJaccard of [1, 0.8, 0.65]) RULES.push({ step, patience, minJaccard });
 const ruleName = (r: AdaptiveRule) => `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
 
 interface Outcome {
@@ -133,7 +158,7 @@ for (const words of wordsList) {
   const exactJ: number[] = [];
   const byRule: Outcome[][] = RULES.map(() => []);
   for (const [i, text] of texts.entries()) {
-    const rec = await record(text, join(out, 'recordings', `${basename(modelDir)}-${words}-${i}.json`));
+    const rec = await record(text, join(out, 'recordings', `${basename(modelDir)}-${words}-${i}${int8 ? '-int8' : ''}.json`));
     process.stderr.write(`[lime-stopping] ${words} words, text ${i + 1}/${texts.length}: recorded (${rec.seconds.toFixed(0)} s)\n`);
     const exact1 = rec.exact1 as WordWeights;
     const exact2 = rec.exact2 as WordWeights;
@@ -159,7 +184,10 @@ function meanInterval(xs: number[]): [number, number] {
 }
 
 const f3 = (x: number) => x.toFixed(3);
-console.log(`\nValidation texts: SpamAssassin bodies drawn with seed 17 (the benchmark's seed-16 texts excluded), ${nTexts} per length, cut to ${wordsList.join(' / ')} words; ${basename(modelDir)}, float graph, ${samples} samples, top 10 words.`);
+console.log(
+  `\nValidation texts: SpamAssassin bodies drawn with seed 17 (the benchmark's seed-16 texts excluded), ${nTexts} per length, cut to ${wordsList.join(' / ')} words; ${basename(modelDir)}, ` +
+    `${int8 ? "candidates replay the int8 graph's seed-1 stream (--lime-mode int8+adaptive), held to the float graph's seed 1 vs seed 2" : 'float graph'}, ${samples} samples, top 10 words.`,
+);
 console.log('Exact seed 1 vs exact seed 2 (the spread a rule is held to): ' + wordsList.map((w) => { const [m, h] = meanInterval(results.get(w)!.exactJ); return `${w} words ${f3(m)} ± ${f3(h)}`; }).join('; ') + ' (mean ± 90 % interval half-width).\n');
 console.log(`| rule | ${wordsList.map((w) => `${w} w: samples used | ${w} w: J drop vs exact (90 % interval) | ${w} w: J to exact seed 1`).join(' | ')} | within at every length |`);
 console.log(`| --- | ${wordsList.map(() => '--- | --- | ---').join(' | ')} | --- |`);
@@ -171,7 +199,7 @@ const summary = RULES.map((rule, ri) => {
     const outs = r.byRule[ri];
     const drops = outs.map((o, i) => r.exactJ[i] - o.jToExact2);
     const [m, h] = meanInterval(drops);
-    if (m > 0.05) within = false;
+    if ((criterion === 'mean' ? m : m + h) > 0.05) within = false;
     const used = mean(outs.map((o) => o.samples));
     cost += used / samples;
     return `${used.toFixed(0)} | ${f3(m)} ± ${f3(h)} | ${f3(mean(outs.map((o) => o.jToExact1)))}`;
@@ -179,11 +207,12 @@ const summary = RULES.map((rule, ri) => {
   console.log(`| ${ruleName(rule)} | ${cells.join(' | ')} | ${within ? 'yes' : 'no'} |`);
   return { rule, within, cost };
 });
+const criterionText = criterion === 'mean' ? 'mean drop ≤ 0.05' : 'upper end of the drop’s 90 % interval ≤ 0.05';
 const chosen = summary.filter((s) => s.within).sort((a, b) => a.cost - b.cost)[0];
 console.log(
   chosen
-    ? `\nChosen (fewest samples summed over the lengths, mean drop ≤ 0.05 at every length): **${ruleName(chosen.rule)}**, ${((chosen.cost / wordsList.length) * 100).toFixed(0)} % of the budget on average.`
-    : '\nNo candidate keeps the mean drop ≤ 0.05 at every length.',
+    ? `\nChosen (fewest samples summed over the lengths, ${criterionText} at every length): **${ruleName(chosen.rule)}**, ${((chosen.cost / wordsList.length) * 100).toFixed(0)} % of the budget on average.`
+    : `\nNo candidate keeps the ${criterionText} at every length.`,
 );
-writeFileSync(join(out, 'choice.json'), JSON.stringify({ chosen: chosen?.rule ?? null, texts: nTexts, words: wordsList, samples, summary }, null, 1));
+writeFileSync(join(out, 'choice.json'), JSON.stringify({ chosen: chosen?.rule ?? null, texts: nTexts, words: wordsList, samples, stream: int8 ? 'int8' : 'float', criterion, summary }, null, 1));
 await (clf as OnnxClassifier | null)?.release();
