@@ -810,7 +810,8 @@ writeFileSync(
         extrapolated: { wall: extrapolate(r.wall, fixed.wall), cpu: extrapolate(r.cpu, fixed.cpu) },
       })),
       agreement: { predictions: n, agree, judged: judged.length, judgedAgree, samePrediction, jaccard, confusion: Object.fromEntries(confusion) },
-      auditFast: auditFastAgreement,
+      // the reference itself (100 predictions) stays in its own file: summary.json names it
+      auditFast: auditFastAgreement && { ...auditFastAgreement, choice: { current: auditFastAgreement.choice.current, measured: auditFastAgreement.choice.reference.measured, ...(auditFastAgreement.choice.caveat ? { caveat: auditFastAgreement.choice.caveat } : {}) } },
       queue: queueCompares.map(({ queued, reference, mismatches, identicalLines }) => ({ queued: queued.name, local: reference.name, mismatches, identicalLines, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall })),
       peer: peer ?? null,
       peerNotes,
