@@ -275,13 +275,15 @@ interface Stored<T> {
 }
 /** When each run used was measured, and the load around it (reused runs keep theirs). */
 const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
+/** What a stored run is keyed by: the model, the sample, LIME samples, embeddings, the split and the run's own settings. */
+const runKey = (settings: Record<string, unknown>) => ({ model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings });
 /** The stored result of run `name` measured with `settings`, or `measure()`'s, stored as soon as it returns. */
 async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: (key: Record<string, unknown>) => Promise<T>): Promise<T> {
   // gzipped (a run's digest of 100 predictions is ≈ 57 KB of JSON, ≈ 12 KB gzipped: the results folder has a git
   // budget); a run stored before that under <name>.json is still read, and replaced by the .gz when measured again
   const file = join(out, 'runs', `${name}.json.gz`);
   const plain = join(out, 'runs', `${name}.json`);
-  const key = { model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings };
+  const key = runKey(settings);
   const storedFile = existsSync(file) ? file : existsSync(plain) ? plain : undefined;
   if (!fresh && !remeasure.has(name) && storedFile) {
     const saved = readJson<Stored<T>>(storedFile);
@@ -496,7 +498,7 @@ sameTexts(exact.files, fast.files, 'exact vs fast');
 const n = exact.files.predictions.length;
 // ---------------------------------------------------------------- which exact run each run is read against
 /** Today's exact run, and the exact runs it replaced (kept when it was measured again under another oracle). */
-const currentReference = slimReference(measuredRuns.find((m) => m.name === 'exact')!.measured, { model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, mode: 'exact' }, exact.files);
+const currentReference = slimReference(measuredRuns.find((m) => m.name === 'exact')!.measured, runKey({ mode: 'exact' }), exact.files);
 const keptReferences = readdirSync(join(out, 'runs'))
   .filter((f) => REFERENCE_FILE.test(f))
   .sort()
