@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chooseReference, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from '../src/transformer-audit/exact-reference.js';
+import { chooseReference, pairedVerdicts, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from '../src/transformer-audit/exact-reference.js';
 import { labelAgreement } from '../src/transformer-audit/audit-table.js';
 import type { PredictionDigest } from '../src/transformer-audit/predictions.js';
 
@@ -58,5 +58,19 @@ describe('transformer-audit: which exact run a run is read against', () => {
     expect(c.reference).toBe(current);
     expect(c.current).toBe(true);
     expect(c.caveat).toBe("another oracle configuration than exact's (functionWordsNeverKeywords, thetaDist): mixes the oracle's change in");
+  });
+
+  it('pairs verdicts position by position only when each position holds the same text', () => {
+    const kept = ref('2026-11-25T09:46:08.233Z', OLD, ['trustworthy', 'untrustworthy', 'unknown']);
+    expect(pairedVerdicts(kept, [p('t0', 'trustworthy'), p('t1', 'trustworthy'), p('t2', 'unknown')], 'exact vs fast')).toEqual([
+      ['trustworthy', 'trustworthy'],
+      ['untrustworthy', 'trustworthy'],
+      ['unknown', 'unknown'],
+    ]);
+    // the same texts shifted by one: every label would be compared with its neighbour's
+    expect(() => pairedVerdicts(kept, [p('t1', 'untrustworthy'), p('t2', 'unknown'), p('t0', 'trustworthy')], 'exact vs fast')).toThrow(
+      'exact vs fast: the exact run of 2026-11-25 audited other test texts than this run (3 vs 3 predictions, first different at prediction 1)',
+    );
+    expect(() => pairedVerdicts(kept, [p('t0', 'trustworthy')], 'exact vs audit-fast')).toThrow('(3 vs 1 predictions, first different at prediction 2)');
   });
 });

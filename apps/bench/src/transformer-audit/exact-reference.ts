@@ -70,3 +70,22 @@ export function chooseReference(oracle: Record<string, unknown> | undefined, cur
   }
   return { reference: current, current: true, caveat: `another oracle configuration than exact's (${differ.join(', ')}): mixes the oracle's change in` };
 }
+
+/**
+ * The (reference, run) verdicts of each test prediction, paired by position. A kept reference is chosen by its key
+ * (same texts drawn by the same seed), so its predictions are the run's in the same order; the text digests are
+ * checked all the same, since a pairing that slipped by one would compare every label with its neighbour's.
+ */
+export function pairedVerdicts(
+  reference: Pick<ExactReference, 'measured' | 'predictions'>,
+  predictions: readonly Pick<PredictionDigest, 'text' | 'verdict'>[],
+  what: string,
+): (readonly [string, string])[] {
+  const mismatch = reference.predictions.findIndex((p, i) => p.text !== predictions[i]?.text);
+  if (reference.predictions.length !== predictions.length || mismatch >= 0) {
+    throw new Error(
+      `${what}: the exact run of ${reference.measured.slice(0, 10)} audited other test texts than this run (${reference.predictions.length} vs ${predictions.length} predictions${mismatch >= 0 ? `, first different at prediction ${mismatch + 1}` : ''})`,
+    );
+  }
+  return reference.predictions.map((p, i) => [p.verdict, predictions[i].verdict] as const);
+}

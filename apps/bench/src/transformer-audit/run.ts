@@ -48,7 +48,7 @@ import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
 import { keywordJaccards, labelAgreement, oracleDifference, renderAuditTable, wholeAuditRows, type AuditRow, type KeywordPassResults } from './audit-table.js';
-import { chooseReference, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from './exact-reference.js';
+import { chooseReference, pairedVerdicts, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from './exact-reference.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -520,7 +520,7 @@ for (const r of [fast, ...(auditFast ? [auditFast] : []), ...queuedRuns]) {
 }
 const fastChoice = referenceFor(fast);
 const fastReference = fastChoice.reference.predictions;
-const verdictPairs = fastReference.map((p, i) => [p.verdict, fast.files.predictions[i].verdict] as const);
+const verdictPairs = pairedVerdicts(fastChoice.reference, fast.files.predictions, 'exact vs fast');
 const agree = verdictPairs.filter(([a, b]) => a === b).length;
 const judged = verdictPairs.filter(([a]) => a === 'trustworthy' || a === 'untrustworthy');
 const judgedAgree = judged.filter(([a, b]) => a === b).length;
@@ -548,7 +548,7 @@ const auditFastAgreement = (() => {
   if (!auditFast) return null;
   sameTexts(exact.files, auditFast.files, 'exact vs audit-fast');
   const choice = referenceFor(auditFast);
-  const pairs = choice.reference.predictions.map((p, i) => [p.verdict, auditFast.files.predictions[i].verdict] as const);
+  const pairs = pairedVerdicts(choice.reference, auditFast.files.predictions, 'exact vs audit-fast');
   const judgedPairs = pairs.filter(([a]) => a === 'trustworthy' || a === 'untrustworthy');
   const used = testSamplesOf(auditFast.files);
   const sorted = [...used].sort((a, b) => a - b);
