@@ -35,7 +35,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LimeExplainer, type LimeOptions } from '@xtrust/explainers';
+import { LimeExplainer, resolveAdaptive, type AdaptiveRule, type LimeOptions } from '@xtrust/explainers';
 import { quantile } from '@xtrust/metrics';
 import { defaultBatchTokens, OnnxClassifier, onnxGraphDigest, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean } from '../lime-parity/metrics.js';
@@ -67,6 +67,15 @@ const seedList = (raw: string): string => {
   return raw;
 };
 
+/** `250,3,1`: an adaptive stopping rule (step, patience, minJaccard) for the adaptive modes. */
+const adaptiveRuleValue = (raw: string): AdaptiveRule => {
+  const [step, patience, minJaccard, ...rest] = raw.split(',').map(Number);
+  if (rest.length || !Number.isInteger(step) || step < 1 || !Number.isInteger(patience) || patience < 1 || !(minJaccard > 0 && minJaccard <= 1)) {
+    throw new Error(`expected STEP,PATIENCE,MIN_JACCARD such as 250,3,1 (positive integers, then a number in (0, 1]), got ${JSON.stringify(raw)}`);
+  }
+  return { step, patience, minJaccard };
+};
+
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/transformer-lime/run.js --lime-src DIR --model DIR [options]',
@@ -82,6 +91,12 @@ const o = parseOrExit(
       'batch-tokens': { kind: 'custom', placeholder: 'auto|N|Infinity', parse: batchTokensValue, default: 'auto', help: 'positions per onnxruntime run, at most' },
       sessions: { kind: 'integer', min: 1, default: 1, help: "xtrust's parallel scoring sessions on --model (--threads split over them)" },
       modes: { kind: 'list', choices: MODE_NAMES, default: ['exact'], help: 'xtrust modes measured' },
+      'adaptive-rule': {
+        kind: 'custom',
+        placeholder: 'STEP,PATIENCE,J',
+        parse: adaptiveRuleValue,
+        help: "the adaptive modes' stopping rule instead of LimeOptions.adaptive's default (a candidate chosen by lime-stopping, measured here before it becomes the default); a rule other than 2026-11-24's is in the block's key and tag",
+      },
       'peer-batch': { kind: 'integer', min: 1, default: 64, help: "strings per batch of the peer's predict_proba" },
       large: { kind: 'string', placeholder: 'DIR', help: 'a second, larger model (e.g. models/transformers/out/distil-size-bert)' },
       'large-words': { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120], shownDefault: '40,120', help: 'text lengths on --large' },
@@ -113,6 +128,18 @@ const sessions = o.sessions;
 const batchTokens = o['batch-tokens'];
 const peerBatch = String(o['peer-batch']);
 const modes = o.modes;
+const adaptiveRuleOption = o['adaptive-rule'];
+/**
+ * The rule the adaptive modes run at `budget` samples, and whether blocks must be keyed by it: the blocks stored
+ * before rules were keyed ran 2026-11-24's (step budget / 20, patience 2, minJaccard 1), so only another rule —
+ * asked for, or a later default — enters the key (and the tag, so its block is stored beside theirs).
+ */
+function adaptiveRuleOf(budget: number): { rule: AdaptiveRule; keyed: boolean } {
+  const rule = adaptiveRuleOption ?? resolveAdaptive(true, budget)!;
+  const first = { step: Math.ceil(budget / 20), patience: 2, minJaccard: 1 };
+  return { rule, keyed: rule.step !== first.step || rule.patience !== first.patience || rule.minJaccard !== first.minJaccard };
+}
+const ruleText = (r: AdaptiveRule) => `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-lime'));
 const fresh = o.fresh;
 /** Render the stored blocks only: a block with no stored measurement is listed as not measured, not run. */
@@ -193,6 +220,8 @@ interface Row {
   sittings?: string[];
   /** The folder has a training record (agreement figures mean something). */
   trained: boolean;
+  /** An adaptive mode's stopping rule when it is not 2026-11-24's (adaptiveRuleOf). */
+  adaptiveRule?: string;
   /** When the block holding this row was measured (ISO date), and whether this run reused it from its block file. */
   measured?: string;
   reused?: boolean;
@@ -264,7 +293,10 @@ for (const job of jobs) {
     // one session keeps the tag its blocks were stored under before sessions existed
     // (three texts per length keep the tag their blocks were stored under before the count was in it)
     const jobTexts = job.texts ?? nTexts;
-    const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}${jobTexts === 3 ? '' : `-texts${jobTexts}`}`;
+    const adaptiveRun = (job.modes ?? modes).some((m) => MODES[m]?.lime.adaptive);
+    const { rule: adaptiveRule, keyed: ruleKeyed } = adaptiveRuleOf(jobSamples);
+    const ruleInKey = adaptiveRun && ruleKeyed;
+    const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}${jobTexts === 3 ? '' : `-texts${jobTexts}`}${ruleInKey ? `-rule${adaptiveRule.step}-${adaptiveRule.patience}-${adaptiveRule.minJaccard}` : ''}`;
     const key = {
       model: fingerprint, // what the model computes, not its bytes (fingerprintOf)
       config,
@@ -282,6 +314,7 @@ for (const job of jobs) {
       peerBatch,
       peerSeeds: job.peerSeeds ?? '1,2',
       modes: job.modes ?? modes,
+      ...(ruleInKey ? { adaptiveRule } : {}),
     };
     const blockFile = join(out, `${tag}-block.json`);
     blockKeys.set(`${basename(job.model)}\u0000${words}`, { key, tag, digest, fingerprint });
@@ -330,7 +363,7 @@ for (const job of jobs) {
     const pending = texts.map((_, i) => i).filter((i) => !store.has(i));
     for (const mode of jobModes) {
       const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...(job.sessions > 1 ? { sessions: job.sessions } : {}), ...MODES[mode].classifier });
-      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime });
+      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime, ...(MODES[mode].lime.adaptive ? { adaptive: adaptiveRule } : {}) });
       if (pending.length) await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
       sides.set(mode, { clf, lime });
     }
@@ -424,6 +457,7 @@ for (const job of jobs) {
         maxDiff,
         sameLabel: mean(mine.map((m, i) => (m.label === parts[i].peer[0].label ? 1 : 0))),
         trained: !trainingOf(job.model).startsWith('no training.json') && !/random weights/.test(trainingOf(job.model)),
+        ...(ruleInKey && MODES[mode].lime.adaptive ? { adaptiveRule: ruleText(adaptiveRule) } : {}),
       });
       await clf.release();
     }
@@ -436,6 +470,8 @@ for (const job of jobs) {
 }
 
 const f2 = (x: number) => x.toFixed(2);
+/** A row's mode as printed: an adaptive mode run at another rule than 2026-11-24's names it. */
+const modeLabel = (r: Row) => (r.adaptiveRule ? `${r.mode} (${r.adaptiveRule})` : r.mode);
 console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`);
 console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
 for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
@@ -453,7 +489,7 @@ const printHeader = () => {
 printHeader();
 const printRow = (r: Row) =>
   console.log(
-    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer === null /* NaN read back from JSON */ || Number.isNaN(r.jPeerPeer) ? '— (one seed)' : r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
+    `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${modeLabel(r)} | ${f2(r.peer)} (CPU ${f2(r.peerCpu)}) | ${f2(r.ours)} (CPU ${f2(r.oursCpu)}) | **${f2(r.peer / r.ours)}×** | ${r.jOursPeer.toFixed(3)} | ${r.jPeerPeer === null /* NaN read back from JSON */ || Number.isNaN(r.jPeerPeer) ? '— (one seed)' : r.jPeerPeer.toFixed(3)} | ${r.samplesUsed.toFixed(0)} of ${r.budget} | ${r.sameLabel.toFixed(2)} | ${r.maxDiff.toExponential(1)} |`,
   );
 for (const r of rows) printRow(r);
 // With --only-stored, the blocks not measured at this setting may have rows from an earlier, smaller run
@@ -482,7 +518,7 @@ if (perText.length) {
   for (const r of perText) {
     const x = r.ratios!;
     console.log(
-      `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${r.mode} | ${f2(quantile(x, 0.5))}× (${f2(quantile(x, 0.1))}–${f2(quantile(x, 0.9))}×; ${f2(Math.min(...x))}×) | ${x.filter((v) => v >= 8).length} of ${x.length} | ${r.gap ? `${r.gap.estimate >= 0 ? '+' : ''}${r.gap.estimate.toFixed(3)} [${r.gap.lo.toFixed(3)}, ${r.gap.hi.toFixed(3)}]` : '— (one seed)'} | ${r.sittings ? r.sittings.join('; ') : `${r.measured?.slice(0, 10)} on ${r.host ?? 'a host not recorded'}`} |`,
+      `| ${r.model} (${r.config}) | ${r.words} | ${r.texts} | ${modeLabel(r)} | ${f2(quantile(x, 0.5))}× (${f2(quantile(x, 0.1))}–${f2(quantile(x, 0.9))}×; ${f2(Math.min(...x))}×) | ${x.filter((v) => v >= 8).length} of ${x.length} | ${r.gap ? `${r.gap.estimate >= 0 ? '+' : ''}${r.gap.estimate.toFixed(3)} [${r.gap.lo.toFixed(3)}, ${r.gap.hi.toFixed(3)}]` : '— (one seed)'} | ${r.sittings ? r.sittings.join('; ') : `${r.measured?.slice(0, 10)} on ${r.host ?? 'a host not recorded'}`} |`,
     );
   }
 }
@@ -557,13 +593,13 @@ function printTargets(group: Row[], measuredWith: string): void {
     const xs = sittings.flatMap((b) => b.rows.filter((r) => r.mode === mode).map((r) => r.peer / r.ours));
     return xs.length > 1 ? `; over ${xs.length} sittings ${spread(xs)}, ≥ ${goal}× in ${xs.filter((x) => x >= goal).length}` : '';
   };
-  console.log(`- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}${exactGoal ? over('exact', EXACT_GOAL) : ''}; best mode within the bound ${best ? `${best.mode} ${meets(best.peer / best.ours, BEST_GOAL)}${over(best.mode, BEST_GOAL)}` : 'none'}.`);
+  console.log(`- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}${exactGoal ? over('exact', EXACT_GOAL) : ''}; best mode within the bound ${best ? `${modeLabel(best)} ${meets(best.peer / best.ours, BEST_GOAL)}${over(best.mode, BEST_GOAL)}` : 'none'}.`);
   if (exact && exactGoal && exact.peer / exact.ours < EXACT_GOAL) missed.push(`${model} ${words} words exact`);
   if (best && best.peer / best.ours < BEST_GOAL) {
     // Split the ratio into what each sample costs and how many samples are scored: which lever is short.
     const perSample = best.peer / best.budget / (best.ours / best.samplesUsed);
     missed.push(
-      `${model} ${words} words ${best.mode} ${f2(best.peer / best.ours)}× = ${f2(perSample)}× per scored sample (peer ${(1000 * best.peer / best.budget).toFixed(1)} ms, xtrust ${(1000 * best.ours / best.samplesUsed).toFixed(1)} ms) × ${f2(best.budget / best.samplesUsed)} fewer samples (${best.samplesUsed.toFixed(0)} of ${best.budget} scored)`,
+      `${model} ${words} words ${modeLabel(best)} ${f2(best.peer / best.ours)}× = ${f2(perSample)}× per scored sample (peer ${(1000 * best.peer / best.budget).toFixed(1)} ms, xtrust ${(1000 * best.ours / best.samplesUsed).toFixed(1)} ms) × ${f2(best.budget / best.samplesUsed)} fewer samples (${best.samplesUsed.toFixed(0)} of ${best.budget} scored)`,
     );
   }
 }
@@ -585,9 +621,9 @@ if (wide.length) {
     const best = g.filter((r) => withinBound(r.mode)).sort((a, b) => b.peer / b.ours - a.peer / a.ours)[0];
     const exact = g.find((r) => r.mode === 'exact');
     const parts: string[] = [];
-    if (words === 120 || words === 250) parts.push(`best mode within the bound ${best ? `${best.mode} ${meets(best.peer / best.ours, 8)}` : 'none (goal ≥ 8×: missed)'}`);
+    if (words === 120 || words === 250) parts.push(`best mode within the bound ${best ? `${modeLabel(best)} ${meets(best.peer / best.ours, 8)}` : 'none (goal ≥ 8×: missed)'}`);
     if (words === 120 && exact) parts.push(`exact ${meets(exact.peer / exact.ours, 2.5)}`);
-    if (!parts.length) parts.push(`best mode within the bound ${best ? `${best.mode} ${f2(best.peer / best.ours)}×` : 'none'}; exact ${exact ? `${f2(exact.peer / exact.ours)}×` : 'not run'} (no goal at this length)`);
+    if (!parts.length) parts.push(`best mode within the bound ${best ? `${modeLabel(best)} ${f2(best.peer / best.ours)}×` : 'none'}; exact ${exact ? `${f2(exact.peer / exact.ours)}×` : 'not run'} (no goal at this length)`);
     console.log(`- ${model} (${config}), ${words} words, ${g[0].texts} texts: ${parts.join('; ')}.`);
   }
 }
