@@ -6,16 +6,17 @@ import { LimeExplainer, explainerByName } from '@xtrust/explainers';
 import { resolveOracle, type IdentifyKeywordsOptions, type OracleName } from '@xtrust/oracle';
 import type { ClassDescriptionsFile } from './class-descriptions-file.js';
 import type { EnsembleMemberName } from './ensemble.js';
-import { limeOptionsOf, type LimeMode } from './lime-mode.js';
+import { adaptiveRuleKey, limeOptionsOf, type LimeMode } from './lime-mode.js';
 import type { AuditMode } from './audit-mode.js';
 
 /**
  * The settings as a run directory's key (run-dir.ts): the oracle by its whole configuration, not its name,
  * so a run started under an earlier meaning of a name (`toki` before the class descriptions) is refused on
- * --resume, naming the field that changed, instead of being finished with another oracle.
+ * --resume, naming the field that changed, instead of being finished with another oracle; likewise an adaptive
+ * mode's stopping rule once it is not the rule runs were made under before it was keyed (adaptiveRuleKey).
  */
 export function runKeySettings(settings: AuditSettings): Omit<AuditSettings, 'oracle'> & { oracle: object } {
-  return { ...settings, oracle: { ...resolveOracle(settings.oracle) } };
+  return { ...settings, oracle: { ...resolveOracle(settings.oracle) }, ...adaptiveRuleKey(settings.limeMode, settings.samples) };
 }
 
 /** Settings of an audit (each one a flag; see README). */

@@ -6,6 +6,7 @@
  * models only); `int8+adaptive` both. Their agreement with `exact` is measured in apps/bench
  * (transformer-lime: top-10 Jaccard; transformer-audit: trustworthiness labels), not assumed.
  */
+import { resolveAdaptive, type AdaptiveRule } from '@xtrust/explainers';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from './exit.js';
 
@@ -28,6 +29,19 @@ export function limeModeParts(mode: LimeMode | undefined): LimeModeParts {
 /** LimeExplainer options of a mode: `{ adaptive: true }` or nothing (exact LIME adds no key, so its options stay as before). */
 export function limeOptionsOf(mode: LimeMode | undefined): { adaptive?: true } {
   return limeModeParts(mode).adaptive ? { adaptive: true } : {};
+}
+
+/**
+ * The adaptive stopping rule a run directory is keyed by, for a mode and LIME budget: nothing for a mode that is
+ * not adaptive, nor while the default rule is the one run directories were made under before rules were keyed
+ * (2026-11-24's: step samples / 20, patience 2, minJaccard 1), so those runs still resume; a later default rule is
+ * in the key, so --resume refuses to finish a run under another rule than it started with.
+ */
+export function adaptiveRuleKey(mode: LimeMode | undefined, samples: number): { adaptiveRule?: AdaptiveRule } {
+  if (!limeModeParts(mode).adaptive) return {};
+  const rule = resolveAdaptive(true, samples)!;
+  const unkeyed = rule.step === Math.ceil(samples / 20) && rule.patience === 2 && rule.minJaccard === 1;
+  return unkeyed ? {} : { adaptiveRule: rule };
 }
 
 /** Parses `--lime-mode`; an unknown value names the modes there are. */

@@ -38,7 +38,8 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OnnxClassifier } from '@xtrust/models';
-import { fingerprintOf } from '../transformer-lime/block-key.js';
+import { resolveAdaptive } from '@xtrust/explainers';
+import { fingerprintOf, ruleNeedsKey } from '../transformer-lime/block-key.js';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
@@ -276,7 +277,15 @@ interface Stored<T> {
 /** When each run used was measured, and the load around it (reused runs keep theirs). */
 const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
 /** What a stored run is keyed by: the model, the sample, LIME samples, embeddings, the split and the run's own settings. */
-const runKey = (settings: Record<string, unknown>) => ({ model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings });
+/**
+ * A stored run's key. A run whose keyword pass is adaptive (an adaptive LIME mode, or `--audit-mode fast`, which
+ * makes it so) carries LimeOptions.adaptive's default rule once that is not the rule the stored runs ran (ruleNeedsKey).
+ */
+const runKey = (settings: Record<string, unknown>) => {
+  const adaptive = String(settings.mode).includes('adaptive') || (settings.auditMode !== undefined && settings.auditMode !== 'exact');
+  const rule = resolveAdaptive(true, samples)!;
+  return { model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings, ...(adaptive && ruleNeedsKey(rule, samples) ? { adaptiveRule: rule } : {}) };
+};
 /** The stored result of run `name` measured with `settings`, or `measure()`'s, stored as soon as it returns. */
 async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: (key: Record<string, unknown>) => Promise<T>): Promise<T> {
   // gzipped (a run's digest of 100 predictions is ≈ 57 KB of JSON, ≈ 12 KB gzipped: the results folder has a git

@@ -43,7 +43,7 @@ import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/op
 import { writeJsonAtomic } from '../harness/store.js';
 import { textsOfLength } from './texts.js';
 import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
-import { asCurrentKey, fingerprintOf } from './block-key.js';
+import { asCurrentKey, fingerprintOf, ruleNeedsKey } from './block-key.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/transformer-lime');
@@ -129,15 +129,10 @@ const batchTokens = o['batch-tokens'];
 const peerBatch = String(o['peer-batch']);
 const modes = o.modes;
 const adaptiveRuleOption = o['adaptive-rule'];
-/**
- * The rule the adaptive modes run at `budget` samples, and whether blocks must be keyed by it: the blocks stored
- * before rules were keyed ran 2026-11-24's (step budget / 20, patience 2, minJaccard 1), so only another rule —
- * asked for, or a later default — enters the key (and the tag, so its block is stored beside theirs).
- */
+/** The rule the adaptive modes run at `budget` samples, and whether blocks are keyed (and tagged, so stored beside the others) by it (ruleNeedsKey). */
 function adaptiveRuleOf(budget: number): { rule: AdaptiveRule; keyed: boolean } {
   const rule = adaptiveRuleOption ?? resolveAdaptive(true, budget)!;
-  const first = { step: Math.ceil(budget / 20), patience: 2, minJaccard: 1 };
-  return { rule, keyed: rule.step !== first.step || rule.patience !== first.patience || rule.minJaccard !== first.minJaccard };
+  return { rule, keyed: ruleNeedsKey(rule, budget) };
 }
 const ruleText = (r: AdaptiveRule) => `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-lime'));
