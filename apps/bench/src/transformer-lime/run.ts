@@ -25,13 +25,13 @@
  * measures every block again; `--only-stored` measures nothing and lists the blocks not measured yet
  * (`pnpm bench --only transformer-lime --stored`). The table says when each block was measured.
  *
- * Every measured block is also kept in `<out>/sittings/<tag>-<time>-block.json`: the host is shared and a
+ * Every measured block is also kept in `<out>/sittings.json.gz` (sitting-archive.ts): the host is shared and a
  * sitting's ratio moves by tens of per cent from one hour to the next, so the rendering prints, beside the
  * latest block, the spread of the ratios over every stored sitting of the same key.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -44,6 +44,7 @@ import { writeJsonAtomic } from '../harness/store.js';
 import { textsOfLength } from './texts.js';
 import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
 import { asCurrentKey, fingerprintOf, ruleNeedsKey } from './block-key.js';
+import { SittingArchive } from './sitting-archive.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/transformer-lime');
@@ -146,7 +147,6 @@ const notMeasuredBlocks: { model: string; words: number }[] = [];
 const otherBatching: (Row & { batching: string })[] = [];
 /** The key and tag of each (model, words) block in this run, for finding its earlier sittings. */
 const blockKeys = new Map<string, { key: Record<string, unknown>; tag: string; digest: string; fingerprint: string }>();
-const SITTINGS = join(out, 'sittings');
 mkdirSync(out, { recursive: true });
 
 interface Job {
@@ -233,6 +233,8 @@ interface Block {
   weights: string;
   rows: Row[];
 }
+/** Every measured block, also kept as it was measured: the spread of a ratio over sittings (sitting-archive.ts). */
+const sittingArchive = SittingArchive.open<Block>(out);
 /**
  * The CPU a block is measured on: blocks are reused across sittings, and a sitting may land on another
  * machine, where both sides' speeds differ (the ratio is same-run; the seconds are the host's). Model name,
@@ -343,7 +345,8 @@ for (const job of jobs) {
     // Blocks of many texts store their texts and the peer's explanations gzipped (30 texts of 250 words are ≈ 50 KB
     // of JSON); the three-text blocks keep the plain names they were stored under.
     const gz = jobTexts === 3 ? '' : '.gz';
-    const textsFile = join(out, `${tag}-texts.json${gz}`);
+    // the texts do not depend on the rule: a rule's block shares them with the unkeyed block of the same texts
+    const textsFile = join(out, `${ruleInKey ? tag.slice(0, tag.lastIndexOf('-rule')) : tag}-texts.json${gz}`);
     writeJsonAtomic(textsFile, texts);
     const peerFile = join(out, `${tag}-peer.json${gz}`);
     const jobModes = job.modes ?? modes;
@@ -415,7 +418,9 @@ for (const job of jobs) {
       probabilities: parts.map((p) => p.peerProbabilities),
       runs: parts[0].peer.map((_, k) => ({ seed: Number((job.peerSeeds ?? '1,2').split(',')[k]), results: parts.map((p) => p.peer[k]) })),
     };
-    writeJsonAtomic(peerFile, peer);
+    // A rule's block keeps its peer runs in its parts file only: transformer-audit extrapolates the peer from the
+    // peer files of the unkeyed blocks (the same texts and seeds), and the results folder has a git budget.
+    if (!ruleInKey) writeJsonAtomic(peerFile, peer);
     peerInfo = `PyTorch ${peer.torch}, torch.get_num_threads() = ${peer.torchThreads}, BLAS ${peer.blas}`;
     weightsOf.set(basename(job.model), `${peer.weights}; ${trainingOf(job.model)}`);
     const peerRuns = peer.runs.flatMap((r) => r.results);
@@ -459,7 +464,7 @@ for (const job of jobs) {
     for (const r of rows.slice(blockStart)) Object.assign(r, { measured, host: parts[0].host });
     const block: Block = { key, measured, host: parts[0].host, peerInfo, weights: weightsOf.get(basename(job.model))!, rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r) };
     writeJsonAtomic(blockFile, block, 1);
-    writeJsonAtomic(join(SITTINGS, `${tag}-${measured.replace(/[:.]/g, '-')}-block.json`), block, 1);
+    sittingArchive.add(tag, block);
     writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
   }
 }
@@ -530,12 +535,8 @@ const groupsOf = <R extends Row>(list: R[]) => [...new Set(list.map((r) => `${r.
 /** Every stored sitting of a (model, words) block with this run's key (the latest included), oldest first. */
 function sittingsOf(model: string, words: number): Block[] {
   const k = blockKeys.get(`${model}\u0000${words}`);
-  if (!k || !existsSync(SITTINGS)) return [];
-  return readdirSync(SITTINGS)
-    .filter((f) => f.startsWith(`${k.tag}-`) && f.endsWith('-block.json'))
-    .map((f) => JSON.parse(readFileSync(join(SITTINGS, f), 'utf8')) as Block)
-    .filter((b) => JSON.stringify(asCurrentKey(b.key, k.digest, k.fingerprint)) === JSON.stringify(k.key))
-    .sort((a, b) => a.measured.localeCompare(b.measured));
+  if (!k) return [];
+  return sittingArchive.of(k.tag, (b) => JSON.stringify(asCurrentKey(b.key, k.digest, k.fingerprint)) === JSON.stringify(k.key));
 }
 const median = (xs: number[]) => {
   const v = [...xs].sort((a, b) => a - b);
@@ -549,7 +550,7 @@ const repeated = groupsOf(rows)
   .filter(({ sittings }) => sittings.length > 1);
 if (repeated.length) {
   const modesOf = [...new Set(rows.map((r) => r.mode))];
-  console.log(`\nThe same blocks over every stored sitting (${relative(ROOT, SITTINGS)}; the host is shared, so one sitting's ratio is one draw): each mode's peer / xtrust, lowest–highest (median from three sittings on), and the peer's seconds.\n`);
+  console.log(`\nThe same blocks over every stored sitting (${relative(ROOT, sittingArchive.file)}; the host is shared, so one sitting's ratio is one draw): each mode's peer / xtrust, lowest–highest (median from three sittings on), and the peer's seconds.\n`);
   console.log(`| model | words | sittings | peer s / explanation | ${modesOf.map((m) => `${m}: peer / xtrust`).join(' | ')} |`);
   console.log(`| --- | --- | --- | --- | ${modesOf.map(() => '---').join(' | ')} |`);
   for (const { g, sittings } of repeated) {
