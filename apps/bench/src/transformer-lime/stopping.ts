@@ -214,5 +214,10 @@ console.log(
     ? `\nChosen (fewest samples summed over the lengths, ${criterionText} at every length): **${ruleName(chosen.rule)}**, ${((chosen.cost / wordsList.length) * 100).toFixed(0)} % of the budget on average.`
     : `\nNo candidate keeps the ${criterionText} at every length.`,
 );
-writeFileSync(join(out, 'choice.json'), JSON.stringify({ chosen: chosen?.rule ?? null, texts: nTexts, words: wordsList, samples, stream: int8 ? 'int8' : 'float', criterion, summary }, null, 1));
+// one candidate per line: the file is committed, and the results folder has a git budget
+const choice = { chosen: chosen?.rule ?? null, texts: nTexts, words: wordsList, samples, stream: int8 ? 'int8' : 'float', criterion };
+writeFileSync(
+  join(out, 'choice.json'),
+  `${JSON.stringify(choice, null, 1).slice(0, -2)},\n "summary": [\n${summary.map((row) => `  ${JSON.stringify(row)}`).join(',\n')}\n ]\n}\n`,
+);
 await (clf as OnnxClassifier | null)?.release();
