@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { machineInfo } from './harness/machine.js';
 import { defineScript, runScript, UsageError, type Options } from './harness/options.js';
@@ -227,6 +227,23 @@ export const BENCHMARKS: readonly Benchmark[] = [
           '--out', join(RESULTS, ctx.quick ? 'transformer-lime-30-quick' : 'transformer-lime'),
           ...(ctx.stored ? ['--only-stored'] : []),
         ],
+      };
+    },
+  },
+  {
+    name: 'transformer-lime-30-successor',
+    title: "Transformer LIME over 30 texts per length: the successor stopping rule against the peer's stored explanations",
+    description:
+      "int8+adaptive LIME at the successor stopping rule chosen on validation texts by lime-stopping (step 250, patience 4, J ≥ 1: the int8 stream, the upper end of the drop's 90 % interval) and, as a same-host control, at the 2026-11-24 rule (patience 2), on transformer-lime-30's own 30 SpamAssassin bodies per length (250, 40, 120 words; out/bert-spam, 5,000 samples, two single-thread sessions). The peer's explanations (Python lime + PyTorch, seeds 1 and 2) are seeded and deterministic — bit-identical across sittings and hosts — so each rule is judged against those stored with transformer-lime-30's blocks, and only the xtrust side runs: the paired gap of top-10 Jaccard to the peer's seed-to-seed agreement with a 95 % bootstrap interval, samples and seconds per explanation. The same-run speed ratio comes from the rule's block measured with the peer interleaved (transformer-lime --adaptive-rule), as far as it has got (apps/bench/src/transformer-lime/rule-agreement.ts).",
+    limit: [3600, 900],
+    regenerated: "each rule's explanations, apps/bench/results/transformer-lime/<tag>-rule<step>-<patience>-<J>-replay.json.gz (about 20 min on 2 cores for the two rules at three lengths; reused by a later run)",
+    script: (ctx) => {
+      const model = kitSpamClassifier(ctx);
+      if (!model || basename(model) !== 'bert-spam') return { skipped: "judged against transformer-lime-30's blocks on out/bert-spam, which is not built: bash models/transformers/build.sh --only base --stages mlm,classifiers --tasks spam" };
+      if (ctx.quick) return { skipped: "judged against transformer-lime-30's stored 5,000-sample blocks: no quick setting" };
+      return {
+        file: 'apps/bench/dist/transformer-lime/rule-agreement.js',
+        args: ['--model', model, '--rules', '250,4,1;250,2,1', '--words', '250,40,120', '--texts', '30', '--sessions', '2', '--out', join(RESULTS, 'transformer-lime')],
       };
     },
   },

@@ -1,4 +1,3 @@
-import type { AdaptiveRule } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { modelFingerprint } from '@xtrust/oracle';
 
@@ -23,14 +22,4 @@ export async function fingerprintOf(dir: string): Promise<string> {
   } finally {
     await clf.release();
   }
-}
-
-/**
- * Whether a stored measurement of an adaptive mode must be keyed by its stopping rule: the blocks and runs stored
- * before rules were keyed ran 2026-11-24's (step budget / 20, patience 2, minJaccard 1), so only another rule —
- * asked for, or a later default of LimeOptions.adaptive — enters a key, and a stored result is never read as
- * another rule's.
- */
-export function ruleNeedsKey(rule: AdaptiveRule, budget: number): boolean {
-  return rule.step !== Math.ceil(budget / 20) || rule.patience !== 2 || rule.minJaccard !== 1;
 }

@@ -43,7 +43,8 @@ import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/op
 import { writeJsonAtomic } from '../harness/store.js';
 import { textsOfLength } from './texts.js';
 import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
-import { asCurrentKey, fingerprintOf, ruleNeedsKey } from './block-key.js';
+import { asCurrentKey, fingerprintOf } from './block-key.js';
+import { adaptiveRuleText, parseAdaptiveRule, ruleNeedsKey } from './adaptive-rule.js';
 import { SittingArchive } from './sitting-archive.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -68,15 +69,6 @@ const seedList = (raw: string): string => {
   return raw;
 };
 
-/** `250,3,1`: an adaptive stopping rule (step, patience, minJaccard) for the adaptive modes. */
-const adaptiveRuleValue = (raw: string): AdaptiveRule => {
-  const [step, patience, minJaccard, ...rest] = raw.split(',').map(Number);
-  if (rest.length || !Number.isInteger(step) || step < 1 || !Number.isInteger(patience) || patience < 1 || !(minJaccard > 0 && minJaccard <= 1)) {
-    throw new Error(`expected STEP,PATIENCE,MIN_JACCARD such as 250,3,1 (positive integers, then a number in (0, 1]), got ${JSON.stringify(raw)}`);
-  }
-  return { step, patience, minJaccard };
-};
-
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/transformer-lime/run.js --lime-src DIR --model DIR [options]',
@@ -95,7 +87,7 @@ const o = parseOrExit(
       'adaptive-rule': {
         kind: 'custom',
         placeholder: 'STEP,PATIENCE,J',
-        parse: adaptiveRuleValue,
+        parse: parseAdaptiveRule,
         help: "the adaptive modes' stopping rule instead of LimeOptions.adaptive's default (a candidate chosen by lime-stopping, measured here before it becomes the default); a rule other than 2026-11-24's is in the block's key and tag",
       },
       'peer-batch': { kind: 'integer', min: 1, default: 64, help: "strings per batch of the peer's predict_proba" },
@@ -135,7 +127,6 @@ function adaptiveRuleOf(budget: number): { rule: AdaptiveRule; keyed: boolean } 
   const rule = adaptiveRuleOption ?? resolveAdaptive(true, budget)!;
   return { rule, keyed: ruleNeedsKey(rule, budget) };
 }
-const ruleText = (r: AdaptiveRule) => `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
 const out = resolve(o.out ?? join(ROOT, 'apps/bench/results/transformer-lime'));
 const fresh = o.fresh;
 /** Render the stored blocks only: a block with no stored measurement is listed as not measured, not run. */
@@ -457,7 +448,7 @@ for (const job of jobs) {
         maxDiff,
         sameLabel: mean(mine.map((m, i) => (m.label === parts[i].peer[0].label ? 1 : 0))),
         trained: !trainingOf(job.model).startsWith('no training.json') && !/random weights/.test(trainingOf(job.model)),
-        ...(ruleInKey && MODES[mode].lime.adaptive ? { adaptiveRule: ruleText(adaptiveRule) } : {}),
+        ...(ruleInKey && MODES[mode].lime.adaptive ? { adaptiveRule: adaptiveRuleText(adaptiveRule) } : {}),
       });
       await clf.release();
     }
