@@ -79,8 +79,8 @@ describe('--lime-mode reaches LIME and the model', () => {
     expect(byDefault.features).toEqual(exact.features);
     expect(exact.params.adaptive).toBeUndefined();
     expect(int8.params.adaptive).toBeUndefined();
-    expect(adaptive.params.adaptive).toEqual({ step: 25, patience: 2, minJaccard: 1 });
-    expect(both.params.adaptive).toEqual({ step: 25, patience: 2, minJaccard: 1 });
+    expect(adaptive.params.adaptive).toEqual({ step: 25, patience: 4, minJaccard: 1 });
+    expect(both.params.adaptive).toEqual({ step: 25, patience: 4, minJaccard: 1 });
     // the float model gives the same probabilities with or without adaptive sampling; int8 gives others
     // (dynamic int8 quantises activations per batch, so a text's probabilities move a little with its batch)
     expect(adaptive.probabilities).toEqual(exact.probabilities);

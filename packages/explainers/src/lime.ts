@@ -40,7 +40,7 @@ export type LimeOptions = ModelCallOptions & LabelOptions & {
   /**
    * Optional faster mode, off by default: score the neighbourhood in rounds of `step` samples (default
    * numSamples / 20, rounded up: 250 of 5,000) and stop once the explanation's top-`numFeatures` words
-   * (for every explained label) come out stable in `patience` + 1 consecutive fits (default patience 2),
+   * (for every explained label) come out stable in `patience` + 1 consecutive fits (default patience 4),
    * or at `numSamples`. Stable means the two fits' top-word sets have a Jaccard index ≥ `minJaccard`
    * (default 1: the same set; 0.8 lets one of ten words swap). The samples are a prefix of the exact
    * run's (same seed, same stream), so a run that reaches `numSamples` is the exact explanation;

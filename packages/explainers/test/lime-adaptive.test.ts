@@ -160,8 +160,9 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
   it('resolveAdaptive fills the defaults and names a bad minJaccard', () => {
     expect(resolveAdaptive(undefined, 5000)).toBeNull();
     expect(resolveAdaptive(false, 5000)).toBeNull();
-    expect(resolveAdaptive(true, 5000)).toEqual({ step: 250, patience: 2, minJaccard: 1 });
-    expect(resolveAdaptive(true, 1001)).toEqual({ step: 51, patience: 2, minJaccard: 1 });
+    expect(resolveAdaptive(true, 5000)).toEqual({ step: 250, patience: 4, minJaccard: 1 });
+    expect(resolveAdaptive(true, 1001)).toEqual({ step: 51, patience: 4, minJaccard: 1 });
+    expect(resolveAdaptive({ patience: 2 }, 5000)).toEqual({ step: 250, patience: 2, minJaccard: 1 }); // 2026-11-24's rule, still reachable
     expect(resolveAdaptive({ step: 500, patience: 2, minJaccard: 0.8 }, 5000)).toEqual({ step: 500, patience: 2, minJaccard: 0.8 });
     expect(() => resolveAdaptive({ minJaccard: 0 }, 5000)).toThrow(/adaptive\.minJaccard must be a number in \(0, 1\]/);
     expect(() => resolveAdaptive({ minJaccard: 1.5 }, 5000)).toThrow(/adaptive\.minJaccard/);

@@ -206,7 +206,7 @@ interface Row {
   sittings?: string[];
   /** The folder has a training record (agreement figures mean something). */
   trained: boolean;
-  /** An adaptive mode's stopping rule when it is not 2026-11-24's (adaptiveRuleOf). */
+  /** An adaptive mode's stopping rule when it is keyed or is not today's default (adaptiveRuleOf). */
   adaptiveRule?: string;
   /** When the block holding this row was measured (ISO date), and whether this run reused it from its block file. */
   measured?: string;
@@ -284,6 +284,10 @@ for (const job of jobs) {
     const adaptiveRun = (job.modes ?? modes).some((m) => MODES[m]?.lime.adaptive);
     const { rule: adaptiveRule, keyed: ruleKeyed } = adaptiveRuleOf(jobSamples);
     const ruleInKey = adaptiveRun && ruleKeyed;
+    // the adaptive rows name their rule when it is keyed or is not today's default (a block pinned to an earlier rule)
+    const today = resolveAdaptive(true, jobSamples)!;
+    const ruleLabel = adaptiveRun && (ruleInKey || JSON.stringify(adaptiveRule) !== JSON.stringify(today)) ? adaptiveRuleText(adaptiveRule) : undefined;
+    const labelled = (r: Row): Row => (ruleLabel && MODES[r.mode]?.lime.adaptive ? { ...r, adaptiveRule: ruleLabel } : r);
     const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}${jobTexts === 3 ? '' : `-texts${jobTexts}`}${ruleInKey ? `-rule${adaptiveRule.step}-${adaptiveRule.patience}-${adaptiveRule.minJaccard}` : ''}`;
     const key = {
       model: fingerprint, // what the model computes, not its bytes (fingerprintOf)
@@ -311,7 +315,7 @@ for (const job of jobs) {
       saved.key = asCurrentKey(saved.key, digest, fingerprint);
       if (JSON.stringify(saved.key) === JSON.stringify(key)) {
         process.stderr.write(`[transformer-lime] ${tag}: reused from ${blockFile} (measured ${saved.measured}; --fresh measures it again)\n`);
-        rows.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true, ...(saved.host ? { host: saved.host } : {}) })));
+        rows.push(...saved.rows.map((r) => labelled({ ...r, measured: saved.measured, reused: true, ...(saved.host ? { host: saved.host } : {}) })));
         peerInfo = saved.peerInfo;
         weightsOf.set(basename(job.model), saved.weights);
         continue;
@@ -448,7 +452,7 @@ for (const job of jobs) {
         maxDiff,
         sameLabel: mean(mine.map((m, i) => (m.label === parts[i].peer[0].label ? 1 : 0))),
         trained: !trainingOf(job.model).startsWith('no training.json') && !/random weights/.test(trainingOf(job.model)),
-        ...(ruleInKey && MODES[mode].lime.adaptive ? { adaptiveRule: adaptiveRuleText(adaptiveRule) } : {}),
+        ...(ruleLabel && MODES[mode].lime.adaptive ? { adaptiveRule: ruleLabel } : {}),
       });
       await clf.release();
     }
