@@ -26,6 +26,7 @@ import { mean } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { fingerprintOf } from './block-key.js';
+import { hostOf } from './host.js';
 import { adaptiveRuleText, parseAdaptiveRules } from './adaptive-rule.js';
 import { modeAgreement, type SideResult, type TextPart } from './text-parts.js';
 
@@ -59,7 +60,7 @@ interface Kept {
 
 const fingerprint = await fingerprintOf(o.model);
 const clf = await OnnxClassifier.load(o.model, { threads: o.threads, batchSize: 32, quantize: 'int8', ...(o.sessions > 1 ? { sessions: o.sessions } : {}) });
-const host = `${(await import('node:os')).cpus()[0]?.model.trim()}`;
+const host = hostOf();
 const rows: string[] = [];
 /** Same-run ratios from a rule's block measured with the peer (transformer-lime --adaptive-rule), as far as it has got. */
 const speedRows: string[] = [];
@@ -120,9 +121,9 @@ try {
           );
         }
       }
-      const stamp = [...new Set(kept.results.map((r) => r.measured.slice(0, 10)))].join(', ');
+      const stamp = [...new Set(kept.results.map((r) => `${r.measured.slice(0, 10)} on ${r.host}`))].join('; ');
       rows.push(
-        `| ${words} | ${texts.length} | ${adaptiveRuleText(rule)} | ${gapText('replay')} | ${mean(kept.results.map((r) => r.samples)).toFixed(0)} of ${o.samples} | ${mean(kept.results.map((r) => r.seconds)).toFixed(2)} | ${storedModes.includes(MODE) ? `${gapText(MODE)}, ${mean(stored.parts.map((p) => p.ours[MODE].samples)).toFixed(0)} samples` : '—'} | ${storedModes.includes('exact') ? gapText('exact') : '—'} | ${stamp} on ${host} |`,
+        `| ${words} | ${texts.length} | ${adaptiveRuleText(rule)} | ${gapText('replay')} | ${mean(kept.results.map((r) => r.samples)).toFixed(0)} of ${o.samples} | ${mean(kept.results.map((r) => r.seconds)).toFixed(2)} | ${storedModes.includes(MODE) ? `${gapText(MODE)}, ${mean(stored.parts.map((p) => p.ours[MODE].samples)).toFixed(0)} samples` : '—'} | ${storedModes.includes('exact') ? gapText('exact') : '—'} | ${stamp} |`,
       );
     }
   }

@@ -46,6 +46,7 @@ import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
 import { asCurrentKey, fingerprintOf } from './block-key.js';
 import { adaptiveRuleText, parseAdaptiveRule, ruleNeedsKey } from './adaptive-rule.js';
 import { SittingArchive } from './sitting-archive.js';
+import { hostOf } from './host.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/transformer-lime');
@@ -226,25 +227,6 @@ interface Block {
 }
 /** Every measured block, also kept as it was measured: the spread of a ratio over sittings (sitting-archive.ts). */
 const sittingArchive = SittingArchive.open<Block>(out);
-/**
- * The CPU a block is measured on: blocks are reused across sittings, and a sitting may land on another
- * machine, where both sides' speeds differ (the ratio is same-run; the seconds are the host's). Model name,
- * x86 family/model and the vector extensions onnxruntime's and OpenBLAS's kernels choose between.
- */
-function hostOf(): string {
-  const cores = cpus();
-  let detail = '';
-  try {
-    const info = readFileSync('/proc/cpuinfo', 'utf8');
-    const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(.*)$`, 'm').exec(info)?.[1]?.trim();
-    const flags = new Set((field('flags') ?? '').split(/\s+/));
-    const ext = ['avx2', 'avx512f', 'avx512_vnni', 'avx_vnni', 'amx_int8'].filter((f) => flags.has(f));
-    detail = `, family ${field('cpu family') ?? '?'} model ${field('model') ?? '?'}${ext.length ? `, ${ext.join(' ')}` : ''}`;
-  } catch {
-    // not Linux: the model name alone
-  }
-  return `${cores.length} × ${cores[0]?.model.trim() ?? 'unknown CPU'}${detail}`;
-}
 /**
  * The peer's environment: this one without the model kit's kernel pins (models/transformers/kit/cpu_kernels.py).
  * The pins make the kit's seeded builds byte-identical across CPUs by holding OpenBLAS and torch to their AVX2
