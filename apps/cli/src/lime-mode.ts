@@ -6,7 +6,7 @@
  * models only); `int8+adaptive` both. Their agreement with `exact` is measured in apps/bench
  * (transformer-lime: top-10 Jaccard; transformer-audit: trustworthiness labels), not assumed.
  */
-import { resolveAdaptive, type AdaptiveRule } from '@xtrust/explainers';
+import { previousAdaptiveDefault, resolveAdaptive, type AdaptiveRule } from '@xtrust/explainers';
 import { InvalidArgumentError, type Command } from 'commander';
 import { UsageError } from './exit.js';
 
@@ -40,8 +40,7 @@ export function limeOptionsOf(mode: LimeMode | undefined): { adaptive?: true } {
 export function adaptiveRuleKey(mode: LimeMode | undefined, samples: number): { adaptiveRule?: AdaptiveRule } {
   if (!limeModeParts(mode).adaptive) return {};
   const rule = resolveAdaptive(true, samples)!;
-  const unkeyed = rule.step === Math.ceil(samples / 20) && rule.patience === 2 && rule.minJaccard === 1;
-  return unkeyed ? {} : { adaptiveRule: rule };
+  return JSON.stringify(rule) === JSON.stringify(previousAdaptiveDefault(samples)) ? {} : { adaptiveRule: rule };
 }
 
 /** Parses `--lime-mode`; an unknown value names the modes there are. */

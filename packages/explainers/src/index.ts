@@ -1,6 +1,6 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
-export { AdaptiveStop, RunningSelection, adaptiveCanStop, adaptiveMinRows, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export { AdaptiveStop, RunningSelection, adaptiveCanStop, adaptiveMinRows, previousAdaptiveDefault, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
 export {
   VerdictStop,
   VERDICT_MIN_ROWS,

@@ -17,6 +17,14 @@ export interface AdaptiveRule {
 }
 
 /**
+ * The rule `adaptive: true` meant until 2026-11-26 (step numSamples / 20 rounded up, patience 2, minJaccard 1):
+ * what results stored before rules were keyed ran, so a store can tell them from today's default's.
+ */
+export function previousAdaptiveDefault(numSamples: number): AdaptiveRule {
+  return { step: Math.ceil(numSamples / 20), patience: 2, minJaccard: 1 };
+}
+
+/**
  * Resolves `LimeOptions.adaptive` (null: off, the exact default). Defaults: step numSamples / 20 rounded
  * up, patience 4, minJaccard 1 — the cheapest of 36 rules whose top-10 agreement drop against exact LIME
  * stayed within 0.05 at the upper end of its 90 % interval, replayed on the int8 graph's outputs (what

@@ -2,7 +2,7 @@
  * Adaptive stopping rules as the transformer-lime scripts take and key them: `STEP,PATIENCE,J` on the command
  * line, and in a stored block's key only when the rule is not the one blocks ran before rules were keyed.
  */
-import type { AdaptiveRule } from '@xtrust/explainers';
+import { previousAdaptiveDefault, type AdaptiveRule } from '@xtrust/explainers';
 
 /** `250,4,1`: one rule (step and patience positive integers, minJaccard in (0, 1]). */
 export function parseAdaptiveRule(raw: string): AdaptiveRule {
@@ -28,5 +28,6 @@ export const adaptiveRuleText = (r: AdaptiveRule): string => `step ${r.step}, pa
  * another rule's.
  */
 export function ruleNeedsKey(rule: AdaptiveRule, budget: number): boolean {
-  return rule.step !== Math.ceil(budget / 20) || rule.patience !== 2 || rule.minJaccard !== 1;
+  const previous = previousAdaptiveDefault(budget);
+  return rule.step !== previous.step || rule.patience !== previous.patience || rule.minJaccard !== previous.minJaccard;
 }
