@@ -27,7 +27,7 @@ import { fileURLToPath } from 'node:url';
 import type { Classifier, Explainer, Explanation } from '@xtrust/core';
 import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
 import { jaccard } from '@xtrust/metrics';
-import { AttentionExplainer, GradientExplainer, IntegratedGradientsExplainer, LimeExplainer } from '@xtrust/explainers';
+import { AttentionExplainer, GradientExplainer, IntegratedGradientsExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { calibrateThetaRelate, identifyKeywords, labelExplanations, labelPredictions, ORACLES, type KeywordStore, type TrustLabel } from '@xtrust/oracle';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
@@ -43,7 +43,7 @@ const ROOT = resolve(here, '../../../..');
 const SECTIONS = join(ROOT, 'apps/bench/results/sections');
 const DEFAULT_EXACT = 'apps/bench/results/transformer-audit/work/exact';
 const DEFAULT_OUT = 'apps/bench/results/keyword-pass.json.gz';
-const PASS_HELP = 'lime:N (exact LIME, N samples), adaptive:N (LIME with the tolerance rule — top-10 Jaccard between consecutive fits ≥ 0.8, patience 2 — capped at N), gradient (gradient × input), integrated-gradients:M (M steps), attention (last layer); a LIME pass may end in @S for seed S (lime:5000@1: exact LIME\'s own seed-to-seed floor)';
+const PASS_HELP = 'lime:N (exact LIME, N samples), adaptive:N (LIME with the tolerance rule — top-10 Jaccard between consecutive fits ≥ 0.8, patience 2 — capped at N), gradient (gradient × input), omission (leave one word out: every occurrence, one batched model call of d + 1 rows per text), integrated-gradients:M (M steps), attention (last layer); a LIME pass may end in @S for seed S (lime:5000@1: exact LIME\'s own seed-to-seed floor)';
 
 const spec = defineScript({
   usage: 'node apps/bench/dist/keyword-pass/run.js [options]',
@@ -176,6 +176,8 @@ function passExplainer(name: string): Explainer {
       return new LimeExplainer({ numSamples: n ?? 5000, numFeatures: 10, seed, adaptive: { patience: 2, minJaccard: 0.8 } });
     case 'gradient':
       return new GradientExplainer({});
+    case 'omission':
+      return new OmissionExplainer({});
     case 'integrated-gradients':
       return new IntegratedGradientsExplainer({ steps: n ?? 20 });
     case 'attention':
