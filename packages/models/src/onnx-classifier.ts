@@ -90,6 +90,8 @@ export class OnnxClassifier implements Classifier, TokenScorer {
   private readonly pieceCache = new Map<string, Int32Array>();
   /** Running totals of the scoring calls (rows, distinct rows, graph runs, positions, time in the graph). */
   readonly scoringStats: ScoringStats = { rows: 0, distinct: 0, runs: 0, positions: 0, tokens: 0, runMs: 0 };
+  /** onnxruntime's profiler is on (OnnxClassifierOptions.session.profileFilePrefix) and not yet ended. */
+  private profiling = false;
 
   private constructor(
     readonly name: string,
@@ -127,6 +129,10 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const batchTokens = options.batchTokens ?? defaultBatchTokens(hiddenSizeOf(dir));
     if (batchTokens !== Infinity) requirePositiveInt(batchTokens, 'batchTokens');
     const sessions = requirePositiveInt(options.sessions ?? 1, 'sessions');
+    if (options.session?.profileFilePrefix !== undefined && sessions > 1) {
+      // the pool's sessions live in worker threads, out of reach of endProfiling()
+      throw new XtrustError('INVALID_ARGUMENT', `${name}: session.profileFilePrefix profiles the main session only, so it needs sessions: 1 (got ${sessions})`, { argument: 'sessions' });
+    }
     let session: ort.InferenceSession;
     let graph: string | Uint8Array = modelPath;
     try {
@@ -150,10 +156,12 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const gradientBatchSize = requirePositiveInt(options.gradientBatchSize ?? 64, 'gradientBatchSize');
     const threadsEach = Math.max(1, Math.floor((options.threads ?? sessions) / sessions));
     const pool = sessions > 1 ? await SessionPool.create(graph, sessions, sessionOptions(threadsEach, options.session), logitsName, name) : null;
-    return new OnnxClassifier(name, labels, session, tokenizer, batchSize, batchTokens, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
+    const classifier = new OnnxClassifier(name, labels, session, tokenizer, batchSize, batchTokens, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
       threads: options.threads,
       batchSize: gradientBatchSize,
     }, pool);
+    classifier.profiling = options.session?.profileFilePrefix !== undefined;
+    return classifier;
   }
 
   private feeds(enc: EncodedBatch): Record<string, ort.Tensor> {
@@ -275,6 +283,16 @@ export class OnnxClassifier implements Classifier, TokenScorer {
   }
 
   /** Frees the onnxruntime sessions. */
+  /**
+   * Ends onnxruntime's profiler (the load's `session.profileFilePrefix`) and writes its trace, one event
+   * per node run (`cat: 'Node'`, `dur` in µs, `args.op_name`), to `<prefix>_<date and time>.json`. Without
+   * profiling it does nothing.
+   */
+  endProfiling(): void {
+    if (this.profiling) this.session.endProfiling();
+    this.profiling = false;
+  }
+
   async release(): Promise<void> {
     await this.session.release();
     if (this.pool) await this.pool.release();

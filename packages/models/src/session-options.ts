@@ -10,6 +10,13 @@ export interface SessionTuning {
   enableCpuMemArena?: boolean;
   /** Memory pattern planning (helps only for repeated identical shapes). Default true. */
   enableMemPattern?: boolean;
+  /**
+   * Turns on onnxruntime's own profiler: every node's kernel time is recorded and written, as a Chrome
+   * trace, to `<profileFilePrefix>_<date and time>.json` when the classifier's `endProfiling()` is called.
+   * For measuring where a graph's time goes (apps/bench's profile.js --ops); off by default, since
+   * recording every node of every run costs time of its own.
+   */
+  profileFilePrefix?: string;
 }
 
 /** The session options of an OnnxClassifier: the thread count and the tuned defaults, overridable. */
@@ -20,5 +27,6 @@ export function sessionOptions(threads: number | undefined, tuning: SessionTunin
     executionMode: tuning.executionMode ?? 'sequential',
     enableCpuMemArena: tuning.enableCpuMemArena ?? true,
     enableMemPattern: tuning.enableMemPattern ?? true,
+    ...(tuning.profileFilePrefix !== undefined ? { enableProfiling: true, profileFilePrefix: tuning.profileFilePrefix } : {}),
   };
 }

@@ -435,9 +435,12 @@ const fixed = await storedRun('fixed', { mode: 'exact', fixed: { train: 2, test:
 const extrapolate = (measured: number, fixedPart: number) => fixedPart + Math.max(0, measured - fixedPart) * scale;
 
 const exact = await localRun('exact', 'exact');
-const fast = await localRun('fast', fastMode);
-/** `xtrust audit --audit-mode fast` (issue 30): adaptive keyword pass, verdict-aware labels. */
+/**
+ * `xtrust audit --audit-mode fast` (issue 30): adaptive keyword pass, verdict-aware labels. Measured before the
+ * fast LIME mode's run: it is the mode the CLI recommends, so a sitting cut short by the session's end has it first.
+ */
 const auditFast = auditFastOn ? await localRun('audit-fast', auditFastLimeMode, 'fast') : null;
+const fast = await localRun('fast', fastMode);
 
 /** `cpu` counts the audit process and the workers it fanned out to. */
 type QueuedRun = Run & { workers: number; workerThreads?: number };

@@ -8,12 +8,17 @@
  *        [--samples 5000] [--threads 2] [--batch 32] [--variants default,unsorted,basic,parallel,batch16,batch64,rows32,tokens1024,sessions2,int8,int8-sessions2]
  *        [--validation]  (the validation texts instead of the benchmark's)
  *        [--repeat N]    (time the variants N times each in alternating order; medians)
+ *        [--ops]         (instead: onnxruntime's own profiler over the explanations, kernel time by operator)
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { tokenize } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { MaskedIds, OnnxClassifier, loadLocalTokenizer, pieceTokenizer, type OnnxClassifierOptions } from '@xtrust/models';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { textsOfLength, validationTexts } from './texts.js';
+import { operatorProfile, readProfileTrace } from './op-profile.js';
 
 const o = parseOrExit(
   defineScript({
@@ -29,6 +34,7 @@ const o = parseOrExit(
       variants: { kind: 'list', placeholder: 'NAME,NAME', default: ['default'], help: 'session settings compared: default, unsorted, basic, extended, disabled, parallel, nopattern, noarena, batchN, rows32, tokensN, sessions2, int8, int8-… (see the file)' },
       validation: { kind: 'flag', help: "the validation texts (lime-stopping's) instead of the benchmark's" },
       repeat: { kind: 'integer', min: 1, default: 1, help: 'time each variant N times in alternating order and report medians (N > 1)' },
+      ops: { kind: 'flag', help: "instead of the timings: explain the texts with onnxruntime's profiler on (one session; no warm-up, so the first run's allocations count) and report each variant's kernel time by operator type" },
     },
   }),
 );
@@ -78,6 +84,44 @@ const log = (s: string) => {
   lines.push(s);
   process.stderr.write(s + '\n');
 };
+/** --ops: each variant's explanations under onnxruntime's profiler, kernel time summed by operator type (op-profile.ts). */
+if (o.ops) {
+  const traceDir = mkdtempSync(join(tmpdir(), 'xtrust-ops-'));
+  const out = [
+    `model ${model}, ${samples} samples, ${threads} threads, batches of ${batch} rows, ${nTexts} ${validation ? 'validation' : 'benchmark'} texts per length, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the start`,
+    '',
+    '| words | variant | operator | nodes | ms / explanation | share of kernel time |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
+  try {
+    for (const words of lengths) {
+      const texts = validation ? validationTexts(words, nTexts) : textsOfLength(words, nTexts);
+      for (const v of variants) {
+        const prefix = join(traceDir, `${words}-${v}`);
+        const tuning = settings[v];
+        const clf = await OnnxClassifier.load(model, { batchSize: batch, threads, ...tuning, session: { ...tuning.session, profileFilePrefix: prefix } });
+        const lime = new LimeExplainer({ numSamples: samples, seed: 1 });
+        for (const text of texts) await lime.explain(clf, [text]);
+        clf.endProfiling();
+        await clf.release();
+        const p = operatorProfile(readProfileTrace(prefix));
+        const perText = (us: number) => (us / 1000 / texts.length).toFixed(1);
+        for (const op of p.operators) {
+          const line = `| ${words} | ${v} | ${op.op} | ${op.nodes} | ${perText(op.micros)} | ${(100 * op.share).toFixed(1)} % |`;
+          out.push(line);
+          process.stderr.write(line + '\n');
+        }
+        const total = `| ${words} | ${v} | **all kernels** (in ${p.runs} graph runs of ${perText(p.runMicros)} ms / explanation) | ${p.operators.reduce((n, op) => n + op.nodes, 0)} | ${perText(p.kernelMicros)} | 100 % |`;
+        out.push(total);
+        process.stderr.write(total + '\n');
+      }
+    }
+  } finally {
+    rmSync(traceDir, { recursive: true, force: true });
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  process.exit(0);
+}
 /** --repeat N (N > 1): instead of the profile, time each variant N times in alternating order (ABC, CBA, …) and report the median. */
 const repeat = o.repeat;
 if (repeat > 1) {
@@ -113,7 +157,7 @@ if (repeat > 1) {
   process.stdout.write(out.join('\n') + '\n');
   process.exit(0);
 }
-log(`model ${model}, ${samples} samples, ${threads} threads, load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+log(`model ${model}, ${samples} samples, ${threads} threads, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
 log('| words | variant | batch | s / explanation | prepare ms | build ms (texts built from strings) | onnxruntime s | other s | distinct rows | mean length | padded / real positions |');
 log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const words of lengths) {
