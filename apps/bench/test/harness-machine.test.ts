@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cpus } from 'node:os';
-import { cpuVectorExtensions, formatMachine, sittingMachine, type MachineInfo } from '../src/harness/machine.js';
+import { cpuFamilyModel, cpuVectorExtensions, formatMachine, sittingMachine, type MachineInfo } from '../src/harness/machine.js';
 
 const cpuinfo = (flags: string) => `processor\t: 0\nmodel name\t: AMD EPYC\nflags\t\t: fpu vme ${flags}\nbugs\t\t: sysret_ss_attrs\n`;
 
@@ -20,9 +20,16 @@ describe('the host CPU written beside every figure', () => {
     expect(formatMachine(m)).toMatch(/^2 × AMD EPYC, 23.5 GiB/);
   });
 
-  it("a long run's sitting names this CPU, its vector extensions where /proc/cpuinfo has them, and the core count", () => {
-    const isa = cpuVectorExtensions();
-    expect(sittingMachine()).toBe(`${cpus()[0]?.model.trim() ?? 'unknown CPU'}${isa ? ` (${isa})` : ''}, ${cpus().length} cores`);
+  it("a long run's sitting names this CPU, its vector extensions and x86 family where /proc/cpuinfo has them, and the core count", () => {
+    const detail = [cpuVectorExtensions(), cpuFamilyModel()].filter(Boolean).join('; ');
+    expect(sittingMachine()).toBe(`${cpus()[0]?.model.trim() ?? 'unknown CPU'}${detail ? ` (${detail})` : ''}, ${cpus().length} cores`);
     expect(sittingMachine()).toMatch(/, \d+ cores$/);
+  });
+
+  it('reads the x86 family and model from a cpuinfo, and gives nothing where they are missing', () => {
+    const zen4 = 'processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC 9R14\n';
+    expect(cpuFamilyModel(zen4)).toBe('family 25 model 17');
+    expect(cpuFamilyModel('processor\t: 0\nmodel name\t: Apple M3\n')).toBe('');
+    expect(cpuFamilyModel('')).toBe('');
   });
 });

@@ -39,6 +39,17 @@ export function cpuVectorExtensions(cpuinfo = existsSync('/proc/cpuinfo') ? read
   return flags.has('avx') ? 'AVX' : 'no AVX';
 }
 
+/**
+ * The x86 `family F model M` of /proc/cpuinfo, or '' where it has none: one marketing name (`AMD EPYC`) covers
+ * generations whose per-sample cost differs by half (Zen 4 is family 25 model 17, Zen 5 family 26).
+ */
+export function cpuFamilyModel(cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : ''): string {
+  const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(\\S+)`, 'm').exec(cpuinfo)?.[1];
+  const family = field('cpu family');
+  const model = field('model');
+  return family && model ? `family ${family} model ${model}` : '';
+}
+
 function git(args: string[]): string {
   try {
     return execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
@@ -68,11 +79,12 @@ export function machineInfo(): MachineInfo {
 
 /**
  * The CPU a sitting of a long run ran on, as the run records it beside its times: model, widest vector
- * extensions (they set a transformer's speed: the same model name with and without VNNI differs) and cores.
+ * extensions (they set a transformer's speed: the same model name with and without VNNI differs), x86 family
+ * and model (recorded since 2026-11-27: the same name and extensions covered a Zen 4 and a Zen 5) and cores.
  */
 export function sittingMachine(): string {
-  const isa = cpuVectorExtensions();
-  return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${isa ? ` (${isa})` : ''}, ${cpus().length} cores`;
+  const detail = [cpuVectorExtensions(), cpuFamilyModel()].filter(Boolean).join('; ');
+  return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}${detail ? ` (${detail})` : ''}, ${cpus().length} cores`;
 }
 
 /** One line for a report (free memory and load average left out when they were not recorded: a machine described from its files). */
