@@ -808,7 +808,7 @@ const la = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
 const machineOf = (name: string) => [...runs, ...queuedRuns].find((r) => r.name === name)?.sittings?.at(-1)?.machine;
 console.log(
   `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${machineOf(r.name) ? `; ${machineOf(r.name)}` : ''}${r.reused ? '; stored run, reused' : ''}${ranEarlierRule.has(r.name) ? `; ${adaptiveRuleText(previousAdaptiveDefault(samples))}` : ''})`).join('; ')}. ` +
-    `Hours compare across runs only when their CPUs match: one marketing name covered a Zen 4 (family 25 model 17) and a Zen 5 whose per-sample cost differed by 1.4–1.6× (transformer-lime-30-successor); the family is recorded since 2026-11-27.`,
+    `Hours compare across runs only when their CPUs match: one name (AMD EPYC with AVX-512 + VNNI) covered a Zen 4 (family 25 model 17) and a Zen 5 with different per-sample costs (transformer-lime-30-successor measures both); a sitting records the family since 2026-11-27.`,
 );
 const splitRuns = [...runs, ...queuedRuns].filter((r) => (r.sittings?.length ?? 1) > 1);
 if (splitRuns.length) {

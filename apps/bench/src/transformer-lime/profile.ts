@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { tokenize } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { MaskedIds, OnnxClassifier, loadLocalTokenizer, pieceTokenizer, type OnnxClassifierOptions } from '@xtrust/models';
-import { defineScript, integerList, parseOrExit } from '../harness/options.js';
+import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
 import { textsOfLength, validationTexts } from './texts.js';
 import { operatorProfile, readProfileTrace } from './op-profile.js';
 
@@ -76,6 +76,8 @@ const settings: Record<string, OnnxClassifierOptions> = {
 };
 // The same batch shapes on the int8 graph (dynamic quantisation works per batch, so its cost depends on the shape too).
 for (const [name, o] of Object.entries({ ...settings })) if (/^(rows|tokens|batch)\d+$/.test(name)) settings[`int8-${name}`] = { ...o, quantize: 'int8' };
+const unknown = variants.filter((v) => !(v in settings));
+if (unknown.length) exitUsage(`--variants: no variant ${unknown.map((v) => JSON.stringify(v)).join(', ')}; the variants are ${Object.keys(settings).join(', ')}`);
 
 const tokenizer = await loadLocalTokenizer(model, 'profile');
 const tok = pieceTokenizer(tokenizer);
