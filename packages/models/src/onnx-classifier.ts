@@ -282,7 +282,6 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     return transformerInputGradients(ctx, text, labelIndex, options);
   }
 
-  /** Frees the onnxruntime sessions. */
   /**
    * Ends onnxruntime's profiler (the load's `session.profileFilePrefix`) and writes its trace, one event
    * per node run (`cat: 'Node'`, `dur` in µs, `args.op_name`), to `<prefix>_<date and time>.json`. Without
@@ -293,6 +292,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     this.profiling = false;
   }
 
+  /** Frees the onnxruntime sessions. */
   async release(): Promise<void> {
     await this.session.release();
     if (this.pool) await this.pool.release();

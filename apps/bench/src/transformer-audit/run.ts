@@ -286,10 +286,12 @@ interface Stored<T> {
   load: { start: number[]; end: number[] };
   result: T;
 }
+/** The stopping rule the runs stored before rules were keyed ran (2026-11-24's default). */
+const earlierRuleText = adaptiveRuleText(previousAdaptiveDefault(samples));
 /** The runs reused under the earlier stopping rule (`--earlier-rule`, when today's default differs from it). */
 const ranEarlierRule = new Set<string>();
 /** What the section says after a run's mode when it ran the earlier stopping rule. */
-const ruleNote = (name: string) => (ranEarlierRule.has(name) ? ` (keyword pass at the earlier stopping rule, ${adaptiveRuleText(previousAdaptiveDefault(samples))}: not measured again under today's)` : '');
+const ruleNote = (name: string) => (ranEarlierRule.has(name) ? ` (keyword pass at the earlier stopping rule, ${earlierRuleText}: not measured again under today's)` : '');
 /** When each run used was measured, and the load around it (reused runs keep theirs). */
 const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
 /** What a stored run is keyed by: the model, the sample, LIME samples, embeddings, the split and the run's own settings. */
@@ -320,7 +322,7 @@ async function storedRun<T>(name: string, settings: Record<string, unknown>, mea
     // --earlier-rule: the same run but for the stopping rule it ran (the default before today's, which no key names)
     const { adaptiveRule: _today, ...withoutRule } = key as Record<string, unknown>;
     if (earlierRule.has(name) && 'adaptiveRule' in key && JSON.stringify(saved.key) === JSON.stringify(withoutRule)) {
-      log(`${name}: reused from ${rel(storedFile)} under the stopping rule it ran (${adaptiveRuleText(previousAdaptiveDefault(samples))}; --earlier-rule), measured ${saved.measured}`);
+      log(`${name}: reused from ${rel(storedFile)} under the stopping rule it ran (${earlierRuleText}; --earlier-rule), measured ${saved.measured}`);
       measuredRuns.push({ name, measured: saved.measured, reused: true, load: saved.load });
       ranEarlierRule.add(name);
       return saved.result;
@@ -807,7 +809,7 @@ const la = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
 /** The CPU of a run's last sitting, as recorded (runs measured before sittings were recorded have none). */
 const machineOf = (name: string) => [...runs, ...queuedRuns].find((r) => r.name === name)?.sittings?.at(-1)?.machine;
 console.log(
-  `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${machineOf(r.name) ? `; ${machineOf(r.name)}` : ''}${r.reused ? '; stored run, reused' : ''}${ranEarlierRule.has(r.name) ? `; ${adaptiveRuleText(previousAdaptiveDefault(samples))}` : ''})`).join('; ')}. ` +
+  `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${machineOf(r.name) ? `; ${machineOf(r.name)}` : ''}${r.reused ? '; stored run, reused' : ''}${ranEarlierRule.has(r.name) ? `; ${earlierRuleText}` : ''})`).join('; ')}. ` +
     `Hours compare across runs only when their CPUs match: one name (AMD EPYC with AVX-512 + VNNI) covered a Zen 4 (family 25 model 17) and a Zen 5 with different per-sample costs (transformer-lime-30-successor measures both); a sitting records the family since 2026-11-27.`,
 );
 const splitRuns = [...runs, ...queuedRuns].filter((r) => (r.sittings?.length ?? 1) > 1);
