@@ -287,9 +287,6 @@ export const BENCHMARKS: readonly Benchmark[] = [
           // issue 30: the fast audit mode (int8: its keyword pass int8+adaptive) locally and through the queue, beside the fast LIME mode's queued run
           // (the fast audit mode first: a sitting cut short by the session's end has measured the recommended mode)
           '--queue-mode', 'audit-fast,fast', '--audit-fast-lime-mode', 'int8',
-          // the fast LIME mode's local and queued runs (about 2 h more on 2 cores) stay at the stopping rule they ran,
-          // patience 2, named as such in the section, until a sitting has the time: drop this to measure them again
-          '--earlier-rule', 'fast,queued',
           '--out', join(RESULTS, ctx.quick ? 'transformer-audit-quick' : 'transformer-audit'),
         ],
       };
