@@ -38,9 +38,9 @@ import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OnnxClassifier } from '@xtrust/models';
-import { previousAdaptiveDefault, resolveAdaptive } from '@xtrust/explainers';
+import { resolveAdaptive } from '@xtrust/explainers';
 import { fingerprintOf } from '../transformer-lime/block-key.js';
-import { adaptiveRuleText, ruleNeedsKey } from '../transformer-lime/adaptive-rule.js';
+import { ruleNeedsKey } from '../transformer-lime/adaptive-rule.js';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { procCpuSeconds } from '../harness/timing.js';
@@ -91,12 +91,6 @@ const o = parseOrExit(
       cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
       fresh: { kind: 'flag', help: 'measure every run again' },
       remeasure: { kind: 'list', choices: ['fixed', 'exact', 'fast', 'audit-fast', 'queued', 'queued-exact', 'queued-audit-fast'], default: [], help: 'measure these runs again even when stored' },
-      'earlier-rule': {
-        kind: 'list',
-        choices: ['fast', 'queued', 'audit-fast', 'queued-audit-fast'],
-        default: [],
-        help: "reuse these stored runs although their adaptive keyword pass ran the stopping rule before today's default (2026-11-24's: patience 2) instead of measuring them again — for a sitting that has no time for them; the section names each such run's rule. A queued run goes with its local one (queued with fast, queued-audit-fast with audit-fast), so the queued-vs-local comparison stays like for like",
-      },
     },
   }),
 );
@@ -132,11 +126,6 @@ const cli = resolve(o.cli ?? join(ROOT, 'apps/cli/dist/bin.js'));
 const fresh = o.fresh;
 /** Runs measured again even when stored (`--remeasure fast,queued`; `--fresh` measures them all). */
 const remeasure = new Set(o.remeasure);
-/** Runs reused under the stopping rule they ran, though today's default is another (`--earlier-rule`). */
-const earlierRule = new Set(o['earlier-rule']);
-for (const [local, queued] of [['fast', 'queued'], ['audit-fast', 'queued-audit-fast']] as const) {
-  if (earlierRule.has(local) !== earlierRule.has(queued)) exitUsage(`--earlier-rule: ${local} and ${queued} go together (the queued run is compared with the local one), got ${[...earlierRule].join(',')}`);
-}
 const trainSample = Math.max(1, Math.round(fullTrain * fraction));
 const testSample = Math.max(1, Math.round(fullTest * fraction));
 const scale = 1 / fraction;
@@ -286,12 +275,6 @@ interface Stored<T> {
   load: { start: number[]; end: number[] };
   result: T;
 }
-/** The stopping rule the runs stored before rules were keyed ran (2026-11-24's default). */
-const earlierRuleText = adaptiveRuleText(previousAdaptiveDefault(samples));
-/** The runs reused under the earlier stopping rule (`--earlier-rule`, when today's default differs from it). */
-const ranEarlierRule = new Set<string>();
-/** What the section says after a run's mode when it ran the earlier stopping rule. */
-const ruleNote = (name: string) => (ranEarlierRule.has(name) ? ` (keyword pass at the earlier stopping rule, ${earlierRuleText}: not measured again under today's)` : '');
 /** When each run used was measured, and the load around it (reused runs keep theirs). */
 const measuredRuns: { name: string; measured: string; reused: boolean; load: Stored<unknown>['load'] }[] = [];
 /** What a stored run is keyed by: the model, the sample, LIME samples, embeddings, the split and the run's own settings. */
@@ -317,14 +300,6 @@ async function storedRun<T>(name: string, settings: Record<string, unknown>, mea
     if (JSON.stringify(saved.key) === JSON.stringify(key)) {
       log(`${name}: reused from ${rel(storedFile)} (measured ${saved.measured}; --fresh measures it again)`);
       measuredRuns.push({ name, measured: saved.measured, reused: true, load: saved.load });
-      return saved.result;
-    }
-    // --earlier-rule: the same run but for the stopping rule it ran (the default before today's, which no key names)
-    const { adaptiveRule: _today, ...withoutRule } = key as Record<string, unknown>;
-    if (earlierRule.has(name) && 'adaptiveRule' in key && JSON.stringify(saved.key) === JSON.stringify(withoutRule)) {
-      log(`${name}: reused from ${rel(storedFile)} under the stopping rule it ran (${earlierRuleText}; --earlier-rule), measured ${saved.measured}`);
-      measuredRuns.push({ name, measured: saved.measured, reused: true, load: saved.load });
-      ranEarlierRule.add(name);
       return saved.result;
     }
     log(`${name}: ${rel(storedFile)} was measured with other settings or weights — measuring again`);
@@ -691,9 +666,9 @@ console.log(
   });
   const rows: AuditRow[] = [
     row(exact, 'exact (the reference)', "`--audit-mode exact`: LIME 5,000 for every explanation (the paper's)"),
-    row(fast, `exact, ${fastMode} LIME`, `\`--lime-mode ${fastMode}\`${ruleNote(fast.name)}`),
-    ...(auditFast ? [row(auditFast, 'fast', `\`--audit-mode fast --lime-mode ${auditFastLimeMode}\`: ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'} keyword pass, verdict-aware labels${ruleNote(auditFast.name)}`)] : []),
-    ...queuedRuns.map((q) => row(q, `queued, ${q.workers} workers`, `as ${queueAuditModeOf(q.which) === 'fast' ? '`--audit-mode fast`' : `\`--lime-mode ${q.mode}\``}, through \`--queue\`${ruleNote(q.name)}`)),
+    row(fast, `exact, ${fastMode} LIME`, `\`--lime-mode ${fastMode}\``),
+    ...(auditFast ? [row(auditFast, 'fast', `\`--audit-mode fast --lime-mode ${auditFastLimeMode}\`: ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'} keyword pass, verdict-aware labels`)] : []),
+    ...queuedRuns.map((q) => row(q, `queued, ${q.workers} workers`, `as ${queueAuditModeOf(q.which) === 'fast' ? '`--audit-mode fast`' : `\`--lime-mode ${q.mode}\``}, through \`--queue\``)),
   ];
   if (existsSync(keywordPassFile)) rows.push(...wholeAuditRows(readJson<KeywordPassResults>(keywordPassFile), model, ROOT, { train: fullTrain, test: fullTest }));
   const fullN = explained(exact.files) * scale;
@@ -721,15 +696,15 @@ console.log(`| run | LIME mode | explanations (keywords + test) | LIME samples u
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of runs) {
   const e = r.files.explanations;
-  console.log(`| local, 1 process | ${r.name === 'audit-fast' ? `${r.mode}, \`--audit-mode fast\`` : r.mode}${ruleNote(r.name)} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
+  console.log(`| local, 1 process | ${r.name === 'audit-fast' ? `${r.mode}, \`--audit-mode fast\`` : r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
 }
 for (const queued of queuedRuns) {
   const queuedExplained = queued.files.explanations;
-  console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditModeOf(queued.which) === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode}${ruleNote(queued.name)} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
+  console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditModeOf(queued.which) === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
 }
 
 console.log(
-  `\n**Fast mode (${fastMode}${ruleNote(fast.name)}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
+  `\n**Fast mode (${fastMode}) vs exact, the same ${n} test predictions:** trustworthiness labels agree on **${agree} of ${n} (${((100 * agree) / n).toFixed(1)} %)** (target ≥ 95 %); ` +
     `on the ${judged.length} the exact run judged trustworthy or untrustworthy, ${judgedAgree} (${judged.length ? ((100 * judgedAgree) / judged.length).toFixed(1) : '—'} %); ` +
     `same predicted label ${samePrediction} of ${n}; ` +
     (jaccard === null ? '' : `top-10 Jaccard of the explanations ${jaccard.toFixed(3)}. `) +
@@ -740,7 +715,7 @@ if (auditFast && auditFastAgreement) {
   const a = auditFastAgreement;
   const pct = (x: number, of: number) => (of ? `${((100 * x) / of).toFixed(1)} %` : '—');
   console.log(
-    `\n**\`--audit-mode fast\` (--lime-mode ${auditFastLimeMode}: keyword pass ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'}, labels verdict-aware${ruleNote(auditFast.name)}) vs exact, the same ${a.predictions} test predictions:** labels equal on **${a.agree} of ${a.predictions} (${pct(a.agree, a.predictions)})** (target ≥ 95 %); ` +
+    `\n**\`--audit-mode fast\` (--lime-mode ${auditFastLimeMode}: keyword pass ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'}, labels verdict-aware) vs exact, the same ${a.predictions} test predictions:** labels equal on **${a.agree} of ${a.predictions} (${pct(a.agree, a.predictions)})** (target ≥ 95 %); ` +
       `on the ${a.judged} the exact run judged trustworthy or untrustworthy, ${a.judgedAgree} (${pct(a.judgedAgree, a.judged)}). ` +
       `LIME samples per test prediction: mean ${a.samplesMean.toFixed(0)}, median ${a.samplesMedian}, ${a.atCap} at the cap of ${samples}; keyword explanations ${a.keywordSamplesMean.toFixed(0)} on average. ` +
       (a.keywordJaccard
@@ -762,7 +737,7 @@ for (const { queued, reference, mismatches, identicalLines } of queueCompares) {
   // same explanations cost less CPU in the workers, data parallelism beat operator parallelism and hides the queue's cost.
   const dataParallelGain = queued.workerThreads !== undefined && queued.workerThreads < cpus().length && queued.cpu < reference.cpu;
   console.log(
-    `\n**Queued vs local (${queued.mode}${queueAuditModeOf(queued.which) === 'fast' ? ', `--audit-mode fast`' : ''}${ruleNote(queued.name)}):** ${mismatches} label mismatches of ${n}; ${identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
+    `\n**Queued vs local (${queued.mode}${queueAuditModeOf(queued.which) === 'fast' ? ', `--audit-mode fast`' : ''}):** ${mismatches} label mismatches of ${n}; ${identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
       `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
       `the same cores as the local run, so fan-out cannot pay here (across machines each worker adds its cores)` +
       (dataParallelGain ? '. ' : `: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending). `) +
@@ -809,7 +784,7 @@ const la = (xs: readonly number[]) => xs.map((x) => x.toFixed(2)).join(' / ');
 /** The CPU of a run's last sitting, as recorded (runs measured before sittings were recorded have none). */
 const machineOf = (name: string) => [...runs, ...queuedRuns].find((r) => r.name === name)?.sittings?.at(-1)?.machine;
 console.log(
-  `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${machineOf(r.name) ? `; ${machineOf(r.name)}` : ''}${r.reused ? '; stored run, reused' : ''}${ranEarlierRule.has(r.name) ? `; ${earlierRuleText}` : ''})`).join('; ')}. ` +
+  `\nRuns measured: ${measuredRuns.map((r) => `${r.name} ${r.measured.slice(0, 16).replace('T', ' ')} UTC (load average ${la(r.load.start)} → ${la(r.load.end)}${machineOf(r.name) ? `; ${machineOf(r.name)}` : ''}${r.reused ? '; stored run, reused' : ''})`).join('; ')}. ` +
     `Hours compare across runs only when their CPUs match: one name (AMD EPYC with AVX-512 + VNNI) covered a Zen 4 (family 25 model 17) and a Zen 5 with different per-sample costs (transformer-lime-30-successor measures both); a sitting records the family since 2026-11-27.`,
 );
 const splitRuns = [...runs, ...queuedRuns].filter((r) => (r.sittings?.length ?? 1) > 1);
@@ -848,7 +823,6 @@ writeJsonAtomic(
     runs: [...runs, ...queuedRuns].map(({ files, ...r }: Run) => ({
       ...(files.keywords ? { keywordCounts: Object.fromEntries(Object.entries(files.keywords).map(([c, k]) => [c, k.length])) } : {}),
       ...r,
-      ...(ranEarlierRule.has(r.name) ? { adaptiveRule: { ...previousAdaptiveDefault(samples), earlier: true } } : {}),
       explanations: files.explanations.keywords + files.explanations.test,
       samplesUsedMean: mean(files.explanations.samplesUsed),
       seconds: files.seconds,
