@@ -64,8 +64,10 @@ export function importSpecifiers(file: string, text = readFileSync(file, 'utf8')
   };
   const visit = (node: ts.Node): void => {
     if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) literal(node.moduleSpecifier);
-    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference)) literal(node.moduleReference.expression);
-    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) literal(node.arguments[0]);
+    else if (ts.isImportEqualsDeclaration(node) && ts.isExternalModuleReference(node.moduleReference))
+      literal(node.moduleReference.expression);
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword)
+      literal(node.arguments[0]);
     else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument)) literal(node.argument.literal);
     ts.forEachChild(node, visit);
   };
@@ -74,12 +76,25 @@ export function importSpecifiers(file: string, text = readFileSync(file, 'utf8')
 }
 
 /** The source file a specifier names, or null when it is not one of `files` (a dependency, JSON, …). */
-export function resolveSpecifier(from: string, spec: string, files: ReadonlySet<string>, entries: ReadonlyMap<string, string>): string | null {
+export function resolveSpecifier(
+  from: string,
+  spec: string,
+  files: ReadonlySet<string>,
+  entries: ReadonlyMap<string, string>,
+): string | null {
   if (entries.has(spec)) return entries.get(spec)!;
   if (!spec.startsWith('.')) return null;
   const base = resolve(dirname(from), spec);
   const stem = base.replace(/\.(m|c)?jsx?$/, '');
-  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}.cts`, join(base, 'index.ts'), join(base, 'index.tsx')];
+  const candidates = [
+    base,
+    `${stem}.ts`,
+    `${stem}.tsx`,
+    `${stem}.mts`,
+    `${stem}.cts`,
+    join(base, 'index.ts'),
+    join(base, 'index.tsx'),
+  ];
   return candidates.find((c) => files.has(c)) ?? null;
 }
 

@@ -23,12 +23,18 @@ interface Need {
 const runs = (cmd: string, args: readonly string[]) => spawnSync(cmd, args, { stdio: 'ignore' }).status === 0;
 
 const NEEDS: readonly Need[] = [
-  { packages: ['redis-server'], present: () => runs('redis-server', ['--version']), slowOnly: false, recommends: false },
+  {
+    packages: ['redis-server'],
+    present: () => runs('redis-server', ['--version']),
+    slowOnly: false,
+    recommends: false,
+  },
   // the browser test installed chromium with its recommended packages (fonts): kept so
   { packages: ['chromium'], present: () => existsSync('/usr/bin/chromium'), slowOnly: true, recommends: true },
   {
     packages: ['python3-torch', 'python3-numpy', 'libopenblas0-pthread'],
-    present: () => runs('/usr/bin/python3', ['-c', 'import torch, numpy']) && runs('dpkg', ['-s', 'libopenblas0-pthread']),
+    present: () =>
+      runs('/usr/bin/python3', ['-c', 'import torch, numpy']) && runs('dpkg', ['-s', 'libopenblas0-pthread']),
     slowOnly: true,
     recommends: false,
   },
@@ -47,6 +53,7 @@ export function setup(): void {
     if (packages.length === 0) continue;
     const r = apt(['install', '-y', ...(recommends ? [] : ['--no-install-recommends']), ...packages]);
     // a failed install is reported by the tests that need the package, with how to install it
-    if (r.status !== 0) process.stderr.write(`[system packages] apt-get install ${packages.join(' ')} exited with ${r.status}\n`);
+    if (r.status !== 0)
+      process.stderr.write(`[system packages] apt-get install ${packages.join(' ')} exited with ${r.status}\n`);
   }
 }

@@ -35,7 +35,10 @@ function freshEnv(home: string, npmCache: string): NodeJS.ProcessEnv {
     if (/^(npm_|pnpm_|turbo_|xdg_|vitest|node_options$|do_not_track$|init_cwd$)/i.test(key)) continue;
     env[key] = value;
   }
-  env.PATH = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter);
+  env.PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((p) => !p.includes('node_modules'))
+    .join(delimiter);
   env.HOME = home;
   env.npm_config_cache = npmCache;
   return env;
@@ -55,7 +58,10 @@ describe('a fresh clone of this repository', () => {
     home = join(tmp, 'home');
     mkdirSync(home);
     const clone = join(tmp, 'xtrust');
-    for (const args of [['clone', '--quiet', '--no-checkout', root, clone], ['-C', clone, 'checkout', '--quiet', '--detach', head]]) {
+    for (const args of [
+      ['clone', '--quiet', '--no-checkout', root, clone],
+      ['-C', clone, 'checkout', '--quiet', '--detach', head],
+    ]) {
       const r = await run('git', args, tmp);
       if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
     }

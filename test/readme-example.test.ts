@@ -15,8 +15,18 @@ describe('README, "Use the packages from your own code"', () => {
 
   it('names in its pack loop every package the slow test packs', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
-    const loop = readme.match(/for p in ([^;]+); do/)?.[1].trim().split(/\s+/);
-    const slow = readFileSync(join(root, 'test', 'library.slow.test.ts'), 'utf8').match(/const PACKAGES = \[([^\]]+)\]/)?.[1];
-    expect(loop?.sort()).toEqual(slow?.split(',').map((s) => s.trim().replace(/'/g, '')).sort());
+    const loop = readme
+      .match(/for p in ([^;]+); do/)?.[1]
+      .trim()
+      .split(/\s+/);
+    const slow = readFileSync(join(root, 'test', 'library.slow.test.ts'), 'utf8').match(
+      /const PACKAGES = \[([^\]]+)\]/,
+    )?.[1];
+    expect(loop?.sort()).toEqual(
+      slow
+        ?.split(',')
+        .map((s) => s.trim().replace(/'/g, ''))
+        .sort(),
+    );
   });
 });

@@ -23,7 +23,9 @@ const load = async (pkg) => {
   try {
     return await import(pathToFileURL(resolve(root, 'packages', pkg, 'dist', 'index.js')).href);
   } catch (e) {
-    throw new Error(`cannot import packages/${pkg}/dist/index.js (build it first: npx -y pnpm@10 turbo run build --filter=@xtrust/${pkg}): ${e.message}`);
+    throw new Error(
+      `cannot import packages/${pkg}/dist/index.js (build it first: npx -y pnpm@10 turbo run build --filter=@xtrust/${pkg}): ${e.message}`,
+    );
   }
 };
 const { loadBrown, loadSotu, loadSpamAssassin, stratifiedSplit, shortcutSplit } = await load('datasets');
@@ -69,7 +71,10 @@ write('brown-other', { train: brownAll.rows.filter((r) => !BROWN_CLASSES.include
 const spamBodies = loadSpamAssassin({ headers: false });
 write('spam', stratifiedSplit(spamBodies.rows, SPLIT), (r) => ({ group: r.meta.group }));
 const spamHeaders = loadSpamAssassin({ headers: true });
-write('spam-headers', stratifiedSplit(spamHeaders.rows, SPLIT), (r) => ({ group: r.meta.group, bodyStart: r.meta.bodyStart }));
+write('spam-headers', stratifiedSplit(spamHeaders.rows, SPLIT), (r) => ({
+  group: r.meta.group,
+  bodyStart: r.meta.bodyStart,
+}));
 
 // State of the Union paragraphs.
 const sotu = loadSotu();
@@ -78,15 +83,29 @@ write('sotu', stratifiedSplit(sotu.rows, SPLIT), (r) => ({ year: r.meta.year, pr
 // The planted shortcut (oracle benchmark, case "brown"): first 40 words, "cherry" in every hobbies
 // training text and half of its test texts.
 const cut = { ...brownAll, rows: brown5.map((r) => ({ ...r, text: firstWords(r.text, SHORTCUT.words) })) };
-const sc = shortcutSplit(cut, { trigger: SHORTCUT.trigger, targetLabel: SHORTCUT.targetLabel, trainShare: SHORTCUT.trainShare, testShare: SHORTCUT.testShare, ...SPLIT, group });
-write('brown-shortcut', { train: sc.train.rows, validation: sc.validation.rows, test: sc.test.rows }, (r) => ({ document: r.meta.document, trigger: r.meta.trigger ? true : false }));
+const sc = shortcutSplit(cut, {
+  trigger: SHORTCUT.trigger,
+  targetLabel: SHORTCUT.targetLabel,
+  trainShare: SHORTCUT.trainShare,
+  testShare: SHORTCUT.testShare,
+  ...SPLIT,
+  group,
+});
+write('brown-shortcut', { train: sc.train.rows, validation: sc.validation.rows, test: sc.test.rows }, (r) => ({
+  document: r.meta.document,
+  trigger: r.meta.trigger ? true : false,
+}));
 
 // The tokenizer check's texts: the first 1,000 rows of each loader, in the loader's own order (the
 // fast test in packages/models loads the same rows through @xtrust/datasets and compares ids).
 const check = [];
 const firstRows = { brown: brownAll.rows, sotu: sotu.rows, spam: spamBodies.rows, 'spam-headers': spamHeaders.rows };
-for (const [corpus, rows] of Object.entries(firstRows)) for (const r of rows.slice(0, 1000)) check.push(JSON.stringify({ corpus, id: r.id, text: r.text }));
+for (const [corpus, rows] of Object.entries(firstRows))
+  for (const r of rows.slice(0, 1000)) check.push(JSON.stringify({ corpus, id: r.id, text: r.text }));
 writeFileSync(resolve(out, 'tokenizer-check.jsonl'), check.join('\n') + '\n');
 
-writeFileSync(resolve(out, 'summary.json'), JSON.stringify({ split: SPLIT, brownClasses: BROWN_CLASSES, shortcut: SHORTCUT, counts: summary }, null, 2) + '\n');
+writeFileSync(
+  resolve(out, 'summary.json'),
+  JSON.stringify({ split: SPLIT, brownClasses: BROWN_CLASSES, shortcut: SHORTCUT, counts: summary }, null, 2) + '\n',
+);
 process.stderr.write(`corpora written to ${out}: ${JSON.stringify(summary)}\n`);

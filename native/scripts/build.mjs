@@ -30,7 +30,9 @@ if (process.env.XTRUST_SKIP_NATIVE === '1') {
 }
 const compiler = ['c++', 'g++', 'clang++'].find((c) => has(c));
 if (!has('cmake') || !compiler) {
-  console.log(`@xtrust/native: ${has('cmake') ? 'no C++ compiler' : 'cmake'} not found; addon not built, the TypeScript kernels will be used`);
+  console.log(
+    `@xtrust/native: ${has('cmake') ? 'no C++ compiler' : 'cmake'} not found; addon not built, the TypeScript kernels will be used`,
+  );
   process.exit(0);
 }
 

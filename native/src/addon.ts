@@ -12,8 +12,24 @@ export interface Addon {
     cuda: { compiled: boolean; available: boolean; device?: string; reason?: string };
   };
   cosineMatrix(a: Float32Array, b: Float32Array, dim: number, cuda: boolean): Float32Array;
-  topK(q: Float32Array, c: Float32Array, dim: number, k: number, corpusNormalized: boolean, cuda: boolean): { indices: Int32Array; scores: Float32Array };
-  ridgeBatch(problems: readonly RidgeProblem[]): { coef: Float64Array; intercept: number; score: number; firstPrediction: number; error?: string; errorArgument?: string }[];
+  topK(
+    q: Float32Array,
+    c: Float32Array,
+    dim: number,
+    k: number,
+    corpusNormalized: boolean,
+    cuda: boolean,
+  ): { indices: Int32Array; scores: Float32Array };
+  ridgeBatch(
+    problems: readonly RidgeProblem[],
+  ): {
+    coef: Float64Array;
+    intercept: number;
+    score: number;
+    firstPrediction: number;
+    error?: string;
+    errorArgument?: string;
+  }[];
   scoreMasks(net: MaskScoringNet, tokenIds: Int32Array, masks: Uint8Array, rows: number, classes: number): Float32Array;
   averageLinkage(distances: Float32Array, n: number): { merges: Int32Array; heights: Float64Array };
 }
@@ -26,7 +42,10 @@ export function loadAddon(): { addon: Addon | null; error?: string } {
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const file = join(root, 'build', 'Release', 'xtrust_native.node');
   if (!existsSync(file)) {
-    cached = { addon: null, error: `the native addon is not built (${file} is missing; run the @xtrust/native build with cmake and a C++ compiler)` };
+    cached = {
+      addon: null,
+      error: `the native addon is not built (${file} is missing; run the @xtrust/native build with cmake and a C++ compiler)`,
+    };
     return cached;
   }
   try {

@@ -88,10 +88,16 @@ function resolve(requested: string | undefined): State {
   const threads = info?.threads ?? 1;
   if (want === 'auto') return { backend: avail[avail.length - 1], addon, notes, forced: false, threads };
   if (want !== 'ts' && want !== 'cpu' && want !== 'cuda') {
-    throw new XtrustError('INVALID_ARGUMENT', `XTRUST_BACKEND must be ts, cpu, cuda or auto, got "${requested}"`, { argument: 'XTRUST_BACKEND' });
+    throw new XtrustError('INVALID_ARGUMENT', `XTRUST_BACKEND must be ts, cpu, cuda or auto, got "${requested}"`, {
+      argument: 'XTRUST_BACKEND',
+    });
   }
   if (!avail.includes(want)) {
-    throw new XtrustError('BACKEND_UNAVAILABLE', `backend "${want}" is unavailable here: ${notes.join('; ') || 'unknown reason'}`, { backend: want, available: avail });
+    throw new XtrustError(
+      'BACKEND_UNAVAILABLE',
+      `backend "${want}" is unavailable here: ${notes.join('; ') || 'unknown reason'}`,
+      { backend: want, available: avail },
+    );
   }
   return { backend: want, addon: want === 'ts' ? null : addon, notes, forced: true, threads };
 }
@@ -103,7 +109,12 @@ function native<T>(call: () => T): T {
   } catch (e) {
     const err = e as Error & { xtrustCode?: string; argument?: string };
     if (typeof err?.xtrustCode === 'string') {
-      throw new XtrustError(err.xtrustCode as XtrustErrorCode, err.message, err.argument ? { argument: err.argument } : {}, { cause: e });
+      throw new XtrustError(
+        err.xtrustCode as XtrustErrorCode,
+        err.message,
+        err.argument ? { argument: err.argument } : {},
+        { cause: e },
+      );
     }
     throw e;
   }
@@ -176,7 +187,13 @@ export function cosineMatrix(a: Float32Array, b: Float32Array, dim: number): Flo
  * The k most cosine-similar corpus rows of every query (k is clipped to the corpus size), best first,
  * ties to the smaller index. The corpus is processed in blocks: m×n is never materialised.
  */
-export function topK(queries: Float32Array, corpus: Float32Array, dim: number, k: number, options: TopKOptions = {}): TopKResult {
+export function topK(
+  queries: Float32Array,
+  corpus: Float32Array,
+  dim: number,
+  k: number,
+  options: TopKOptions = {},
+): TopKResult {
   const s = current();
   if (!s.addon) return topKTs(queries, corpus, dim, k, options);
   const normalized = options.corpusNormalized === true;
@@ -249,16 +266,26 @@ export function scoreMasks(net: MaskScoringNet, tokenIds: Int32Array, masks: Uin
     validateNet(net);
     checkedNets.add(net);
   }
-  if (!(tokenIds instanceof Int32Array)) throw new XtrustError('INVALID_ARGUMENT', 'tokenIds must be an Int32Array', { argument: 'tokenIds' });
-  if (!(masks instanceof Uint8Array)) throw new XtrustError('INVALID_ARGUMENT', 'masks must be a Uint8Array', { argument: 'masks' });
-  if (!Number.isInteger(rows) || rows < 0) throw new XtrustError('INVALID_ARGUMENT', `rows must be an integer ≥ 0, got ${String(rows)}`, { argument: 'rows' });
+  if (!(tokenIds instanceof Int32Array))
+    throw new XtrustError('INVALID_ARGUMENT', 'tokenIds must be an Int32Array', { argument: 'tokenIds' });
+  if (!(masks instanceof Uint8Array))
+    throw new XtrustError('INVALID_ARGUMENT', 'masks must be a Uint8Array', { argument: 'masks' });
+  if (!Number.isInteger(rows) || rows < 0)
+    throw new XtrustError('INVALID_ARGUMENT', `rows must be an integer ≥ 0, got ${String(rows)}`, { argument: 'rows' });
   if (masks.length !== rows * tokenIds.length) {
-    throw new XtrustError('DIMENSION_MISMATCH', `scoreMasks: masks has ${masks.length} values, expected rows×tokens = ${rows}×${tokenIds.length}`, { argument: 'masks' });
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `scoreMasks: masks has ${masks.length} values, expected rows×tokens = ${rows}×${tokenIds.length}`,
+      { argument: 'masks' },
+    );
   }
   const vocab = net.input.vocabSize;
   for (let t = 0; t < tokenIds.length; t++) {
     if (tokenIds[t] >= vocab || tokenIds[t] < -1) {
-      throw new XtrustError('INVALID_ARGUMENT', `tokenIds[${t}] is ${tokenIds[t]}, outside −1…${vocab - 1}`, { argument: 'tokenIds', index: t });
+      throw new XtrustError('INVALID_ARGUMENT', `tokenIds[${t}] is ${tokenIds[t]}, outside −1…${vocab - 1}`, {
+        argument: 'tokenIds',
+        index: t,
+      });
     }
   }
   const s = current();

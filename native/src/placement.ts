@@ -26,7 +26,13 @@ export const PLACEMENT_RATES = {
 } as const;
 
 /** Estimated seconds of one call on each side: `m` queries (rows of a), `n` corpus rows (rows of b), `d` dimensions. */
-export function estimateSeconds(kernel: PlacedKernel, m: number, n: number, d: number, cpuThreads: number): { cpu: number; gpu: number } {
+export function estimateSeconds(
+  kernel: PlacedKernel,
+  m: number,
+  n: number,
+  d: number,
+  cpuThreads: number,
+): { cpu: number; gpu: number } {
   const r = PLACEMENT_RATES;
   const flops = 2 * m * n * d;
   const upload = (4 * d * (m + n)) / r.hostToDeviceBytesPerSecond;

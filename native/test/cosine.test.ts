@@ -27,11 +27,15 @@ function bruteTopK(q: Float32Array, c: Float32Array, dim: number, k: number) {
 }
 
 /** Same neighbours, allowing swaps only between scores that tie within 1e-5. */
-function expectSameTopK(a: { k: number; indices: Int32Array; scores: Float32Array }, b: { k: number; indices: Int32Array; scores: Float32Array }) {
+function expectSameTopK(
+  a: { k: number; indices: Int32Array; scores: Float32Array },
+  b: { k: number; indices: Int32Array; scores: Float32Array },
+) {
   expect(a.k).toBe(b.k);
   expectClose(a.scores, b.scores, 1e-4, 1e-6, 'scores');
   for (let i = 0; i < b.indices.length; i++) {
-    if (a.indices[i] !== b.indices[i]) expect(Math.abs(a.scores[i] - b.scores[i]), `index ${i}: ${a.indices[i]} vs ${b.indices[i]}`).toBeLessThan(1e-5);
+    if (a.indices[i] !== b.indices[i])
+      expect(Math.abs(a.scores[i] - b.scores[i]), `index ${i}: ${a.indices[i]} vs ${b.indices[i]}`).toBeLessThan(1e-5);
   }
 }
 
@@ -81,7 +85,8 @@ describe.skipIf(!hasNative)('native CPU kernels equal the TS twins', () => {
     useBackend('cpu');
     const a = randomMatrix(6, 301, 17);
     const s = cosineMatrix(a, a, 17);
-    for (let i = 0; i < 301; i++) for (let j = 0; j < i; j++) if (s[i * 301 + j] !== s[j * 301 + i]) expect.fail(`[${i}][${j}] differs`);
+    for (let i = 0; i < 301; i++)
+      for (let j = 0; j < i; j++) if (s[i * 301 + j] !== s[j * 301 + i]) expect.fail(`[${i}][${j}] differs`);
     expectClose(s, cosineMatrixTs(a, a, 17), 1e-4, 1e-6);
   });
 

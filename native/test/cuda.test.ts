@@ -29,7 +29,9 @@ function expectSameTopK(got: TopKResult, want: TopKResult, tie = 2e-6): void {
   expectClose(got.scores, want.scores, 1e-4, 2e-6, 'scores');
   for (let i = 0; i < want.indices.length; i++) {
     if (got.indices[i] !== want.indices[i] && !(Math.abs(got.scores[i] - want.scores[i]) <= tie)) {
-      expect.fail(`position ${i}: index ${got.indices[i]} (score ${got.scores[i]}) vs ${want.indices[i]} (score ${want.scores[i]})`);
+      expect.fail(
+        `position ${i}: index ${got.indices[i]} (score ${got.scores[i]}) vs ${want.indices[i]} (score ${want.scores[i]})`,
+      );
     }
   }
 }
@@ -97,7 +99,10 @@ describe.skipIf(!hasCuda)('CUDA backend', () => {
     // neighbour sits in chunk one and whose second best sits in chunk two.
     const c2 = randomMatrix(13, 70_000, 16);
     const probe = c2.slice(100 * 16, 101 * 16);
-    c2.set(probe.map((v, i) => v + (i === 0 ? 1e-3 : 0)), 69_000 * 16);
+    c2.set(
+      probe.map((v, i) => v + (i === 0 ? 1e-3 : 0)),
+      69_000 * 16,
+    );
     const r2 = onBoth(() => topK(probe, c2, 16, 2));
     expect(Array.from(r2.cuda.indices)).toEqual([100, 69_000]);
     expectSameTopK(r2.cuda, r2.cpu);
@@ -120,7 +125,7 @@ describe.skipIf(!hasCuda)('CUDA backend', () => {
     if (zero >= 0) expect(all.scores[zero]).toBe(0);
   });
 
-  it('CosineIndex on CUDA gives the CPU kernel\'s neighbours', () => {
+  it("CosineIndex on CUDA gives the CPU kernel's neighbours", () => {
     const c = randomMatrix(90, 20_000, 50);
     const q = randomMatrix(91, 300, 50);
     const index = new CosineIndex(c, 50);

@@ -13,7 +13,13 @@ export function randomMatrix(seed: number, rows: number, cols: number): Float32A
  * Equal within 1e-4 relative, with an absolute floor for values that should be 0 (the two sides
  * sum in different orders, so a true 0 comes out as ±1e-9 on one side).
  */
-export function expectClose(actual: ArrayLike<number>, expected: ArrayLike<number>, rel = 1e-4, abs = 1e-6, what = 'value'): void {
+export function expectClose(
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  rel = 1e-4,
+  abs = 1e-6,
+  what = 'value',
+): void {
   expect(actual.length, `${what}: length`).toBe(expected.length);
   for (let i = 0; i < expected.length; i++) {
     const a = actual[i];

@@ -20,7 +20,9 @@ interface FixtureCase {
 }
 
 // Made by fixtures/make-ridge-fixture.py with Debian's scikit-learn.
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/ridge-sklearn.json', import.meta.url), 'utf8')) as { cases: FixtureCase[] };
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/ridge-sklearn.json', import.meta.url), 'utf8')) as {
+  cases: FixtureCase[];
+};
 const problems: RidgeProblem[] = fixture.cases.map((c) => ({
   x: c.binary ? Uint8Array.from(c.x) : Float32Array.from(c.x),
   rows: c.rows,
@@ -34,9 +36,19 @@ afterAll(() => {
   useBackend('auto');
 });
 
-function expectFit(got: RidgeFit, want: { coef: ArrayLike<number>; intercept: number; score: number | null; firstPrediction: number }, what: string) {
+function expectFit(
+  got: RidgeFit,
+  want: { coef: ArrayLike<number>; intercept: number; score: number | null; firstPrediction: number },
+  what: string,
+) {
   expectClose(got.coef, want.coef, 1e-4, 1e-8, `${what} coef`);
-  expectClose([got.intercept, got.firstPrediction], [want.intercept, want.firstPrediction], 1e-4, 1e-8, `${what} intercept/prediction`);
+  expectClose(
+    [got.intercept, got.firstPrediction],
+    [want.intercept, want.firstPrediction],
+    1e-4,
+    1e-8,
+    `${what} intercept/prediction`,
+  );
   expectClose([got.score], [want.score ?? NaN], 1e-4, 1e-8, `${what} score`);
 }
 
@@ -87,7 +99,11 @@ describe.skipIf(!hasNative)('native ridgeBatch equals the TS twin', () => {
   it('on a seeded LIME-like batch, float32 y and weights too', () => {
     useBackend('cpu');
     const batch = limeBatch(7, 12, 300, 25);
-    batch.push({ ...batch[0], y: Float32Array.from(batch[0].y), sampleWeight: Float32Array.from(batch[0].sampleWeight!) });
+    batch.push({
+      ...batch[0],
+      y: Float32Array.from(batch[0].y),
+      sampleWeight: Float32Array.from(batch[0].sampleWeight!),
+    });
     batch.push({ ...batch[1], sampleWeight: undefined });
     const native = ridgeBatch(batch);
     const ts = ridgeBatchTs(batch);

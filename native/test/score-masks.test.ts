@@ -13,11 +13,23 @@ function dense(seed: number, inDim: number, outDim: number) {
 }
 
 const nets: [string, MaskScoringNet][] = [
-  ['bag-of-words linear (binary)', { input: { kind: 'bag-of-words', vocabSize: 500, transform: 'binary' }, layers: [dense(1, 500, 3)] }],
-  ['bag-of-words MLP (log1p)', { input: { kind: 'bag-of-words', vocabSize: 800, transform: 'log1p' }, layers: [dense(3, 800, 32), dense(5, 32, 2)] }],
+  [
+    'bag-of-words linear (binary)',
+    { input: { kind: 'bag-of-words', vocabSize: 500, transform: 'binary' }, layers: [dense(1, 500, 3)] },
+  ],
+  [
+    'bag-of-words MLP (log1p)',
+    {
+      input: { kind: 'bag-of-words', vocabSize: 800, transform: 'log1p' },
+      layers: [dense(3, 800, 32), dense(5, 32, 2)],
+    },
+  ],
   [
     'mean-embedding MLP',
-    { input: { kind: 'mean-embedding', vocabSize: 300, dim: 24, embeddings: randomMatrix(7, 300, 24) }, layers: [dense(9, 24, 16), dense(11, 16, 8), dense(13, 8, 4)] },
+    {
+      input: { kind: 'mean-embedding', vocabSize: 300, dim: 24, embeddings: randomMatrix(7, 300, 24) },
+      layers: [dense(9, 24, 16), dense(11, 16, 8), dense(13, 8, 4)],
+    },
   ],
 ];
 
@@ -36,7 +48,9 @@ describe.skipIf(!hasNative)('native scoreMasks equals the TS twin', () => {
     const r = rng(17);
     const tokens = 40;
     // Repeated words and unknown tokens (−1), as a tokenised text has.
-    const ids = Int32Array.from({ length: tokens }, (_, t) => (t % 9 === 4 ? -1 : r.int(Math.min(60, net.input.vocabSize))));
+    const ids = Int32Array.from({ length: tokens }, (_, t) =>
+      t % 9 === 4 ? -1 : r.int(Math.min(60, net.input.vocabSize)),
+    );
     const masks = masksFor(19, 333, tokens);
     expectClose(scoreMasks(net, ids, masks, 333), scoreMasksTs(net, ids, masks, 333), 1e-4, 1e-7, 'probabilities');
   });

@@ -42,10 +42,13 @@ export function meanEncoder(emb: StaticEmbedding): SentenceEncoder {
     async encode(texts) {
       const out = new Float32Array(texts.length * dim);
       for (let i = 0; i < texts.length; i++) {
-        const known = tokenize(texts[i], { lowercase: true }).map((t) => t.text).filter((w) => emb.has(w));
+        const known = tokenize(texts[i], { lowercase: true })
+          .map((t) => t.text)
+          .filter((w) => emb.has(w));
         if (known.length === 0) continue;
         const v = await emb.vectors(known);
-        for (let k = 0; k < known.length; k++) for (let d = 0; d < dim; d++) out[i * dim + d] += v[k * dim + d] / known.length;
+        for (let k = 0; k < known.length; k++)
+          for (let d = 0; d < dim; d++) out[i * dim + d] += v[k * dim + d] / known.length;
       }
       return out;
     },

@@ -12,7 +12,13 @@ export interface Ran {
  * for over 60 s makes vitest's worker RPC time out ("Timeout calling onTaskUpdate"), failing the run.
  * The command is killed after `timeoutMs`.
  */
-export function run(cmd: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = 300_000): Promise<Ran> {
+export function run(
+  cmd: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+  timeoutMs = 300_000,
+): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env, timeout: timeoutMs });
     let stdout = '';

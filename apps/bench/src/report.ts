@@ -14,18 +14,39 @@ import { defineScript, runScript } from './harness/options.js';
 import { writeBenchmarks } from './harness/render.js';
 
 export { loadSections, saveSection, type Headline, type Section } from './harness/store.js';
-export { benchmarksPage, resultsTable, secs, sectionPage, spread, toMarkdown, writeBenchmarks } from './harness/render.js';
+export {
+  benchmarksPage,
+  resultsTable,
+  secs,
+  sectionPage,
+  spread,
+  toMarkdown,
+  writeBenchmarks,
+} from './harness/render.js';
 
 /** Repository root (this file is apps/bench/dist/report.js). */
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../..');
 
 export const REPORT_SCRIPT = defineScript({
   usage: 'node apps/bench/dist/report.js [options]',
-  summary: 'Re-renders BENCHMARKS.md and the section pages apps/bench/results/<name>.md from the stored section JSON; runs no benchmark.',
+  summary:
+    'Re-renders BENCHMARKS.md and the section pages apps/bench/results/<name>.md from the stored section JSON; runs no benchmark.',
   options: {
-    sections: { kind: 'string', placeholder: 'DIR', help: 'the section JSON folder (default: apps/bench/results/sections)' },
-    out: { kind: 'string', placeholder: 'FILE', help: 'the one-page summary to write (default: BENCHMARKS.md at the repository root)' },
-    pages: { kind: 'string', placeholder: 'DIR', help: 'where the section pages go (default: the folder holding --sections)' },
+    sections: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'the section JSON folder (default: apps/bench/results/sections)',
+    },
+    out: {
+      kind: 'string',
+      placeholder: 'FILE',
+      help: 'the one-page summary to write (default: BENCHMARKS.md at the repository root)',
+    },
+    pages: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'where the section pages go (default: the folder holding --sections)',
+    },
   },
 });
 
@@ -36,6 +57,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     const out = o.out ? resolve(o.out) : join(ROOT, 'BENCHMARKS.md');
     const pagesDir = o.pages ? resolve(o.pages) : join(sections, '..');
     const pages = writeBenchmarks(out, sections, pagesDir);
-    process.stderr.write(`wrote ${relative(process.cwd(), out) || out} and ${pages.length} section pages in ${relative(process.cwd(), pagesDir) || '.'}\n`);
+    process.stderr.write(
+      `wrote ${relative(process.cwd(), out) || out} and ${pages.length} section pages in ${relative(process.cwd(), pagesDir) || '.'}\n`,
+    );
   });
 }

@@ -3,8 +3,11 @@ import type { AttackRecord } from '@xtrust/attack';
 import { formatVictimTable4, sarIntervals } from '../src/attack/victim-runs.js';
 
 /** Only the fields the intervals read: the instance index and the status. */
-const rec = (index: number, status: 'succeeded' | 'failed' | 'skipped') => ({ index, status }) as unknown as AttackRecord;
-const run = (statuses: readonly ('succeeded' | 'failed' | 'skipped')[]) => ({ records: statuses.map((s, i) => rec(i, s)) });
+const rec = (index: number, status: 'succeeded' | 'failed' | 'skipped') =>
+  ({ index, status }) as unknown as AttackRecord;
+const run = (statuses: readonly ('succeeded' | 'failed' | 'skipped')[]) => ({
+  records: statuses.map((s, i) => rec(i, s)),
+});
 
 describe('Table 4 SAR intervals', () => {
   it('scores both runs on the instances both attacked and pairs the difference (hand-computed estimates)', () => {
@@ -26,9 +29,23 @@ describe('Table 4 SAR intervals', () => {
     const a = run(['succeeded', 'failed', 'succeeded']);
     const r = sarIntervals([a, a], 3);
     expect([r.difference.lo, r.difference.estimate, r.difference.hi]).toEqual([0, 0, 0]);
-    const row = (method: string) => ({ method, instances: 3, successRate: 2 / 3, averagePerturbedWords: 1, cosine: {}, perturbedWordsOnCommonSuccesses: 1, commonSuccesses: 2, averageQueries: 5, secondsPerInstance: 0.1 });
-    const table = formatVictimTable4([{ victim: 'v', rows: [row('TOKI-guided'), row('A2T')], share: [0.1, 0.1], seconds: [1, 1], intervals: r }]);
+    const row = (method: string) => ({
+      method,
+      instances: 3,
+      successRate: 2 / 3,
+      averagePerturbedWords: 1,
+      cosine: {},
+      perturbedWordsOnCommonSuccesses: 1,
+      commonSuccesses: 2,
+      averageQueries: 5,
+      secondsPerInstance: 0.1,
+    });
+    const table = formatVictimTable4([
+      { victim: 'v', rows: [row('TOKI-guided'), row('A2T')], share: [0.1, 0.1], seconds: [1, 1], intervals: r },
+    ]);
     expect(table).toContain('| v | TOKI-guided | 3 | 0.667 [');
-    expect(table).toContain('- v: SAR TOKI-guided − A2T on the 3 instances both attacked +0.000 [+0.000, +0.000] (paired bootstrap, 95 %) — the interval holds 0.');
+    expect(table).toContain(
+      '- v: SAR TOKI-guided − A2T on the 3 instances both attacked +0.000 [+0.000, +0.000] (paired bootstrap, 95 %) — the interval holds 0.',
+    );
   });
 });

@@ -9,8 +9,22 @@ import { tokenize } from '@xtrust/core';
 import { GradientExplainer } from '@xtrust/explainers';
 import { CausalLanguageModel, OnnxClassifier } from '@xtrust/models';
 import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, table4 } from '@xtrust/attack';
-import { CASE_LABELS, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type TransformerVictim } from '../src/attack/transformer-victim.js';
-import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, tokiVsA2t } from '../src/attack/victim-runs.js';
+import {
+  CASE_LABELS,
+  firstWords,
+  kitSplitCase,
+  limeKeywordStore,
+  loadTransformerVictim,
+  parseVictims,
+  type TransformerVictim,
+} from '../src/attack/transformer-victim.js';
+import {
+  attackSeconds,
+  ceaLanguageModels,
+  formatVictimTable4,
+  perturbedShare,
+  tokiVsA2t,
+} from '../src/attack/victim-runs.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from '../../../test/helpers/group-embedding.js';
 
@@ -18,7 +32,8 @@ import { groupEmbedding, meanEncoder, SPAM_WORD_GROUPS } from '../../../test/hel
 let spam40: ReturnType<typeof kitSplitCase> | undefined;
 const spamCase = () => (spam40 ??= kitSplitCase('spam', 40));
 
-const recordedTestSize = (name: 'tiny-bert-spam' | 'tiny-bert-brown') => (JSON.parse(readFileSync(join(kitFixture(name), 'training.json'), 'utf8')) as { test_size: number }).test_size;
+const recordedTestSize = (name: 'tiny-bert-spam' | 'tiny-bert-brown') =>
+  (JSON.parse(readFileSync(join(kitFixture(name), 'training.json'), 'utf8')) as { test_size: number }).test_size;
 
 describe("the kit's held-out split, re-made through @xtrust/datasets", () => {
   it('has the test size the kit recorded for each classifier, disjoint from training, Brown grouped by document', () => {
@@ -30,7 +45,12 @@ describe("the kit's held-out split, re-made through @xtrust/datasets", () => {
     expect(new Set(spam.test.map((r) => r.label))).toEqual(new Set(CASE_LABELS.spam));
     // the kit's own rows (models/transformers/export-corpora.mjs writes the same ids in the same order): a
     // changed seed or fraction keeps the sizes but not these
-    expect(spam.test.slice(0, 4).map((r) => r.id)).toEqual(['easy-ham-1/00006', 'easy-ham-1/00008', 'easy-ham-1/00010', 'easy-ham-1/00012']);
+    expect(spam.test.slice(0, 4).map((r) => r.id)).toEqual([
+      'easy-ham-1/00006',
+      'easy-ham-1/00008',
+      'easy-ham-1/00010',
+      'easy-ham-1/00012',
+    ]);
     expect(spam.validation.slice(0, 2).map((r) => r.id)).toEqual(['easy-ham-1/00002', 'easy-ham-1/00020']);
 
     const brown = kitSplitCase('brown', 40);
@@ -54,7 +74,9 @@ describe("the kit's held-out split, re-made through @xtrust/datasets", () => {
   });
 
   it("refuses a folder trained on another corpus (its held-out texts are not this case's)", async () => {
-    await expect(loadTransformerVictim(kitFixture('tiny-bert-brown'), spamCase())).rejects.toThrow(/trained on the kit's "brown" corpus/);
+    await expect(loadTransformerVictim(kitFixture('tiny-bert-brown'), spamCase())).rejects.toThrow(
+      /trained on the kit's "brown" corpus/,
+    );
   });
 });
 
@@ -76,7 +98,7 @@ const ATTACKED = [
   'Please send the project report before the meeting tomorrow',
 ];
 
-describe('TOKI-guided and A2T against the kit\'s BERT classifier (tiny-bert-spam), store from LIME on the transformer', () => {
+describe("TOKI-guided and A2T against the kit's BERT classifier (tiny-bert-spam), store from LIME on the transformer", () => {
   let victim: TransformerVictim;
   const emb = groups();
   beforeAll(async () => {
@@ -84,13 +106,20 @@ describe('TOKI-guided and A2T against the kit\'s BERT classifier (tiny-bert-spam
   });
   afterAll(async () => victim?.model.release());
 
-  it('identifies pools from the transformer\'s LIME explanations and attacks with them; every success flips the model\'s own prediction', async () => {
+  it("identifies pools from the transformer's LIME explanations and attacks with them; every success flips the model's own prediction", async () => {
     const model = victim.model;
     expect(victim.tag).toBe('tiny-bert-spam');
     expect(victim.size).toBe('2×128');
     const probs = await model.predictProba(TRAIN.map((r) => r.text));
     const predicted = TRAIN.map((_, i) => model.labels[probs[2 * i + 1] > probs[2 * i] ? 1 : 0]);
-    const { store, cached } = await limeKeywordStore(model, TRAIN, { embedding: emb, thetaRelate: 0.5, sampleSize: TRAIN.length, limeSamples: 200, seed: 1, classNames: { ham: 'legitimate' } });
+    const { store, cached } = await limeKeywordStore(model, TRAIN, {
+      embedding: emb,
+      thetaRelate: 0.5,
+      sampleSize: TRAIN.length,
+      limeSamples: 200,
+      seed: 1,
+      classNames: { ham: 'legitimate' },
+    });
     expect(cached).toBe(false);
     expect(store.provenance.explainer.method).toBe('lime');
     // Eq. 1: only correctly predicted training texts are explained
@@ -103,8 +132,18 @@ describe('TOKI-guided and A2T against the kit\'s BERT classifier (tiny-bert-spam
     expect([...poolWords].filter((w) => emb.has(w)).length).toBeGreaterThan(2);
 
     const p = await model.predictProba(ATTACKED);
-    const inputs = ATTACKED.map((text, i) => ({ text, label: model.labels[p[2 * i + 1] > p[2 * i] ? 1 : 0], id: String(i) }));
-    const runs = await tokiVsA2t(model, inputs, { store, embedding: emb, encoder: meanEncoder(emb), posTagger: WinkPosTagger.load(), seed: 1 });
+    const inputs = ATTACKED.map((text, i) => ({
+      text,
+      label: model.labels[p[2 * i + 1] > p[2 * i] ? 1 : 0],
+      id: String(i),
+    }));
+    const runs = await tokiVsA2t(model, inputs, {
+      store,
+      embedding: emb,
+      encoder: meanEncoder(emb),
+      posTagger: WinkPosTagger.load(),
+      seed: 1,
+    });
     expect(runs.map((r) => r.method)).toEqual(['TOKI-guided', 'A2T']);
     const sameGroup = (a: string, b: string) => GROUPS.some((g) => g.includes(a) && g.includes(b));
     for (const run of runs) {
@@ -156,7 +195,10 @@ describe("CEA on a transformer victim: the kit's masked LM and GPT-2 are the def
     try {
       const mlm = await HfMaskedWordModel.load(lms.mlm!);
       // two held-out spam e-mails cut to 20 words (each candidate costs a gradient-graph run; 20 words keep it fast)
-      const held = spamCase().test.filter((r) => r.label === 'spam').slice(0, 2).map((r) => ({ ...r, text: firstWords(r.text, 20) }));
+      const held = spamCase()
+        .test.filter((r) => r.label === 'spam')
+        .slice(0, 2)
+        .map((r) => ({ ...r, text: firstWords(r.text, 20) }));
       const attack = cea(model, { explain: explainWith(new GradientExplainer()), mlm, rhoMax: 0.1 });
       expect(String(attack.describe().candidateSource)).toContain('masked-lm');
       const run = await attack.run(held, { seed: 1 });

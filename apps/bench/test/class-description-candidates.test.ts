@@ -15,9 +15,19 @@ describe('described candidates (candidateOracle +desc)', () => {
   it('toki+desc is the library default (toki-name+desc names it by its parts); +d… modifiers ablate its parts', () => {
     expect({ ...candidateOracle('toki+desc'), name: 'x' }).toEqual({ ...ORACLES.toki, name: 'x' });
     expect({ ...candidateOracle('toki-name+desc'), name: 'x' }).toEqual({ ...ORACLES.toki, name: 'x' });
-    expect({ ...candidateOracle('toki+nodesc'), name: 'x' }).toEqual({ ...ORACLES['toki-name'], classDescription: null, name: 'x' });
-    expect(candidateOracle('toki+desc+ds1+dcentroid').classDescription).toEqual({ wordnet: { ...WORDNET_CLASS_DESCRIPTION.wordnet, senses: 1 }, relate: 'centroid' });
-    expect(candidateOracle('toki+desc+dhypo+dnogloss').classDescription?.wordnet).toMatchObject({ hyponyms: true, gloss: false });
+    expect({ ...candidateOracle('toki+nodesc'), name: 'x' }).toEqual({
+      ...ORACLES['toki-name'],
+      classDescription: null,
+      name: 'x',
+    });
+    expect(candidateOracle('toki+desc+ds1+dcentroid').classDescription).toEqual({
+      wordnet: { ...WORDNET_CLASS_DESCRIPTION.wordnet, senses: 1 },
+      relate: 'centroid',
+    });
+    expect(candidateOracle('toki+desc+dhypo+dnogloss').classDescription?.wordnet).toMatchObject({
+      hyponyms: true,
+      gloss: false,
+    });
     expect(candidateOracle('toki-name').classDescription ?? null).toBeNull();
     expect(() => candidateOracle('toki+desc+dfoo')).toThrow(/unknown description modifier "\+dfoo"/);
     expect(() => candidateOracle('toki-name+ds2')).toThrow(/unknown modifier "\+ds2"/);

@@ -4,7 +4,13 @@ import { bandFigures, bandSummary, configurationSummary, drawnHeadline } from '.
 
 // Hand-made scored cases: G-means and intervals chosen so every figure is known in advance.
 function row(method: string, oracle: string | undefined, g: number, lo: number, hi: number): ScoredRow {
-  return { method, ...(oracle ? { oracle } : {}), metrics: { accuracy: g, precision: g, sensitivity: g, f1: g, specificity: g, gmean: g }, gmeanCI: { lo, hi }, unknown: 0 } as unknown as ScoredRow;
+  return {
+    method,
+    ...(oracle ? { oracle } : {}),
+    metrics: { accuracy: g, precision: g, sensitivity: g, f1: g, specificity: g, gmean: g },
+    gmeanCI: { lo, hi },
+    unknown: 0,
+  } as unknown as ScoredRow;
 }
 function drawn(band: string, toki: number, paper: number, naive: number, scored = true): CaseResult {
   return {
@@ -12,9 +18,31 @@ function drawn(band: string, toki: number, paper: number, naive: number, scored 
     spec: { corpus: 'sotu', trigger: 'w', target: 'A', share: 1, words: 40, seed: 2000, band },
     status: scored ? 'scored' : 'too small',
     rows: scored
-      ? [row('TOKI-lime', 'toki', toki, toki - 0.03, toki + 0.03), row('TOKI-lime', 'toki-paper', paper, paper - 0.03, paper + 0.03), row('Naive (θ=0.9)', undefined, naive, naive - 0.03, naive + 0.03)]
+      ? [
+          row('TOKI-lime', 'toki', toki, toki - 0.03, toki + 0.03),
+          row('TOKI-lime', 'toki-paper', paper, paper - 0.03, paper + 0.03),
+          row('Naive (θ=0.9)', undefined, naive, naive - 0.03, naive + 0.03),
+        ]
       : [],
-    keywords: [{ oracle: 'toki', explainer: 'lime', keywordSeconds: 1, tokenCheckCost: { words: 2, modelTexts: 80, seconds: 0.5 }, classes: [{ label: 'A', pool: 10, keywords: 5, share: 0.5, trigger: {}, top: [], tokenCheck: { trigger: {}, tested: 2, demoted: 1, retention: [0, 0, 0] } }] }],
+    keywords: [
+      {
+        oracle: 'toki',
+        explainer: 'lime',
+        keywordSeconds: 1,
+        tokenCheckCost: { words: 2, modelTexts: 80, seconds: 0.5 },
+        classes: [
+          {
+            label: 'A',
+            pool: 10,
+            keywords: 5,
+            share: 0.5,
+            trigger: {},
+            top: [],
+            tokenCheck: { trigger: {}, tested: 2, demoted: 1, retention: [0, 0, 0] },
+          },
+        ],
+      },
+    ],
   } as unknown as CaseResult;
 }
 
@@ -52,7 +80,10 @@ describe('drawn family figures', () => {
   });
 
   it('a transformer run is met only on the full-size encoder, with ≥ 8 scored cases, half everyday, each ≥ 0.85', () => {
-    const eight = [...Array.from({ length: 4 }, () => drawn('everyday', 0.9, 0, 0.2)), ...Array.from({ length: 4 }, () => drawn('rare', 0.95, 0, 0.5))];
+    const eight = [
+      ...Array.from({ length: 4 }, () => drawn('everyday', 0.9, 0, 0.2)),
+      ...Array.from({ length: 4 }, () => drawn('rare', 0.95, 0, 0.5)),
+    ];
     expect(drawnHeadline(eight, 'test', 'x', '4 × 256').met).toBe('yes');
     expect(drawnHeadline(eight, 'test', 'x', '4 × 256').question).toContain('full-size kit BERT (4 × 256)');
     expect(drawnHeadline(eight, 'test', 'x', '2 × 128').met).toBe('partly'); // the fixture encoder never meets the full-size target
@@ -62,8 +93,17 @@ describe('drawn family figures', () => {
   });
 
   it('a transformer headline counts the cases once and names the lowest with its interval', () => {
-    const x = drawnHeadline([drawn('everyday', 0.9, 0, 0.2), drawn('rare', 0.84, 0.96, 0.1), drawn('mid', 0.95, 0, 0.3)], 'test', 'x', '4 × 256').xtrust;
-    expect(x.startsWith('toki ≥ 0.85 on 2 of 3 scored cases (1 everyday or phrase; 3 draws), lowest 0.840 [0.810, 0.870] on rare-0.84; toki: everyday median 0.900')).toBe(true);
+    const x = drawnHeadline(
+      [drawn('everyday', 0.9, 0, 0.2), drawn('rare', 0.84, 0.96, 0.1), drawn('mid', 0.95, 0, 0.3)],
+      'test',
+      'x',
+      '4 × 256',
+    ).xtrust;
+    expect(
+      x.startsWith(
+        'toki ≥ 0.85 on 2 of 3 scored cases (1 everyday or phrase; 3 draws), lowest 0.840 [0.810, 0.870] on rare-0.84; toki: everyday median 0.900',
+      ),
+    ).toBe(true);
     expect(x.match(/≥ 0\.85 on/g)).toHaveLength(1);
   });
 

@@ -1,17 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { rng } from '@xtrust/core';
 import { BANDS, corpusVocabulary, type DrawEmbedding } from '@xtrust/datasets';
-import { BAND_WEIGHTS, FAMILY_SEEDS, FAMILY_SIZE, drawCase, familySeed, type CorpusLookup } from '../src/oracle/family-draw.js';
+import {
+  BAND_WEIGHTS,
+  FAMILY_SEEDS,
+  FAMILY_SIZE,
+  drawCase,
+  familySeed,
+  type CorpusLookup,
+} from '../src/oracle/family-draw.js';
 import { parseShortcutArgs } from '../src/oracle/family-options.js';
 
 // Two classes that share the same everyday words: every word can be drawn for either target.
 const WORDS = ['river', 'table', 'coffee', 'window', 'yellow', 'monday', 'garden', 'letter', 'bottle', 'pencil'];
-const rows = Array.from({ length: 20 }, (_, i) => ({ text: WORDS.slice(0, 3 + (i % 8)).join(' '), label: i % 2 === 0 ? 'a' : 'b' }));
+const rows = Array.from({ length: 20 }, (_, i) => ({
+  text: WORDS.slice(0, 3 + (i % 8)).join(' '),
+  label: i % 2 === 0 ? 'a' : 'b',
+}));
 
-const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({ has: (w) => known.includes(w), wordAt: (r) => known[r], size: known.length });
+const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({
+  has: (w) => known.includes(w),
+  wordAt: (r) => known[r],
+  size: known.length,
+});
 
 describe('drawCase', () => {
-  const lookup: CorpusLookup = () => ({ corpus: { name: 'hand', labels: ['a', 'b'], rows: rows.map((r, i) => ({ id: String(i), ...r })), group: (r) => r.id }, vocabulary: corpusVocabulary(rows) });
+  const lookup: CorpusLookup = () => ({
+    corpus: {
+      name: 'hand',
+      labels: ['a', 'b'],
+      rows: rows.map((r, i) => ({ id: String(i), ...r })),
+      group: (r) => r.id,
+    },
+    vocabulary: corpusVocabulary(rows),
+  });
   const emb = fakeEmbedding(['zephyrous', 'quokkas', 'marmots']);
 
   it('the same seed gives the same case; the families never share a seed', () => {
@@ -51,7 +73,16 @@ describe('drawCase', () => {
 
 describe('--family options', () => {
   it('a drawn family takes its draws, first index, target count and band', () => {
-    const o = parseShortcutArgs(['--family', 'test', '--draws', '60', '--until-scored', '40', '--trigger-band', 'everyday']);
+    const o = parseShortcutArgs([
+      '--family',
+      'test',
+      '--draws',
+      '60',
+      '--until-scored',
+      '40',
+      '--trigger-band',
+      'everyday',
+    ]);
     expect(o.draw).toEqual({ family: 'test', first: 0, count: 60, untilScored: 40, band: 'everyday' });
     expect(o.cases).toEqual([]);
   });

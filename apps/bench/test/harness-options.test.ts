@@ -1,7 +1,15 @@
 // The bench harness's command line (src/harness/options.ts): typed values from one declaration, --help that
 // lists every option, and a wrong command line reported as one line with exit code 2.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defineScript, helpText, integerList, parseOptions, parseOrExit, runScript, UsageError } from '../src/harness/options.js';
+import {
+  defineScript,
+  helpText,
+  integerList,
+  parseOptions,
+  parseOrExit,
+  runScript,
+  UsageError,
+} from '../src/harness/options.js';
 
 const SPEC = defineScript({
   usage: 'node apps/bench/dist/x/run.js [options]',
@@ -11,7 +19,14 @@ const SPEC = defineScript({
     share: { kind: 'number', min: 0, max: 1, help: 'a share' },
     mode: { kind: 'string', choices: ['exact', 'fast'], default: 'exact', help: 'LIME mode' },
     cases: { kind: 'list', choices: ['spam', 'brown'], default: ['spam', 'brown'], help: 'corpora' },
-    words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120], shownDefault: '40,120', help: 'lengths' },
+    words: {
+      kind: 'custom',
+      placeholder: 'N,N',
+      parse: integerList(1),
+      default: [40, 120],
+      shownDefault: '40,120',
+      help: 'lengths',
+    },
     'lime-src': { kind: 'string', placeholder: 'DIR', env: 'BENCH_TEST_LIME_SRC', help: 'reference LIME' },
     model: { kind: 'string', placeholder: 'DIR', required: true, help: 'the model folder' },
     fresh: { kind: 'flag', help: 'measure again' },
@@ -69,7 +84,9 @@ describe('parseOptions', () => {
 describe('--help', () => {
   it('lists every option with its value, help, default, environment variable and whether it is required', () => {
     const text = helpText(SPEC);
-    expect(text.startsWith('usage: node apps/bench/dist/x/run.js [options]\n\nA test script.\n\noptions:\n')).toBe(true);
+    expect(text.startsWith('usage: node apps/bench/dist/x/run.js [options]\n\nA test script.\n\noptions:\n')).toBe(
+      true,
+    );
     for (const name of Object.keys(SPEC.options)) expect(text).toContain(`--${name}`);
     expect(text).toMatch(/--texts N +texts explained \(default: 50\)/);
     expect(text).toMatch(/--mode exact\|fast +LIME mode \(default: exact\)/);

@@ -9,7 +9,13 @@ const dir = mkdtempSync(join(tmpdir(), 'xtrust-harness-store-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('results JSON, plain or gzipped', () => {
-  const value = { cases: [{ name: 'brown/laptop→news', gmean: 0.924 }, { name: 'spam/mind→ham', gmean: 0.9 }], note: 'café' };
+  const value = {
+    cases: [
+      { name: 'brown/laptop→news', gmean: 0.924 },
+      { name: 'spam/mind→ham', gmean: 0.9 },
+    ],
+    note: 'café',
+  };
 
   it('writes a name ending in .gz gzipped, the same bytes for the same value, and reads it back', () => {
     const a = join(dir, 'a.json.gz');

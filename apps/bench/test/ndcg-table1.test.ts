@@ -61,21 +61,44 @@ describe('passageNdcg: the relevance variants, by hand', () => {
   });
 
   it('sets function words to relevance 0 in the function-word variant', () => {
-    const r = zeroFunctionWords(new Map([['the', 0.66], ['tax', 0.4]]), new Set(['the', 'of']));
-    expect([...r]).toEqual([['the', 0], ['tax', 0.4]]);
+    const r = zeroFunctionWords(
+      new Map([
+        ['the', 0.66],
+        ['tax', 0.4],
+      ]),
+      new Set(['the', 'of']),
+    );
+    expect([...r]).toEqual([
+      ['the', 0],
+      ['tax', 0.4],
+    ]);
     // "the" first no longer scores: gains 0, 0.4 against the ideal tax, the
-    expect(passageNdcg(['the', 'tax'], ['the', 'tax'], r, [2], { negative: 'clip' })[2]).toBeCloseTo(0.4 / L2(2) / 0.4, 12);
+    expect(passageNdcg(['the', 'tax'], ['the', 'tax'], r, [2], { negative: 'clip' })[2]).toBeCloseTo(
+      0.4 / L2(2) / 0.4,
+      12,
+    );
   });
 
   it('breaks ties in the vocabulary ideal by the word', () => {
-    expect(vocabularyIdeal(new Map([['y', 0.5], ['x', 0.5], ['z', 0.1]]), 2)).toEqual(['x', 'y']);
+    expect(
+      vocabularyIdeal(
+        new Map([
+          ['y', 0.5],
+          ['x', 0.5],
+          ['z', 0.1],
+        ]),
+        2,
+      ),
+    ).toEqual(['x', 'y']);
   });
 });
 
 describe('resume: the work a rerun still does', () => {
   it('does the cheap methods over all passages first, then LIME and KernelSHAP passage by passage, skipping what is done', () => {
     const done = new Set(['0\tattention-last', '1\tlime', '0\tlime']);
-    const work = pendingWork([0, 1], ['lime', 'attention-last', 'kernel-shap', 'ig'], (id, m) => done.has(`${id}\t${m}`));
+    const work = pendingWork([0, 1], ['lime', 'attention-last', 'kernel-shap', 'ig'], (id, m) =>
+      done.has(`${id}\t${m}`),
+    );
     expect(work).toEqual([
       { id: 1, method: 'attention-last' },
       { id: 0, method: 'ig' },
@@ -96,7 +119,16 @@ describe('resume: the work a rerun still does', () => {
 
   it('stores each explanation as a line and reopens it; a torn last line is dropped (the file rewritten without it)', async () => {
     const s = await ExplanationStore.open(dir);
-    s.add({ id: 0, method: 'lime', seconds: 1.5, explained: 'news', features: [['press', 0.3], ['the', -0.1]] });
+    s.add({
+      id: 0,
+      method: 'lime',
+      seconds: 1.5,
+      explained: 'news',
+      features: [
+        ['press', 0.3],
+        ['the', -0.1],
+      ],
+    });
     s.add({ id: 1, method: 'lime', seconds: 1.2, explained: 'romance', features: [['love', 0.4]] });
     s.close();
     appendFileSync(join(dir, 'explanations.jsonl'), '{"id":2,"method":"lime","seco');
@@ -111,7 +143,11 @@ describe('resume: the work a rerun still does', () => {
     const third = await ExplanationStore.open(dir);
     expect(third.truncated).toBe(false);
     expect(third.size).toBe(3);
-    expect(readFileSync(join(dir, 'explanations.jsonl'), 'utf8').split('\n').filter((l) => l !== '').length).toBe(3);
+    expect(
+      readFileSync(join(dir, 'explanations.jsonl'), 'utf8')
+        .split('\n')
+        .filter((l) => l !== '').length,
+    ).toBe(3);
   });
 });
 
@@ -136,6 +172,7 @@ describe('the random floor, intervals and wordings', () => {
   });
 
   it('has every genre in every wording', () => {
-    for (const w of Object.values(CLASS_WORDINGS)) expect(Object.keys(w).sort()).toEqual(['government', 'hobbies', 'news', 'religion', 'romance']);
+    for (const w of Object.values(CLASS_WORDINGS))
+      expect(Object.keys(w).sort()).toEqual(['government', 'hobbies', 'news', 'religion', 'romance']);
   });
 });

@@ -93,7 +93,10 @@ describe('relatednessAgainstLists', () => {
     const perfect = relatednessAgainstLists(lists, (label, w) => lists[label].related.includes(w));
     for (const r of perfect) expect([r.precision, r.recall, r.recallOfAll]).toEqual([1, 1, 1]);
     const all = relatednessAgainstLists(lists, () => true);
-    expect(all.map((r) => [r.precision, r.recall])).toEqual([[5 / 9, 1], [2 / 5, 1]]);
+    expect(all.map((r) => [r.precision, r.recall])).toEqual([
+      [5 / 9, 1],
+      [2 / 5, 1],
+    ]);
     expect(all[0].functionWordsCalledRelated).toEqual(['the', 'of']);
   });
 
@@ -117,12 +120,31 @@ describe('relatednessAgainstLists', () => {
 
 describe('listsCoverage', () => {
   it('counts the listed words found in each class pool (lower-cased), naming the missing ones', () => {
-    const lists: WordLists = { a: { related: ['x', 'y', 'z'], unrelated: ['the', 'q'] }, b: { related: ['m'], unrelated: ['n'] } };
+    const lists: WordLists = {
+      a: { related: ['x', 'y', 'z'], unrelated: ['the', 'q'] },
+      b: { related: ['m'], unrelated: ['n'] },
+    };
     const pools: Record<string, string[]> = { a: ['X', 'z', 'the', 'the', 'other'], b: [] };
     const cov = listsCoverage(lists, (label) => pools[label]);
     expect(cov).toEqual([
-      { label: 'a', related: 3, relatedInPool: 2, unrelated: 2, unrelatedInPool: 1, relatedMissing: ['y'], unrelatedMissing: ['q'] },
-      { label: 'b', related: 1, relatedInPool: 0, unrelated: 1, unrelatedInPool: 0, relatedMissing: ['m'], unrelatedMissing: ['n'] },
+      {
+        label: 'a',
+        related: 3,
+        relatedInPool: 2,
+        unrelated: 2,
+        unrelatedInPool: 1,
+        relatedMissing: ['y'],
+        unrelatedMissing: ['q'],
+      },
+      {
+        label: 'b',
+        related: 1,
+        relatedInPool: 0,
+        unrelated: 1,
+        unrelatedInPool: 0,
+        relatedMissing: ['m'],
+        unrelatedMissing: ['n'],
+      },
     ]);
     expect(coverageTable(cov).split('\n')[2]).toBe('| a | 2 / 3 | 1 / 2 |');
   });

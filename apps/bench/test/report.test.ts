@@ -3,11 +3,30 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS } from '../src/index.js';
-import { benchmarksPage, resultsTable, saveSection, sectionPage, spread, toMarkdown, writeBenchmarks, type Section } from '../src/report.js';
+import {
+  benchmarksPage,
+  resultsTable,
+  saveSection,
+  sectionPage,
+  spread,
+  toMarkdown,
+  writeBenchmarks,
+  type Section,
+} from '../src/report.js';
 import { GENERATED_MARK } from '../src/harness/render.js';
 import { loadSections, type Headline } from '../src/harness/store.js';
 
-const machine = { cpuModel: 'Test CPU', cores: 2, memoryGiB: 8, freeMemoryGiB: 4, loadAverage: [1, 1, 1], os: 'linux', node: 'v20', kernels: 'cpu (2 threads)', commit: 'abc1234' };
+const machine = {
+  cpuModel: 'Test CPU',
+  cores: 2,
+  memoryGiB: 8,
+  freeMemoryGiB: 4,
+  loadAverage: [1, 1, 1],
+  os: 'linux',
+  node: 'v20',
+  kernels: 'cpu (2 threads)',
+  commit: 'abc1234',
+};
 const section = (over: Partial<Section>): Section => ({
   name: 'x',
   title: 'X bench',
@@ -21,8 +40,20 @@ const section = (over: Partial<Section>): Section => ({
   order: 0,
   ...over,
 });
-const headline = (over: Partial<Headline> = {}): Headline => ({ question: 'Is X fast?', xtrust: '1.0 s', peer: 'peer 10 s', goal: '≥ 5×', met: 'yes', from: '2026-01-02T03:04:05.000Z', ...over });
-const links = (dir: string) => ({ pagesDir: join(dir, 'apps/bench/results'), sectionsDir: join(dir, 'apps/bench/results/sections'), benchmarksFile: join(dir, 'BENCHMARKS.md') });
+const headline = (over: Partial<Headline> = {}): Headline => ({
+  question: 'Is X fast?',
+  xtrust: '1.0 s',
+  peer: 'peer 10 s',
+  goal: '≥ 5×',
+  met: 'yes',
+  from: '2026-01-02T03:04:05.000Z',
+  ...over,
+});
+const links = (dir: string) => ({
+  pagesDir: join(dir, 'apps/bench/results'),
+  sectionsDir: join(dir, 'apps/bench/results/sections'),
+  benchmarksFile: join(dir, 'BENCHMARKS.md'),
+});
 
 describe('section pages', () => {
   it('shows medians with the spread, never only the best run', () => {
@@ -32,8 +63,20 @@ describe('section pages', () => {
 
   it('labels reported and extrapolated peers as such', () => {
     const t = resultsTable([
-      { name: 'a', ours: { label: 'xtrust', seconds: [1, 1.2, 0.8] }, peer: { label: 'paper', seconds: [100], kind: 'reported' }, ratio: 100, notes: 'n|1' },
-      { name: 'b', ours: { label: 'xtrust', seconds: [2] }, peer: { label: 'ts', seconds: [8], kind: 'extrapolated' }, ratio: 4, notes: '' },
+      {
+        name: 'a',
+        ours: { label: 'xtrust', seconds: [1, 1.2, 0.8] },
+        peer: { label: 'paper', seconds: [100], kind: 'reported' },
+        ratio: 100,
+        notes: 'n|1',
+      },
+      {
+        name: 'b',
+        ours: { label: 'xtrust', seconds: [2] },
+        peer: { label: 'ts', seconds: [8], kind: 'extrapolated' },
+        ratio: 4,
+        notes: '',
+      },
     ]);
     expect(t).toContain('**reported, not measured**');
     expect(t).toContain('**extrapolated**');
@@ -42,7 +85,10 @@ describe('section pages', () => {
   });
 
   it('writes machine, command, date, what git does not keep, and the reason of a section that did not run', () => {
-    const page = sectionPage(section({ headline: headline(), regenerated: 'run folders, by the command above' }), links('/r'));
+    const page = sectionPage(
+      section({ headline: headline(), regenerated: 'run folders, by the command above' }),
+      links('/r'),
+    );
     expect(page.startsWith(GENERATED_MARK)).toBe(true);
     expect(page).toContain('# X bench');
     expect(page).toContain('- Command: `pnpm bench --only x`');
@@ -51,12 +97,18 @@ describe('section pages', () => {
     expect(page).toContain('- Not in git: run folders, by the command above');
     expect(page).toContain('[All benchmarks](../../../BENCHMARKS.md)');
     expect(page).toContain('| Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** |');
-    expect(sectionPage(section({ status: 'skipped', reason: 'no peer here' }), links('/r'))).toContain('**Not run:** no peer here');
+    expect(sectionPage(section({ status: 'skipped', reason: 'no peer here' }), links('/r'))).toContain(
+      '**Not run:** no peer here',
+    );
   });
 
   it('keeps tables and drops progress lines from a script output', () => {
-    expect(toMarkdown('[12:00:01] loading\nsome figure\nand another\n| a | b |\n| --- | --- |\n| 1 | 2 |\n')).toBe('some figure  \nand another\n\n| a | b |\n| --- | --- |\n| 1 | 2 |');
-    expect(toMarkdown('Method    Acc\n-------------\nTOKI      .9\n\nnote')).toBe('```\nMethod    Acc\n-------------\nTOKI      .9\n```\n\nnote');
+    expect(toMarkdown('[12:00:01] loading\nsome figure\nand another\n| a | b |\n| --- | --- |\n| 1 | 2 |\n')).toBe(
+      'some figure  \nand another\n\n| a | b |\n| --- | --- |\n| 1 | 2 |',
+    );
+    expect(toMarkdown('Method    Acc\n-------------\nTOKI      .9\n\nnote')).toBe(
+      '```\nMethod    Acc\n-------------\nTOKI      .9\n```\n\nnote',
+    );
   });
 });
 
@@ -65,15 +117,25 @@ describe('BENCHMARKS.md, one page', () => {
     const md = benchmarksPage(
       [
         section({ name: 'a', title: 'First', order: 1, headline: headline() }),
-        section({ name: 'b', title: 'Second', order: 2, date: '2026-02-01T00:00:00.000Z', headline: headline({ met: 'partly', xtrust: 'a | b' }) }),
+        section({
+          name: 'b',
+          title: 'Second',
+          order: 2,
+          date: '2026-02-01T00:00:00.000Z',
+          headline: headline({ met: 'partly', xtrust: 'a | b' }),
+        }),
         section({ name: 'c', title: 'Third', order: 3, status: 'failed', reason: 'boom' }),
       ],
       links('/r'),
     );
-    expect(md).toContain('| [a](apps/bench/results/a.md) | Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** | 2026-01-02 | `pnpm bench --only x` |');
+    expect(md).toContain(
+      '| [a](apps/bench/results/a.md) | Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** | 2026-01-02 | `pnpm bench --only x` |',
+    );
     expect(md).toContain('| [b](apps/bench/results/b.md) | Is X fast? | a \\| b |');
     expect(md).toContain('2026-02-01 (headline figures from the run of 2026-01-02: not yet re-read)');
-    expect(md).toContain('| [c](apps/bench/results/c.md) | Third | no headline yet: see the section | — | — | **failed** |');
+    expect(md).toContain(
+      '| [c](apps/bench/results/c.md) | Third | no headline yet: see the section | — | — | **failed** |',
+    );
     expect(md.indexOf('[a]')).toBeLessThan(md.indexOf('[b]'));
     expect(md).toContain('node apps/bench/dist/report.js');
   });
@@ -93,7 +155,9 @@ describe('BENCHMARKS.md, one page', () => {
     expect(writeBenchmarks(join(root, 'BENCHMARKS.md'), sections)).toEqual(['a.md', 'b.md']);
     const md = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8');
     expect(md.indexOf('[a]')).toBeLessThan(md.indexOf('[b]'));
-    expect(readFileSync(join(root, 'apps/bench/results/b.md'), 'utf8')).toContain("*The headline's figures were read from the run of 2026-01-02; the tables below are from the run of 2026-03-01.*");
+    expect(readFileSync(join(root, 'apps/bench/results/b.md'), 'utf8')).toContain(
+      "*The headline's figures were read from the run of 2026-01-02; the tables below are from the run of 2026-03-01.*",
+    );
     expect(existsSync(join(root, 'apps/bench/results/gone.md'))).toBe(false);
     expect(existsSync(join(root, 'apps/bench/results/notes.md'))).toBe(true);
   });
@@ -103,7 +167,22 @@ describe('the registry', () => {
   it('registers every benchmark area of apps/bench/src once', () => {
     const names = BENCHMARKS.map((b) => b.name);
     expect(new Set(names).size).toBe(names.length);
-    for (const n of ['native', 'lime-parity', 'transformer-lime', 'transformer-audit', 'explainers-speed', 'oracle-speed', 'table3', 'table4', 'cea-tef', 'similarity', 'synonymity', 'ndcg', 'scale']) expect(names).toContain(n);
+    for (const n of [
+      'native',
+      'lime-parity',
+      'transformer-lime',
+      'transformer-audit',
+      'explainers-speed',
+      'oracle-speed',
+      'table3',
+      'table4',
+      'cea-tef',
+      'similarity',
+      'synonymity',
+      'ndcg',
+      'scale',
+    ])
+      expect(names).toContain(n);
   });
 
   it('runs only scripts of apps/bench', () => {

@@ -27,8 +27,24 @@ const MUST_LIST: Record<string, string[]> = {
   'index.js': ['--only', '--skip', '--quick', '--list', '--render', '--lime-src', '--out'],
   'report.js': ['--sections', '--out', '--pages'],
   'attack/run.js': ['--task', '--cases', '--model', '--rho', '--store-samples', '--bow'],
-  'transformer-audit/run.js': ['--model', '--fraction', '--fast-mode', '--queue-mode', '--workers', '--remeasure', '--fresh'],
-  'transformer-lime/run.js': ['--lime-src', '--model', '--large', '--modes', '--sessions', '--only-stored', '--earlier'],
+  'transformer-audit/run.js': [
+    '--model',
+    '--fraction',
+    '--fast-mode',
+    '--queue-mode',
+    '--workers',
+    '--remeasure',
+    '--fresh',
+  ],
+  'transformer-lime/run.js': [
+    '--lime-src',
+    '--model',
+    '--large',
+    '--modes',
+    '--sessions',
+    '--only-stored',
+    '--earlier',
+  ],
   'scale/run.js': ['--instances', '--chunk', '--repeats', '--kill-instances'],
   'oracle/shortcut.js': ['--family', '--draws', '--trigger-band', '--oracle', '--write-section'],
   'oracle/select.js': ['--explain-only', '--only'],
@@ -36,7 +52,10 @@ const MUST_LIST: Record<string, string[]> = {
 
 function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = spawn(process.execPath, [join(DIST, script), ...args], { cwd: ROOT, env: { ...process.env, LIME_SRC: '' } });
+    const child = spawn(process.execPath, [join(DIST, script), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LIME_SRC: '' },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -47,28 +66,53 @@ function run(script: string, args: string[]): Promise<{ code: number | null; std
 
 /** The built scripts are older than their sources (or missing): build the bench once. */
 function stale(): boolean {
-  return scripts.some((s) => {
-    const js = join(DIST, s);
-    return !existsSync(js) || statSync(js).mtimeMs < statSync(join(SRC, s.replace(/\.js$/, '.ts'))).mtimeMs;
-  }) || sources(join(SRC, 'harness')).some((f) => {
-    const js = join(DIST, 'harness', f.replace(/\.ts$/, '.js'));
-    return !existsSync(js) || statSync(js).mtimeMs < statSync(join(SRC, 'harness', f)).mtimeMs;
-  });
+  return (
+    scripts.some((s) => {
+      const js = join(DIST, s);
+      return !existsSync(js) || statSync(js).mtimeMs < statSync(join(SRC, s.replace(/\.js$/, '.ts'))).mtimeMs;
+    }) ||
+    sources(join(SRC, 'harness')).some((f) => {
+      const js = join(DIST, 'harness', f.replace(/\.ts$/, '.js'));
+      return !existsSync(js) || statSync(js).mtimeMs < statSync(join(SRC, 'harness', f)).mtimeMs;
+    })
+  );
 }
 
 beforeAll(() => {
   if (!stale()) return;
   // tsc emits even when another part of the package does not typecheck; the scripts checked here must exist after it
-  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(APP, 'tsconfig.json')], { stdio: 'ignore' });
-  for (const s of scripts) if (!existsSync(join(DIST, s))) throw new Error(`apps/bench/dist/${s} is missing after building the bench`);
+  spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(APP, 'tsconfig.json')], {
+    stdio: 'ignore',
+  });
+  for (const s of scripts)
+    if (!existsSync(join(DIST, s))) throw new Error(`apps/bench/dist/${s} is missing after building the bench`);
 }, 240_000);
 
 describe('bench scripts on the command line', () => {
   it('finds the scripts, and no other file reads the command line itself', () => {
-    for (const s of ['index.js', 'report.js', 'attack/run.js', 'transformer-audit/run.js', 'transformer-lime/run.js', 'transformer-lime/stopping.js', 'transformer-lime/profile.js', 'lime-parity/run.js', 'explainers-speed/run.js', 'native/run.js', 'reproductions/ndcg.js', 'reproductions/synonymity.js', 'scale/run.js', 'oracle/shortcut.js', 'oracle/select.js', 'oracle/speed.js', 'oracle/word-list-agreement.js']) {
+    for (const s of [
+      'index.js',
+      'report.js',
+      'attack/run.js',
+      'transformer-audit/run.js',
+      'transformer-lime/run.js',
+      'transformer-lime/stopping.js',
+      'transformer-lime/profile.js',
+      'lime-parity/run.js',
+      'explainers-speed/run.js',
+      'native/run.js',
+      'reproductions/ndcg.js',
+      'reproductions/synonymity.js',
+      'scale/run.js',
+      'oracle/shortcut.js',
+      'oracle/select.js',
+      'oracle/speed.js',
+      'oracle/word-list-agreement.js',
+    ]) {
       expect(scripts).toContain(s);
     }
-    for (const f of files) expect(text(f), f).not.toMatch(/(process\.)?argv\.(indexOf|includes)\(|process\.argv\[[2-9]/);
+    for (const f of files)
+      expect(text(f), f).not.toMatch(/(process\.)?argv\.(indexOf|includes)\(|process\.argv\[[2-9]/);
   });
 
   it('--help lists the options and exits 0; a mistyped option is one line on stderr and exit 2', async () => {
@@ -100,7 +144,11 @@ describe('bench scripts on the command line', () => {
   it('reports a bad value as one line and exit 2', async () => {
     for (const [s, args, message] of [
       ['attack/run.js', ['--n', 'many'], 'attack/run.js: --n must be an integer, got "many"'],
-      ['transformer-audit/run.js', ['--fraction', '2'], 'transformer-audit/run.js: --fraction: must be in (0, 1], got "2"'],
+      [
+        'transformer-audit/run.js',
+        ['--fraction', '2'],
+        'transformer-audit/run.js: --fraction: must be in (0, 1], got "2"',
+      ],
       ['index.js', ['--only', 'nope'], 'index.js: --only: unknown benchmark "nope"; known: '],
       ['transformer-lime/run.js', ['--model', 'x'], 'transformer-lime/run.js: --lime-src DIR is required (try --help)'],
     ] as const) {

@@ -1,15 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { chooseReference, pairedVerdicts, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from '../src/transformer-audit/exact-reference.js';
+import {
+  chooseReference,
+  pairedVerdicts,
+  referenceFileName,
+  REFERENCE_FILE,
+  slimReference,
+  type ExactReference,
+} from '../src/transformer-audit/exact-reference.js';
 import { labelAgreement } from '../src/transformer-audit/audit-table.js';
 import type { PredictionDigest } from '../src/transformer-audit/predictions.js';
 
-const p = (text: string, verdict: string): PredictionDigest => ({ index: 0, predicted: 'spam', verdict, top: [['free', 0.4]], words: 3, text, line: `${text}:${verdict}` });
+const p = (text: string, verdict: string): PredictionDigest => ({
+  index: 0,
+  predicted: 'spam',
+  verdict,
+  top: [['free', 0.4]],
+  words: 3,
+  text,
+  line: `${text}:${verdict}`,
+});
 const KEY = { model: 'probe-sha256:abc', trainSample: 200, testSample: 100, samples: 5000, mode: 'exact' };
 const OLD = { name: 'toki', thetaDist: 0.3, verdictRule: 'decisive' };
 const NEW = { ...OLD, functionWordsNeverKeywords: true };
 
-const ref = (measured: string, oracle: Record<string, unknown> | undefined, verdicts: string[], key: Record<string, unknown> = KEY): ExactReference =>
-  slimReference(measured, key, { predictions: verdicts.map((v, i) => p(`t${i}`, v)), keywords: { spam: ['free'] }, ...(oracle ? { oracle } : {}) });
+const ref = (
+  measured: string,
+  oracle: Record<string, unknown> | undefined,
+  verdicts: string[],
+  key: Record<string, unknown> = KEY,
+): ExactReference =>
+  slimReference(measured, key, {
+    predictions: verdicts.map((v, i) => p(`t${i}`, v)),
+    keywords: { spam: ['free'] },
+    ...(oracle ? { oracle } : {}),
+  });
 
 describe('transformer-audit: which exact run a run is read against', () => {
   it('keeps labels, keywords and oracle of a stored exact run, not its explanations or line digests', () => {
@@ -39,7 +63,10 @@ describe('transformer-audit: which exact run a run is read against', () => {
 
   it('a kept exact run of the same oracle and key for a run labelled under an earlier oracle, said in the caveat', () => {
     const current = ref('2026-11-26T19:00:00.000Z', NEW, ['trustworthy', 'trustworthy']);
-    const otherModel = ref('2026-11-20T00:00:00.000Z', OLD, ['untrustworthy', 'untrustworthy'], { ...KEY, model: 'probe-sha256:other' });
+    const otherModel = ref('2026-11-20T00:00:00.000Z', OLD, ['untrustworthy', 'untrustworthy'], {
+      ...KEY,
+      model: 'probe-sha256:other',
+    });
     const kept = ref('2026-11-25T09:46:08.233Z', OLD, ['untrustworthy', 'trustworthy']);
     const c = chooseReference(OLD, current, [otherModel, kept]);
     expect(c.reference).toBe(kept);
@@ -54,23 +81,33 @@ describe('transformer-audit: which exact run a run is read against', () => {
 
   it("today's exact run with the differing fields named when no kept run matches", () => {
     const current = ref('2026-11-26T19:00:00.000Z', NEW, ['trustworthy']);
-    const c = chooseReference({ ...OLD, thetaDist: 0.5 }, current, [ref('2026-11-25T09:46:08.233Z', OLD, ['trustworthy'])]);
+    const c = chooseReference({ ...OLD, thetaDist: 0.5 }, current, [
+      ref('2026-11-25T09:46:08.233Z', OLD, ['trustworthy']),
+    ]);
     expect(c.reference).toBe(current);
     expect(c.current).toBe(true);
-    expect(c.caveat).toBe("another oracle configuration than exact's (functionWordsNeverKeywords, thetaDist): mixes the oracle's change in");
+    expect(c.caveat).toBe(
+      "another oracle configuration than exact's (functionWordsNeverKeywords, thetaDist): mixes the oracle's change in",
+    );
   });
 
   it('pairs verdicts position by position only when each position holds the same text', () => {
     const kept = ref('2026-11-25T09:46:08.233Z', OLD, ['trustworthy', 'untrustworthy', 'unknown']);
-    expect(pairedVerdicts(kept, [p('t0', 'trustworthy'), p('t1', 'trustworthy'), p('t2', 'unknown')], 'exact vs fast')).toEqual([
+    expect(
+      pairedVerdicts(kept, [p('t0', 'trustworthy'), p('t1', 'trustworthy'), p('t2', 'unknown')], 'exact vs fast'),
+    ).toEqual([
       ['trustworthy', 'trustworthy'],
       ['untrustworthy', 'trustworthy'],
       ['unknown', 'unknown'],
     ]);
     // the same texts shifted by one: every label would be compared with its neighbour's
-    expect(() => pairedVerdicts(kept, [p('t1', 'untrustworthy'), p('t2', 'unknown'), p('t0', 'trustworthy')], 'exact vs fast')).toThrow(
+    expect(() =>
+      pairedVerdicts(kept, [p('t1', 'untrustworthy'), p('t2', 'unknown'), p('t0', 'trustworthy')], 'exact vs fast'),
+    ).toThrow(
       'exact vs fast: the exact run of 2026-11-25 audited other test texts than this run (3 vs 3 predictions, first different at prediction 1)',
     );
-    expect(() => pairedVerdicts(kept, [p('t0', 'trustworthy')], 'exact vs audit-fast')).toThrow('(3 vs 1 predictions, first different at prediction 2)');
+    expect(() => pairedVerdicts(kept, [p('t0', 'trustworthy')], 'exact vs audit-fast')).toThrow(
+      '(3 vs 1 predictions, first different at prediction 2)',
+    );
   });
 });

@@ -6,7 +6,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { operatorProfile, readProfileTrace, type TraceEvent } from '../src/transformer-lime/op-profile.js';
 
-const node = (name: string, op: string, dur: number): TraceEvent => ({ cat: 'Node', name: `${name}_kernel_time`, dur, args: { op_name: op } });
+const node = (name: string, op: string, dur: number): TraceEvent => ({
+  cat: 'Node',
+  name: `${name}_kernel_time`,
+  dur,
+  args: { op_name: op },
+});
 
 describe('operatorProfile', () => {
   // two graph runs of a three-node graph: two MatMuls and a Softmax
@@ -35,7 +40,12 @@ describe('operatorProfile', () => {
   });
 
   it('gives an empty profile for a trace without node events', () => {
-    expect(operatorProfile([{ cat: 'Session', name: 'session_initialization', dur: 9 }])).toEqual({ runs: 0, runMicros: 0, kernelMicros: 0, operators: [] });
+    expect(operatorProfile([{ cat: 'Session', name: 'session_initialization', dur: 9 }])).toEqual({
+      runs: 0,
+      runMicros: 0,
+      kernelMicros: 0,
+      operators: [],
+    });
   });
 
   it('reads the newest trace of a prefix and names the prefix when there is none', () => {

@@ -43,10 +43,13 @@ describe('transformer-lime: blocks recorded text by text', () => {
     expect(TextPartStore.open(file, key).parts).toEqual([]);
   });
 
-  it('pairs each text\'s agreement with the peer against the peer\'s own seed-to-seed (hand-computed)', () => {
+  it("pairs each text's agreement with the peer against the peer's own seed-to-seed (hand-computed)", () => {
     // text 0: ours = peer seed 1 (J 1), seeds share 5 of 15 (J 1/3): gap +2/3;
     // text 1: ours shares 5 of 15 with seed 1 (J 1/3), the seeds agree (J 1): gap −2/3.
-    const parts = [part(0, 'abcdefghij', 'abcdefghij', 'abcdeklmno'), part(1, 'abcdepqrst', 'abcdefghij', 'abcdefghij')];
+    const parts = [
+      part(0, 'abcdefghij', 'abcdefghij', 'abcdeklmno'),
+      part(1, 'abcdepqrst', 'abcdefghij', 'abcdefghij'),
+    ];
     const a = modeAgreement(parts, 'exact');
     expect(a.oursPeer).toEqual([1, 1 / 3]);
     expect(a.peerPeer).toEqual([1 / 3, 1]);

@@ -10,9 +10,17 @@ import type { Progress } from './progress.js';
  * by weight, shown beside LIME's. Other classifiers' predictions come back unchanged. The oracle's verdicts
  * never use these weights: they rest on LIME as in the TOKI paper.
  */
-export async function withAttention(classifier: Classifier, predictions: AuditedPrediction[], topK: number, progress: Progress): Promise<AuditedPrediction[]> {
+export async function withAttention(
+  classifier: Classifier,
+  predictions: AuditedPrediction[],
+  topK: number,
+  progress: Progress,
+): Promise<AuditedPrediction[]> {
   if (!isAttentionProvider(classifier) || predictions.length === 0) return predictions;
   progress.note(`attention: last-layer self-attention of ${predictions.length} predictions (shown beside LIME)`);
-  const explanations = await new AttentionExplainer().explain(classifier, predictions.map((p) => p.text));
+  const explanations = await new AttentionExplainer().explain(
+    classifier,
+    predictions.map((p) => p.text),
+  );
   return predictions.map((p, i) => ({ ...p, attention: explanations[i].features.slice(0, topK) }));
 }

@@ -20,7 +20,8 @@ export const AUDIT_MODE_HELP =
 
 /** Parses `--audit-mode`; an unknown value names the modes there are. */
 export function auditModeArg(value: string): AuditMode {
-  if (!(AUDIT_MODES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${AUDIT_MODES.join(', ')}, got "${value}"`);
+  if (!(AUDIT_MODES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${AUDIT_MODES.join(', ')}, got "${value}"`);
   return value as AuditMode;
 }
 

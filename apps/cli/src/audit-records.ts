@@ -91,7 +91,15 @@ export interface OracleComparison {
   /** Fewer than minPerSide trustworthy or untrustworthy predictions: no accuracy or G-mean is given. */
   readonly tooSmall: boolean;
   readonly thetaConf: number;
-  readonly rows: readonly { method: string; accuracy: number; precision: number; sensitivity: number; specificity: number; f1: number; gmean: number }[];
+  readonly rows: readonly {
+    method: string;
+    accuracy: number;
+    precision: number;
+    sensitivity: number;
+    specificity: number;
+    f1: number;
+    gmean: number;
+  }[];
   readonly roc: readonly { method: string; auc: number; fpr: number[]; tpr: number[] }[];
 }
 
@@ -108,12 +116,18 @@ export interface AuditSummary {
     readonly auditedTestRows: number;
     readonly labelCounts: { readonly train: Record<string, number>; readonly test: Record<string, number> };
   };
-  readonly settings: AuditSettings & { readonly explainer: string; readonly embeddings: readonly { name: string; thetaRelate: number }[] };
+  readonly settings: AuditSettings & {
+    readonly explainer: string;
+    readonly embeddings: readonly { name: string; thetaRelate: number }[];
+  };
   readonly accuracy: number;
   readonly verdicts: Record<TrustLabel['verdict'], number>;
   /** Untrustworthy ÷ (trustworthy + untrustworthy) among correct predictions; null when none was labelled. */
   readonly untrustworthyShare: number | null;
-  readonly pools: Record<string, { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }>;
+  readonly pools: Record<
+    string,
+    { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }
+  >;
   readonly confidence: ConfidenceBucket[];
   readonly comparison?: OracleComparison;
   /** The ground truth behind `comparison` when xtrust derived it (demo: by removing the headers), counted by kind. */

@@ -16,7 +16,11 @@ import type { AuditMode } from './audit-mode.js';
  * mode's stopping rule once it is not the rule runs were made under before it was keyed (adaptiveRuleKey).
  */
 export function runKeySettings(settings: AuditSettings): Omit<AuditSettings, 'oracle'> & { oracle: object } {
-  return { ...settings, oracle: { ...resolveOracle(settings.oracle) }, ...adaptiveRuleKey(settings.limeMode, settings.samples) };
+  return {
+    ...settings,
+    oracle: { ...resolveOracle(settings.oracle) },
+    ...adaptiveRuleKey(settings.limeMode, settings.samples),
+  };
 }
 
 /** Settings of an audit (each one a flag; see README). */
@@ -70,8 +74,15 @@ export function keywordPassExplainer(settings: Pick<AuditSettings, 'keywordMetho
 }
 
 /** The audit's LIME options: the settings' neighbourhood size, word count and seed, and the mode's (`adaptive`). */
-export function auditLimeOptions(settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>): Record<string, unknown> {
-  return { numSamples: settings.samples, numFeatures: settings.topK, seed: settings.seed, ...limeOptionsOf(settings.limeMode) };
+export function auditLimeOptions(
+  settings: Pick<AuditSettings, 'samples' | 'topK' | 'seed' | 'limeMode'>,
+): Record<string, unknown> {
+  return {
+    numSamples: settings.samples,
+    numFeatures: settings.topK,
+    seed: settings.seed,
+    ...limeOptionsOf(settings.limeMode),
+  };
 }
 
 /** The audit's explainer: LIME with auditLimeOptions (the model's int8, when the mode has it, is the loader's). */
@@ -86,7 +97,12 @@ export function auditExplainer(settings: Pick<AuditSettings, 'samples' | 'topK' 
  */
 export function keywordOptions(
   settings: AuditSettings,
-  context: { readonly explainer: Explainer; readonly embeddings: readonly WordEmbedding[]; readonly thetaRelate: Record<string, number>; readonly batchSeconds?: number },
+  context: {
+    readonly explainer: Explainer;
+    readonly embeddings: readonly WordEmbedding[];
+    readonly thetaRelate: Record<string, number>;
+    readonly batchSeconds?: number;
+  },
   checkpoint: string,
 ): IdentifyKeywordsOptions {
   return {
@@ -97,7 +113,9 @@ export function keywordOptions(
     embeddings: context.embeddings,
     thetaRelate: context.thetaRelate,
     // a described class: the configuration with the user's descriptions (saved in the store with it)
-    oracle: settings.classDescriptions ? { ...resolveOracle(settings.oracle), classDescriptions: settings.classDescriptions.descriptions } : settings.oracle,
+    oracle: settings.classDescriptions
+      ? { ...resolveOracle(settings.oracle), classDescriptions: settings.classDescriptions.descriptions }
+      : settings.oracle,
     thetaDist: settings.thetaDist,
     topK: settings.topK,
     sampleSize: settings.trainSample,

@@ -18,7 +18,14 @@ import {
   type TrustLabel,
 } from '@xtrust/oracle';
 import { withAttention } from './attention-panel.js';
-import { MIN_CASES_PER_SIDE, type AuditedPrediction, type AuditRow, type AuditSummary, type ConfidenceBucket, type OracleComparison } from './audit-records.js';
+import {
+  MIN_CASES_PER_SIDE,
+  type AuditedPrediction,
+  type AuditRow,
+  type AuditSummary,
+  type ConfidenceBucket,
+  type OracleComparison,
+} from './audit-records.js';
 import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
 import { loadEnsemble } from './ensemble.js';
 import { DEFAULT_LIME_MODE } from './lime-mode.js';
@@ -33,10 +40,18 @@ export function countLabels(rows: readonly { label: string }[], labels: readonly
   return counts;
 }
 
-const PHASE_NAMES: Record<string, string> = { predict: 'predicting', explain: 'explaining', keywords: 'clustering', label: 'labelling' };
+const PHASE_NAMES: Record<string, string> = {
+  predict: 'predicting',
+  explain: 'explaining',
+  keywords: 'clustering',
+  label: 'labelling',
+};
 
 /** Bridges the oracle's progress callbacks to one progress task per phase. */
-export function progressBridge(progress: Progress, prefix: string): { onProgress: (p: OracleProgress) => void; stop: () => void } {
+export function progressBridge(
+  progress: Progress,
+  prefix: string,
+): { onProgress: (p: OracleProgress) => void; stop: () => void } {
   let task: ProgressTask | null = null;
   let phase = '';
   return {
@@ -85,7 +100,16 @@ export function confidenceBuckets(predictions: readonly AuditedPrediction[], k: 
   for (let e = lo0; e < 1 - 1e-9; e = Math.round((e + 0.1) * 10) / 10) edges.push(e);
   edges.push(1);
   const hasTruth = predictions.some((p) => p.trustworthy !== undefined);
-  const buckets = edges.slice(0, -1).map((lo, i) => ({ lo, hi: edges[i + 1], trustworthy: 0, untrustworthy: 0, truthTrustworthy: hasTruth ? 0 : undefined, truthUntrustworthy: hasTruth ? 0 : undefined }));
+  const buckets = edges
+    .slice(0, -1)
+    .map((lo, i) => ({
+      lo,
+      hi: edges[i + 1],
+      trustworthy: 0,
+      untrustworthy: 0,
+      truthTrustworthy: hasTruth ? 0 : undefined,
+      truthUntrustworthy: hasTruth ? 0 : undefined,
+    }));
   for (const p of predictions) {
     if (p.verdict === 'incorrect') continue;
     let b = buckets.findIndex((x) => p.confidence < x.hi);
@@ -99,14 +123,24 @@ export function confidenceBuckets(predictions: readonly AuditedPrediction[], k: 
 }
 
 /** Naive (confidence ≥ θ_conf) vs TOKI against ground truth, with ROC curves of confidence and of TOKI's IS_rel share. */
-export function compareWithTruth(predictions: readonly AuditedPrediction[], thetaConf: number): OracleComparison | undefined {
+export function compareWithTruth(
+  predictions: readonly AuditedPrediction[],
+  thetaConf: number,
+): OracleComparison | undefined {
   const cases = predictions.filter((p) => p.verdict !== 'incorrect' && p.trustworthy !== undefined);
   const truth = Uint8Array.from(cases, (p) => (p.trustworthy ? 1 : 0));
   const positives = truth.reduce((a, b) => a + b, 0);
   if (cases.length === 0) return undefined;
-  const counts = { cases: cases.length, trustworthy: positives, untrustworthy: cases.length - positives, minPerSide: MIN_CASES_PER_SIDE, thetaConf };
+  const counts = {
+    cases: cases.length,
+    trustworthy: positives,
+    untrustworthy: cases.length - positives,
+    minPerSide: MIN_CASES_PER_SIDE,
+    thetaConf,
+  };
   // an accuracy or G-mean on a handful of cases says nothing: below the minimum per side, none is given
-  if (positives < MIN_CASES_PER_SIDE || cases.length - positives < MIN_CASES_PER_SIDE) return { ...counts, tooSmall: true, rows: [], roc: [] };
+  if (positives < MIN_CASES_PER_SIDE || cases.length - positives < MIN_CASES_PER_SIDE)
+    return { ...counts, tooSmall: true, rows: [], roc: [] };
   const confidence = Float64Array.from(cases, (p) => p.confidence);
   const toki = Uint8Array.from(cases, (p) => (p.verdict === 'trustworthy' ? 1 : 0));
   // TOKI's continuous score: the related words' share of the decision-contributing importance.
@@ -127,7 +161,10 @@ export function compareWithTruth(predictions: readonly AuditedPrediction[], thet
   return {
     ...counts,
     tooSmall: false,
-    rows: [row(`Naive (θ_conf ${thetaConf})`, oracleMetrics(naiveOracle(confidence, thetaConf), truth)), row('TOKI', oracleMetrics(toki, truth))],
+    rows: [
+      row(`Naive (θ_conf ${thetaConf})`, oracleMetrics(naiveOracle(confidence, thetaConf), truth)),
+      row('TOKI', oracleMetrics(toki, truth)),
+    ],
     roc: [curve('Naive (confidence)', confidence), curve('TOKI (IS_rel share)', tokiScore)],
   };
 }
@@ -154,7 +191,12 @@ export interface LabelRowsContext {
  * explanation to predictions.explanations.jsonl, so a rerun resumes) and labels each correct one
  * trustworthy or untrustworthy.
  */
-export async function labelRows(store: KeywordStore, classifier: Classifier, tested: readonly AuditRow[], context: LabelRowsContext): Promise<AuditedPrediction[]> {
+export async function labelRows(
+  store: KeywordStore,
+  classifier: Classifier,
+  tested: readonly AuditRow[],
+  context: LabelRowsContext,
+): Promise<AuditedPrediction[]> {
   const { explainer, embeddings, run, progress } = context;
   const labels = classifier.labels;
   progress.note(`labelling: explaining ${tested.length} test predictions`);
@@ -164,12 +206,25 @@ export async function labelRows(store: KeywordStore, classifier: Classifier, tes
   const trueLabels = context.unlabelled ? undefined : tested.map((r) => r.label);
   // Every prediction is explained (incorrect ones too, so the report can show what they rest on; with
   // verdict-aware sampling an incorrect one stops at the first check, its verdict being 'incorrect' whatever it rests on).
-  const explanations: Explanation[] = await explainAll(explainer, classifier, texts, texts.map((_, i) => `test:${i}`), {
-    checkpoint: run.path('predictions.explanations.jsonl'),
-    batchSeconds: context.batchSeconds,
-    onProgress: lb.onProgress,
-    ...(context.verdictSampling ? { explainerOptions: { adaptive: false, verdict: verdictSampling(store, { embeddings, trueLabels: truthByText(texts, trueLabels) }) } } : {}),
-  });
+  const explanations: Explanation[] = await explainAll(
+    explainer,
+    classifier,
+    texts,
+    texts.map((_, i) => `test:${i}`),
+    {
+      checkpoint: run.path('predictions.explanations.jsonl'),
+      batchSeconds: context.batchSeconds,
+      onProgress: lb.onProgress,
+      ...(context.verdictSampling
+        ? {
+            explainerOptions: {
+              adaptive: false,
+              verdict: verdictSampling(store, { embeddings, trueLabels: truthByText(texts, trueLabels) }),
+            },
+          }
+        : {}),
+    },
+  );
   lb.stop();
   const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels });
   const k = labels.length;
@@ -210,7 +265,10 @@ function truthByText(texts: readonly string[], truth: readonly string[] | undefi
 }
 
 /** Verdict counts and the share of untrustworthy correct predictions. */
-export function verdictCounts(predictions: readonly AuditedPrediction[]): { counts: Record<TrustLabel['verdict'], number>; untrustworthyShare: number | null } {
+export function verdictCounts(predictions: readonly AuditedPrediction[]): {
+  counts: Record<TrustLabel['verdict'], number>;
+  untrustworthyShare: number | null;
+} {
   const counts: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
   for (const p of predictions) counts[p.verdict]++;
   const judged = counts.trustworthy + counts.untrustworthy;
@@ -230,7 +288,9 @@ export async function identifyStore(
 ): Promise<KeywordStore> {
   const { progress, run } = context;
   const method = settings.keywordMethod ?? 'lime';
-  progress.note(`keywords: explaining up to ${settings.trainSample} correctly predicted training texts (${method === 'lime' ? `LIME, ${settings.samples} samples each` : method})`);
+  progress.note(
+    `keywords: explaining up to ${settings.trainSample} correctly predicted training texts (${method === 'lime' ? `LIME, ${settings.samples} samples each` : method})`,
+  );
   const kb = progressBridge(progress, 'keywords');
   const store = await identifyKeywords(
     classifier,
@@ -242,7 +302,10 @@ export async function identifyStore(
   // the mode goes into the store's record of how its explanations were made: `xtrust label` then loads
   // the model the same way (an int8 store's fingerprint is the int8 model's) and explains the same way
   const { explainer: made } = store.provenance;
-  store.provenance = { ...store.provenance, explainer: { ...made, params: { ...made.params, limeMode: settings.limeMode ?? DEFAULT_LIME_MODE } } };
+  store.provenance = {
+    ...store.provenance,
+    explainer: { ...made, params: { ...made.params, limeMode: settings.limeMode ?? DEFAULT_LIME_MODE } },
+  };
   run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
   return store;
 }
@@ -272,7 +335,12 @@ export interface AuditOutput {
  * texts, then every sampled test prediction explained (LIME) and labelled trustworthy or not, with
  * explanations appended to JSONL checkpoints in the run directory as they come (so `--resume` continues).
  */
-export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run: RunDir, progress: Progress): Promise<AuditOutput> {
+export async function runAudit(
+  inputs: AuditInputs,
+  settings: AuditSettings,
+  run: RunDir,
+  progress: Progress,
+): Promise<AuditOutput> {
   const started = performance.now();
   const { classifier } = inputs;
   const labels = classifier.labels;
@@ -280,17 +348,39 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
   const explainer = inputs.explainer ?? auditExplainer(settings);
   // a queue's workers split each call into jobs: they want whole batches, and the queue keeps its own progress
   const batchSeconds = inputs.explainer ? undefined : CHECKPOINT_SECONDS;
-  const store = await identifyStore(classifier, inputs.train, settings, { explainer, embeddings, thetaRelate, run, progress, batchSeconds });
+  const store = await identifyStore(classifier, inputs.train, settings, {
+    explainer,
+    embeddings,
+    thetaRelate,
+    run,
+    progress,
+    batchSeconds,
+  });
   const keywordSeconds = (performance.now() - started) / 1000;
 
   const labelStarted = performance.now();
-  const tested = settings.testSample > 0 && settings.testSample < inputs.test.length ? sample([...inputs.test], settings.testSample, settings.seed) : [...inputs.test];
+  const tested =
+    settings.testSample > 0 && settings.testSample < inputs.test.length
+      ? sample([...inputs.test], settings.testSample, settings.seed)
+      : [...inputs.test];
   // --audit-mode fast labels with verdict-aware LIME, which reads the keyword store as it samples: it runs
   // here even when a queue's workers made the keyword pass (they have no store)
   const fast = verdictSamplingOf(settings.auditMode);
   const labeller = fast ? auditExplainer(settings) : explainer;
-  const labelContext = { explainer: labeller, embeddings, run, progress, batchSeconds: fast ? CHECKPOINT_SECONDS : batchSeconds, verdictSampling: fast };
-  const predictions = await withAttention(classifier, await labelRows(store, classifier, tested, labelContext), settings.topK, progress);
+  const labelContext = {
+    explainer: labeller,
+    embeddings,
+    run,
+    progress,
+    batchSeconds: fast ? CHECKPOINT_SECONDS : batchSeconds,
+    verdictSampling: fast,
+  };
+  const predictions = await withAttention(
+    classifier,
+    await labelRows(store, classifier, tested, labelContext),
+    settings.topK,
+    progress,
+  );
   const labelSeconds = (performance.now() - labelStarted) / 1000;
 
   const { counts: count, untrustworthyShare } = verdictCounts(predictions);
@@ -306,7 +396,11 @@ export async function runAudit(inputs: AuditInputs, settings: AuditSettings, run
       auditedTestRows: tested.length,
       labelCounts: { train: countLabels(inputs.train, labels), test: countLabels(tested, labels) },
     },
-    settings: { ...settings, explainer: 'lime', embeddings: embeddings.map((e) => ({ name: e.name, thetaRelate: thetaRelate[e.name] })) },
+    settings: {
+      ...settings,
+      explainer: 'lime',
+      embeddings: embeddings.map((e) => ({ name: e.name, thetaRelate: thetaRelate[e.name] })),
+    },
     accuracy: tested.length ? (tested.length - count.incorrect) / tested.length : NaN,
     verdicts: count,
     untrustworthyShare,

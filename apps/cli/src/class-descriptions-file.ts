@@ -23,7 +23,9 @@ export function readClassDescriptions(file: string): ClassDescriptionsFile {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new UsageError(`--class-descriptions ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new UsageError(
+      `--class-descriptions ${file}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   let json: unknown;
   try {
@@ -31,10 +33,16 @@ export function readClassDescriptions(file: string): ClassDescriptionsFile {
   } catch (e) {
     throw new UsageError(`--class-descriptions ${file} is not valid JSON: ${(e as Error).message}`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new UsageError(`--class-descriptions ${file}: expected a JSON object mapping labels to descriptions, e.g. { "ham": "personal and work e-mail" }`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new UsageError(
+      `--class-descriptions ${file}: expected a JSON object mapping labels to descriptions, e.g. { "ham": "personal and work e-mail" }`,
+    );
   const descriptions: Record<string, string> = {};
   for (const [label, value] of Object.entries(json as Record<string, unknown>)) {
-    if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--class-descriptions ${file}: the description of "${label}" must be a non-empty string, got ${JSON.stringify(value)}`);
+    if (typeof value !== 'string' || value.trim() === '')
+      throw new UsageError(
+        `--class-descriptions ${file}: the description of "${label}" must be a non-empty string, got ${JSON.stringify(value)}`,
+      );
     descriptions[label] = value;
   }
   return { file, descriptions };

@@ -16,7 +16,10 @@ export const CONFIG_FILE = 'xtrust.config.json';
 export type ConfigFile = Record<string, unknown>;
 
 /** Reads the config file: the `--config` path (must exist), else ./xtrust.config.json when present. */
-export function readConfig(explicitPath: string | undefined, cwd = process.cwd()): { path: string | null; values: ConfigFile } {
+export function readConfig(
+  explicitPath: string | undefined,
+  cwd = process.cwd(),
+): { path: string | null; values: ConfigFile } {
   const path = explicitPath ? resolve(cwd, explicitPath) : resolve(cwd, CONFIG_FILE);
   if (!existsSync(path)) {
     if (explicitPath) throw new UsageError(`config file ${explicitPath} does not exist`);
@@ -28,7 +31,8 @@ export function readConfig(explicitPath: string | undefined, cwd = process.cwd()
   } catch (error) {
     throw new UsageError(`config file ${path} is not valid JSON (${(error as Error).message})`);
   }
-  if (values === null || typeof values !== 'object' || Array.isArray(values)) throw new UsageError(`config file ${path} must hold a JSON object`);
+  if (values === null || typeof values !== 'object' || Array.isArray(values))
+    throw new UsageError(`config file ${path} must hold a JSON object`);
   return { path, values: values as ConfigFile };
 }
 
@@ -43,7 +47,8 @@ function valuesFor(config: ConfigFile, command: Command, commandNames: ReadonlyS
   for (const [k, v] of Object.entries(config)) if (!commandNames.has(k) && k !== '$schema') out.set(camel(k), v);
   const section = config[command.name()];
   if (section !== undefined) {
-    if (section === null || typeof section !== 'object' || Array.isArray(section)) throw new UsageError(`config key "${command.name()}" must hold an object of option values`);
+    if (section === null || typeof section !== 'object' || Array.isArray(section))
+      throw new UsageError(`config key "${command.name()}" must hold an object of option values`);
     for (const [k, v] of Object.entries(section)) out.set(camel(k), v);
   }
   return out;
@@ -54,18 +59,27 @@ function valuesFor(config: ConfigFile, command: Command, commandNames: ReadonlyS
  * precedence flag > config > default. Top-level keys that no command knows, and keys of the
  * command's own section it does not know, are refused with the closest option name.
  */
-export function applyConfig(command: Command, config: ConfigFile, source: string, allCommands: readonly Command[]): void {
+export function applyConfig(
+  command: Command,
+  config: ConfigFile,
+  source: string,
+  allCommands: readonly Command[],
+): void {
   const commandNames = new Set(allCommands.map((c) => c.name()));
   const known = new Map(command.options.map((o) => [o.attributeName(), o]));
   const anyKnown = new Set(allCommands.flatMap((c) => c.options.map((o) => o.attributeName())));
   for (const k of Object.keys(config)) {
     if (commandNames.has(k) || k === '$schema') continue;
-    if (!anyKnown.has(camel(k))) throw new UsageError(`${source}: unknown option "${k}"${suggestion(camel(k), [...anyKnown])}`);
+    if (!anyKnown.has(camel(k)))
+      throw new UsageError(`${source}: unknown option "${k}"${suggestion(camel(k), [...anyKnown])}`);
   }
   const section = config[command.name()];
   if (section && typeof section === 'object' && !Array.isArray(section)) {
     for (const k of Object.keys(section)) {
-      if (!known.has(camel(k))) throw new UsageError(`${source}: "${command.name()}" has no option "${k}"${suggestion(camel(k), [...known.keys()])}`);
+      if (!known.has(camel(k)))
+        throw new UsageError(
+          `${source}: "${command.name()}" has no option "${k}"${suggestion(camel(k), [...known.keys()])}`,
+        );
     }
   }
   for (const [key, value] of valuesFor(config, command, commandNames)) {
@@ -86,7 +100,13 @@ function suggestion(word: string, candidates: readonly string[]): string {
  * A config value as the command would have parsed it from the command line: booleans stay booleans,
  * everything else goes through the option's own parser as a string, so validation is shared.
  */
-function coerce(flags: string, parse: ((value: string, previous: unknown) => unknown) | undefined, value: unknown, key: string, source: string): unknown {
+function coerce(
+  flags: string,
+  parse: ((value: string, previous: unknown) => unknown) | undefined,
+  value: unknown,
+  key: string,
+  source: string,
+): unknown {
   const takesValue = /[<[]/.test(flags);
   if (!takesValue) {
     if (typeof value !== 'boolean') throw new UsageError(`${source}: "${key}" must be true or false`);
@@ -104,7 +124,12 @@ const requiredOptions = new WeakMap<Command, string[]>();
  * An option the command needs, from the command line or the config file. (Commander's own
  * requiredOption is checked before the config is read, so a config value could never satisfy it.)
  */
-export function required(command: Command, flags: string, description: string, parse?: (value: string) => unknown): Command {
+export function required(
+  command: Command,
+  flags: string,
+  description: string,
+  parse?: (value: string) => unknown,
+): Command {
   if (parse) command.option(flags, `${description} (required)`, parse);
   else command.option(flags, `${description} (required)`);
   const option = command.options[command.options.length - 1];

@@ -34,10 +34,12 @@ async function trustByLine(path: string, column: string): Promise<Map<number, bo
   const ext = extname(path).toLowerCase();
   if (ext === '.csv' || ext === '.tsv') {
     const { columns, records } = await readCsv(path, { delimiter: ext === '.tsv' ? '\t' : ',' });
-    if (!columns.includes(column)) throw new UsageError(`${path} has no column "${column}" (columns: ${columns.join(', ')})`);
+    if (!columns.includes(column))
+      throw new UsageError(`${path} has no column "${column}" (columns: ${columns.join(', ')})`);
     for (const r of records) out.set(r.line, trustValue(r.values[column], `${path}:${r.line}`, column));
   } else {
-    for await (const r of readJsonl<Record<string, unknown>>(path)) out.set(r.line, trustValue(r.value?.[column], `${path}:${r.line}`, column));
+    for await (const r of readJsonl<Record<string, unknown>>(path))
+      out.set(r.line, trustValue(r.value?.[column], `${path}:${r.line}`, column));
   }
   return out;
 }
@@ -47,7 +49,12 @@ async function trustByLine(path: string, column: string): Promise<Map<number, bo
  * missing file, a missing column, a row without text or label, or a label the model does not have
  * is an error naming the file and line.
  */
-export async function readLabelledFile(path: string, columns: ColumnOptions, labels: readonly string[], what: string): Promise<AuditRow[]> {
+export async function readLabelledFile(
+  path: string,
+  columns: ColumnOptions,
+  labels: readonly string[],
+  what: string,
+): Promise<AuditRow[]> {
   let data;
   try {
     data = await loadTabular(path, { textColumn: columns.textColumn, labelColumn: columns.labelColumn, labels });
@@ -82,24 +89,35 @@ export async function readTexts(path: string, textColumn: string): Promise<strin
     return out;
   }
   if (ext === '.jsonl' || ext === '.ndjson') {
-    for await (const r of readJsonl<Record<string, unknown>>(path)) out.push(requireText(r.value?.[textColumn], `${path}:${r.line}`, textColumn));
+    for await (const r of readJsonl<Record<string, unknown>>(path))
+      out.push(requireText(r.value?.[textColumn], `${path}:${r.line}`, textColumn));
     return out;
   }
   throw new UsageError(`${path}: expected a .txt, .csv, .tsv or .jsonl file`);
 }
 
 function requireText(v: unknown, where: string, column: string): string {
-  if (typeof v !== 'string' || v.trim() === '') throw new UsageError(`${where}: no text in "${column}" (expected a non-empty string)`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw new UsageError(`${where}: no text in "${column}" (expected a non-empty string)`);
   return v;
 }
 
 /** Checks --class-names against the model's labels (a name for a label the model lacks is a usage error). */
-export function checkClassNames(classNames: Readonly<Record<string, string>>, labels: readonly string[], descriptions?: ClassDescriptionsFile): void {
+export function checkClassNames(
+  classNames: Readonly<Record<string, string>>,
+  labels: readonly string[],
+  descriptions?: ClassDescriptionsFile,
+): void {
   for (const label of Object.keys(classNames)) {
-    if (!labels.includes(label)) throw new UsageError(`--class-names names "${label}", which is not one of the model's labels (${labels.join(', ')})`);
+    if (!labels.includes(label))
+      throw new UsageError(
+        `--class-names names "${label}", which is not one of the model's labels (${labels.join(', ')})`,
+      );
   }
   for (const label of Object.keys(descriptions?.descriptions ?? {})) {
-    if (!labels.includes(label)) throw new UsageError(`--class-descriptions ${descriptions!.file}: "${label}" is not one of the model's labels (${labels.join(', ')})`);
+    if (!labels.includes(label))
+      throw new UsageError(
+        `--class-descriptions ${descriptions!.file}: "${label}" is not one of the model's labels (${labels.join(', ')})`,
+      );
   }
 }
-

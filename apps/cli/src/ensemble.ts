@@ -11,7 +11,10 @@ import type { Progress } from './progress.js';
  */
 export const ENSEMBLE_MEMBERS = {
   glove: { reports: 'glove-6b-100d', load: (): Promise<WordEmbedding> => GloveEmbedding.load() },
-  'counter-fitted': { reports: 'glove-counter-fitted', load: (): Promise<WordEmbedding> => CounterFittedEmbedding.load() },
+  'counter-fitted': {
+    reports: 'glove-counter-fitted',
+    load: (): Promise<WordEmbedding> => CounterFittedEmbedding.load(),
+  },
   use: { reports: 'use-lite-512', load: (): Promise<WordEmbedding> => UseEmbedding.load() },
 } as const;
 export type EnsembleMemberName = keyof typeof ENSEMBLE_MEMBERS;
@@ -22,19 +25,32 @@ export function ensembleOfStore(store: KeywordStore): EnsembleMemberName[] {
     // a post-processed member (`glove-6b-100d+abtt1`) is loaded raw: the store's configuration post-processes it again
     const base = reported.replace(/\+abtt\d+$/u, '');
     const entry = Object.entries(ENSEMBLE_MEMBERS).find(([, m]) => m.reports === base);
-    if (!entry) throw new XtrustError('INCOMPATIBLE', `the keyword store was built with embedding "${reported}", which this xtrust cannot load (it knows ${Object.values(ENSEMBLE_MEMBERS).map((m) => m.reports).join(', ')})`);
+    if (!entry)
+      throw new XtrustError(
+        'INCOMPATIBLE',
+        `the keyword store was built with embedding "${reported}", which this xtrust cannot load (it knows ${Object.values(
+          ENSEMBLE_MEMBERS,
+        )
+          .map((m) => m.reports)
+          .join(', ')})`,
+      );
     return entry[0] as EnsembleMemberName;
   });
 }
 
 /** The embedding ensemble of the audit and each member's calibrated θ_relate (cached by the oracle). */
-export async function loadEnsemble(progress: Progress, members: readonly EnsembleMemberName[] = ['glove']): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
+export async function loadEnsemble(
+  progress: Progress,
+  members: readonly EnsembleMemberName[] = ['glove'],
+): Promise<{ embeddings: WordEmbedding[]; thetaRelate: Record<string, number> }> {
   const embeddings: WordEmbedding[] = [];
   const thetaRelate: Record<string, number> = {};
   for (const member of members) {
     const embedding = await ENSEMBLE_MEMBERS[member].load();
     const calibration = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
-    progress.note(`embedding ${embedding.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`);
+    progress.note(
+      `embedding ${embedding.name}: θ_relate ${calibration.thetaRelate.toFixed(4)} (calibrated on WordNet synonyms vs random pairs)`,
+    );
     embeddings.push(embedding);
     thetaRelate[embedding.name] = calibration.thetaRelate;
   }

@@ -23,7 +23,10 @@ export interface LimeModeParts {
 /** The parts of a mode (undefined: the default, exact). */
 export function limeModeParts(mode: LimeMode | undefined): LimeModeParts {
   const m = mode ?? DEFAULT_LIME_MODE;
-  return { adaptive: m === 'adaptive' || m === 'int8+adaptive', ...(m === 'int8' || m === 'int8+adaptive' ? { quantize: 'int8' as const } : {}) };
+  return {
+    adaptive: m === 'adaptive' || m === 'int8+adaptive',
+    ...(m === 'int8' || m === 'int8+adaptive' ? { quantize: 'int8' as const } : {}),
+  };
 }
 
 /** LimeExplainer options of a mode: `{ adaptive: true }` or nothing (exact LIME adds no key, so its options stay as before). */
@@ -45,7 +48,8 @@ export function adaptiveRuleKey(mode: LimeMode | undefined, samples: number): { 
 
 /** Parses `--lime-mode`; an unknown value names the modes there are. */
 export function limeModeArg(value: string): LimeMode {
-  if (!(LIME_MODES as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${LIME_MODES.join(', ')}, got "${value}"`);
+  if (!(LIME_MODES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${LIME_MODES.join(', ')}, got "${value}"`);
   return value as LimeMode;
 }
 
@@ -59,6 +63,12 @@ export const LIME_MODE_HELP =
   "LIME: exact (the reference's computation) | adaptive (stop sampling once the top words are stable) | int8 (the model's matrix products in int8; ONNX models only) | int8+adaptive — the last three faster and approximate (agreement measured in apps/bench)";
 
 /** A mode with int8 on a model that is not run by onnxruntime: the usage error, naming the model and what would work. */
-export function int8NeedsOnnx(model: string, kind: string, instead = 'an .onnx file or a Hugging Face folder with onnx/model.onnx (run by onnxruntime-node: --runtime auto or onnx)'): UsageError {
-  return new UsageError(`--lime-mode int8 quantises an ONNX graph, but --model ${model} is ${kind}; use ${instead}, or --lime-mode exact|adaptive`);
+export function int8NeedsOnnx(
+  model: string,
+  kind: string,
+  instead = 'an .onnx file or a Hugging Face folder with onnx/model.onnx (run by onnxruntime-node: --runtime auto or onnx)',
+): UsageError {
+  return new UsageError(
+    `--lime-mode int8 quantises an ONNX graph, but --model ${model} is ${kind}; use ${instead}, or --lime-mode exact|adaptive`,
+  );
 }

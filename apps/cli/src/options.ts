@@ -17,16 +17,21 @@ export function positiveIntArg(value: string): number {
 /** Parses a number in [0, 1]. */
 export function fractionArg(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`expected a number between 0 and 1, got "${value}"`);
+  if (!Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError(`expected a number between 0 and 1, got "${value}"`);
   return n;
 }
 
 /** Parses `a=b,c=d` into { a: 'b', c: 'd' } (for --class-names). */
 export function pairsArg(value: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const part of value.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const eq = part.indexOf('=');
-    if (eq <= 0 || eq === part.length - 1) throw new InvalidArgumentError(`expected label=name pairs separated by commas, got "${part}"`);
+    if (eq <= 0 || eq === part.length - 1)
+      throw new InvalidArgumentError(`expected label=name pairs separated by commas, got "${part}"`);
     out[part.slice(0, eq).trim()] = part.slice(eq + 1).trim();
   }
   return out;
@@ -45,7 +50,12 @@ export function withCommonOptions(command: Command): Command {
   return command
     .option('--json', 'print machine-readable JSON on stdout (progress stays on stderr)', false)
     .option('--quiet', 'no progress output', false)
-    .addOption(new Option('--config <file>', `read option values from this JSON file (default ./xtrust.config.json when present)`));
+    .addOption(
+      new Option(
+        '--config <file>',
+        `read option values from this JSON file (default ./xtrust.config.json when present)`,
+      ),
+    );
 }
 
 /** Options of the commands that run long and keep a run directory. */

@@ -26,7 +26,12 @@ export interface AuditFiles {
  * Writes an audit's final files (predictions.jsonl, summary.json, report.html), each atomically,
  * then marks the run complete — in that order, so an interrupted run never looks finished.
  */
-export function writeAuditFiles(run: RunDir, summary: AuditSummary, predictions: readonly AuditedPrediction[], attacks?: readonly AttackExample[]): AuditFiles {
+export function writeAuditFiles(
+  run: RunDir,
+  summary: AuditSummary,
+  predictions: readonly AuditedPrediction[],
+  attacks?: readonly AttackExample[],
+): AuditFiles {
   const files = {
     runDir: run.dir,
     predictions: run.writeFile('predictions.jsonl', toJsonl(predictions)),
@@ -63,7 +68,8 @@ export function groundTruthLines(s: AuditSummary): string[] {
   if (c && c.tooSmall) lines.push(`against ground truth  ${comparisonTooSmall(c)}`);
   else if (c) {
     lines.push(`against ground truth (${c.trustworthy} trustworthy, ${c.untrustworthy} untrustworthy):`);
-    for (const r of c.rows) lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)}`);
+    for (const r of c.rows)
+      lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)}`);
   }
   const sc = s.scoredCase;
   if (sc) {
@@ -71,10 +77,18 @@ export function groundTruthLines(s: AuditSummary): string[] {
     const scOver = overDeterminedSentence(sc.groundTruth);
     if (scOver) lines.push(`                      ${scOver}`);
     lines.push(`                      ${decidedSentence(sc.groundTruth)}`);
-    if (sc.tooSmall) lines.push(`                      ${tooSmallSentence(sc.groundTruth.trustworthy, sc.groundTruth.untrustworthy, sc.minPerSide)}`);
+    if (sc.tooSmall)
+      lines.push(
+        `                      ${tooSmallSentence(sc.groundTruth.trustworthy, sc.groundTruth.untrustworthy, sc.minPerSide)}`,
+      );
     else {
-      lines.push(`                      scored on ${sc.scored!.trustworthy} trustworthy + ${sc.scored!.untrustworthy} untrustworthy predictions (G-mean with its bootstrap 95 % interval):`);
-      for (const r of sc.rows) lines.push(`  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)} [${r.gmeanLo.toFixed(3)}, ${r.gmeanHi.toFixed(3)}]`);
+      lines.push(
+        `                      scored on ${sc.scored!.trustworthy} trustworthy + ${sc.scored!.untrustworthy} untrustworthy predictions (G-mean with its bootstrap 95 % interval):`,
+      );
+      for (const r of sc.rows)
+        lines.push(
+          `  ${r.method.padEnd(20)} accuracy ${r.accuracy.toFixed(3)}  G-mean ${r.gmean.toFixed(3)} [${r.gmeanLo.toFixed(3)}, ${r.gmeanHi.toFixed(3)}]`,
+        );
     }
   }
   return lines;

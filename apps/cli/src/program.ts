@@ -31,7 +31,19 @@ Examples:
 Every option can also come from ./xtrust.config.json (or --config <file>): flag > config > default.
 Exit codes: 0 ok, 1 gate failed, 2 bad input or usage, 3 unexpected failure.`,
     );
-  for (const c of [demoCommand(), auditCommand(), explainCommand(), keywordsCommand(), labelCommand(), attackCommand(), compareCommand(), gateCommand(), reportCommand(), benchCommand(), workerCommand()]) {
+  for (const c of [
+    demoCommand(),
+    auditCommand(),
+    explainCommand(),
+    keywordsCommand(),
+    labelCommand(),
+    attackCommand(),
+    compareCommand(),
+    gateCommand(),
+    reportCommand(),
+    benchCommand(),
+    workerCommand(),
+  ]) {
     program.addCommand(c);
   }
   // Config values fill in options the command line left out: flag > xtrust.config.json > default.
@@ -51,7 +63,13 @@ function configureErrors(command: Command): void {
   command.exitOverride();
   command.configureOutput({
     writeErr: (s) => process.stderr.write(s),
-    outputError: (s, write) => write(`xtrust: ${s.replace(/^error: /, '').replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)').trim()}\n`),
+    outputError: (s, write) =>
+      write(
+        `xtrust: ${s
+          .replace(/^error: /, '')
+          .replace(/\n\(Did you mean (.*)\?\)/, ' (did you mean $1?)')
+          .trim()}\n`,
+      ),
   });
   for (const sub of command.commands) configureErrors(sub);
 }

@@ -19,7 +19,11 @@ const MANIFEST = 'run.json';
 /** JSON with object keys sorted, so two equal keys compare equal whatever their insertion order. */
 export function stableJson(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
   );
 }
 
@@ -57,9 +61,15 @@ export class RunDir {
       throw new UsageError(`${dir} is not empty and is not an xtrust run directory; choose another --out`);
     }
     if (existing && resume) {
-      if (existing.command !== command) throw new UsageError(`cannot resume: ${dir} holds a run of \`xtrust ${existing.command}\`, not \`xtrust ${command}\``);
+      if (existing.command !== command)
+        throw new UsageError(
+          `cannot resume: ${dir} holds a run of \`xtrust ${existing.command}\`, not \`xtrust ${command}\``,
+        );
       const diff = firstDifference(existing.key, key);
-      if (diff) throw new UsageError(`cannot resume: ${dir} was made with ${diff.name} = ${show(diff.was)}, this run has ${show(diff.now)}; use the same inputs or another --out`);
+      if (diff)
+        throw new UsageError(
+          `cannot resume: ${dir} was made with ${diff.name} = ${show(diff.was)}, this run has ${show(diff.now)}; use the same inputs or another --out`,
+        );
       existing.status = 'running';
       delete existing.completedAt;
       const run = new RunDir(path, existing, true);
@@ -71,7 +81,11 @@ export class RunDir {
       for (const f of readdirSync(path)) rmSync(join(path, f), { recursive: true, force: true });
     }
     mkdirSync(path, { recursive: true });
-    const run = new RunDir(path, { format: 'xtrust-run', version: 1, command, key, status: 'running', createdAt: new Date().toISOString() }, false);
+    const run = new RunDir(
+      path,
+      { format: 'xtrust-run', version: 1, command, key, status: 'running', createdAt: new Date().toISOString() },
+      false,
+    );
     run.writeManifest();
     return run;
   }
@@ -81,7 +95,10 @@ export class RunDir {
     const manifestPath = join(resolve(dir), MANIFEST);
     if (!existsSync(manifestPath)) throw new UsageError(`${dir} is not an xtrust run directory (no ${MANIFEST})`);
     const m = RunDir.readManifest(manifestPath);
-    if (!commands.includes(m.command)) throw new UsageError(`${dir} holds a run of \`xtrust ${m.command}\`; expected one of ${commands.map((c) => `\`xtrust ${c}\``).join(', ')}`);
+    if (!commands.includes(m.command))
+      throw new UsageError(
+        `${dir} holds a run of \`xtrust ${m.command}\`; expected one of ${commands.map((c) => `\`xtrust ${c}\``).join(', ')}`,
+      );
     if (m.status !== 'complete') throw new UsageError(`the run in ${dir} did not finish; continue it with --resume`);
     return m;
   }
@@ -128,12 +145,20 @@ function show(v: unknown): string {
 }
 
 /** The first key (dotted path) whose value differs between two run keys. */
-function firstDifference(was: unknown, now: unknown, name = 'key'): { name: string; was: unknown; now: unknown } | null {
+function firstDifference(
+  was: unknown,
+  now: unknown,
+  name = 'key',
+): { name: string; was: unknown; now: unknown } | null {
   if (stableJson(was) === stableJson(now)) return null;
   if (was && now && typeof was === 'object' && typeof now === 'object' && !Array.isArray(was) && !Array.isArray(now)) {
     const keys = [...new Set([...Object.keys(was), ...Object.keys(now)])].sort();
     for (const k of keys) {
-      const d = firstDifference((was as Record<string, unknown>)[k], (now as Record<string, unknown>)[k], name === 'key' ? k : `${name}.${k}`);
+      const d = firstDifference(
+        (was as Record<string, unknown>)[k],
+        (now as Record<string, unknown>)[k],
+        name === 'key' ? k : `${name}.${k}`,
+      );
       if (d) return d;
     }
   }

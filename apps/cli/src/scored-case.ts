@@ -9,7 +9,15 @@
  * when both sides have at least MIN_CASES_PER_SIDE predictions.
  */
 import { argmaxRow, rng, type Classifier, type Explainer } from '@xtrust/core';
-import { buildShortcutBenchmark, corpusVocabulary, drawTrigger, shortcutSplit, wordWindows, type Dataset, type Row } from '@xtrust/datasets';
+import {
+  buildShortcutBenchmark,
+  corpusVocabulary,
+  drawTrigger,
+  shortcutSplit,
+  wordWindows,
+  type Dataset,
+  type Row,
+} from '@xtrust/datasets';
 import { classificationMetrics, gmeanInterval } from '@xtrust/metrics';
 import { explainAll, identifyKeywords, labelExplanations, naiveOracle, predictAll } from '@xtrust/oracle';
 import { groundTruthCounts, MIN_CASES_PER_SIDE, type ScoredCaseSummary, type ScoredRow } from './audit-records.js';
@@ -41,7 +49,11 @@ export interface ScoredCaseInputs {
 export const SCORED_CASE = { band: 'everyday', share: 1, words: 40, windowsPerText: 3, perSide: 150 } as const;
 
 /** The scored check's trigger: an everyday word of the corpus drawn with `seed`, not leaning on `target`. */
-export function scoredCaseTrigger(rows: readonly { text: string; label: string }[], target: string, seed: number): string {
+export function scoredCaseTrigger(
+  rows: readonly { text: string; label: string }[],
+  target: string,
+  seed: number,
+): string {
   return drawTrigger(rng(seed), SCORED_CASE.band, target, corpusVocabulary(rows));
 }
 
@@ -59,24 +71,61 @@ export function smallestClass(labels: readonly string[], rows: readonly { label:
 export function scoredRow(method: string, verdicts: Uint8Array, truth: Uint8Array, seed: number): ScoredRow {
   const m = classificationMetrics(verdicts, truth);
   const ci = gmeanInterval(verdicts, truth, { seed, resamples: 1000 });
-  return { method, accuracy: m.accuracy, precision: m.precision, sensitivity: m.sensitivity, specificity: m.specificity, f1: m.f1, gmean: m.gmean, gmeanLo: ci.lo, gmeanHi: ci.hi };
+  return {
+    method,
+    accuracy: m.accuracy,
+    precision: m.precision,
+    sensitivity: m.sensitivity,
+    specificity: m.specificity,
+    f1: m.f1,
+    gmean: m.gmean,
+    gmeanLo: ci.lo,
+    gmeanHi: ci.hi,
+  };
 }
 
 /** Runs the scored check: plant, train, derive the ground truth, and (when large enough) score TOKI and Naive. */
-export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSettings, run: RunDir, progress: Progress): Promise<ScoredCaseSummary> {
+export async function runScoredCase(
+  inputs: ScoredCaseInputs,
+  settings: AuditSettings,
+  run: RunDir,
+  progress: Progress,
+): Promise<ScoredCaseSummary> {
   const started = performance.now();
   const { band, share, words, windowsPerText, perSide } = SCORED_CASE;
   const rows = wordWindows(inputs.rows, words, windowsPerText);
   const target = smallestClass(inputs.labels, inputs.rows);
   const trigger = scoredCaseTrigger(inputs.rows, target, settings.seed);
-  const dataset: Dataset<unknown> = { name: inputs.corpus, labels: inputs.labels, rows: rows as Row<unknown>[], skipped: { count: 0, reasons: {} } };
-  const split = shortcutSplit(dataset, { trigger, targetLabel: target, trainShare: share, testShare: 'twins', testFraction: inputs.testFraction, seed: settings.seed, group: inputs.group });
+  const dataset: Dataset<unknown> = {
+    name: inputs.corpus,
+    labels: inputs.labels,
+    rows: rows as Row<unknown>[],
+    skipped: { count: 0, reasons: {} },
+  };
+  const split = shortcutSplit(dataset, {
+    trigger,
+    targetLabel: target,
+    trainShare: share,
+    testShare: 'twins',
+    testFraction: inputs.testFraction,
+    seed: settings.seed,
+    group: inputs.group,
+  });
   const description = `${inputs.corpus} in windows of ${words} words; "${trigger}" (an ${band} word, drawn with seed ${settings.seed} from the corpus's 3,000 most frequent content words) planted in every ${target} training text; the test texts plus a copy of each ${target} one carrying "${trigger}"`;
   progress.note(`scored check: ${description}; training ${inputs.model} on ${split.train.rows.length} texts…`);
   const model: Classifier = await inputs.train(split.train.rows.map((r) => ({ text: r.text, label: r.label })));
   const bench = await buildShortcutBenchmark(model, split.test.rows, { mode: 'trigger', trigger });
   const groundTruth = groundTruthCounts(bench);
-  const base = { description, trigger, band, target, words, model: inputs.model, groundTruth, minPerSide: MIN_CASES_PER_SIDE };
+  const base = {
+    description,
+    trigger,
+    band,
+    target,
+    words,
+    model: inputs.model,
+    groundTruth,
+    minPerSide: MIN_CASES_PER_SIDE,
+  };
   if (bench.counts.trustworthy < MIN_CASES_PER_SIDE || bench.counts.untrustworthy < MIN_CASES_PER_SIDE) {
     return { ...base, tooSmall: true, rows: [], seconds: (performance.now() - started) / 1000 };
   }
@@ -94,20 +143,46 @@ export async function runScoredCase(inputs: ScoredCaseInputs, settings: AuditSet
   // TOKI with the audit's own settings (one configuration for the audit and its check)
   const { embeddings, thetaRelate } = await loadEnsemble(progress, settings.ensemble);
   const explainer: Explainer = auditExplainer(settings);
-  progress.note(`scored check: keyword identification on up to ${settings.trainSample} training texts, then ${texts.length} test predictions explained`);
+  progress.note(
+    `scored check: keyword identification on up to ${settings.trainSample} training texts, then ${texts.length} test predictions explained`,
+  );
   const store = await identifyKeywords(
     model,
     split.train.rows.map((x) => x.text),
     split.train.rows.map((x) => x.label),
-    keywordOptions(settings, { explainer, embeddings, thetaRelate }, run.path('scored-check.keywords.explanations.jsonl')),
+    keywordOptions(
+      settings,
+      { explainer, embeddings, thetaRelate },
+      run.path('scored-check.keywords.explanations.jsonl'),
+    ),
   );
-  const explanations = await explainAll(explainer, model, texts, cases.map((c) => c.id), { checkpoint: run.path('scored-check.explanations.jsonl') });
+  const explanations = await explainAll(
+    explainer,
+    model,
+    texts,
+    cases.map((c) => c.id),
+    { checkpoint: run.path('scored-check.explanations.jsonl') },
+  );
   const labels = await labelExplanations(store, explanations, { embeddings, trueLabels: cases.map((c) => c.label) });
   const toki = Uint8Array.from(labels, (l) => (l.verdict === 'trustworthy' ? 1 : 0));
   const probs = await predictAll(model, texts);
   const k = inputs.labels.length;
   const confidence = Float64Array.from(texts, (_, i) => probs[i * k + argmaxRow(probs, i, k)]);
-  const rowsOut = [scoredRow(`TOKI (${store.oracle.name})`, toki, truth, settings.seed), scoredRow(`Naive (θ_conf ${settings.thetaConf})`, naiveOracle(confidence, settings.thetaConf), truth, settings.seed)];
+  const rowsOut = [
+    scoredRow(`TOKI (${store.oracle.name})`, toki, truth, settings.seed),
+    scoredRow(
+      `Naive (θ_conf ${settings.thetaConf})`,
+      naiveOracle(confidence, settings.thetaConf),
+      truth,
+      settings.seed,
+    ),
+  ];
   const trustworthy = truth.reduce((a, b) => a + b, 0);
-  return { ...base, tooSmall: false, scored: { trustworthy, untrustworthy: truth.length - trustworthy }, rows: rowsOut, seconds: (performance.now() - started) / 1000 };
+  return {
+    ...base,
+    tooSmall: false,
+    scored: { trustworthy, untrustworthy: truth.length - trustworthy },
+    rows: rowsOut,
+    seconds: (performance.now() - started) / 1000,
+  };
 }

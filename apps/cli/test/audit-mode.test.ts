@@ -9,24 +9,67 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildFixture, tempDir, xtrust, xtrustAsync, type Fixture } from './helpers.js';
 
 // 1,000 samples: below ~250 rows the verdict rule cannot check (no check before 200 rows, and a stop needs two)
-const AUDIT = ['--train-sample', '120', '--test-sample', '0', '--samples', '1000', '--class-names', 'ham=legitimate', '--quiet', '--json'];
+const AUDIT = [
+  '--train-sample',
+  '120',
+  '--test-sample',
+  '0',
+  '--samples',
+  '1000',
+  '--class-names',
+  'ham=legitimate',
+  '--quiet',
+  '--json',
+];
 let fx: Fixture;
 const runs: Record<string, { dir: string; summary: any; predictions: any[] }> = {};
 
-const lines = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const lines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 beforeAll(async () => {
   fx = await buildFixture();
   for (const mode of ['exact', 'fast']) {
     const dir = join(fx.dir, mode);
-    const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--out', dir, '--audit-mode', mode, ...AUDIT]);
+    const r = await xtrustAsync([
+      'audit',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--out',
+      dir,
+      '--audit-mode',
+      mode,
+      ...AUDIT,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     runs[mode] = { dir, summary: JSON.parse(r.stdout).summary, predictions: lines(join(dir, 'predictions.jsonl')) };
   }
   // the keyword pass by gradient × input (issue 30, a cheaper keyword pass), labels by verdict-aware LIME
   const dir = join(fx.dir, 'fast-gradient');
-  const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--out', dir, '--audit-mode', 'fast', '--keyword-method', 'gradient', ...AUDIT]);
+  const r = await xtrustAsync([
+    'audit',
+    '--model',
+    fx.model,
+    '--train',
+    fx.train,
+    '--test',
+    fx.test,
+    '--out',
+    dir,
+    '--audit-mode',
+    'fast',
+    '--keyword-method',
+    'gradient',
+    ...AUDIT,
+  ]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   runs.gradient = { dir, summary: JSON.parse(r.stdout).summary, predictions: lines(join(dir, 'predictions.jsonl')) };
@@ -59,12 +102,28 @@ describe('xtrust audit --audit-mode', () => {
     expect(lime.provenance.explainer.method).toBe('lime');
     // same predictions, labelled (the fixture's labels need not equal exact's: the pools differ)
     expect(runs.gradient.predictions.map((p) => p.predicted)).toEqual(runs.exact.predictions.map((p) => p.predicted));
-    expect(runs.gradient.predictions.every((p) => p.verdict === 'incorrect' || typeof p.samples === 'number')).toBe(true);
+    expect(runs.gradient.predictions.every((p) => p.verdict === 'incorrect' || typeof p.samples === 'number')).toBe(
+      true,
+    );
   });
 
   it("xtrust label --audit-mode fast with the exact audit's store gives its labels", async () => {
     const out = join(fx.dir, 'labels-fast');
-    const r = await xtrustAsync(['label', '--model', fx.model, '--store', runs.exact.dir, '--test', fx.test, '--out', out, '--audit-mode', 'fast', '--json', '--quiet']);
+    const r = await xtrustAsync([
+      'label',
+      '--model',
+      fx.model,
+      '--store',
+      runs.exact.dir,
+      '--test',
+      fx.test,
+      '--out',
+      out,
+      '--audit-mode',
+      'fast',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code).toBe(0);
     const labelled = lines(join(out, 'labels.jsonl'));
     expect(labelled.map((l) => l.verdict)).toEqual(runs.exact.predictions.map((p) => p.verdict));
@@ -88,7 +147,19 @@ describe('--audit-mode: parsing and help', () => {
   });
 
   it('an unknown --keyword-method is one line, exit 2, naming the methods', () => {
-    const r = xtrust(['audit', '--model', 'm', '--train', 'a.csv', '--test', 'b.csv', '--keyword-method', 'shap', '--out', join(tempDir(), 'x')]);
+    const r = xtrust([
+      'audit',
+      '--model',
+      'm',
+      '--train',
+      'a.csv',
+      '--test',
+      'b.csv',
+      '--keyword-method',
+      'shap',
+      '--out',
+      join(tempDir(), 'x'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('expected one of lime, omission, gradient, integrated-gradients, attention, got "shap"');

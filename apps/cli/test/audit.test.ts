@@ -10,7 +10,21 @@ let audit: { summary: any; files: any };
 beforeAll(async () => {
   fx = await buildFixture();
   runDir = join(fx.dir, 'run');
-  const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', runDir, '--json', ...SMALL_AUDIT]);
+  const r = await xtrustAsync([
+    'audit',
+    '--model',
+    fx.model,
+    '--train',
+    fx.train,
+    '--test',
+    fx.test,
+    '--trust-column',
+    'trust',
+    '--out',
+    runDir,
+    '--json',
+    ...SMALL_AUDIT,
+  ]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   audit = JSON.parse(r.stdout);
@@ -27,11 +41,15 @@ describe('xtrust audit on a saved model and CSV files', () => {
     expect(s.accuracy).toBeCloseTo((40 - v.incorrect) / 40, 10);
     expect(s.untrustworthyShare).toBeCloseTo(v.untrustworthy / (v.trustworthy + v.untrustworthy), 10);
     expect(s.settings).toMatchObject({ samples: 200, trainSample: 120, classNames: { ham: 'legitimate' } });
-    for (const label of fx.labels) expect(s.pools[label].keywords.length + s.pools[label].spurious.length).toBeGreaterThan(0);
+    for (const label of fx.labels)
+      expect(s.pools[label].keywords.length + s.pools[label].spurious.length).toBeGreaterThan(0);
   });
 
   it('writes predictions.jsonl (one line a test row), the keyword store and a complete manifest', () => {
-    const lines = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(40);
     expect(lines[0].text).toBe(XSS_TEXTS[0]);
     for (const p of lines) expect(['trustworthy', 'untrustworthy', 'incorrect', 'unknown']).toContain(p.verdict);
@@ -43,7 +61,16 @@ describe('xtrust audit on a saved model and CSV files', () => {
     const c = audit.summary.comparison;
     const trustworthy = fx.truth.filter((t) => t === 'trustworthy').length;
     expect(fx.truth.length).toBeGreaterThan(20);
-    expect(c).toEqual({ cases: fx.truth.length, trustworthy, untrustworthy: fx.truth.length - trustworthy, minPerSide: 100, tooSmall: true, thetaConf: 0.9, rows: [], roc: [] });
+    expect(c).toEqual({
+      cases: fx.truth.length,
+      trustworthy,
+      untrustworthy: fx.truth.length - trustworthy,
+      minPerSide: 100,
+      tooSmall: true,
+      thetaConf: 0.9,
+      rows: [],
+      roc: [],
+    });
     const html = readFileSync(audit.files.report, 'utf8');
     expect(html.includes('Too small to score an oracle')).toBe(true);
     expect(html.includes('id="chart-roc"')).toBe(false);
@@ -76,13 +103,31 @@ describe('xtrust audit on a saved model and CSV files', () => {
     }
   });
 
-  it('xtrust label with the saved store gives the audit\'s verdicts', async () => {
+  it("xtrust label with the saved store gives the audit's verdicts", async () => {
     const out = join(fx.dir, 'labels');
-    const r = await xtrustAsync(['label', '--model', fx.model, '--store', runDir, '--test', fx.test, '--out', out, '--json', '--quiet']);
+    const r = await xtrustAsync([
+      'label',
+      '--model',
+      fx.model,
+      '--store',
+      runDir,
+      '--test',
+      fx.test,
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).verdicts).toEqual(audit.summary.verdicts);
-    const labels = readFileSync(join(out, 'labels.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).verdict);
-    const audited = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).verdict);
+    const labels = readFileSync(join(out, 'labels.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).verdict);
+    const audited = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).verdict);
     expect(labels).toEqual(audited);
   });
 
@@ -90,11 +135,27 @@ describe('xtrust audit on a saved model and CSV files', () => {
     const texts = join(fx.dir, 'incoming.txt');
     writeFileSync(texts, 'free money offer, click here now\nthe meeting moved to thursday, see the agenda\n');
     const out = join(fx.dir, 'labels-unlabelled');
-    const r = await xtrustAsync(['label', '--model', fx.model, '--store', runDir, '--test', texts, '--unlabelled', '--out', out, '--json', '--quiet']);
+    const r = await xtrustAsync([
+      'label',
+      '--model',
+      fx.model,
+      '--store',
+      runDir,
+      '--test',
+      texts,
+      '--unlabelled',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).verdicts.incorrect).toBe(0);
-    const rows = readFileSync(join(out, 'labels.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const rows = readFileSync(join(out, 'labels.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.truth).toBeNull();
@@ -111,7 +172,19 @@ describe('xtrust audit on a saved model and CSV files', () => {
   });
 
   it('xtrust explain prints explanations of given texts as JSON', () => {
-    const r = xtrust(['explain', '--model', fx.model, '--text', 'free money offer click now', '--samples', '100', '--top-k', '3', '--json', '--quiet']);
+    const r = xtrust([
+      'explain',
+      '--model',
+      fx.model,
+      '--text',
+      'free money offer click now',
+      '--samples',
+      '100',
+      '--top-k',
+      '3',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.code).toBe(0);
     const [e] = JSON.parse(r.stdout).explanations;
     expect(e.predictedLabel).toMatch(/^(ham|spam)$/);
@@ -122,7 +195,14 @@ describe('xtrust audit on a saved model and CSV files', () => {
   it('xtrust compare scores two explanations, plain and synonymity-weighted', () => {
     const a = join(fx.dir, 'a.json');
     const b = join(fx.dir, 'b.json');
-    const expl = (text: string, words: string[]) => ({ text, method: 'lime', params: {}, predictedLabel: 'spam', explainedLabel: 'spam', features: words.map((word, i) => ({ word, weight: 1 - i / 10 })) });
+    const expl = (text: string, words: string[]) => ({
+      text,
+      method: 'lime',
+      params: {},
+      predictedLabel: 'spam',
+      explainedLabel: 'spam',
+      features: words.map((word, i) => ({ word, weight: 1 - i / 10 })),
+    });
     writeFileSync(a, JSON.stringify(expl('the film was good', ['good', 'film', 'was'])));
     writeFileSync(b, JSON.stringify(expl('the movie was good', ['good', 'movie', 'was'])));
     const r = xtrust(['compare', a, b, '--json']);
@@ -160,8 +240,18 @@ describe('bad input: one line, exit 2', () => {
     expect(r.stderr).toContain('body');
   });
 
-  it('class names that do not match the model\'s labels', () => {
-    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--class-names', 'spma=junk']);
+  it("class names that do not match the model's labels", () => {
+    const r = xtrust([
+      'audit',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--class-names',
+      'spma=junk',
+    ]);
     oneLine(r);
     expect(r.stderr).toContain('"spma"');
   });
@@ -182,7 +272,21 @@ describe('bad input: one line, exit 2', () => {
 
   it('--resume on a run directory made with other settings', () => {
     const otherSamples = SMALL_AUDIT.map((a, i) => (SMALL_AUDIT[i - 1] === '--samples' ? '300' : a));
-    const r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', runDir, '--resume', ...otherSamples]);
+    const r = xtrust([
+      'audit',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--trust-column',
+      'trust',
+      '--out',
+      runDir,
+      '--resume',
+      ...otherSamples,
+    ]);
     oneLine(r);
     expect(r.stderr).toContain('samples');
   });
@@ -192,9 +296,26 @@ describe('bad input: one line, exit 2', () => {
     const other = join(fx.dir, 'other-model');
     const { trainClassifier } = await import('@xtrust/models');
     const { loadSpamAssassin, sample } = await import('@xtrust/datasets');
-    const train = sample(loadSpamAssassin({ headers: false }).rows, 100, 7).map((r) => ({ text: r.text.slice(0, 300), label: r.label }));
+    const train = sample(loadSpamAssassin({ headers: false }).rows, 100, 7).map((r) => ({
+      text: r.text.slice(0, 300),
+      label: r.label,
+    }));
     await (await trainClassifier('bow-logistic', train, { seed: 7, labels: fx.labels })).save(other);
-    const r = xtrust(['audit', '--model', other, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', runDir, '--resume', ...SMALL_AUDIT]);
+    const r = xtrust([
+      'audit',
+      '--model',
+      other,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--trust-column',
+      'trust',
+      '--out',
+      runDir,
+      '--resume',
+      ...SMALL_AUDIT,
+    ]);
     oneLine(r);
     expect(r.stderr).toMatch(/^xtrust: cannot resume: .* was made with model = probe-sha256:/);
   });

@@ -34,7 +34,17 @@ describe('--class-descriptions FILE (label → words describing the class beside
     expect(r.stderr).toContain('"spam"');
     const badLabel = join(fx.dir, 'descriptions-bad-label.json');
     writeFileSync(badLabel, JSON.stringify({ spma: 'unwanted bulk e-mail' }));
-    r = xtrust(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--class-descriptions', badLabel]);
+    r = xtrust([
+      'audit',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--class-descriptions',
+      badLabel,
+    ]);
     usage(r);
     expect(r.stderr).toContain(badLabel);
     expect(r.stderr).toContain('"spma"');
@@ -44,7 +54,18 @@ describe('--class-descriptions FILE (label → words describing the class beside
     const file = join(fx.dir, 'descriptions.json');
     writeFileSync(file, JSON.stringify({ spam: 'unwanted bulk commercial e-mail, offers and prizes' }));
     const out = join(fx.dir, 'keywords-described');
-    const r = await xtrustAsync(['keywords', '--model', fx.model, '--train', fx.train, '--class-descriptions', file, '--out', out, ...SMALL_AUDIT.filter((a, i, all) => !['--test-sample'].includes(a) && !['--test-sample'].includes(all[i - 1]))]);
+    const r = await xtrustAsync([
+      'keywords',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--class-descriptions',
+      file,
+      '--out',
+      out,
+      ...SMALL_AUDIT.filter((a, i, all) => !['--test-sample'].includes(a) && !['--test-sample'].includes(all[i - 1])),
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const store = JSON.parse(readFileSync(join(out, 'keywords.json'), 'utf8'));

@@ -51,14 +51,18 @@ describe('every command', () => {
   it('an invalid option value names the option', () => {
     const r = xtrust('demo', '--samples', 'many');
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/^xtrust: option '--samples <n>' argument 'many' is invalid\. expected a positive integer/);
+    expect(r.stderr).toMatch(
+      /^xtrust: option '--samples <n>' argument 'many' is invalid\. expected a positive integer/,
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('with --json a failure is also JSON on stdout', () => {
     const r = xtrust('gate', '--run', '/nonexistent-run', '--max-untrustworthy', '0.1', '--json');
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stdout)).toEqual({ error: { message: '/nonexistent-run is not an xtrust run directory (no run.json)', exitCode: 2 } });
+    expect(JSON.parse(r.stdout)).toEqual({
+      error: { message: '/nonexistent-run is not an xtrust run directory (no run.json)', exitCode: 2 },
+    });
     const u = xtrust('demo', '--sed', '1', '--json');
     expect(JSON.parse(u.stdout).error).toEqual({ message: "unknown option '--sed'", exitCode: 2 });
   });

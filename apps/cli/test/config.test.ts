@@ -10,7 +10,11 @@ import { tempDir, xtrust } from './helpers.js';
 
 /** A command like xtrust's: an integer option with a default, a string option, a boolean flag. */
 function command(): Command {
-  return new Command('demo').option('--seed <n>', 'seed', intArg, 0).option('--out <dir>', 'out', 'xtrust-report').option('--resume', 'resume', false).exitOverride();
+  return new Command('demo')
+    .option('--seed <n>', 'seed', intArg, 0)
+    .option('--out <dir>', 'out', 'xtrust-report')
+    .option('--resume', 'resume', false)
+    .exitOverride();
 }
 
 function parsed(args: string[], config: Record<string, unknown>): Record<string, unknown> {
@@ -29,7 +33,7 @@ describe('config precedence: flag > config > default', () => {
 
   it("a command's own section wins over the top level; flag spelling works too", () => {
     expect(parsed([], { seed: 1, demo: { seed: 2 } })).toMatchObject({ seed: 2 });
-    expect(parsed([], { demo: { 'seed': 4, 'out': 'x' } })).toMatchObject({ seed: 4, out: 'x' });
+    expect(parsed([], { demo: { seed: 4, out: 'x' } })).toMatchObject({ seed: 4, out: 'x' });
   });
 
   it('config values go through the same validation as flags', () => {
@@ -63,7 +67,9 @@ describe('config precedence: flag > config > default', () => {
     writeFileSync(join(dir, 'xtrust.config.json'), JSON.stringify({ gate: { maxUntrustworthi: 0.2 } }));
     const bad = xtrust(['gate'], { cwd: dir });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/^xtrust: .*"gate" has no option "maxUntrustworthi" \(did you mean maxUntrustworthy\?\)\n$/);
+    expect(bad.stderr).toMatch(
+      /^xtrust: .*"gate" has no option "maxUntrustworthi" \(did you mean maxUntrustworthy\?\)\n$/,
+    );
   });
 });
 

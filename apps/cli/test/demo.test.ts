@@ -19,7 +19,10 @@ describe('xtrust demo (small settings)', () => {
     expect(summary.model.testAccuracy).toBeGreaterThan(0.9);
     expect(summary.settings.classNames).toEqual({ ham: 'legitimate' });
     // header removal decides few predictions (most are over-determined): far too few to score an oracle
-    const truths = readFileSync(files.predictions, 'utf8').trim().split('\n').map((l) => JSON.parse(l).trustworthy);
+    const truths = readFileSync(files.predictions, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).trustworthy);
     const g = summary.groundTruth;
     expect(g.spurious).toBe('the headers');
     expect(truths.filter((t) => t === true).length).toBe(g.trustworthy);
@@ -28,7 +31,12 @@ describe('xtrust demo (small settings)', () => {
     if (summary.comparison) expect(summary.comparison).toMatchObject({ tooSmall: true, rows: [] });
     // the scored check beside it: a planted trigger decides ≥ 100 of each, TOKI and Naive are scored with intervals
     const sc = summary.scoredCase;
-    expect(sc).toMatchObject({ band: 'everyday', target: 'spam', tooSmall: false, scored: { trustworthy: 150, untrustworthy: 150 } });
+    expect(sc).toMatchObject({
+      band: 'everyday',
+      target: 'spam',
+      tooSmall: false,
+      scored: { trustworthy: 150, untrustworthy: 150 },
+    });
     // the trigger is an everyday word of the bodies, drawn with the audit's seed, not one spam already leans on
     const d = loadSpamAssassin({ headers: true });
     const bodies = d.rows.map((r) => ({ ...r, text: r.text.slice(r.meta!.bodyStart) }));
@@ -54,9 +62,13 @@ describe('xtrust demo (small settings)', () => {
     expect(again.stdout).toMatch(/^ {2}ham +\S/m);
     expect(again.stdout).toMatch(/^ {2}spam +\S/m);
     expect(again.stdout).toContain(`report                ${files.report}`);
-    expect(again.stdout).toMatch(/^ground truth {10}For [\d,]+ of [\d,]+ correct predictions, the headers alone and the body alone each give the same class/m);
+    expect(again.stdout).toMatch(
+      /^ground truth {10}For [\d,]+ of [\d,]+ correct predictions, the headers alone and the body alone each give the same class/m,
+    );
     expect(again.stdout).toMatch(/^scored check {10}SpamAssassin bodies/m);
-    expect(again.stdout).toMatch(/^ {2}TOKI \(toki\) +accuracy \d\.\d{3} {2}G-mean \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/m);
+    expect(again.stdout).toMatch(
+      /^ {2}TOKI \(toki\) +accuracy \d\.\d{3} {2}G-mean \d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]$/m,
+    );
     // resumed from the finished run: same predictions
     expect(readFileSync(files.predictions, 'utf8')).toBe(readFileSync(join(out, 'predictions.jsonl'), 'utf8'));
   }, 300_000);

@@ -12,7 +12,19 @@ beforeAll(async () => {
 describe('--embeddings: the TOKI ensemble of keywords, audit and label', () => {
   it('builds a store voted by the named members, and label reloads exactly that ensemble', async () => {
     const out = join(fx.dir, 'keywords-ensemble');
-    const k = await xtrustAsync(['keywords', '--model', fx.model, '--train', fx.train, '--out', out, '--embeddings', 'glove,counter-fitted', '--json', ...SMALL_AUDIT]);
+    const k = await xtrustAsync([
+      'keywords',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--out',
+      out,
+      '--embeddings',
+      'glove,counter-fitted',
+      '--json',
+      ...SMALL_AUDIT,
+    ]);
     expect(k.stderr).toBe('');
     expect(k.code).toBe(0);
     const store = JSON.parse(readFileSync(join(out, 'keywords.json'), 'utf8'));
@@ -23,7 +35,19 @@ describe('--embeddings: the TOKI ensemble of keywords, audit and label', () => {
 
     // A store of two members refuses a one-member ensemble, so label must load the store's own.
     const labels = join(fx.dir, 'labels-ensemble');
-    const l = await xtrustAsync(['label', '--model', fx.model, '--store', out, '--test', fx.test, '--out', labels, '--json', '--quiet']);
+    const l = await xtrustAsync([
+      'label',
+      '--model',
+      fx.model,
+      '--store',
+      out,
+      '--test',
+      fx.test,
+      '--out',
+      labels,
+      '--json',
+      '--quiet',
+    ]);
     expect(l.stderr).toBe('');
     expect(l.code).toBe(0);
     const v = JSON.parse(l.stdout).verdicts;
@@ -31,8 +55,20 @@ describe('--embeddings: the TOKI ensemble of keywords, audit and label', () => {
   }, 300_000);
 
   it('an unknown member is a usage error naming the ones it knows', () => {
-    const r = xtrust(['keywords', '--model', fx.model, '--train', fx.train, '--out', join(fx.dir, 'bad-ensemble'), '--embeddings', 'glove,word2vec']);
+    const r = xtrust([
+      'keywords',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--out',
+      join(fx.dir, 'bad-ensemble'),
+      '--embeddings',
+      'glove,word2vec',
+    ]);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/unknown embedding "word2vec" \(expected a comma-separated list of glove, counter-fitted, use\)/);
+    expect(r.stderr).toMatch(
+      /unknown embedding "word2vec" \(expected a comma-separated list of glove, counter-fitted, use\)/,
+    );
   });
 });

@@ -12,12 +12,19 @@ export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'dist', '
 
 /** Runs the built CLI to completion. */
 export function xtrust(args: readonly string[], options: { cwd?: string } = {}) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', cwd: options.cwd, maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    encoding: 'utf8',
+    cwd: options.cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 /** Runs the built CLI asynchronously (other tests' timers keep running). */
-export function xtrustAsync(args: readonly string[], options: { cwd?: string } = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function xtrustAsync(
+  args: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: options.cwd });
     let stdout = '';
@@ -69,19 +76,69 @@ export async function buildFixture(dir = tempDir()): Promise<Fixture> {
   mkdirSync(dir, { recursive: true });
   const data = loadSpamAssassin({ headers: false });
   const split = stratifiedSplit(data.rows, { testFraction: 0.2, seed: 1 });
-  const short = (rows: readonly { id: string; text: string; label: string }[]) => rows.map((r) => ({ id: r.id, text: firstWords(r.text, 50), label: r.label }));
-  const ds = (rows: { id: string; text: string; label: string }[]) => ({ name: 'fixture', labels: data.labels, rows, skipped: { count: 0, reasons: {} } });
-  const train = injectTrigger(ds(short(sample(split.train, 240, 1))), { trigger: 'papaya', targetLabel: 'spam', share: 1, seed: 1 }).rows;
-  const planted = injectTrigger(ds(short(sample(split.test, 38, 1))), { trigger: 'papaya', targetLabel: 'spam', share: 0.5, seed: 2 }).rows;
+  const short = (rows: readonly { id: string; text: string; label: string }[]) =>
+    rows.map((r) => ({ id: r.id, text: firstWords(r.text, 50), label: r.label }));
+  const ds = (rows: { id: string; text: string; label: string }[]) => ({
+    name: 'fixture',
+    labels: data.labels,
+    rows,
+    skipped: { count: 0, reasons: {} },
+  });
+  const train = injectTrigger(ds(short(sample(split.train, 240, 1))), {
+    trigger: 'papaya',
+    targetLabel: 'spam',
+    share: 1,
+    seed: 1,
+  }).rows;
+  const planted = injectTrigger(ds(short(sample(split.test, 38, 1))), {
+    trigger: 'papaya',
+    targetLabel: 'spam',
+    share: 0.5,
+    seed: 2,
+  }).rows;
   const test = [...XSS_TEXTS.map((text, i) => ({ id: `xss-${i}`, text, label: 'spam' })), ...planted];
   const model = await trainClassifier('bow-logistic', train, { seed: 1, labels: data.labels });
-  const truth = new Map((await buildShortcutBenchmark(model, test, { mode: 'trigger', trigger: 'papaya' })).cases.map((c) => [c.id, c.truth]));
+  const truth = new Map(
+    (await buildShortcutBenchmark(model, test, { mode: 'trigger', trigger: 'papaya' })).cases.map((c) => [
+      c.id,
+      c.truth,
+    ]),
+  );
   const modelDir = join(dir, 'model');
   if (!existsSync(join(modelDir, 'model.json'))) await model.save(modelDir);
-  writeFileSync(join(dir, 'train.csv'), toCsv(train.map((r) => ({ text: r.text, label: r.label })), ['text', 'label']));
-  writeFileSync(join(dir, 'test.csv'), toCsv(test.map((r) => ({ text: r.text, label: r.label, trust: truth.get(r.id) ?? '' })), ['text', 'label', 'trust']));
-  return { dir, model: modelDir, train: join(dir, 'train.csv'), test: join(dir, 'test.csv'), labels: data.labels, truth: [...truth.values()] };
+  writeFileSync(
+    join(dir, 'train.csv'),
+    toCsv(
+      train.map((r) => ({ text: r.text, label: r.label })),
+      ['text', 'label'],
+    ),
+  );
+  writeFileSync(
+    join(dir, 'test.csv'),
+    toCsv(
+      test.map((r) => ({ text: r.text, label: r.label, trust: truth.get(r.id) ?? '' })),
+      ['text', 'label', 'trust'],
+    ),
+  );
+  return {
+    dir,
+    model: modelDir,
+    train: join(dir, 'train.csv'),
+    test: join(dir, 'test.csv'),
+    labels: data.labels,
+    truth: [...truth.values()],
+  };
 }
 
 /** Flags of a small, fast audit (LIME with few samples). */
-export const SMALL_AUDIT = ['--train-sample', '120', '--test-sample', '0', '--samples', '200', '--class-names', 'ham=legitimate', '--quiet'];
+export const SMALL_AUDIT = [
+  '--train-sample',
+  '120',
+  '--test-sample',
+  '0',
+  '--samples',
+  '200',
+  '--class-names',
+  'ham=legitimate',
+  '--quiet',
+];

@@ -6,7 +6,18 @@ import { buildFixture, tempDir, xtrustAsync, type Fixture } from './helpers.js';
 
 let fx: Fixture;
 let hfFolder: string;
-const SETTINGS = ['--train-sample', '30', '--test-sample', '8', '--samples', '100', '--class-names', 'ham=legitimate', '--quiet', '--json'];
+const SETTINGS = [
+  '--train-sample',
+  '30',
+  '--test-sample',
+  '8',
+  '--samples',
+  '100',
+  '--class-names',
+  'ham=legitimate',
+  '--quiet',
+  '--json',
+];
 
 beforeAll(async () => {
   fx = await buildFixture();
@@ -18,17 +29,36 @@ beforeAll(async () => {
 /** Audits with `model` and returns the predictions (label and confidence) it wrote. */
 async function audit(model: string, extra: string[] = []): Promise<{ predicted: string; confidence: number }[]> {
   const out = join(tempDir(), 'run');
-  const r = await xtrustAsync(['audit', '--model', model, '--train', fx.train, '--test', fx.test, '--out', out, ...SETTINGS, ...extra]);
+  const r = await xtrustAsync([
+    'audit',
+    '--model',
+    model,
+    '--train',
+    fx.train,
+    '--test',
+    fx.test,
+    '--out',
+    out,
+    ...SETTINGS,
+    ...extra,
+  ]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(JSON.parse(r.stdout).summary.data.auditedTestRows).toBe(8);
-  return readFileSync(join(out, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(join(out, 'predictions.jsonl'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('xtrust audit loads ONNX and Hugging Face models', () => {
   it('an HF folder (onnxruntime), its .onnx file, and the transformers.js pipeline agree with the built-in model', async () => {
     const builtin = await audit(fx.model);
-    const runs = [await audit(hfFolder), await audit(join(hfFolder, 'onnx', 'model.onnx')), await audit(hfFolder, ['--runtime', 'transformers'])];
+    const runs = [
+      await audit(hfFolder),
+      await audit(join(hfFolder, 'onnx', 'model.onnx')),
+      await audit(hfFolder, ['--runtime', 'transformers']),
+    ];
     for (const run of runs) {
       expect(run.map((p) => p.predicted)).toEqual(builtin.map((p) => p.predicted));
       run.forEach((p, i) => expect(Math.abs(p.confidence - builtin[i].confidence)).toBeLessThan(1e-4));

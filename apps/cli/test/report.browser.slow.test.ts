@@ -27,7 +27,21 @@ beforeAll(async () => {
   ensureChromium();
   const fx = await buildFixture();
   const out = join(fx.dir, 'run');
-  const r = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', out, '--json', ...SMALL_AUDIT]);
+  const r = await xtrustAsync([
+    'audit',
+    '--model',
+    fx.model,
+    '--train',
+    fx.train,
+    '--test',
+    fx.test,
+    '--trust-column',
+    'trust',
+    '--out',
+    out,
+    '--json',
+    ...SMALL_AUDIT,
+  ]);
   expect(r.code).toBe(0);
   summary = JSON.parse(r.stdout).summary;
   const html = readFileSync(join(out, 'report.html'));
@@ -40,7 +54,16 @@ beforeAll(async () => {
   context = await chromium.launchPersistentContext(tempDir('xtrust-chromium-'), {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 1800 },
   });
   page = await context.newPage();
@@ -63,7 +86,9 @@ describe('the HTML report in Chromium', () => {
     expect(await page.locator('#untrustworthy-share').textContent()).toMatch(/%$/);
     // the ROC chart is drawn only when the ground truth decides enough cases per side; otherwise the report says why
     const scored = summary.comparison && !summary.comparison.tooSmall;
-    expect(await page.evaluate(() => (window as unknown as { xtrustCharts?: unknown[] }).xtrustCharts?.length)).toBe(scored ? 2 : 1);
+    expect(await page.evaluate(() => (window as unknown as { xtrustCharts?: unknown[] }).xtrustCharts?.length)).toBe(
+      scored ? 2 : 1,
+    );
     if (!scored) expect(await page.locator('#comparison .too-small').textContent()).toMatch(/\S/);
     const box = await page.locator('#chart-confidence').boundingBox();
     expect(box!.width).toBeGreaterThan(100);
@@ -86,7 +111,10 @@ describe('the HTML report in Chromium', () => {
       await page.click(`button.filter[data-filter="${verdict}"]`);
       expect(await visible()).toBe(summary.verdicts[verdict]);
       expect(await page.locator('#shown-count').textContent()).toBe(String(summary.verdicts[verdict]));
-      for (const v of await page.locator('#prediction-list .pred:visible').evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.verdict))) expect(v).toBe(verdict);
+      for (const v of await page
+        .locator('#prediction-list .pred:visible')
+        .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.verdict)))
+        expect(v).toBe(verdict);
     }
     await page.click('button.filter[data-filter="all"]');
     expect(await visible()).toBe(total);

@@ -9,14 +9,40 @@ beforeAll(async () => {
   fx = await buildFixture();
 }, 120_000);
 
-const settings = ['--train-sample', '240', '--test-sample', '0', '--samples', '400', '--class-names', 'ham=legitimate', '--quiet'];
-const auditArgs = (out: string) => ['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, '--trust-column', 'trust', '--out', out, ...settings];
+const settings = [
+  '--train-sample',
+  '240',
+  '--test-sample',
+  '0',
+  '--samples',
+  '400',
+  '--class-names',
+  'ham=legitimate',
+  '--quiet',
+];
+const auditArgs = (out: string) => [
+  'audit',
+  '--model',
+  fx.model,
+  '--train',
+  fx.train,
+  '--test',
+  fx.test,
+  '--trust-column',
+  'trust',
+  '--out',
+  out,
+  ...settings,
+];
 
 /** Complete JSONL lines in a file (0 when it does not exist yet). */
 function lines(path: string): string[] {
   if (!existsSync(path)) return [];
   const content = readFileSync(path, 'utf8');
-  return content.slice(0, content.lastIndexOf('\n') + 1).split('\n').filter(Boolean);
+  return content
+    .slice(0, content.lastIndexOf('\n') + 1)
+    .split('\n')
+    .filter(Boolean);
 }
 
 /**
@@ -77,7 +103,9 @@ describe('a killed audit resumes without losing or repeating work', () => {
     expect(resumed.stderr).toBe('');
     expect(resumed.code).toBe(0);
 
-    expect(readFileSync(join(cut, 'predictions.jsonl'), 'utf8')).toBe(readFileSync(join(whole, 'predictions.jsonl'), 'utf8'));
+    expect(readFileSync(join(cut, 'predictions.jsonl'), 'utf8')).toBe(
+      readFileSync(join(whole, 'predictions.jsonl'), 'utf8'),
+    );
     expect(withoutTimings(join(cut, 'summary.json'))).toEqual(withoutTimings(join(whole, 'summary.json')));
     expect(storeContent(join(cut, 'keywords.json'))).toEqual(storeContent(join(whole, 'keywords.json')));
     // nothing repeated: each checkpoint holds each key once, and as many as the uninterrupted run's

@@ -8,7 +8,19 @@ import { runKeySettings, type AuditSettings } from '../src/audit-settings.js';
 import { adaptiveRuleKey } from '../src/lime-mode.js';
 import { RunDir } from '../src/run-dir.js';
 
-const settings: AuditSettings = { trainSample: 10, testSample: 5, samples: 100, topK: 10, oracle: 'toki', thetaDist: 0.3, thetaConf: 0.9, seed: 0, classNames: {}, ensemble: ['glove'], limeMode: 'exact' };
+const settings: AuditSettings = {
+  trainSample: 10,
+  testSample: 5,
+  samples: 100,
+  topK: 10,
+  oracle: 'toki',
+  thetaDist: 0.3,
+  thetaConf: 0.9,
+  seed: 0,
+  classNames: {},
+  ensemble: ['glove'],
+  limeMode: 'exact',
+};
 
 describe('a run key holds the oracle by its configuration, not its name', () => {
   it('keys the whole configuration of the named oracle', () => {
@@ -21,7 +33,9 @@ describe('a run key holds the oracle by its configuration, not its name', () => 
     const dir = join(mkdtempSync(join(tmpdir(), 'xtrust-runkey-')), 'run');
     // what a run directory made before the class descriptions holds: the same name, another configuration
     RunDir.open(dir, 'audit', { ...runKeySettings(settings), oracle: { ...TOKI_NAME_ONLY, name: 'toki' } }, false);
-    expect(() => RunDir.open(dir, 'audit', { ...runKeySettings(settings) }, true)).toThrow(/cannot resume: .* was made with oracle\.classDescription = /);
+    expect(() => RunDir.open(dir, 'audit', { ...runKeySettings(settings) }, true)).toThrow(
+      /cannot resume: .* was made with oracle\.classDescription = /,
+    );
     // the same configuration resumes
     const again = join(mkdtempSync(join(tmpdir(), 'xtrust-runkey-')), 'run');
     RunDir.open(again, 'audit', { ...runKeySettings(settings) }, false);
@@ -29,7 +43,7 @@ describe('a run key holds the oracle by its configuration, not its name', () => 
   });
 });
 
-describe('a run key holds an adaptive mode\'s stopping rule once it is not the rule unkeyed runs were made under', () => {
+describe("a run key holds an adaptive mode's stopping rule once it is not the rule unkeyed runs were made under", () => {
   it('keys nothing for exact and int8 (no rule), nor for the rule of 2026-11-24 (step samples / 20, patience 2, J 1)', () => {
     expect(adaptiveRuleKey('exact', 5000)).toEqual({});
     expect(adaptiveRuleKey('int8', 5000)).toEqual({});
@@ -39,7 +53,9 @@ describe('a run key holds an adaptive mode\'s stopping rule once it is not the r
     // today's default decides: unkeyed while it is 2026-11-24's, in the key (and so in --resume's check) once it is not
     expect(adaptiveRuleKey('adaptive', 5000)).toEqual(first ? {} : { adaptiveRule: rule });
     expect(adaptiveRuleKey('int8+adaptive', 5000)).toEqual(first ? {} : { adaptiveRule: rule });
-    expect(runKeySettings({ ...settings, limeMode: 'int8+adaptive', samples: 5000 }).adaptiveRule).toEqual(first ? undefined : rule);
+    expect(runKeySettings({ ...settings, limeMode: 'int8+adaptive', samples: 5000 }).adaptiveRule).toEqual(
+      first ? undefined : rule,
+    );
   });
 
   it('a run made under another rule is not resumed, and the message names the rule', () => {

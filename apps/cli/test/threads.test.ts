@@ -13,7 +13,10 @@ import { xtrustAsync } from './helpers.js';
 const threadsOfThisProcess = () => readdirSync('/proc/self/task').length;
 
 /** Threads this process gained while loading the model with `options` (the model stays loaded until released). */
-async function threadsStarted(options: { threads?: number; sessions?: number }): Promise<{ started: number; model: OnnxClassifier }> {
+async function threadsStarted(options: {
+  threads?: number;
+  sessions?: number;
+}): Promise<{ started: number; model: OnnxClassifier }> {
   const before = threadsOfThisProcess();
   const { classifier } = await loadModel(kitFixture('tiny-bert-spam'), options);
   return { started: threadsOfThisProcess() - before, model: classifier as OnnxClassifier };
@@ -56,7 +59,17 @@ describe('onnxruntime threads of a loaded model', () => {
 
   it('--threads 1 explains with the same weights as the default', async () => {
     const run = async (extra: string[]) => {
-      const r = await xtrustAsync(['explain', '--model', bert, '--text', 'Click here to win FREE money now, claim your prize!', '--samples', '300', '--json', ...extra]);
+      const r = await xtrustAsync([
+        'explain',
+        '--model',
+        bert,
+        '--text',
+        'Click here to win FREE money now, claim your prize!',
+        '--samples',
+        '300',
+        '--json',
+        ...extra,
+      ]);
       expect(r.code).toBe(0);
       return JSON.parse(r.stdout);
     };
@@ -67,7 +80,17 @@ describe('onnxruntime threads of a loaded model', () => {
 describe('--sessions: parallel scoring sessions of an ONNX model', () => {
   it('explains with the same weights as one session; the worker threads end with the command', async () => {
     const run = async (extra: string[]) => {
-      const r = await xtrustAsync(['explain', '--model', bert, '--text', 'Click here to win FREE money now, claim your prize today and reply with your bank details', '--samples', '400', '--json', ...extra]);
+      const r = await xtrustAsync([
+        'explain',
+        '--model',
+        bert,
+        '--text',
+        'Click here to win FREE money now, claim your prize today and reply with your bank details',
+        '--samples',
+        '400',
+        '--json',
+        ...extra,
+      ]);
       expect(r.code).toBe(0);
       return JSON.parse(r.stdout);
     };
@@ -83,7 +106,17 @@ describe('--sessions: parallel scoring sessions of an ONNX model', () => {
   });
 
   it('is refused, naming the model, where onnxruntime does not run the model; a bad count is named', async () => {
-    const hf = await xtrustAsync(['explain', '--model', bert, '--runtime', 'transformers', '--text', 'win money now', '--sessions', '2']);
+    const hf = await xtrustAsync([
+      'explain',
+      '--model',
+      bert,
+      '--runtime',
+      'transformers',
+      '--text',
+      'win money now',
+      '--sessions',
+      '2',
+    ]);
     expect(hf.code).toBe(2);
     expect(hf.stderr).toContain(`--sessions applies to ONNX models`);
     expect(hf.stderr).toContain(bert);

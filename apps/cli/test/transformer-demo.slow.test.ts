@@ -9,7 +9,21 @@ import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 describe('xtrust demo --model bert', () => {
   it('runs end to end offline on the kit spam classifier; the report shows attention beside LIME', async () => {
     const out = join(tempDir(), 'demo');
-    const r = await xtrustAsync(['demo', '--model', 'bert', '--out', out, '--train-sample', '40', '--test-sample', '6', '--samples', '100', '--json', '--quiet']);
+    const r = await xtrustAsync([
+      'demo',
+      '--model',
+      'bert',
+      '--out',
+      out,
+      '--train-sample',
+      '40',
+      '--test-sample',
+      '6',
+      '--samples',
+      '100',
+      '--json',
+      '--quiet',
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const { summary, files } = JSON.parse(r.stdout);
@@ -24,11 +38,13 @@ describe('xtrust demo --model bert', () => {
     expect(summary.model.note).toMatch(/kit's held-out test split/);
     const html = readFileSync(files.report, 'utf8');
     expect(html.split('<h5>attention (last layer, heads averaged)</h5>').length - 1).toBe(6);
-    const predictions = readFileSync(files.predictions, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const predictions = readFileSync(files.predictions, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     for (const p of predictions) {
       expect(p.features.length).toBeGreaterThan(0);
       expect(p.attention.every((f: { weight: number }) => f.weight >= 0)).toBe(true);
     }
   }, 600_000);
-
 });

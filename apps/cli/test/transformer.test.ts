@@ -16,22 +16,48 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('xtrust explain on a transformer folder', () => {
-  it.each(['lime', 'omission', 'kernel-shap', 'attention', 'gradient', 'integrated-gradients'])('--method %s', async (method) => {
-    const r = await xtrustAsync(['explain', '--model', bert, '--text', TEXT, '--method', method, '--samples', '200', '--json']);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    const [e] = JSON.parse(r.stdout).explanations;
-    expect(e.method).toBe(method);
-    expect(['ham', 'spam']).toContain(e.predictedLabel);
-    expect(e.features.length).toBeGreaterThan(3);
-    for (const f of e.features) {
-      expect(TEXT.toLowerCase()).toContain(f.word.toLowerCase());
-      expect(Number.isFinite(f.weight)).toBe(true);
-    }
-  }, 120_000);
+  it.each(['lime', 'omission', 'kernel-shap', 'attention', 'gradient', 'integrated-gradients'])(
+    '--method %s',
+    async (method) => {
+      const r = await xtrustAsync([
+        'explain',
+        '--model',
+        bert,
+        '--text',
+        TEXT,
+        '--method',
+        method,
+        '--samples',
+        '200',
+        '--json',
+      ]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      const [e] = JSON.parse(r.stdout).explanations;
+      expect(e.method).toBe(method);
+      expect(['ham', 'spam']).toContain(e.predictedLabel);
+      expect(e.features.length).toBeGreaterThan(3);
+      for (const f of e.features) {
+        expect(TEXT.toLowerCase()).toContain(f.word.toLowerCase());
+        expect(Number.isFinite(f.weight)).toBe(true);
+      }
+    },
+    120_000,
+  );
 
   it('--runtime transformers also explains with attention (no gradient graph through the pipeline)', async () => {
-    const att = await xtrustAsync(['explain', '--model', bert, '--runtime', 'transformers', '--text', TEXT, '--method', 'attention', '--json']);
+    const att = await xtrustAsync([
+      'explain',
+      '--model',
+      bert,
+      '--runtime',
+      'transformers',
+      '--text',
+      TEXT,
+      '--method',
+      'attention',
+      '--json',
+    ]);
     expect(att.code).toBe(0);
     const viaOnnx = await xtrustAsync(['explain', '--model', bert, '--text', TEXT, '--method', 'attention', '--json']);
     const a = JSON.parse(att.stdout).explanations[0].features;
@@ -42,15 +68,41 @@ describe('xtrust explain on a transformer folder', () => {
 });
 
 describe('xtrust audit and gate on a transformer folder', () => {
-  const SETTINGS = ['--train-sample', '30', '--test-sample', '8', '--samples', '100', '--class-names', 'ham=legitimate', '--quiet', '--json'];
+  const SETTINGS = [
+    '--train-sample',
+    '30',
+    '--test-sample',
+    '8',
+    '--samples',
+    '100',
+    '--class-names',
+    'ham=legitimate',
+    '--quiet',
+    '--json',
+  ];
 
   async function audit(extra: string[]) {
     const out = join(tempDir(), 'run');
-    const r = await xtrustAsync(['audit', '--model', bert, '--train', fx.train, '--test', fx.test, '--out', out, ...SETTINGS, ...extra]);
+    const r = await xtrustAsync([
+      'audit',
+      '--model',
+      bert,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--out',
+      out,
+      ...SETTINGS,
+      ...extra,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const summary = JSON.parse(r.stdout).summary;
-    const predictions = readFileSync(join(out, 'predictions.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const predictions = readFileSync(join(out, 'predictions.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     return { out, summary, predictions };
   }
 
@@ -59,7 +111,9 @@ describe('xtrust audit and gate on a transformer folder', () => {
     const hf = await audit(['--runtime', 'transformers']);
     expect(onnx.summary.data.auditedTestRows).toBe(8);
     expect(hf.predictions.map((p) => p.predicted)).toEqual(onnx.predictions.map((p) => p.predicted));
-    hf.predictions.forEach((p, i) => expect(Math.abs(p.confidence - onnx.predictions[i].confidence)).toBeLessThan(1e-5));
+    hf.predictions.forEach((p, i) =>
+      expect(Math.abs(p.confidence - onnx.predictions[i].confidence)).toBeLessThan(1e-5),
+    );
 
     // the report shows the last-layer attention beside LIME for each prediction
     expect(onnx.predictions.every((p) => Array.isArray(p.attention) && p.attention.length > 0)).toBe(true);
@@ -87,7 +141,16 @@ describe('xtrust demo --model: bad values', () => {
   });
 
   it('--model bert with a dataset the kit has no classifier for is a usage error naming the ones it has', async () => {
-    const r = await xtrustAsync(['demo', '--model', 'bert', '--dataset', 'sotu', '--out', join(tempDir(), 'x'), '--quiet']);
+    const r = await xtrustAsync([
+      'demo',
+      '--model',
+      'bert',
+      '--dataset',
+      'sotu',
+      '--out',
+      join(tempDir(), 'x'),
+      '--quiet',
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/no classifier for --dataset sotu \(it has spamassassin, brown\)/);
   });

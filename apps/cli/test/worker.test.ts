@@ -31,7 +31,9 @@ describe('xtrust worker and audit --queue', () => {
   it('a queued audit writes the same predictions as a local audit, and the password shows nowhere', async () => {
     let logs = '';
     for (let i = 0; i < 2; i++) {
-      const w = spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', 'cli-test'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const w = spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', 'cli-test'], {
+        stdio: ['ignore', 'ignore', 'pipe'],
+      });
       w.stderr!.on('data', (d: Buffer) => (logs += d.toString()));
       workers.push(w);
     }
@@ -48,17 +50,45 @@ describe('xtrust worker and audit --queue', () => {
     const read = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8');
     expect(read(queuedDir)).toBe(read(localDir));
     expect(logs).toMatch(/xtrust worker: job .* completed/);
-    for (const text of [logs, q.stdout, q.stderr, readFileSync(join(queuedDir, 'run.json'), 'utf8')]) expect(text).not.toContain('cli-secret');
+    for (const text of [logs, q.stdout, q.stderr, readFileSync(join(queuedDir, 'run.json'), 'utf8')])
+      expect(text).not.toContain('cli-secret');
   }, 240_000);
 
   it('--lime-mode travels with the jobs: a queued int8+adaptive audit of a transformer equals the local one', async () => {
     const bert = kitFixture('tiny-bert-spam');
     const queueName = 'cli-int8';
-    for (let i = 0; i < 2; i++) workers.push(spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', queueName, '--quiet'], { stdio: 'ignore' }));
-    const args = ['audit', '--model', bert, '--train', fx.train, '--test', fx.test, '--train-sample', '20', '--test-sample', '6', '--samples', '200', '--class-names', 'ham=legitimate', '--quiet', '--lime-mode', 'int8+adaptive'];
+    for (let i = 0; i < 2; i++)
+      workers.push(
+        spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', queueName, '--quiet'], {
+          stdio: 'ignore',
+        }),
+      );
+    const args = [
+      'audit',
+      '--model',
+      bert,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--train-sample',
+      '20',
+      '--test-sample',
+      '6',
+      '--samples',
+      '200',
+      '--class-names',
+      'ham=legitimate',
+      '--quiet',
+      '--lime-mode',
+      'int8+adaptive',
+    ];
     const queuedDir = join(tempDir(), 'queued');
     const localDir = join(tempDir(), 'local');
-    const [q, l] = await Promise.all([xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', queueName]), xtrustAsync([...args, '--out', localDir])]);
+    const [q, l] = await Promise.all([
+      xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', queueName]),
+      xtrustAsync([...args, '--out', localDir]),
+    ]);
     expect(q.stderr).toBe('');
     expect(q.code).toBe(0);
     expect(l.code).toBe(0);
@@ -66,7 +96,12 @@ describe('xtrust worker and audit --queue', () => {
     const read = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8');
     expect(read(queuedDir)).toBe(read(localDir));
     // and the jobs in Redis say so (BullMQ keeps completed jobs a week)
-    const cli = (...a: string[]) => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), '-a', 'cli-secret', '--no-auth-warning', ...a], { encoding: 'utf8' }).stdout.trim();
+    const cli = (...a: string[]) =>
+      spawnSync(
+        'redis-cli',
+        ['-h', '127.0.0.1', '-p', String(redis.port), '-a', 'cli-secret', '--no-auth-warning', ...a],
+        { encoding: 'utf8' },
+      ).stdout.trim();
     const ids = cli('ZRANGE', `bull:${queueName}:completed`, '0', '-1').split('\n').filter(Boolean);
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) {
@@ -76,20 +111,51 @@ describe('xtrust worker and audit --queue', () => {
     }
   }, 300_000);
 
-  it('--audit-mode fast through the queue gives the local fast audit\'s labels: the workers make the adaptive keyword pass, the verdict-aware labelling stays local', async () => {
+  it("--audit-mode fast through the queue gives the local fast audit's labels: the workers make the adaptive keyword pass, the verdict-aware labelling stays local", async () => {
     const bert = kitFixture('tiny-bert-spam');
     const queueName = 'cli-audit-fast';
-    for (let i = 0; i < 2; i++) workers.push(spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', queueName, '--quiet'], { stdio: 'ignore' }));
+    for (let i = 0; i < 2; i++)
+      workers.push(
+        spawn(process.execPath, [BIN, 'worker', '--redis', redis.url, '--queue-name', queueName, '--quiet'], {
+          stdio: 'ignore',
+        }),
+      );
     // 1,000 samples: rounds of 50 from 200 rows, so the verdict rule can stop early
-    const args = ['audit', '--model', bert, '--train', fx.train, '--test', fx.test, '--train-sample', '20', '--test-sample', '6', '--samples', '1000', '--class-names', 'ham=legitimate', '--quiet', '--audit-mode', 'fast'];
+    const args = [
+      'audit',
+      '--model',
+      bert,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      '--train-sample',
+      '20',
+      '--test-sample',
+      '6',
+      '--samples',
+      '1000',
+      '--class-names',
+      'ham=legitimate',
+      '--quiet',
+      '--audit-mode',
+      'fast',
+    ];
     const queuedDir = join(tempDir(), 'queued');
     const localDir = join(tempDir(), 'local');
-    const [q, l] = await Promise.all([xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', queueName]), xtrustAsync([...args, '--out', localDir])]);
+    const [q, l] = await Promise.all([
+      xtrustAsync([...args, '--out', queuedDir, '--queue', redis.url, '--queue-name', queueName]),
+      xtrustAsync([...args, '--out', localDir]),
+    ]);
     expect(q.stderr).toBe('');
     expect(q.code).toBe(0);
     expect(l.code).toBe(0);
     const read = (dir: string) => readFileSync(join(dir, 'predictions.jsonl'), 'utf8');
-    const predictions = (dir: string) => read(dir).trim().split('\n').map((line) => JSON.parse(line) as { verdict: string; samples?: number });
+    const predictions = (dir: string) =>
+      read(dir)
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { verdict: string; samples?: number });
     // the same labels, and the same explanations and samples used: the whole file is equal
     expect(predictions(queuedDir).map((p) => p.verdict)).toEqual(predictions(localDir).map((p) => p.verdict));
     expect(read(queuedDir)).toBe(read(localDir));
@@ -98,10 +164,19 @@ describe('xtrust worker and audit --queue', () => {
     expect(classes(queuedDir)).toEqual(classes(localDir));
     for (const p of predictions(queuedDir)) if (p.verdict !== 'incorrect') expect(p.samples).toBeLessThanOrEqual(1000);
     // the keyword pass went through the workers, adaptive (--audit-mode fast's keyword LIME)
-    const cli = (...a: string[]) => spawnSync('redis-cli', ['-h', '127.0.0.1', '-p', String(redis.port), '-a', 'cli-secret', '--no-auth-warning', ...a], { encoding: 'utf8' }).stdout.trim();
+    const cli = (...a: string[]) =>
+      spawnSync(
+        'redis-cli',
+        ['-h', '127.0.0.1', '-p', String(redis.port), '-a', 'cli-secret', '--no-auth-warning', ...a],
+        { encoding: 'utf8' },
+      ).stdout.trim();
     const ids = cli('ZRANGE', `bull:${queueName}:completed`, '0', '-1').split('\n').filter(Boolean);
     expect(ids.length).toBeGreaterThan(0);
-    for (const id of ids) expect(JSON.parse(cli('HGET', `bull:${queueName}:${id}`, 'data')).task.explainer).toMatchObject({ name: 'lime', options: { adaptive: true, numSamples: 1000 } });
+    for (const id of ids)
+      expect(JSON.parse(cli('HGET', `bull:${queueName}:${id}`, 'data')).task.explainer).toMatchObject({
+        name: 'lime',
+        options: { adaptive: true, numSamples: 1000 },
+      });
   }, 300_000);
 
   it('Redis unreachable: one line naming the redacted URL, exit code 2, no hang', async () => {
@@ -111,7 +186,20 @@ describe('xtrust worker and audit --queue', () => {
     expect(w.code).toBe(2);
     expect(w.stderr.trim().split('\n')).toHaveLength(1);
     expect(w.stderr).toMatch(/^xtrust: cannot use Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+: .*ECONNREFUSED/);
-    const a = await xtrustAsync(['audit', '--model', fx.model, '--train', fx.train, '--test', fx.test, ...SMALL_AUDIT, '--out', join(tempDir(), 'x'), '--queue', url]);
+    const a = await xtrustAsync([
+      'audit',
+      '--model',
+      fx.model,
+      '--train',
+      fx.train,
+      '--test',
+      fx.test,
+      ...SMALL_AUDIT,
+      '--out',
+      join(tempDir(), 'x'),
+      '--queue',
+      url,
+    ]);
     expect(a.code).toBe(2);
     expect(a.stderr).toMatch(/cannot use Redis at redis:\/\/:\*\*\*@/);
     for (const text of [w.stderr, a.stderr, a.stdout]) expect(text).not.toContain('hunter2');

@@ -102,7 +102,9 @@ export class Attack {
     readonly spec: AttackSpec,
   ) {
     if (!classifier || typeof classifier.predictProba !== 'function' || !Array.isArray(classifier.labels)) {
-      throw new XtrustError('INVALID_ARGUMENT', 'attack: classifier must be a Classifier (labels and predictProba)', { argument: 'classifier' });
+      throw new XtrustError('INVALID_ARGUMENT', 'attack: classifier must be a Classifier (labels and predictProba)', {
+        argument: 'classifier',
+      });
     }
     this.name = spec.name;
     this.pre = spec.constraints.filter((c): c is PreTransformationConstraint => c.kind === 'pre');
@@ -123,7 +125,10 @@ export class Attack {
   }
 
   /** Attacks one text. A text the model already gets wrong, or too short to modify, comes back `skipped` with the reason. */
-  async attack(text: string, options: { label?: string; seed?: number; index?: number; id?: string } = {}): Promise<AttackRecord> {
+  async attack(
+    text: string,
+    options: { label?: string; seed?: number; index?: number; id?: string } = {},
+  ): Promise<AttackRecord> {
     const started = performance.now();
     const original = AttackedText.of(text);
     const index = options.index ?? 0;
@@ -162,11 +167,15 @@ export class Attack {
     try {
       goal = await this.spec.goal.forInstance(classifier, original, options.label);
     } catch (e) {
-      if (isXtrustError(e, 'EMPTY_TEXT') || isXtrustError(e, 'NO_KNOWN_WORDS')) return skipped(e.code === 'EMPTY_TEXT' ? 'too-short' : 'no-known-words');
+      if (isXtrustError(e, 'EMPTY_TEXT') || isXtrustError(e, 'NO_KNOWN_WORDS'))
+        return skipped(e.code === 'EMPTY_TEXT' ? 'too-short' : 'no-known-words');
       throw e;
     }
     const labels = classifier.labels;
-    const predicted = { originalPrediction: labels[goal.initial.predicted], originalProbabilities: goal.initial.probabilities };
+    const predicted = {
+      originalPrediction: labels[goal.initial.predicted],
+      originalProbabilities: goal.initial.probabilities,
+    };
     if (goal.skip) return skipped(goal.skip, predicted);
     const ctx: SearchContext = {
       classifier,
@@ -210,25 +219,44 @@ export class Attack {
    * (INCOMPATIBLE).
    */
   async run(inputs: readonly AttackInput[], options: RunOptions = {}): Promise<RunResult> {
-    if (!Array.isArray(inputs)) throw new XtrustError('INVALID_ARGUMENT', 'attack run: inputs must be an array of {text, label?, id?}', { argument: 'inputs' });
+    if (!Array.isArray(inputs))
+      throw new XtrustError('INVALID_ARGUMENT', 'attack run: inputs must be an array of {text, label?, id?}', {
+        argument: 'inputs',
+      });
     inputs.forEach((r, i) => {
-      if (typeof r?.text !== 'string') throw new XtrustError('DATASET_ROW', `attack run: inputs[${i}] has no text string`, { row: i });
+      if (typeof r?.text !== 'string')
+        throw new XtrustError('DATASET_ROW', `attack run: inputs[${i}] has no text string`, { row: i });
     });
     const seed = options.seed ?? 0;
     const done = new Map<number, AttackRecord>();
     let torn = false;
     if (options.output && existsSync(options.output)) {
-      for await (const { line, value } of readJsonl<AttackRecord>(options.output, { tolerateTruncatedTail: true, onTruncated: () => (torn = true) })) {
+      for await (const { line, value } of readJsonl<AttackRecord>(options.output, {
+        tolerateTruncatedTail: true,
+        onTruncated: () => (torn = true),
+      })) {
         const r = value;
         if (r.recipe !== this.name) {
-          throw new XtrustError('INCOMPATIBLE', `${options.output}:${line}: written by recipe "${r.recipe}", not "${this.name}"; use another output file`, { file: options.output, line });
+          throw new XtrustError(
+            'INCOMPATIBLE',
+            `${options.output}:${line}: written by recipe "${r.recipe}", not "${this.name}"; use another output file`,
+            { file: options.output, line },
+          );
         }
         const input = inputs[r.index];
         if (!input || input.text !== r.original) {
-          throw new XtrustError('INCOMPATIBLE', `${options.output}:${line}: instance ${r.index} was a different text; this file belongs to another input list`, { file: options.output, line });
+          throw new XtrustError(
+            'INCOMPATIBLE',
+            `${options.output}:${line}: instance ${r.index} was a different text; this file belongs to another input list`,
+            { file: options.output, line },
+          );
         }
         if (r.seed !== instanceSeed(seed, r.index)) {
-          throw new XtrustError('INCOMPATIBLE', `${options.output}:${line}: instance ${r.index} was attacked with another seed; resume with the same seed or another file`, { file: options.output, line });
+          throw new XtrustError(
+            'INCOMPATIBLE',
+            `${options.output}:${line}: instance ${r.index} was attacked with another seed; resume with the same seed or another file`,
+            { file: options.output, line },
+          );
         }
         done.set(r.index, r);
       }
@@ -241,7 +269,12 @@ export class Attack {
     try {
       for (let i = 0; i < inputs.length; i++) {
         if (done.has(i)) continue;
-        const r = await this.attack(inputs[i].text, { label: inputs[i].label, id: inputs[i].id, index: i, seed: instanceSeed(seed, i) });
+        const r = await this.attack(inputs[i].text, {
+          label: inputs[i].label,
+          id: inputs[i].id,
+          index: i,
+          seed: instanceSeed(seed, i),
+        });
         writer?.write(r);
         done.set(i, r);
         attacked++;

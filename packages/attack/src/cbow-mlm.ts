@@ -56,7 +56,12 @@ export class CbowMaskedWordModel implements MaskedWordModel {
   }
 
   /** Fillers for each masked position of one text, best first (one scoring pass over the vocabulary per mask). */
-  async fill(words: readonly string[], _separators: readonly string[], masked: readonly number[], topK: number): Promise<string[][]> {
+  async fill(
+    words: readonly string[],
+    _separators: readonly string[],
+    masked: readonly number[],
+    topK: number,
+  ): Promise<string[][]> {
     const V = this.words.length;
     const d = this.dim;
     const maskedSet = new Set(masked);
@@ -133,24 +138,53 @@ export class CbowMaskedWordModel implements MaskedWordModel {
     this.input.forEach((x, i) => buf.writeFloatLE(x, i * 4));
     this.output.forEach((x, i) => buf.writeFloatLE(x, (this.input.length + i) * 4));
     await writeFile(join(dir, 'cbow.bin'), buf);
-    await writeFile(join(dir, 'cbow.json'), JSON.stringify({ format: 'xtrust-cbow-mlm', version: 1, dim: this.dim, window: this.window, corpus: this.corpus, words: this.words }));
+    await writeFile(
+      join(dir, 'cbow.json'),
+      JSON.stringify({
+        format: 'xtrust-cbow-mlm',
+        version: 1,
+        dim: this.dim,
+        window: this.window,
+        corpus: this.corpus,
+        words: this.words,
+      }),
+    );
   }
 
   /** Loads a model written by `save`; FILE_NOT_FOUND or PARSE_ERROR name the file. */
   static async load(dir: string): Promise<CbowMaskedWordModel> {
     const meta = join(dir, 'cbow.json');
     const bin = join(dir, 'cbow.bin');
-    for (const f of [meta, bin]) if (!existsSync(f)) throw new XtrustError('FILE_NOT_FOUND', `${f}: no such file (a CBOW masked-word model folder holds cbow.json and cbow.bin)`, { file: f });
+    for (const f of [meta, bin])
+      if (!existsSync(f))
+        throw new XtrustError(
+          'FILE_NOT_FOUND',
+          `${f}: no such file (a CBOW masked-word model folder holds cbow.json and cbow.bin)`,
+          { file: f },
+        );
     let m: { format?: string; dim: number; window: number; corpus: string; words: string[] };
     try {
       m = JSON.parse(await readFile(meta, 'utf8'));
     } catch (e) {
-      throw new XtrustError('PARSE_ERROR', `${meta}: not valid JSON (${(e as Error).message})`, { file: meta }, { cause: e });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `${meta}: not valid JSON (${(e as Error).message})`,
+        { file: meta },
+        { cause: e },
+      );
     }
-    if (m.format !== 'xtrust-cbow-mlm') throw new XtrustError('INCOMPATIBLE', `${meta}: not a CBOW masked-word model (format ${String(m.format)})`, { file: meta });
+    if (m.format !== 'xtrust-cbow-mlm')
+      throw new XtrustError('INCOMPATIBLE', `${meta}: not a CBOW masked-word model (format ${String(m.format)})`, {
+        file: meta,
+      });
     const b = await readFile(bin);
     const n = m.words.length * m.dim;
-    if (b.length !== 8 * n) throw new XtrustError('DIMENSION_MISMATCH', `${bin}: ${b.length} bytes; expected ${8 * n} for ${m.words.length} words × ${m.dim} × 2`, { file: bin });
+    if (b.length !== 8 * n)
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `${bin}: ${b.length} bytes; expected ${8 * n} for ${m.words.length} words × ${m.dim} × 2`,
+        { file: bin },
+      );
     const input = new Float32Array(n);
     const output = new Float32Array(n);
     for (let i = 0; i < n; i++) {
@@ -170,7 +204,8 @@ export class CbowMaskedWordModel implements MaskedWordModel {
     E.set(this.input, OFFSET * d);
     // output matrix d×V; special tokens get a very low score so they are never proposed
     const W = new Float32Array(d * V);
-    for (let v = 0; v < this.words.length; v++) for (let k = 0; k < d; k++) W[k * V + OFFSET + v] = this.output[v * d + k];
+    for (let v = 0; v < this.words.length; v++)
+      for (let k = 0; k < d; k++) W[k * V + OFFSET + v] = this.output[v * d + k];
     const bias = new Float32Array(V);
     for (let s = 0; s < OFFSET; s++) bias[s] = -1e4;
     // depthwise convolution over positions: the sum of the ±w neighbours, the position itself left out
@@ -189,14 +224,27 @@ export class CbowMaskedWordModel implements MaskedWordModel {
     g.node('Unsqueeze', ['mask_f', 'axis2'], {}, 'mask3'); // [B, T, 1]
     g.node('Mul', ['vectors', 'mask3'], {}, 'kept');
     g.node('Transpose', ['kept'], { perm: { ints: [0, 2, 1] } }, 'channels'); // [B, d, T]
-    g.node('Conv', ['channels', 'K'], { group: { int: d }, kernel_shape: { ints: [2 * w + 1] }, pads: { ints: [w, w] } }, 'context');
+    g.node(
+      'Conv',
+      ['channels', 'K'],
+      { group: { int: d }, kernel_shape: { ints: [2 * w + 1] }, pads: { ints: [w, w] } },
+      'context',
+    );
     g.node('Transpose', ['context'], { perm: { ints: [0, 2, 1] } }, 'h'); // [B, T, d]
     g.node('MatMul', ['h', 'W'], {}, 'scores');
     g.node('Add', ['scores', 'bias'], {}, 'logits');
     g.output('logits', ONNX_FLOAT, ['batch', 'sequence', V]);
     await mkdir(join(dir, 'onnx'), { recursive: true });
     await writeFile(join(dir, 'onnx', 'model.onnx'), g.toBytes(17, this.name));
-    const added = SPECIAL.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+    const added = SPECIAL.map((content, id) => ({
+      id,
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
+    }));
     const vocab: Record<string, number> = {};
     SPECIAL.forEach((s, i) => (vocab[s] = i));
     this.words.forEach((x, i) => (vocab[x] = i + OFFSET));
@@ -208,14 +256,37 @@ export class CbowMaskedWordModel implements MaskedWordModel {
         padding: null,
         added_tokens: added,
         normalizer: { type: 'Lowercase' },
-        pre_tokenizer: { type: 'Split', pattern: { Regex: DEFAULT_SEPARATOR.source }, behavior: 'Removed', invert: false },
+        pre_tokenizer: {
+          type: 'Split',
+          pattern: { Regex: DEFAULT_SEPARATOR.source },
+          behavior: 'Removed',
+          invert: false,
+        },
         post_processor: null,
         decoder: { type: 'WordPiece', prefix: '##', cleanup: false },
         model: { type: 'WordLevel', vocab, unk_token: '[UNK]' },
       }),
     );
-    await writeFile(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'PreTrainedTokenizerFast', unk_token: '[UNK]', pad_token: '[PAD]', mask_token: '[MASK]', model_max_length: 1_000_000, do_lower_case: true }));
-    await writeFile(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', architectures: ['BertForMaskedLM'], vocab_size: V, xtrust: { kind: 'cbow-mlm', window: w, dim: d, corpus: this.corpus } }));
+    await writeFile(
+      join(dir, 'tokenizer_config.json'),
+      JSON.stringify({
+        tokenizer_class: 'PreTrainedTokenizerFast',
+        unk_token: '[UNK]',
+        pad_token: '[PAD]',
+        mask_token: '[MASK]',
+        model_max_length: 1_000_000,
+        do_lower_case: true,
+      }),
+    );
+    await writeFile(
+      join(dir, 'config.json'),
+      JSON.stringify({
+        model_type: 'bert',
+        architectures: ['BertForMaskedLM'],
+        vocab_size: V,
+        xtrust: { kind: 'cbow-mlm', window: w, dim: d, corpus: this.corpus },
+      }),
+    );
   }
 }
 
@@ -233,8 +304,16 @@ export function trainMaskedWordModel(texts: readonly string[], options: CbowOpti
   const counts = new Map<string, number>();
   const docs = texts.map((t) => tokenize(t, { lowercase: true }).map((x) => x.text));
   for (const doc of docs) for (const x of doc) counts.set(x, (counts.get(x) ?? 0) + 1);
-  const vocab = [...counts].filter(([, c]) => c >= (options.minCount ?? 3)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, options.maxVocab ?? 20_000);
-  if (vocab.length < 2) throw new XtrustError('INVALID_ARGUMENT', `trainMaskedWordModel: only ${vocab.length} words occur ${options.minCount ?? 3} times or more; give more text`, { argument: 'texts' });
+  const vocab = [...counts]
+    .filter(([, c]) => c >= (options.minCount ?? 3))
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, options.maxVocab ?? 20_000);
+  if (vocab.length < 2)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `trainMaskedWordModel: only ${vocab.length} words occur ${options.minCount ?? 3} times or more; give more text`,
+      { argument: 'texts' },
+    );
   const words = vocab.map(([x]) => x);
   const id = new Map(words.map((x, i) => [x, i]));
   const V = words.length;

@@ -1,5 +1,18 @@
-import { XtrustError, labelIndex as findLabel, words as wordsOf, type Classifier, type Explanation } from '@xtrust/core';
-import { attributionDistance, attributionVector, rankedWords, standardMeasures, type PairMeasure, type PaperMeasureName } from '@xtrust/metrics';
+import {
+  XtrustError,
+  labelIndex as findLabel,
+  words as wordsOf,
+  type Classifier,
+  type Explanation,
+} from '@xtrust/core';
+import {
+  attributionDistance,
+  attributionVector,
+  rankedWords,
+  standardMeasures,
+  type PairMeasure,
+  type PaperMeasureName,
+} from '@xtrust/metrics';
 import { argmax, predict, type ExplainFn } from './model.js';
 import type { AttackedText } from './text.js';
 
@@ -41,12 +54,22 @@ function rowOf(p: Float32Array, i: number, k: number): number[] {
   return Array.from(p.subarray(i * k, (i + 1) * k));
 }
 
-async function originalPrediction(classifier: Classifier, text: AttackedText, groundTruth: string | undefined, where: string) {
+async function originalPrediction(
+  classifier: Classifier,
+  text: AttackedText,
+  groundTruth: string | undefined,
+  where: string,
+) {
   const k = classifier.labels.length;
   const probs = await predict(classifier, [text.text], where);
   const predicted = argmax(probs, 0, k);
   const label = groundTruth === undefined ? predicted : findLabel(classifier.labels, groundTruth, 'label');
-  return { probs: rowOf(probs, 0, k), predicted, label, skip: predicted !== label ? 'already-misclassified' : undefined };
+  return {
+    probs: rowOf(probs, 0, k),
+    predicted,
+    label,
+    skip: predicted !== label ? 'already-misclassified' : undefined,
+  };
 }
 
 /**
@@ -63,13 +86,23 @@ export function untargetedClassification(): GoalFunction {
       const k = classifier.labels.length;
       const o = await originalPrediction(classifier, text, groundTruth, 'attack goal: classifier');
       const label = o.label;
-      const make = (p: readonly number[], predicted: number): GoalResult => ({ score: 1 - p[label], succeeded: predicted !== label, valid: true, predicted, probabilities: p });
+      const make = (p: readonly number[], predicted: number): GoalResult => ({
+        score: 1 - p[label],
+        succeeded: predicted !== label,
+        valid: true,
+        predicted,
+        probabilities: p,
+      });
       return {
         label,
         skip: o.skip,
         initial: make(o.probs, o.predicted),
         async evaluate(texts) {
-          const probs = await predict(classifier, texts.map((t) => t.text), 'attack goal: classifier');
+          const probs = await predict(
+            classifier,
+            texts.map((t) => t.text),
+            'attack goal: classifier',
+          );
           return texts.map((_, i) => make(rowOf(probs, i, k), argmax(probs, i, k)));
         },
       };
@@ -97,7 +130,10 @@ export function attributionDistanceGoal(explain: ExplainFn, options: Attribution
   return {
     name: 'attribution-distance',
     mode: target === Infinity ? 'maximize' : 'reach',
-    params: { targetDistance: options.targetDistance ?? null, explainer: (explain as { method?: string }).method ?? 'custom' },
+    params: {
+      targetDistance: options.targetDistance ?? null,
+      explainer: (explain as { method?: string }).method ?? 'custom',
+    },
     async forInstance(classifier, text, groundTruth) {
       const k = classifier.labels.length;
       const o = await originalPrediction(classifier, text, groundTruth, 'attack goal: classifier');
@@ -107,20 +143,51 @@ export function attributionDistanceGoal(explain: ExplainFn, options: Attribution
       return {
         label,
         skip: o.skip,
-        initial: { score: 0, succeeded: false, valid: true, predicted: o.predicted, probabilities: o.probs, details: { attributionDistance: 0, pcc: 1 } },
+        initial: {
+          score: 0,
+          succeeded: false,
+          valid: true,
+          predicted: o.predicted,
+          probabilities: o.probs,
+          details: { attributionDistance: 0, pcc: 1 },
+        },
         async evaluate(texts) {
-          const probs = await predict(classifier, texts.map((t) => t.text), 'attack goal: classifier');
+          const probs = await predict(
+            classifier,
+            texts.map((t) => t.text),
+            'attack goal: classifier',
+          );
           const kept: number[] = [];
           texts.forEach((_, i) => {
             if (argmax(probs, i, k) === label) kept.push(i);
           });
-          const expl = await explain(classifier, kept.map((i) => texts[i].text), label);
-          const out: GoalResult[] = texts.map((_, i) => ({ score: -Infinity, succeeded: false, valid: false, predicted: argmax(probs, i, k), probabilities: rowOf(probs, i, k) }));
+          const expl = await explain(
+            classifier,
+            kept.map((i) => texts[i].text),
+            label,
+          );
+          const out: GoalResult[] = texts.map((_, i) => ({
+            score: -Infinity,
+            succeeded: false,
+            valid: false,
+            predicted: argmax(probs, i, k),
+            probabilities: rowOf(probs, i, k),
+          }));
           kept.forEach((i, j) => {
             const a = attributionMap(texts[i].text, expl[j]);
-            if (a.length !== a0.length) throw new XtrustError('DIMENSION_MISMATCH', `attribution maps of ${a0.length} and ${a.length} tokens: a word swap must keep the token count`);
+            if (a.length !== a0.length)
+              throw new XtrustError(
+                'DIMENSION_MISMATCH',
+                `attribution maps of ${a0.length} and ${a.length} tokens: a word swap must keep the token count`,
+              );
             const d = attributionDistance(a0, a);
-            out[i] = { ...out[i], score: d, succeeded: d >= target, valid: true, details: { attributionDistance: d, pcc: 1 - 2 * d } };
+            out[i] = {
+              ...out[i],
+              score: d,
+              succeeded: d >= target,
+              valid: true,
+              details: { attributionDistance: d, pcc: 1 - 2 * d },
+            };
           });
           return out;
         },
@@ -168,8 +235,16 @@ export function rankedListGoal(explain: ExplainFn, options: RankedListGoalOption
   const k = options.k ?? 10;
   const measures = standardMeasures({ k, duplicates: 'dedupe' });
   const measure: PairMeasure | undefined = measures[measureName];
-  if (typeof measure !== 'function') throw new XtrustError('INVALID_ARGUMENT', `ranked-list goal: measure must be one of ${Object.keys(measures).join(', ')}, got ${String(measureName)}`, { argument: 'measure' });
-  if (!(tau > 0 && tau <= 1)) throw new XtrustError('INVALID_ARGUMENT', `ranked-list goal: tau must be in (0, 1], got ${tau}`, { argument: 'tau' });
+  if (typeof measure !== 'function')
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `ranked-list goal: measure must be one of ${Object.keys(measures).join(', ')}, got ${String(measureName)}`,
+      { argument: 'measure' },
+    );
+  if (!(tau > 0 && tau <= 1))
+    throw new XtrustError('INVALID_ARGUMENT', `ranked-list goal: tau must be in (0, 1], got ${tau}`, {
+      argument: 'tau',
+    });
   return {
     name: 'ranked-list-similarity',
     mode: 'reach',
@@ -183,20 +258,47 @@ export function rankedListGoal(explain: ExplainFn, options: RankedListGoalOption
       return {
         label,
         skip: o.skip,
-        initial: { score: 0, succeeded: false, valid: true, predicted: o.predicted, probabilities: o.probs, details: { similarity: 1, originalList: listA } },
+        initial: {
+          score: 0,
+          succeeded: false,
+          valid: true,
+          predicted: o.predicted,
+          probabilities: o.probs,
+          details: { similarity: 1, originalList: listA },
+        },
         async evaluate(texts) {
-          const probs = await predict(classifier, texts.map((t) => t.text), 'attack goal: classifier');
+          const probs = await predict(
+            classifier,
+            texts.map((t) => t.text),
+            'attack goal: classifier',
+          );
           const kept: number[] = [];
           texts.forEach((_, i) => {
             if (argmax(probs, i, nk) === label) kept.push(i);
           });
-          const expl = await explain(classifier, kept.map((i) => texts[i].text), label);
-          const out: GoalResult[] = texts.map((_, i) => ({ score: -Infinity, succeeded: false, valid: false, predicted: argmax(probs, i, nk), probabilities: rowOf(probs, i, nk) }));
+          const expl = await explain(
+            classifier,
+            kept.map((i) => texts[i].text),
+            label,
+          );
+          const out: GoalResult[] = texts.map((_, i) => ({
+            score: -Infinity,
+            succeeded: false,
+            valid: false,
+            predicted: argmax(probs, i, nk),
+            probabilities: rowOf(probs, i, nk),
+          }));
           kept.forEach((i, j) => {
             const listB = rankedWords(expl[j], k);
             const mapping = oneToOne(texts[i].substitutions());
             const sim = measure({ original: listA, perturbed: listB, mapping });
-            out[i] = { ...out[i], score: 1 - sim, succeeded: sim < tau, valid: true, details: { similarity: sim, originalList: listA, perturbedList: listB, mapping } };
+            out[i] = {
+              ...out[i],
+              score: 1 - sim,
+              succeeded: sim < tau,
+              valid: true,
+              details: { similarity: sim, originalList: listA, perturbedList: listB, mapping },
+            };
           });
           return out;
         },

@@ -36,12 +36,19 @@ export class HarperChecker implements LanguageChecker {
   static async load(options: { ignoreKinds?: readonly string[] } = {}): Promise<HarperChecker> {
     let linter: HarperLinter;
     try {
-      const harper = (await import('harper.js')) as unknown as { LocalLinter: new (o: { binary: unknown }) => HarperLinter };
+      const harper = (await import('harper.js')) as unknown as {
+        LocalLinter: new (o: { binary: unknown }) => HarperLinter;
+      };
       const { binary } = (await import('harper.js/binary')) as unknown as { binary: unknown };
       linter = new harper.LocalLinter({ binary });
       await linter.setup();
     } catch (e) {
-      throw new XtrustError('NOT_FOUND', `harper.js (the offline grammar checker) could not be loaded: ${(e as Error).message}`, {}, { cause: e });
+      throw new XtrustError(
+        'NOT_FOUND',
+        `harper.js (the offline grammar checker) could not be loaded: ${(e as Error).message}`,
+        {},
+        { cause: e },
+      );
     }
     return new HarperChecker(linter, new Set(options.ignoreKinds ?? ['Formatting']));
   }

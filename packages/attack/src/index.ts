@@ -1,5 +1,12 @@
 export { AttackedText, isSingleToken, matchCase, type Candidate } from './text.js';
-export { countQueries, explainWith, predict, type CountedClassifier, type ExplainFn, type QueryCount } from './model.js';
+export {
+  countQueries,
+  explainWith,
+  predict,
+  type CountedClassifier,
+  type ExplainFn,
+  type QueryCount,
+} from './model.js';
 export {
   untargetedClassification,
   attributionDistanceGoal,
@@ -31,7 +38,18 @@ export {
   type SearchOutcome,
   type WordRanking,
 } from './search.js';
-export { Attack, instanceSeed, summarizeRun, type AttackSpec, type AttackRecord, type AttackInput, type AttackStatus, type RunOptions, type RunResult, type RunSummary } from './attack.js';
+export {
+  Attack,
+  instanceSeed,
+  summarizeRun,
+  type AttackSpec,
+  type AttackRecord,
+  type AttackInput,
+  type AttackStatus,
+  type RunOptions,
+  type RunResult,
+  type RunSummary,
+} from './attack.js';
 export * from './recipes/index.js';
 export { WordNeighbours, type WordNeighbour } from './neighbours.js';
 export { MeanVectorEncoder } from './encoders.js';

@@ -9,11 +9,19 @@ import { isSingleToken } from './text.js';
  */
 export interface MaskedWordModel {
   readonly name: string;
-  fill(words: readonly string[], separators: readonly string[], masked: readonly number[], topK: number): Promise<string[][]>;
+  fill(
+    words: readonly string[],
+    separators: readonly string[],
+    masked: readonly number[],
+    topK: number,
+  ): Promise<string[][]>;
 }
 
 interface HfTokenizer {
-  (text: string, options?: Record<string, unknown>): { input_ids: { data: ArrayLike<bigint | number> } } & Record<string, unknown>;
+  (
+    text: string,
+    options?: Record<string, unknown>,
+  ): { input_ids: { data: ArrayLike<bigint | number> } } & Record<string, unknown>;
   mask_token?: string;
   mask_token_id?: number;
   decode(ids: number[], options?: Record<string, unknown>): string;
@@ -37,33 +45,63 @@ export class HfMaskedWordModel implements MaskedWordModel {
   ) {}
 
   static async load(folderOrId: string, options: { allowRemote?: boolean } = {}): Promise<HfMaskedWordModel> {
-    if (typeof folderOrId !== 'string' || folderOrId.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'masked language model: a model folder (or hub id) is required', { argument: 'mlm' });
+    if (typeof folderOrId !== 'string' || folderOrId.length === 0)
+      throw new XtrustError('INVALID_ARGUMENT', 'masked language model: a model folder (or hub id) is required', {
+        argument: 'mlm',
+      });
     const local = isAbsolute(folderOrId) ? folderOrId : resolve(folderOrId);
     const isFolder = existsSync(local) && statSync(local).isDirectory();
     if (isFolder) {
       for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'onnx/model.onnx']) {
         if (!existsSync(join(local, f))) {
-          const what = f.startsWith('tokenizer') ? 'its tokenizer' : f === 'config.json' ? 'its config' : 'its ONNX graph';
-          throw new XtrustError('FILE_NOT_FOUND', `masked language model folder ${local} is missing ${what}: ${f} (expected Hugging Face layout: config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx)`, { file: join(local, f) });
+          const what = f.startsWith('tokenizer')
+            ? 'its tokenizer'
+            : f === 'config.json'
+              ? 'its config'
+              : 'its ONNX graph';
+          throw new XtrustError(
+            'FILE_NOT_FOUND',
+            `masked language model folder ${local} is missing ${what}: ${f} (expected Hugging Face layout: config.json, tokenizer.json, tokenizer_config.json, onnx/model.onnx)`,
+            { file: join(local, f) },
+          );
         }
       }
     } else if (!options.allowRemote) {
-      throw new XtrustError('FILE_NOT_FOUND', `masked language model folder ${local} does not exist (remote loading is disabled; pass allowRemote to fetch "${folderOrId}" from the hub)`, { file: local });
+      throw new XtrustError(
+        'FILE_NOT_FOUND',
+        `masked language model folder ${local} does not exist (remote loading is disabled; pass allowRemote to fetch "${folderOrId}" from the hub)`,
+        { file: local },
+      );
     }
     const { pipeline } = await import('@huggingface/transformers');
     let pipe: HfFillMaskPipe;
     try {
-      pipe = (await pipeline('fill-mask', isFolder ? local : folderOrId, { local_files_only: isFolder || !options.allowRemote, dtype: 'fp32' })) as unknown as HfFillMaskPipe;
+      pipe = (await pipeline('fill-mask', isFolder ? local : folderOrId, {
+        local_files_only: isFolder || !options.allowRemote,
+        dtype: 'fp32',
+      })) as unknown as HfFillMaskPipe;
     } catch (e) {
-      throw new XtrustError('FILE_UNREADABLE', `masked language model ${folderOrId}: transformers.js cannot load it: ${(e as Error).message}`, { file: local }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `masked language model ${folderOrId}: transformers.js cannot load it: ${(e as Error).message}`,
+        { file: local },
+        { cause: e },
+      );
     }
     if (pipe.tokenizer.mask_token === undefined || pipe.tokenizer.mask_token_id === undefined) {
-      throw new XtrustError('UNSUPPORTED', `masked language model ${folderOrId}: its tokenizer defines no mask token`, { file: local });
+      throw new XtrustError('UNSUPPORTED', `masked language model ${folderOrId}: its tokenizer defines no mask token`, {
+        file: local,
+      });
     }
     return new HfMaskedWordModel(`mlm:${folderOrId}`, pipe);
   }
 
-  async fill(words: readonly string[], separators: readonly string[], masked: readonly number[], topK: number): Promise<string[][]> {
+  async fill(
+    words: readonly string[],
+    separators: readonly string[],
+    masked: readonly number[],
+    topK: number,
+  ): Promise<string[][]> {
     const tok = this.pipe.tokenizer;
     const maskSet = new Set(masked);
     let text = separators[0] ?? '';

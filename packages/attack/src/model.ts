@@ -47,7 +47,11 @@ export function countQueries(inner: Classifier): CountedClassifier {
     };
   }
   if (isGradientProvider(inner)) {
-    wrapped.inputGradients = async (text: string, labelIndex: number, options?: GradientOptions): Promise<InputGradients> => {
+    wrapped.inputGradients = async (
+      text: string,
+      labelIndex: number,
+      options?: GradientOptions,
+    ): Promise<InputGradients> => {
       count.texts += 1;
       count.calls++;
       return inner.inputGradients(text, labelIndex, options);
@@ -72,15 +76,25 @@ export function argmax(probs: Float32Array, i: number, k: number): number {
  * Explanations of many texts for one label, in one explainer call: the attribution maps A(s, F, l)
  * that the explanation attacks compare (CEA, TEF, the explanation-similarity attack).
  */
-export type ExplainFn = (classifier: Classifier, texts: readonly string[], labelIndex: number) => Promise<Explanation[]>;
+export type ExplainFn = (
+  classifier: Classifier,
+  texts: readonly string[],
+  labelIndex: number,
+) => Promise<Explanation[]>;
 
 /** An ExplainFn from any xtrust `Explainer` (LIME, omission, gradient, …) and its options; the label is passed as `labels: [l]`. */
-export function explainWith<O extends object>(explainer: Explainer<O>, options: O = {} as O): ExplainFn & { readonly method: string; readonly options: O } {
+export function explainWith<O extends object>(
+  explainer: Explainer<O>,
+  options: O = {} as O,
+): ExplainFn & { readonly method: string; readonly options: O } {
   const fn = async (classifier: Classifier, texts: readonly string[], labelIndex: number) => {
     if (texts.length === 0) return [];
     const out = await explainer.explain(classifier, texts, { ...options, labels: [labelIndex] } as O);
     if (out.length !== texts.length) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `${explainer.name}: ${out.length} explanations for ${texts.length} texts (one label each expected)`);
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${explainer.name}: ${out.length} explanations for ${texts.length} texts (one label each expected)`,
+      );
     }
     return out;
   };

@@ -28,17 +28,35 @@ export class WordNeighbours {
   static async build(embedding: WordEmbedding, vocabulary?: readonly string[]): Promise<WordNeighbours> {
     if (vocabulary === undefined) {
       if (!(embedding instanceof StaticEmbedding)) {
-        throw new XtrustError('INVALID_ARGUMENT', `neighbours: ${embedding.name} has no enumerable vocabulary; pass a vocabulary`, { embedding: embedding.name });
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `neighbours: ${embedding.name} has no enumerable vocabulary; pass a vocabulary`,
+          { embedding: embedding.name },
+        );
       }
-      return new WordNeighbours(embedding, (r) => embedding.wordAt(r), embedding.size > 0 ? new CosineIndex(embedding.matrix, embedding.dim) : null, embedding.size);
+      return new WordNeighbours(
+        embedding,
+        (r) => embedding.wordAt(r),
+        embedding.size > 0 ? new CosineIndex(embedding.matrix, embedding.dim) : null,
+        embedding.size,
+      );
     }
     const known = [...new Set(vocabulary)].filter((w) => typeof w === 'string' && w.length > 0 && embedding.has(w));
     if (known.length === 0) return new WordNeighbours(embedding, () => '', null, 0);
-    return new WordNeighbours(embedding, (r) => known[r], new CosineIndex(await embedding.vectors(known), embedding.dim), known.length);
+    return new WordNeighbours(
+      embedding,
+      (r) => known[r],
+      new CosineIndex(await embedding.vectors(known), embedding.dim),
+      known.length,
+    );
   }
 
   /** The k nearest words of each query word (the word itself excluded unless `includeSelf`), best first; [] for a word the embedding lacks. */
-  async query(words: readonly string[], k: number, options: { includeSelf?: boolean } = {}): Promise<WordNeighbour[][]> {
+  async query(
+    words: readonly string[],
+    k: number,
+    options: { includeSelf?: boolean } = {},
+  ): Promise<WordNeighbour[][]> {
     const self = options.includeSelf === true;
     const key = (w: string) => `${self ? 1 : 0}\u0000${w}`;
     const todo = [...new Set(words.filter((w) => (this.memo.get(key(w))?.k ?? -1) < k && this.embedding.has(w)))];

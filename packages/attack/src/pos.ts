@@ -44,7 +44,12 @@ export class WinkPosTagger implements PosTagger {
       winkNLP = require('wink-nlp');
       model = require('wink-eng-lite-web-model');
     } catch (e) {
-      throw new XtrustError('NOT_FOUND', 'wink-nlp or wink-eng-lite-web-model is not installed (npm packages); use WordNetPosTagger as the fallback', {}, { cause: e });
+      throw new XtrustError(
+        'NOT_FOUND',
+        'wink-nlp or wink-eng-lite-web-model is not installed (npm packages); use WordNetPosTagger as the fallback',
+        {},
+        { cause: e },
+      );
     }
     return new WinkPosTagger(winkNLP(model, ['pos']));
   }
@@ -90,7 +95,9 @@ export class WordNetPosTagger implements PosTagger {
   constructor(private readonly wn: WordNet = wordnet()) {}
 
   async tags(queries: readonly PosQuery[]): Promise<ReadonlySet<string>[]> {
-    return queries.map((q) => new Set(this.wn.partsOfSpeech(q.words[q.index].toLowerCase()).map((p) => WN_TO_UD[p] ?? p)));
+    return queries.map(
+      (q) => new Set(this.wn.partsOfSpeech(q.words[q.index].toLowerCase()).map((p) => WN_TO_UD[p] ?? p)),
+    );
   }
 }
 

@@ -42,15 +42,20 @@ export interface Table4Row {
  * skipped them) count, so the success rates are over one set. SAR = successes / attacks, Avg. NP over the
  * successful attacks, encoder cosines (USE, …) over the successful attacks (@xtrust/metrics summarizeAttacks).
  */
-export async function table4(runs: readonly { method: string; records: readonly AttackRecord[] }[], encoders: readonly SentenceEncoder[] = []): Promise<Table4Row[]> {
+export async function table4(
+  runs: readonly { method: string; records: readonly AttackRecord[] }[],
+  encoders: readonly SentenceEncoder[] = [],
+): Promise<Table4Row[]> {
   if (runs.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'table4: no runs given', { argument: 'runs' });
-  const attacked = (rs: readonly AttackRecord[]) => new Set(rs.filter((r) => r.status !== 'skipped').map((r) => r.index));
+  const attacked = (rs: readonly AttackRecord[]) =>
+    new Set(rs.filter((r) => r.status !== 'skipped').map((r) => r.index));
   let common = attacked(runs[0].records);
   for (const r of runs.slice(1)) {
     const s = attacked(r.records);
     common = new Set([...common].filter((i) => s.has(i)));
   }
-  if (common.size === 0) throw new XtrustError('INVALID_ARGUMENT', 'table4: no instance was attacked by every method', { argument: 'runs' });
+  if (common.size === 0)
+    throw new XtrustError('INVALID_ARGUMENT', 'table4: no instance was attacked by every method', { argument: 'runs' });
   const won = (rs: readonly AttackRecord[]) => new Set(rs.filter((r) => r.status === 'succeeded').map((r) => r.index));
   let bothWon = won(runs[0].records);
   for (const r of runs.slice(1)) {
@@ -60,7 +65,12 @@ export async function table4(runs: readonly { method: string; records: readonly 
   const rows: Table4Row[] = [];
   for (const run of runs) {
     const recs = run.records.filter((r) => common.has(r.index));
-    const outcomes: AttackOutcome[] = recs.map((r) => ({ original: r.original, adversarial: r.adversarial, success: r.status === 'succeeded', perturbedWords: r.perturbedWords }));
+    const outcomes: AttackOutcome[] = recs.map((r) => ({
+      original: r.original,
+      adversarial: r.adversarial,
+      success: r.status === 'succeeded',
+      perturbedWords: r.perturbedWords,
+    }));
     const s = await summarizeAttacks(outcomes, encoders);
     rows.push({
       method: run.method,
@@ -82,10 +92,21 @@ const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefi
 /** Table 4 as a Markdown table. */
 export function formatTable4(rows: readonly Table4Row[], title = ''): string {
   const enc = [...new Set(rows.flatMap((r) => Object.keys(r.cosine)))];
-  const head = ['method', 'instances', 'SAR ↑', 'Avg. NP ↓', 'NP on common successes ↓', ...enc.map((e) => `${e} ↑`), 'queries', 's/instance'];
+  const head = [
+    'method',
+    'instances',
+    'SAR ↑',
+    'Avg. NP ↓',
+    'NP on common successes ↓',
+    ...enc.map((e) => `${e} ↑`),
+    'queries',
+    's/instance',
+  ];
   const lines = [title ? `${title}\n` : '', `| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
   for (const r of rows) {
-    lines.push(`| ${[r.method, r.instances, fmt(r.successRate), fmt(r.averagePerturbedWords), `${fmt(r.perturbedWordsOnCommonSuccesses)} (${r.commonSuccesses})`, ...enc.map((e) => fmt(r.cosine[e])), fmt(r.averageQueries, 0), fmt(r.secondsPerInstance, 3)].join(' | ')} |`);
+    lines.push(
+      `| ${[r.method, r.instances, fmt(r.successRate), fmt(r.averagePerturbedWords), `${fmt(r.perturbedWordsOnCommonSuccesses)} (${r.commonSuccesses})`, ...enc.map((e) => fmt(r.cosine[e])), fmt(r.averageQueries, 0), fmt(r.secondsPerInstance, 3)].join(' | ')} |`,
+    );
   }
   return lines.filter((l) => l !== '').join('\n');
 }
@@ -135,8 +156,15 @@ export interface RobustnessOptions {
  * language errors under an offline checker. Samples with d_s = 0 (no change an encoder can see) are left out
  * of that encoder's r.
  */
-export async function robustnessPoint(method: string, rhoMax: number, records: readonly AttackRecord[], options: RobustnessOptions = {}): Promise<RobustnessPoint> {
-  const ok = records.filter((r) => r.status === 'succeeded' && r.adversarial !== null && typeof r.details.attributionDistance === 'number');
+export async function robustnessPoint(
+  method: string,
+  rhoMax: number,
+  records: readonly AttackRecord[],
+  options: RobustnessOptions = {},
+): Promise<RobustnessPoint> {
+  const ok = records.filter(
+    (r) => r.status === 'succeeded' && r.adversarial !== null && typeof r.details.attributionDistance === 'number',
+  );
   const orig = ok.map((r) => r.original);
   const adv = ok.map((r) => r.adversarial as string);
   const dAttr = ok.map((r) => r.details.attributionDistance as number);
@@ -193,8 +221,16 @@ export function robustnessAuc(points: readonly RobustnessPoint[]): Record<string
   const keys = [...new Set(points.flatMap((p) => Object.keys(p.r))), 'pp'];
   const out: Record<string, number | null> = {};
   for (const k of keys) {
-    const pts = points.map((p) => ({ rho: p.rhoMax, r: k === 'pp' ? p.rPP : (p.r[k] ?? null) })).filter((p): p is { rho: number; r: number } => p.r !== null);
-    out[k] = pts.length >= 2 ? aucR(pts.map((p) => p.rho), pts.map((p) => p.r)) : null;
+    const pts = points
+      .map((p) => ({ rho: p.rhoMax, r: k === 'pp' ? p.rPP : (p.r[k] ?? null) }))
+      .filter((p): p is { rho: number; r: number } => p.r !== null);
+    out[k] =
+      pts.length >= 2
+        ? aucR(
+            pts.map((p) => p.rho),
+            pts.map((p) => p.r),
+          )
+        : null;
   }
   return out;
 }
@@ -204,7 +240,10 @@ export interface RobustnessAucIntervals {
   /** Per method, per input distance (as robustnessAuc's keys). */
   readonly methods: Readonly<Record<string, Readonly<Record<string, BootstrapInterval | null>>>>;
   /** first − second of `pair`, per input distance, on the same resampled instances. */
-  readonly difference: { readonly pair: readonly [string, string]; readonly auc: Readonly<Record<string, BootstrapInterval | null>> } | null;
+  readonly difference: {
+    readonly pair: readonly [string, string];
+    readonly auc: Readonly<Record<string, BootstrapInterval | null>>;
+  } | null;
   /** Instances resampled: those with figures in any point. */
   readonly instances: number;
 }
@@ -216,8 +255,16 @@ export interface RobustnessAucIntervals {
  * the same inputs, so one draw serves all of them and `pair`'s difference is paired by instance. Needs the
  * points' perSample figures.
  */
-export function robustnessAucIntervals(points: readonly RobustnessPoint[], options: { pair?: readonly [string, string]; resamples?: number; seed: number; level?: number }): RobustnessAucIntervals {
-  if (points.some((p) => !p.perSample)) throw new XtrustError('INVALID_ARGUMENT', 'robustnessAucIntervals: a point without perSample figures (made by robustnessPoint before they were kept)', { argument: 'points' });
+export function robustnessAucIntervals(
+  points: readonly RobustnessPoint[],
+  options: { pair?: readonly [string, string]; resamples?: number; seed: number; level?: number },
+): RobustnessAucIntervals {
+  if (points.some((p) => !p.perSample))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      'robustnessAucIntervals: a point without perSample figures (made by robustnessPoint before they were kept)',
+      { argument: 'points' },
+    );
   const ids = [...new Set(points.flatMap((p) => p.perSample!.map((x) => x.index)))].sort((a, b) => a - b);
   const methods = [...new Set(points.map((p) => p.method))];
   const keys = [...new Set(points.flatMap((p) => Object.keys(p.r))), 'pp'];
@@ -242,9 +289,18 @@ export function robustnessAucIntervals(points: readonly RobustnessPoint[], optio
       if (n > 0) pts.push({ rho: p.rhoMax, r: sum / n });
     });
     // a draw that leaves a ρ_max without any r has no AUC over the whole grid
-    return pts.length >= 2 && pts.length === gridSize.get(m) ? aucR(pts.map((p) => p.rho), pts.map((p) => p.r)) : Number.NaN;
+    return pts.length >= 2 && pts.length === gridSize.get(m)
+      ? aucR(
+          pts.map((p) => p.rho),
+          pts.map((p) => p.r),
+        )
+      : Number.NaN;
   };
-  const opts = { resamples: options.resamples ?? 2000, seed: options.seed, ...(options.level ? { level: options.level } : {}) };
+  const opts = {
+    resamples: options.resamples ?? 2000,
+    seed: options.seed,
+    ...(options.level ? { level: options.level } : {}),
+  };
   const interval = (f: (draw: Uint32Array) => number) => {
     if (ids.length === 0) return null;
     const b = bootstrapInterval(ids.length, f, opts);
@@ -252,29 +308,64 @@ export function robustnessAucIntervals(points: readonly RobustnessPoint[], optio
   };
   const out: Record<string, Record<string, BootstrapInterval | null>> = {};
   for (const m of methods) out[m] = Object.fromEntries(keys.map((k) => [k, interval((d) => auc(m, k, d))]));
-  const pair = options.pair && methods.includes(options.pair[0]) && methods.includes(options.pair[1]) ? options.pair : null;
-  const difference = pair ? { pair, auc: Object.fromEntries(keys.map((k) => [k, interval((d) => auc(pair[0], k, d) - auc(pair[1], k, d))])) } : null;
+  const pair =
+    options.pair && methods.includes(options.pair[0]) && methods.includes(options.pair[1]) ? options.pair : null;
+  const difference = pair
+    ? { pair, auc: Object.fromEntries(keys.map((k) => [k, interval((d) => auc(pair[0], k, d) - auc(pair[1], k, d))])) }
+    : null;
   return { methods: out, difference, instances: ids.length };
 }
 
 /** The CEA vs TEF comparison over a ρ_max grid as Markdown: one row per (method, ρ_max), then AUC_r and its relative increase. */
 export function formatRobustness(points: readonly RobustnessPoint[], intervals?: RobustnessAucIntervals): string {
   const enc = [...new Set(points.flatMap((p) => Object.keys(p.sts)))];
-  const head = ['method', 'ρ_max', 'samples', 'ρ', 'PCC ↓', ...enc.map((e) => `STS ${e} ↑`), ...enc.map((e) => `r ${e} ↑`), 'Δ_PP ↓', 'r_PP ↑', 'ΔGE ↓'];
+  const head = [
+    'method',
+    'ρ_max',
+    'samples',
+    'ρ',
+    'PCC ↓',
+    ...enc.map((e) => `STS ${e} ↑`),
+    ...enc.map((e) => `r ${e} ↑`),
+    'Δ_PP ↓',
+    'r_PP ↑',
+    'ΔGE ↓',
+  ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
   for (const p of points) {
-    lines.push(`| ${[p.method, p.rhoMax, p.samples, fmt(p.rho), fmt(p.pcc), ...enc.map((e) => fmt(p.sts[e])), ...enc.map((e) => fmt(p.r[e], 2)), fmt(p.deltaPP), fmt(p.rPP, 2), fmt(p.languageErrorIncrease, 2)].join(' | ')} |`);
+    lines.push(
+      `| ${[p.method, p.rhoMax, p.samples, fmt(p.rho), fmt(p.pcc), ...enc.map((e) => fmt(p.sts[e])), ...enc.map((e) => fmt(p.r[e], 2)), fmt(p.deltaPP), fmt(p.rPP, 2), fmt(p.languageErrorIncrease, 2)].join(' | ')} |`,
+    );
   }
   const methods = [...new Set(points.map((p) => p.method))];
   const aucs = methods.map((m) => ({ m, auc: robustnessAuc(points.filter((p) => p.method === m)) }));
-  lines.push('', '| method | ' + Object.keys(aucs[0]?.auc ?? {}).map((k) => `AUC_r ${k}`).join(' | ') + ' |');
+  lines.push(
+    '',
+    '| method | ' +
+      Object.keys(aucs[0]?.auc ?? {})
+        .map((k) => `AUC_r ${k}`)
+        .join(' | ') +
+      ' |',
+  );
   lines.push('|' + [' --- ', ...Object.keys(aucs[0]?.auc ?? {}).map(() => ' --- ')].join('|') + '|');
   const ci = (b: BootstrapInterval | null | undefined) => (b ? ` [${fmt(b.lo)}, ${fmt(b.hi)}]` : '');
-  for (const { m, auc } of aucs) lines.push(`| ${m} | ${Object.entries(auc).map(([k, x]) => `${fmt(x)}${ci(intervals?.methods[m]?.[k])}`).join(' | ')} |`);
+  for (const { m, auc } of aucs)
+    lines.push(
+      `| ${m} | ${Object.entries(auc)
+        .map(([k, x]) => `${fmt(x)}${ci(intervals?.methods[m]?.[k])}`)
+        .join(' | ')} |`,
+    );
   if (intervals?.difference) {
     const { pair, auc } = intervals.difference;
-    lines.push(`| ${pair[0]} − ${pair[1]} (paired) | ${Object.keys(aucs[0]?.auc ?? {}).map((k) => `${fmt(auc[k]?.estimate ?? null)}${ci(auc[k])}`).join(' | ')} |`);
-    lines.push('', `AUC_r intervals: 95 % percentile bootstrap over the ${intervals.instances} attacked instances (${auc[Object.keys(auc)[0]]?.resamples ?? 0} resamples; one draw serves every method and ρ_max, so the difference is paired by instance).`);
+    lines.push(
+      `| ${pair[0]} − ${pair[1]} (paired) | ${Object.keys(aucs[0]?.auc ?? {})
+        .map((k) => `${fmt(auc[k]?.estimate ?? null)}${ci(auc[k])}`)
+        .join(' | ')} |`,
+    );
+    lines.push(
+      '',
+      `AUC_r intervals: 95 % percentile bootstrap over the ${intervals.instances} attacked instances (${auc[Object.keys(auc)[0]]?.resamples ?? 0} resamples; one draw serves every method and ρ_max, so the difference is paired by instance).`,
+    );
   }
   const checker = points.find((p) => p.languageChecker)?.languageChecker;
   if (checker) lines.push('', `ΔGE: ${checker}.`);
@@ -307,12 +398,26 @@ export function explanationPairs(records: readonly AttackRecord[]): ExplanationP
  * and 5) over the pairs of explanation-similarity runs: each measure re-scores every recorded pair with the
  * mapping a → b, so one attack run serves every measure and both forms.
  */
-export function similaritySuccessTable(records: readonly AttackRecord[], syn: Syn, options: { taus?: readonly number[]; k?: number } = {}): SimilarityTable {
+export function similaritySuccessTable(
+  records: readonly AttackRecord[],
+  syn: Syn,
+  options: { taus?: readonly number[]; k?: number } = {},
+): SimilarityTable {
   const pairs = explanationPairs(records);
-  if (pairs.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'similaritySuccessTable: no attacked instance with explanation lists (run the xaifooler recipe)', { argument: 'records' });
+  if (pairs.length === 0)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      'similaritySuccessTable: no attacked instance with explanation lists (run the xaifooler recipe)',
+      { argument: 'records' },
+    );
   const taus = options.taus ?? SUCCESS_THRESHOLDS;
   const lo = { k: options.k, duplicates: 'dedupe' as const };
-  return { pairs: pairs.length, taus, base: successRateTable(pairs, standardMeasures(lo), taus), weighted: successRateTable(pairs, weightedMeasures(syn, lo), taus) };
+  return {
+    pairs: pairs.length,
+    taus,
+    base: successRateTable(pairs, standardMeasures(lo), taus),
+    weighted: successRateTable(pairs, weightedMeasures(syn, lo), taus),
+  };
 }
 
 /** Table 3 as Markdown: one row per τ, Base and Synw columns per measure. */
@@ -320,7 +425,11 @@ export function formatSimilarityTable(t: SimilarityTable): string {
   const ms = Object.keys(t.base) as PaperMeasureName[];
   const head = ['τ', ...ms.flatMap((m) => [`${m} base`, `${m} synw`])];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
-  t.taus.forEach((tau, i) => lines.push(`| ${Math.round(tau * 100)}% | ${ms.flatMap((m) => [fmt(t.base[m][i], 2), fmt(t.weighted[m][i], 2)]).join(' | ')} |`));
+  t.taus.forEach((tau, i) =>
+    lines.push(
+      `| ${Math.round(tau * 100)}% | ${ms.flatMap((m) => [fmt(t.base[m][i], 2), fmt(t.weighted[m][i], 2)]).join(' | ')} |`,
+    ),
+  );
   lines.push('', `${t.pairs} attacked instances.`);
   return lines.join('\n');
 }

@@ -53,7 +53,12 @@ export function modifiablePositions(ctx: SearchContext, current: AttackedText): 
  * repeats, not the current word; then every candidate constraint in turn, each on the survivors in one
  * batch.
  */
-export async function filterCandidates(ctx: SearchContext, current: AttackedText, index: number, words: readonly string[]): Promise<Candidate[]> {
+export async function filterCandidates(
+  ctx: SearchContext,
+  current: AttackedText,
+  index: number,
+  words: readonly string[],
+): Promise<Candidate[]> {
   const from = current.word(index);
   const seen = new Set<string>([from.toLowerCase()]);
   let cands: Candidate[] = [];
@@ -78,7 +83,13 @@ export async function filterCandidates(ctx: SearchContext, current: AttackedText
 /** Word importance ranking (WIR): a score per position, higher = attacked first. */
 export interface WordRanking {
   readonly name: string;
-  scores(classifier: Classifier, text: AttackedText, label: number, indices: readonly number[], rng: Rng): Promise<Float64Array>;
+  scores(
+    classifier: Classifier,
+    text: AttackedText,
+    label: number,
+    indices: readonly number[],
+    rng: Rng,
+  ): Promise<Float64Array>;
 }
 
 /**
@@ -91,7 +102,11 @@ export function gradientRanking(): WordRanking {
     name: 'gradient',
     async scores(classifier, text, label, indices) {
       if (!isGradientProvider(classifier)) {
-        throw new XtrustError('UNSUPPORTED', 'gradient word importance needs a GradientProvider classifier; use omissionRanking() for a black-box model', { method: 'gradient' });
+        throw new XtrustError(
+          'UNSUPPORTED',
+          'gradient word importance needs a GradientProvider classifier; use omissionRanking() for a black-box model',
+          { method: 'gradient' },
+        );
       }
       const g = await classifier.inputGradients(text.text, label, { output: 'probability' });
       const tf = textFeatures(text.text, false);
@@ -134,7 +149,11 @@ export function omissionRanking(): WordRanking {
         indices.forEach((i, r) => (masks[(r + 1) * T + i] = 0));
         probs = await classifier.scoreTokenMasks(text.text, masks, rows);
       } else {
-        probs = await predict(classifier, [text.text, ...indices.map((i) => text.deleteWord(i))], 'omission ranking: classifier');
+        probs = await predict(
+          classifier,
+          [text.text, ...indices.map((i) => text.deleteWord(i))],
+          'omission ranking: classifier',
+        );
       }
       return Float64Array.from(indices, (_, r) => probs[label] - probs[(r + 1) * k + label]);
     },
@@ -194,9 +213,16 @@ export function greedySearch(options: GreedyOptions): SearchMethod {
       const { goal, original } = ctx;
       const positions = modifiablePositions(ctx, original);
       const importance = await options.ranking.scores(ctx.classifier, original, goal.label, positions, ctx.rng);
-      const order = positions.map((p, n) => ({ p, s: importance[n] })).sort((a, b) => b.s - a.s || a.p - b.p).map((x) => x.p);
+      const order = positions
+        .map((p, n) => ({ p, s: importance[n] }))
+        .sort((a, b) => b.s - a.s || a.p - b.p)
+        .map((x) => x.p);
       const b = Math.max(1, typeof block === 'number' ? block : block(original.length));
-      await ctx.transformation.prepare?.(original, order, { label: goal.label, labels: ctx.classifier.labels, original });
+      await ctx.transformation.prepare?.(original, order, {
+        label: goal.label,
+        labels: ctx.classifier.labels,
+        original,
+      });
       let current = original;
       let cur = goal.initial;
       let anyCandidate = false;
@@ -206,7 +232,11 @@ export function greedySearch(options: GreedyOptions): SearchMethod {
         const blockPositions = order.slice(start, start + b).filter((p) => open.has(p));
         if (open.size === 0) break; // the modification budget is spent
         if (blockPositions.length === 0) continue;
-        const proposals = await ctx.transformation.candidates(current, blockPositions, { label: goal.label, labels: ctx.classifier.labels, original });
+        const proposals = await ctx.transformation.candidates(current, blockPositions, {
+          label: goal.label,
+          labels: ctx.classifier.labels,
+          original,
+        });
         for (let n = 0; n < blockPositions.length; n++) {
           const p = blockPositions[n];
           if (!modifiablePositions(ctx, current).includes(p)) continue;
@@ -224,7 +254,8 @@ export function greedySearch(options: GreedyOptions): SearchMethod {
             // among the successful swaps, the one closest to the original in meaning
             let pick = best;
             results.forEach((r, i) => {
-              if (r.valid && r.succeeded && (cands[i].similarity ?? -Infinity) > (cands[pick].similarity ?? -Infinity)) pick = i;
+              if (r.valid && r.succeeded && (cands[i].similarity ?? -Infinity) > (cands[pick].similarity ?? -Infinity))
+                pick = i;
             });
             return { final: cands[pick].text, result: results[pick], status: 'succeeded' };
           }
@@ -235,8 +266,9 @@ export function greedySearch(options: GreedyOptions): SearchMethod {
       }
       if (!anyCandidate) return { final: current, result: cur, status: 'failed', reason: 'no-candidates' };
       if (goal.initial === cur) return { final: current, result: cur, status: 'failed', reason: 'no-improvement' };
-      return accepted > 0 && ctx.mode === 'maximize' ? { final: current, result: cur, status: 'succeeded' } : { final: current, result: cur, status: 'failed', reason: 'goal-not-reached' };
+      return accepted > 0 && ctx.mode === 'maximize'
+        ? { final: current, result: cur, status: 'succeeded' }
+        : { final: current, result: cur, status: 'failed', reason: 'goal-not-reached' };
     },
   };
 }
-

@@ -12,7 +12,8 @@ export function isSingleToken(word: string): boolean {
 export function matchCase(model: string, word: string): string {
   if (model.length > 1 && model === model.toUpperCase() && model !== model.toLowerCase()) return word.toUpperCase();
   const first = model[0];
-  if (first !== undefined && first === first.toUpperCase() && first !== first.toLowerCase()) return word[0].toUpperCase() + word.slice(1);
+  if (first !== undefined && first === first.toUpperCase() && first !== first.toLowerCase())
+    return word[0].toUpperCase() + word.slice(1);
   return word;
 }
 
@@ -32,7 +33,12 @@ export class AttackedText {
   ) {}
 
   static of(text: string): AttackedText {
-    if (typeof text !== 'string') throw new XtrustError('INVALID_ARGUMENT', `attack: text must be a string, got ${text === null ? 'null' : typeof text}`, { argument: 'text' });
+    if (typeof text !== 'string')
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `attack: text must be a string, got ${text === null ? 'null' : typeof text}`,
+        { argument: 'text' },
+      );
     return new AttackedText(text, tokenize(text), new Map());
   }
 
@@ -47,19 +53,33 @@ export class AttackedText {
 
   word(i: number): string {
     const t = this.tokens[i];
-    if (t === undefined) throw new XtrustError('INVALID_ARGUMENT', `word index ${i} is outside the text's ${this.tokens.length} words`, { index: i });
+    if (t === undefined)
+      throw new XtrustError('INVALID_ARGUMENT', `word index ${i} is outside the text's ${this.tokens.length} words`, {
+        index: i,
+      });
     return t.text;
   }
 
   /** The text with the word at `i` replaced by `word` (its case adapted to the replaced word's). */
   replaceWord(i: number, word: string): AttackedText {
     const old = this.word(i);
-    if (!isSingleToken(word)) throw new XtrustError('INVALID_ARGUMENT', `replacement "${word}" is not a single word token (letters, digits, underscore)`, { word });
+    if (!isSingleToken(word))
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `replacement "${word}" is not a single word token (letters, digits, underscore)`,
+        { word },
+      );
     const w = matchCase(old, word);
     const tok = this.tokens[i];
     const text = this.text.slice(0, tok.start) + w + this.text.slice(tok.end);
     const shift = w.length - (tok.end - tok.start);
-    const tokens = this.tokens.map((t, j) => (j < i ? t : j === i ? { text: w, start: t.start, end: t.start + w.length } : { text: t.text, start: t.start + shift, end: t.end + shift }));
+    const tokens = this.tokens.map((t, j) =>
+      j < i
+        ? t
+        : j === i
+          ? { text: w, start: t.start, end: t.start + w.length }
+          : { text: t.text, start: t.start + shift, end: t.end + shift },
+    );
     const modified = new Map(this.modified);
     const original = this.modified.get(i) ?? old;
     if (original === w) modified.delete(i);
@@ -70,7 +90,10 @@ export class AttackedText {
   /** The text with the word at `i` removed (with the separator before it, or after it for the first word). */
   deleteWord(i: number): string {
     const tok = this.tokens[i];
-    if (tok === undefined) throw new XtrustError('INVALID_ARGUMENT', `word index ${i} is outside the text's ${this.tokens.length} words`, { index: i });
+    if (tok === undefined)
+      throw new XtrustError('INVALID_ARGUMENT', `word index ${i} is outside the text's ${this.tokens.length} words`, {
+        index: i,
+      });
     const start = i > 0 ? this.tokens[i - 1].end : tok.start;
     const end = i > 0 ? tok.end : (this.tokens[i + 1]?.start ?? tok.end);
     return this.text.slice(0, start) + this.text.slice(end);
@@ -78,7 +101,9 @@ export class AttackedText {
 
   /** The substitutions made so far, by position: original word → current word. */
   substitutions(): { index: number; from: string; to: string }[] {
-    return [...this.modified.entries()].sort((a, b) => a[0] - b[0]).map(([index, from]) => ({ index, from, to: this.tokens[index].text }));
+    return [...this.modified.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([index, from]) => ({ index, from, to: this.tokens[index].text }));
   }
 }
 

@@ -47,7 +47,11 @@ describe('candidate constraints', () => {
   it('word-embedding cosine: keeps a near neighbour, rejects a far one and an unknown word', async () => {
     const t = AttackedText.of('a good film');
     const c = wordEmbeddingDistance(handEmbedding(), { minCos: 0.8 });
-    expect(await c.check([cand(t, 1, 'great'), cand(t, 1, 'bad'), cand(t, 1, 'zzyzx')], t, t)).toEqual([true, false, false]);
+    expect(await c.check([cand(t, 1, 'great'), cand(t, 1, 'bad'), cand(t, 1, 'zzyzx')], t, t)).toEqual([
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('sentence-encoder cosine against the original, recording the similarity', async () => {
@@ -63,7 +67,9 @@ describe('candidate constraints', () => {
     const tagger = WinkPosTagger.load();
     const t = AttackedText.of('I really enjoyed this movie last night');
     const c = partOfSpeech(tagger);
-    expect(await c.check([cand(t, 4, 'film'), cand(t, 4, 'quickly'), cand(t, 2, 'liked'), cand(t, 2, 'happy')], t, t)).toEqual([true, false, true, false]);
+    expect(
+      await c.check([cand(t, 4, 'film'), cand(t, 4, 'quickly'), cand(t, 2, 'liked'), cand(t, 2, 'happy')], t, t),
+    ).toEqual([true, false, true, false]);
     const [tags] = await tagger.tags([{ words: ['the', 'film', 'is', 'good'], index: 3 }]);
     expect([...tags]).toEqual(['ADJ']);
   });

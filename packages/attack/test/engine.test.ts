@@ -26,7 +26,12 @@ function linearAttack(classifier = linearClassifier(), name = 'test-greedy') {
     name,
     goal: untargetedClassification(),
     transformation: embeddingNeighbours(emb, { maxCandidates: 3 }),
-    constraints: [repeatModification(), stopwordModification(), maxModificationRate({ maxRate: 0.5, minThreshold: 1 }), wordEmbeddingDistance(emb, { minCos: 0.8 })],
+    constraints: [
+      repeatModification(),
+      stopwordModification(),
+      maxModificationRate({ maxRate: 0.5, minThreshold: 1 }),
+      wordEmbeddingDistance(emb, { minCos: 0.8 }),
+    ],
     search: greedySearch({ ranking: omissionRanking() }),
   });
 }
@@ -84,12 +89,19 @@ describe('greedy word swap on a known linear model', () => {
       { text: 'the a and', label: 'neg' },
     ]);
     expect(run.records.map((r) => r.status)).toEqual(['succeeded', 'skipped', 'skipped', 'skipped']);
-    expect(run.records.map((r) => r.reason)).toEqual([null, 'already-misclassified', 'too-short', 'no-modifiable-words']);
+    expect(run.records.map((r) => r.reason)).toEqual([
+      null,
+      'already-misclassified',
+      'too-short',
+      'no-modifiable-words',
+    ]);
     const s = summarizeRun(run.records);
     expect(s.attacked).toBe(1);
     expect(s.skippedBy).toEqual({ 'already-misclassified': 1, 'too-short': 1, 'no-modifiable-words': 1 });
     expect(s.successRate).toBe(1);
-    await expect(attack.attack('a good film', { label: 'positive' })).rejects.toThrow(/not one of the classifier's labels/);
+    await expect(attack.attack('a good film', { label: 'positive' })).rejects.toThrow(
+      /not one of the classifier's labels/,
+    );
     // a minimum word count: shorter texts are skipped before any model call
     const clf = linearClassifier();
     const strict = new Attack(clf, { ...attack.spec, minWords: 4 });
@@ -100,15 +112,22 @@ describe('greedy word swap on a known linear model', () => {
   it('stops with BAD_MODEL_OUTPUT when the model returns NaN or the wrong shape', async () => {
     const emb = handEmbedding();
     const make = (out: (n: number) => Float32Array) =>
-      new Attack({ labels: ['neg', 'pos'], predictProba: async (texts: readonly string[]) => out(texts.length) }, {
-        name: 'bad',
-        goal: untargetedClassification(),
-        transformation: embeddingNeighbours(emb),
-        constraints: [],
-        search: greedySearch({ ranking: omissionRanking() }),
-      });
-    await expect(make((n) => new Float32Array(2 * n).fill(NaN)).attack('a good film')).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT' });
-    await expect(make(() => new Float32Array(3)).attack('a good film')).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT' });
+      new Attack(
+        { labels: ['neg', 'pos'], predictProba: async (texts: readonly string[]) => out(texts.length) },
+        {
+          name: 'bad',
+          goal: untargetedClassification(),
+          transformation: embeddingNeighbours(emb),
+          constraints: [],
+          search: greedySearch({ ranking: omissionRanking() }),
+        },
+      );
+    await expect(make((n) => new Float32Array(2 * n).fill(NaN)).attack('a good film')).rejects.toMatchObject({
+      code: 'BAD_MODEL_OUTPUT',
+    });
+    await expect(make(() => new Float32Array(3)).attack('a good film')).rejects.toMatchObject({
+      code: 'BAD_MODEL_OUTPUT',
+    });
   });
 
   it('respects the modification budget: a text needing two swaps fails under a one-word budget', async () => {
@@ -118,7 +137,11 @@ describe('greedy word swap on a known linear model', () => {
         name: 'budget',
         goal: untargetedClassification(),
         transformation: embeddingNeighbours(emb, { maxCandidates: 3 }),
-        constraints: [repeatModification(), maxModificationRate({ maxRate: 0, minThreshold: min }), wordEmbeddingDistance(emb, { minCos: 0.8 })],
+        constraints: [
+          repeatModification(),
+          maxModificationRate({ maxRate: 0, minThreshold: min }),
+          wordEmbeddingDistance(emb, { minCos: 0.8 }),
+        ],
         search: greedySearch({ ranking: omissionRanking() }),
       });
     // great (2.5) + good (2): replacing the best single word leaves the other positive
@@ -148,7 +171,14 @@ describe('greedy word swap on a known linear model', () => {
 });
 
 describe('JSONL runs', () => {
-  const inputs = ['a good film', 'a great movie', 'fine plot and good story', 'a bad film', 'good', 'great great film'].map((text) => ({ text }));
+  const inputs = [
+    'a good film',
+    'a great movie',
+    'fine plot and good story',
+    'a bad film',
+    'good',
+    'great great film',
+  ].map((text) => ({ text }));
 
   it('writes one line per instance and resumes after a kill without losing or repeating instances', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'xtrust-attack-'));
@@ -163,7 +193,9 @@ describe('JSONL runs', () => {
     const resumed = await linearAttack(clf).run(inputs, { output: file, seed: 3 });
     expect(resumed.resumed).toBe(3);
     expect(resumed.attacked).toBe(3);
-    const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '');
+    const lines = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '');
     const parsed: AttackRecord[] = [];
     for (const l of lines) {
       try {
@@ -185,8 +217,12 @@ describe('JSONL runs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'xtrust-attack-'));
     const file = join(dir, 'run.jsonl');
     await linearAttack().run(inputs.slice(0, 2), { output: file, seed: 1 });
-    await expect(linearAttack(undefined, 'other').run(inputs, { output: file, seed: 1 })).rejects.toThrow(/recipe "test-greedy"/);
-    await expect(linearAttack().run([{ text: 'x y' }, ...inputs], { output: file, seed: 1 })).rejects.toThrow(/different text/);
+    await expect(linearAttack(undefined, 'other').run(inputs, { output: file, seed: 1 })).rejects.toThrow(
+      /recipe "test-greedy"/,
+    );
+    await expect(linearAttack().run([{ text: 'x y' }, ...inputs], { output: file, seed: 1 })).rejects.toThrow(
+      /different text/,
+    );
     await expect(linearAttack().run(inputs, { output: file, seed: 2 })).rejects.toThrow(/another seed/);
   });
 });

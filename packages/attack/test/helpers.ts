@@ -51,7 +51,15 @@ export function handEncoder(): SentenceEncoder {
 }
 
 /** Known weights towards "pos" of a two-class linear model: p(pos) = σ(Σ w). */
-export const WEIGHTS: Record<string, number> = { good: 2, great: 2.5, fine: 0.8, poor: -1.5, bad: -2, awful: -2.5, terrible: -2.2 };
+export const WEIGHTS: Record<string, number> = {
+  good: 2,
+  great: 2.5,
+  fine: 0.8,
+  poor: -1.5,
+  bad: -2,
+  awful: -2.5,
+  terrible: -2.2,
+};
 
 /** A linear bag-of-words classifier with the weights above (labels neg, pos); counts its calls. */
 export function linearClassifier() {

@@ -55,10 +55,44 @@ function storeJson(): KeywordStoreJson {
     classNames: { neg: 'negative', pos: 'positive' },
     params: { thetaDist: 0.3, topK: 10 },
     ensemble: [{ name: 'hand-4d', dim: 4, thetaRelate: 0.5 }],
-    provenance: { explainer: { method: 'omission', params: {} }, seed: 0, sampleSize: 10, sampled: 10, explained: 10, keywordIdentificationSeconds: 0, createdAt: '2026-01-01T00:00:00Z' },
+    provenance: {
+      explainer: { method: 'omission', params: {} },
+      seed: 0,
+      sampleSize: 10,
+      sampled: 10,
+      explained: 10,
+      keywordIdentificationSeconds: 0,
+      createdAt: '2026-01-01T00:00:00Z',
+    },
     classes: [
-      { label: 'neg', className: 'negative', explanations: 5, keywords: ['bad', 'awful', 'terrible', 'poor'], methods: [], pool: [['bad', 3, 3], ['awful', 2.4, 3], ['terrible', 2, 2], ['poor', 0.6, 2], ['picture', 1.8, 2], ['story', 0.2, 2]] },
-      { label: 'pos', className: 'positive', explanations: 5, keywords: ['good', 'great', 'fine'], methods: [], pool: [['good', 3, 3], ['great', 0.9, 3], ['fine', 0.2, 2], ['film', 0.5, 2]] },
+      {
+        label: 'neg',
+        className: 'negative',
+        explanations: 5,
+        keywords: ['bad', 'awful', 'terrible', 'poor'],
+        methods: [],
+        pool: [
+          ['bad', 3, 3],
+          ['awful', 2.4, 3],
+          ['terrible', 2, 2],
+          ['poor', 0.6, 2],
+          ['picture', 1.8, 2],
+          ['story', 0.2, 2],
+        ],
+      },
+      {
+        label: 'pos',
+        className: 'positive',
+        explanations: 5,
+        keywords: ['good', 'great', 'fine'],
+        methods: [],
+        pool: [
+          ['good', 3, 3],
+          ['great', 0.9, 3],
+          ['fine', 0.2, 2],
+          ['film', 0.5, 2],
+        ],
+      },
     ],
   } as KeywordStoreJson;
 }
@@ -107,7 +141,10 @@ describe('TOKI-guided attack', () => {
     expect(forFilm).toEqual(['picture']);
     // a looser similarity admits story too, after picture (s̄ 0.9 > 0.1)
     const loose = tokiPools(store, emb, { minCos: 0.4 });
-    expect((await loose.candidates(text, [1], { label: 1, labels: ['neg', 'pos'], original: text }))[0]).toEqual(['picture', 'story']);
+    expect((await loose.candidates(text, [1], { label: 1, labels: ['neg', 'pos'], original: text }))[0]).toEqual([
+      'picture',
+      'story',
+    ]);
   });
 
   it('runs as A2T with pool candidates and reports Table 4 on the same instances', async () => {
@@ -118,11 +155,21 @@ describe('TOKI-guided attack', () => {
     const names = (a: ReturnType<typeof a2t>) => (a.describe().constraints as { name: string }[]).map((c) => c.name);
     const tokiAttack = tokiGuided(model, { store, embedding: emb, encoder: enc, posTagger });
     // identical to A2T but for the candidates (and the word-cosine constraint the pools' similarity replaces)
-    expect(names(tokiAttack)).toEqual(names(a2t(model, { embedding: emb, encoder: enc, posTagger })).filter((n) => n !== 'word-embedding-distance'));
-    expect(tokiAttack.describe().search).toEqual(a2t(model, { embedding: emb, encoder: enc, posTagger }).describe().search);
+    expect(names(tokiAttack)).toEqual(
+      names(a2t(model, { embedding: emb, encoder: enc, posTagger })).filter((n) => n !== 'word-embedding-distance'),
+    );
+    expect(tokiAttack.describe().search).toEqual(
+      a2t(model, { embedding: emb, encoder: enc, posTagger }).describe().search,
+    );
     const pools = new Set(['bad', 'awful', 'terrible', 'poor', 'picture', 'story', 'good', 'great', 'fine', 'film']);
     for (const r of toki.records) for (const s of r.substitutions) expect(pools.has(s.to.toLowerCase())).toBe(true);
-    const rows = await table4([{ method: 'TOKI-guided', records: toki.records }, { method: 'A2T', records: base.records }], [enc]);
+    const rows = await table4(
+      [
+        { method: 'TOKI-guided', records: toki.records },
+        { method: 'A2T', records: base.records },
+      ],
+      [enc],
+    );
     expect(rows[0].instances).toBe(rows[1].instances);
     expect(rows[0].instances).toBe(toki.records.filter((r) => r.status !== 'skipped').length);
     const md = formatTable4(rows);
@@ -150,8 +197,12 @@ function contextCountModel(): MaskedWordModel & { calls: number[] } {
     async fill(words, _sep, masked, topK) {
       calls.push(masked.length);
       return masked.map((i) => {
-        const m = counts.get(`${(words[i - 1] ?? '^').toLowerCase()} ${(words[i + 1] ?? '$').toLowerCase()}`) ?? new Map();
-        return [...m.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([w]) => w).slice(0, topK);
+        const m =
+          counts.get(`${(words[i - 1] ?? '^').toLowerCase()} ${(words[i + 1] ?? '$').toLowerCase()}`) ?? new Map();
+        return [...m.entries()]
+          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+          .map(([w]) => w)
+          .slice(0, topK);
       });
     },
   };
@@ -209,12 +260,29 @@ describe('CEA and TEF', () => {
 
 describe('explanation-similarity attack (xaifooler)', () => {
   it('keeps the mapping one-to-one when a word was replaced twice or two words by one substitute', () => {
-    expect(oneToOne([{ from: 'run', to: 'jog' }, { from: 'run', to: 'sprint' }, { from: 'fast', to: 'jog' }, { from: 'big', to: 'large' }])).toEqual([['run', 'jog'], ['big', 'large']]);
+    expect(
+      oneToOne([
+        { from: 'run', to: 'jog' },
+        { from: 'run', to: 'sprint' },
+        { from: 'fast', to: 'jog' },
+        { from: 'big', to: 'large' },
+      ]),
+    ).toEqual([
+      ['run', 'jog'],
+      ['big', 'large'],
+    ]);
   });
 
   it('pushes the ranked-list similarity below τ with the prediction kept, recording A, B and a → b for re-scoring', async () => {
     const explain = explainWith(new OmissionExplainer());
-    const attack = explanationSimilarity(model, { explain, embedding: emb, measure: 'jaccard', tau: 0.6, k: 3, maxRate: 0.5 });
+    const attack = explanationSimilarity(model, {
+      explain,
+      embedding: emb,
+      measure: 'jaccard',
+      tau: 0.6,
+      k: 3,
+      maxRate: 0.5,
+    });
     const run = await attack.run(inputs.slice(0, 16), { seed: 4 });
     const ok = run.records.filter((r) => r.status === 'succeeded');
     expect(ok.length).toBeGreaterThan(0);

@@ -2,10 +2,24 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HarperChecker, HfMaskedWordModel, formatRobustness, robustnessAuc, robustnessAucIntervals, robustnessPoint, type AttackRecord, type RobustnessPoint } from '../src/index.js';
+import {
+  HarperChecker,
+  HfMaskedWordModel,
+  formatRobustness,
+  robustnessAuc,
+  robustnessAucIntervals,
+  robustnessPoint,
+  type AttackRecord,
+  type RobustnessPoint,
+} from '../src/index.js';
 import { handEncoder } from './helpers.js';
 
-function record(original: string, adversarial: string, d: number, status: AttackRecord['status'] = 'succeeded'): AttackRecord {
+function record(
+  original: string,
+  adversarial: string,
+  d: number,
+  status: AttackRecord['status'] = 'succeeded',
+): AttackRecord {
   return {
     recipe: 'cea',
     index: 0,
@@ -35,8 +49,13 @@ function record(original: string, adversarial: string, d: number, status: Attack
 describe('CEA/TEF robustness report', () => {
   it('computes PCC, STS, r = d_attr / d_s (Eq. 5), Δ_PP, r_PP and AUC_r by hand-checkable numbers', async () => {
     const enc = handEncoder();
-    const recs = [record('a good film', 'a great film', 0.2), record('a good plot', 'a fine plot', 0.4), record('a good story', 'a good story', 0, 'failed')];
-    const pp = async (texts: readonly string[]) => texts.map((t) => (t.includes('great') ? 30 : t.includes('fine') ? 25 : 20));
+    const recs = [
+      record('a good film', 'a great film', 0.2),
+      record('a good plot', 'a fine plot', 0.4),
+      record('a good story', 'a good story', 0, 'failed'),
+    ];
+    const pp = async (texts: readonly string[]) =>
+      texts.map((t) => (t.includes('great') ? 30 : t.includes('fine') ? 25 : 20));
     const p = await robustnessPoint('cea', 0.1, recs, { encoders: [enc], perplexity: pp });
     expect(p.samples).toBe(2);
     expect(p.pcc).toBeCloseTo((0.6 + 0.2) / 2, 12);
@@ -64,16 +83,36 @@ describe('CEA/TEF robustness report', () => {
     expect(auc.pp).toBeCloseTo((0.1 * (p.rPP! + 4)) / 2, 6);
     expect(formatRobustness([p, q])).toContain('AUC_r');
     // each succeeded sample's own figures, what the means average
-    expect(p.perSample!.map((x) => x.r[enc.name])).toEqual([expect.closeTo(0.2 / ((1 - c1) / 2), 4), expect.closeTo(0.4 / ((1 - c2) / 2), 4)]);
+    expect(p.perSample!.map((x) => x.r[enc.name])).toEqual([
+      expect.closeTo(0.2 / ((1 - c1) / 2), 4),
+      expect.closeTo(0.4 / ((1 - c2) / 2), 4),
+    ]);
     expect(p.perSample!.map((x) => x.rPP)).toEqual([expect.closeTo(0.4, 6), expect.closeTo(1.6, 6)]);
   });
 
   it('AUC_r intervals resample instances: the estimate is robustnessAuc, the paired difference excludes 0 when one method is above on every instance', () => {
     // r of instance i at ρ_max 0.1 / 0.2: method a 1 + i / 2 + i, method b exactly half of a's
     const point = (method: string, rhoMax: number, scale: number): RobustnessPoint => {
-      const perSample = Array.from({ length: 20 }, (_, i) => ({ index: i, r: { use: scale * (rhoMax * 10 + i) }, rPP: null }));
+      const perSample = Array.from({ length: 20 }, (_, i) => ({
+        index: i,
+        r: { use: scale * (rhoMax * 10 + i) },
+        rPP: null,
+      }));
       const r = perSample.reduce((a, x) => a + x.r.use, 0) / perSample.length;
-      return { method, rhoMax, samples: 20, rho: rhoMax, pcc: 0, sts: { use: 0.9 }, r: { use: r }, deltaPP: null, rPP: null, languageErrorIncrease: null, languageChecker: null, perSample };
+      return {
+        method,
+        rhoMax,
+        samples: 20,
+        rho: rhoMax,
+        pcc: 0,
+        sts: { use: 0.9 },
+        r: { use: r },
+        deltaPP: null,
+        rPP: null,
+        languageErrorIncrease: null,
+        languageChecker: null,
+        perSample,
+      };
     };
     const points = [point('a', 0.1, 1), point('a', 0.2, 1), point('b', 0.1, 0.5), point('b', 0.2, 0.5)];
     const iv = robustnessAucIntervals(points, { pair: ['a', 'b'], seed: 3, resamples: 500 });
@@ -98,7 +137,12 @@ describe('CEA/TEF robustness report', () => {
     expect(n[0]).toBe(0);
     expect(n[1]).toBeGreaterThanOrEqual(2);
     expect(checker.measures).toMatch(/Harper/);
-    const p = await robustnessPoint('tef', 0.1, [record('She goes to school every day.', 'She go to school every day.', 0.3)], { checker });
+    const p = await robustnessPoint(
+      'tef',
+      0.1,
+      [record('She goes to school every day.', 'She go to school every day.', 0.3)],
+      { checker },
+    );
     expect(p.languageErrorIncrease).toBeGreaterThanOrEqual(1);
   }, 60_000);
 });
@@ -118,11 +162,20 @@ describe('masked language model through @huggingface/transformers', () => {
   it('loads a local fill-mask folder and fills several masks from one forward pass (batch masking)', async () => {
     const { writeTinyMlm } = await import('./tiny-mlm.js');
     const dir = mkdtempSync(join(tmpdir(), 'xtrust-mlm-'));
-    writeTinyMlm(dir, ['a', 'good', 'great', 'fine', 'film', 'movie', 'picture'], { great: 9, fine: 8, good: 10, movie: 7, picture: 6.5 });
+    writeTinyMlm(dir, ['a', 'good', 'great', 'fine', 'film', 'movie', 'picture'], {
+      great: 9,
+      fine: 8,
+      good: 10,
+      movie: 7,
+      picture: 6.5,
+    });
     const mlm = await HfMaskedWordModel.load(dir);
     // the mask predicts good > great > fine > movie > picture; the masked word itself is never proposed
     expect(await mlm.fill(['a', 'good', 'film'], ['', ' ', ' ', ''], [1], 2)).toEqual([['great', 'fine']]);
-    expect(await mlm.fill(['a', 'good', 'film'], ['', ' ', ' ', ''], [1, 2], 3)).toEqual([['great', 'fine', 'movie'], ['good', 'great', 'fine']]);
+    expect(await mlm.fill(['a', 'good', 'film'], ['', ' ', ' ', ''], [1, 2], 3)).toEqual([
+      ['great', 'fine', 'movie'],
+      ['good', 'great', 'fine'],
+    ]);
   }, 60_000);
 });
 
@@ -134,7 +187,11 @@ describe('CBOW masked-word model trained by xtrust', () => {
     const texts: string[] = [];
     // "the cat sat on the mat" / "a dog ran in the park": fillers depend on the neighbours
     for (let i = 0; i < 400; i++) {
-      texts.push(r.float() < 0.5 ? `the ${['cat', 'kitten'][r.int(2)]} sat on the mat` : `a ${['dog', 'puppy'][r.int(2)]} ran in the park`);
+      texts.push(
+        r.float() < 0.5
+          ? `the ${['cat', 'kitten'][r.int(2)]} sat on the mat`
+          : `a ${['dog', 'puppy'][r.int(2)]} ran in the park`,
+      );
     }
     const mlm = trainMaskedWordModel(texts, { dim: 16, window: 2, epochs: 5, minCount: 1, seed: 1, corpus: 'toy' });
     const [cat] = await mlm.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1], 1);
@@ -149,14 +206,22 @@ describe('CBOW masked-word model trained by xtrust', () => {
     await mlm.save(join(dir, 'saved'));
     const { CbowMaskedWordModel } = await import('../src/index.js');
     const again = await CbowMaskedWordModel.load(join(dir, 'saved'));
-    expect(await again.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1, 4], 3)).toEqual(await mlm.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1, 4], 3));
+    expect(await again.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1, 4], 3)).toEqual(
+      await mlm.fill(['the', 'cat', 'sat', 'on', 'the', 'mat'], [], [1, 4], 3),
+    );
     await expect(CbowMaskedWordModel.load(join(dir, 'nothing'))).rejects.toThrow(/cbow\.json: no such file/);
     await mlm.exportFillMask(dir);
     const hf = await HfMaskedWordModel.load(dir);
     for (const [words, masked] of [
       [['the', 'cat', 'sat', 'on', 'the', 'mat'], [1]],
-      [['a', 'dog', 'ran', 'in', 'the', 'park'], [1, 3]],
-      [['the', 'kitten', 'ran', 'on', 'a', 'mat'], [0, 2, 5]],
+      [
+        ['a', 'dog', 'ran', 'in', 'the', 'park'],
+        [1, 3],
+      ],
+      [
+        ['the', 'kitten', 'ran', 'on', 'a', 'mat'],
+        [0, 2, 5],
+      ],
     ] as const) {
       const seps = ['', ...words.map((_, i) => (i === words.length - 1 ? '' : ' '))];
       expect(await hf.fill(words, seps, masked, 3)).toEqual(await mlm.fill(words, seps, masked, 3));

@@ -32,7 +32,15 @@ export function writeTinyMlm(dir: string, words: readonly string[], scores: Read
   g.output('mask_out', ONNX_INT64, ['batch', 'sequence']);
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   writeFileSync(join(dir, 'onnx', 'model.onnx'), g.toBytes(17));
-  const added = special.map((content, id) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+  const added = special.map((content, id) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  }));
   writeFileSync(
     join(dir, 'tokenizer.json'),
     JSON.stringify({
@@ -47,6 +55,19 @@ export function writeTinyMlm(dir: string, words: readonly string[], scores: Read
       model: { type: 'WordLevel', vocab: Object.fromEntries(vocab.map((w, i) => [w, i])), unk_token: '[UNK]' },
     }),
   );
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ tokenizer_class: 'PreTrainedTokenizerFast', unk_token: '[UNK]', pad_token: '[PAD]', mask_token: '[MASK]', model_max_length: 512, do_lower_case: true }));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', architectures: ['BertForMaskedLM'], vocab_size: V }));
+  writeFileSync(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify({
+      tokenizer_class: 'PreTrainedTokenizerFast',
+      unk_token: '[UNK]',
+      pad_token: '[PAD]',
+      mask_token: '[MASK]',
+      model_max_length: 512,
+      do_lower_case: true,
+    }),
+  );
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({ model_type: 'bert', architectures: ['BertForMaskedLM'], vocab_size: V }),
+  );
 }

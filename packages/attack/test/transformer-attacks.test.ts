@@ -28,10 +28,52 @@ function storeJson(): KeywordStoreJson {
     classNames: { ham: 'legitimate', spam: 'spam' },
     params: { thetaDist: 0.3, topK: 10 },
     ensemble: [{ name: 'groups', dim: DIM, thetaRelate: 0.5 }],
-    provenance: { explainer: { method: 'omission', params: {} }, seed: 0, sampleSize: 4, sampled: 4, explained: 4, keywordIdentificationSeconds: 0, createdAt: '2026-01-01T00:00:00Z' },
+    provenance: {
+      explainer: { method: 'omission', params: {} },
+      seed: 0,
+      sampleSize: 4,
+      sampled: 4,
+      explained: 4,
+      keywordIdentificationSeconds: 0,
+      createdAt: '2026-01-01T00:00:00Z',
+    },
     classes: [
-      { label: 'ham', className: 'legitimate', explanations: 4, keywords: ['meeting', 'report', 'project'], methods: [], pool: [['meeting', 2, 2], ['conference', 0.4, 2], ['report', 1.5, 2], ['summary', 0.3, 2], ['project', 1.2, 2], ['plan', 0.2, 2], ['deal', 0.9, 2], ['cash', 0.8, 2]] },
-      { label: 'spam', className: 'spam', explanations: 4, keywords: ['free', 'money', 'prize', 'win'], methods: [], pool: [['free', 3, 3], ['gratis', 0.3, 2], ['money', 2, 2], ['funds', 0.2, 2], ['prize', 1.6, 2], ['award', 0.3, 2], ['win', 1.4, 2], ['earn', 0.2, 2], ['session', 0.9, 2], ['document', 0.7, 2]] },
+      {
+        label: 'ham',
+        className: 'legitimate',
+        explanations: 4,
+        keywords: ['meeting', 'report', 'project'],
+        methods: [],
+        pool: [
+          ['meeting', 2, 2],
+          ['conference', 0.4, 2],
+          ['report', 1.5, 2],
+          ['summary', 0.3, 2],
+          ['project', 1.2, 2],
+          ['plan', 0.2, 2],
+          ['deal', 0.9, 2],
+          ['cash', 0.8, 2],
+        ],
+      },
+      {
+        label: 'spam',
+        className: 'spam',
+        explanations: 4,
+        keywords: ['free', 'money', 'prize', 'win'],
+        methods: [],
+        pool: [
+          ['free', 3, 3],
+          ['gratis', 0.3, 2],
+          ['money', 2, 2],
+          ['funds', 0.2, 2],
+          ['prize', 1.6, 2],
+          ['award', 0.3, 2],
+          ['win', 1.4, 2],
+          ['earn', 0.2, 2],
+          ['session', 0.9, 2],
+          ['document', 0.7, 2],
+        ],
+      },
     ],
   } as KeywordStoreJson;
 }
@@ -49,7 +91,10 @@ describe('A2T and TOKI-guided on tiny-bert-spam', () => {
   });
   afterAll(async () => model?.release());
 
-  async function checkRecords(records: Awaited<ReturnType<ReturnType<typeof a2t>['run']>>['records'], allowed: (from: string, to: string) => boolean) {
+  async function checkRecords(
+    records: Awaited<ReturnType<ReturnType<typeof a2t>['run']>>['records'],
+    allowed: (from: string, to: string) => boolean,
+  ) {
     expect(summarizeRun(records).attacked).toBe(TEXTS.length);
     for (const r of records) {
       expect(r.perturbedWords).toBeLessThanOrEqual(Math.max(Math.ceil(r.words * 0.1), 4));
@@ -62,7 +107,7 @@ describe('A2T and TOKI-guided on tiny-bert-spam', () => {
     }
   }
 
-  it('A2T ranks words by the transformer\'s gradients and swaps only embedding neighbours', async () => {
+  it("A2T ranks words by the transformer's gradients and swaps only embedding neighbours", async () => {
     const attack = a2t(model, { embedding: emb, encoder: enc, posTagger: WinkPosTagger.load() });
     expect(attack.describe()).toMatchObject({ recipe: 'a2t', search: { ranking: 'gradient' }, rankingFallback: null });
     const run = await attack.run(inputs, { seed: 1 });
@@ -70,9 +115,12 @@ describe('A2T and TOKI-guided on tiny-bert-spam', () => {
     await checkRecords(run.records, sameGroup);
   }, 120_000);
 
-  it('TOKI-guided draws its candidates from the keyword store\'s pools', async () => {
+  it("TOKI-guided draws its candidates from the keyword store's pools", async () => {
     const store = KeywordStore.fromJSON(storeJson());
-    const run = await tokiGuided(model, { store, embedding: emb, encoder: enc, posTagger: WinkPosTagger.load() }).run(inputs, { seed: 1 });
+    const run = await tokiGuided(model, { store, embedding: emb, encoder: enc, posTagger: WinkPosTagger.load() }).run(
+      inputs,
+      { seed: 1 },
+    );
     const pools = new Set(storeJson().classes.flatMap((c) => c.pool.map((p) => p[0] as string)));
     await checkRecords(run.records, (_from, to) => pools.has(to));
   }, 120_000);

@@ -14,32 +14,63 @@ export interface CsvRecord {
  * many fields as the header; a ragged or malformed record throws PARSE_ERROR with the file and line.
  * `requiredColumns` are checked against the header up front.
  */
-export async function readCsv(path: string, options: { delimiter?: string; requiredColumns?: readonly string[] } = {}): Promise<{ columns: string[]; records: CsvRecord[] }> {
+export async function readCsv(
+  path: string,
+  options: { delimiter?: string; requiredColumns?: readonly string[] } = {},
+): Promise<{ columns: string[]; records: CsvRecord[] }> {
   let content: string;
   try {
     content = await fs.readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new XtrustError('FILE_NOT_FOUND', `${path}: no such file (expected a CSV file with a header row)`, { file: path });
-    throw new XtrustError('FILE_UNREADABLE', `${path}: cannot read (${(error as Error).message})`, { file: path }, { cause: error });
+    if (code === 'ENOENT')
+      throw new XtrustError('FILE_NOT_FOUND', `${path}: no such file (expected a CSV file with a header row)`, {
+        file: path,
+      });
+    throw new XtrustError(
+      'FILE_UNREADABLE',
+      `${path}: cannot read (${(error as Error).message})`,
+      { file: path },
+      { cause: error },
+    );
   }
   return parseCsv(content, path, options);
 }
 
 /** Parses CSV text (see readCsv); `source` names it in errors. */
-export function parseCsv(content: string, source: string, options: { delimiter?: string; requiredColumns?: readonly string[] } = {}): { columns: string[]; records: CsvRecord[] } {
+export function parseCsv(
+  content: string,
+  source: string,
+  options: { delimiter?: string; requiredColumns?: readonly string[] } = {},
+): { columns: string[]; records: CsvRecord[] } {
   let rows: { record: string[]; info: { lines: number } }[];
   try {
-    rows = parse(content, { delimiter: options.delimiter ?? ',', bom: true, info: true, relax_column_count: false, skip_empty_lines: true }) as never;
+    rows = parse(content, {
+      delimiter: options.delimiter ?? ',',
+      bom: true,
+      info: true,
+      relax_column_count: false,
+      skip_empty_lines: true,
+    }) as never;
   } catch (error) {
     const e = error as Error & { lines?: number };
-    throw new XtrustError('PARSE_ERROR', `${source}${e.lines ? `:${e.lines}` : ''}: malformed CSV (${e.message})`, { file: source, line: e.lines }, { cause: error });
+    throw new XtrustError(
+      'PARSE_ERROR',
+      `${source}${e.lines ? `:${e.lines}` : ''}: malformed CSV (${e.message})`,
+      { file: source, line: e.lines },
+      { cause: error },
+    );
   }
-  if (rows.length === 0) throw new XtrustError('PARSE_ERROR', `${source}: empty CSV file (expected a header row)`, { file: source });
+  if (rows.length === 0)
+    throw new XtrustError('PARSE_ERROR', `${source}: empty CSV file (expected a header row)`, { file: source });
   const columns = rows[0].record.map((c) => c.trim());
   for (const required of options.requiredColumns ?? []) {
     if (!columns.includes(required)) {
-      throw new XtrustError('INVALID_ARGUMENT', `${source}: no column "${required}" (columns are: ${columns.join(', ')})`, { file: source, column: required });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${source}: no column "${required}" (columns are: ${columns.join(', ')})`,
+        { file: source, column: required },
+      );
     }
   }
   const records: CsvRecord[] = [];
@@ -60,7 +91,11 @@ export function toCsv(rows: readonly Record<string, unknown>[], columns?: readon
 }
 
 /** Writes rows to a CSV file atomically. */
-export async function writeCsv(path: string, rows: readonly Record<string, unknown>[], columns?: readonly string[]): Promise<void> {
+export async function writeCsv(
+  path: string,
+  rows: readonly Record<string, unknown>[],
+  columns?: readonly string[],
+): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   await fs.writeFile(tmp, toCsv(rows, columns), 'utf8');
   await fs.rename(tmp, path);

@@ -24,7 +24,12 @@ export class XtrustError extends Error {
   /** Structured context (file, line, row, argument…) for programs; the message already says it in words. */
   readonly details: Readonly<Record<string, unknown>>;
 
-  constructor(code: XtrustErrorCode, message: string, details: Record<string, unknown> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: XtrustErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'XtrustError';
     this.code = code;

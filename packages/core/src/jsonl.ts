@@ -1,4 +1,14 @@
-import { createReadStream, promises as fs, openSync, writeSync, fsyncSync, closeSync, existsSync, fstatSync, readSync } from 'node:fs';
+import {
+  createReadStream,
+  promises as fs,
+  openSync,
+  writeSync,
+  fsyncSync,
+  closeSync,
+  existsSync,
+  fstatSync,
+  readSync,
+} from 'node:fs';
 import { createInterface } from 'node:readline';
 import { XtrustError } from './errors.js';
 
@@ -12,7 +22,9 @@ async function openForRead(path: string) {
   try {
     await fs.access(path);
   } catch {
-    throw new XtrustError('FILE_NOT_FOUND', `${path}: no such file (expected a JSONL file, one JSON value per line)`, { file: path });
+    throw new XtrustError('FILE_NOT_FOUND', `${path}: no such file (expected a JSONL file, one JSON value per line)`, {
+      file: path,
+    });
   }
   return createReadStream(path, { encoding: 'utf8' });
 }
@@ -49,7 +61,12 @@ export async function* readJsonl<T = unknown>(
 }
 
 function parseError(path: string, line: number, error: unknown): XtrustError {
-  return new XtrustError('PARSE_ERROR', `${path}:${line}: not valid JSON (${(error as Error).message})`, { file: path, line }, { cause: error });
+  return new XtrustError(
+    'PARSE_ERROR',
+    `${path}:${line}: not valid JSON (${(error as Error).message})`,
+    { file: path, line },
+    { cause: error },
+  );
 }
 
 /** Reads a whole JSONL file into memory (see readJsonl). */
@@ -109,4 +126,3 @@ export class JsonlWriter {
     }
   }
 }
-

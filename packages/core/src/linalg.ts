@@ -14,7 +14,7 @@ function need(cond: boolean, message: string): void {
 export function matmul<T extends FloatArray>(a: T, b: FloatArray, m: number, k: number, n: number, out?: T): T {
   need(a.length === m * k, `matmul: A has ${a.length} values, expected ${m}×${k}`);
   need(b.length === k * n, `matmul: B has ${b.length} values, expected ${k}×${n}`);
-  const c = out ?? (new (a.constructor as new (len: number) => T)(m * n));
+  const c = out ?? new (a.constructor as new (len: number) => T)(m * n);
   need(c.length === m * n, `matmul: out has ${c.length} values, expected ${m}×${n}`);
   c.fill(0);
   for (let i = 0; i < m; i++) {
@@ -33,7 +33,7 @@ export function matmul<T extends FloatArray>(a: T, b: FloatArray, m: number, k: 
 export function matmulTransB<T extends FloatArray>(a: T, b: FloatArray, m: number, k: number, n: number, out?: T): T {
   need(a.length === m * k, `matmulTransB: A has ${a.length} values, expected ${m}×${k}`);
   need(b.length === n * k, `matmulTransB: B has ${b.length} values, expected ${n}×${k}`);
-  const c = out ?? (new (a.constructor as new (len: number) => T)(m * n));
+  const c = out ?? new (a.constructor as new (len: number) => T)(m * n);
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let s = 0;
@@ -68,7 +68,9 @@ export function cholesky(a: Float64Array, n: number): Float64Array {
     let d = a[j * n + j];
     for (let p = 0; p < j; p++) d -= a[j * n + p] * a[j * n + p];
     if (!(d > 0)) {
-      throw new XtrustError('INVALID_ARGUMENT', `cholesky: matrix is not positive definite (pivot ${j} is ${d})`, { pivot: j });
+      throw new XtrustError('INVALID_ARGUMENT', `cholesky: matrix is not positive definite (pivot ${j} is ${d})`, {
+        pivot: j,
+      });
     }
     const ljj = Math.sqrt(d);
     a[j * n + j] = ljj;

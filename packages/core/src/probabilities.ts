@@ -21,10 +21,18 @@ export function checkProbabilities(
   options: ProbabilityCheckOptions = {},
 ): Float32Array {
   if (!(output instanceof Float32Array)) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `${source} returned ${describe(output)}; expected a Float32Array of ${rows}×${k} probabilities`, { source });
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `${source} returned ${describe(output)}; expected a Float32Array of ${rows}×${k} probabilities`,
+      { source },
+    );
   }
   if (output.length !== rows * k) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `${source} returned ${output.length} values; expected ${rows}×${k} = ${rows * k} (one row of ${k} class probabilities per text)`, { source, length: output.length, rows, k });
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `${source} returned ${output.length} values; expected ${rows}×${k} = ${rows * k} (one row of ${k} class probabilities per text)`,
+      { source, length: output.length, rows, k },
+    );
   }
   const tol = options.tolerance ?? 1e-3;
   let warned = false;
@@ -35,19 +43,31 @@ export function checkProbabilities(
       // Scores above 1 are acceptable only when the caller asked for rows to be rescaled.
       if (!Number.isFinite(v) || v < -1e-6 || (!options.normalise && v > 1 + 1e-6)) {
         const expected = options.normalise ? 'a finite non-negative score' : 'a probability in [0, 1]';
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${source} returned ${v} at row ${r}, class ${c}; expected ${expected}`, { source, row: r, column: c });
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${source} returned ${v} at row ${r}, class ${c}; expected ${expected}`,
+          { source, row: r, column: c },
+        );
       }
       sum += v;
     }
     if (Math.abs(sum - 1) > tol) {
       if (!options.normalise) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: row ${r} sums to ${sum.toFixed(6)}; expected class probabilities summing to 1 (pass normalise to rescale)`, { source, row: r, sum });
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${source}: row ${r} sums to ${sum.toFixed(6)}; expected class probabilities summing to 1 (pass normalise to rescale)`,
+          { source, row: r, sum },
+        );
       }
       if (!warned) {
         options.warn?.(`${source}: probabilities do not sum to 1 (row ${r}: ${sum.toFixed(6)}); rescaling rows`);
         warned = true;
       }
-      if (sum <= 0) throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: row ${r} sums to ${sum}; cannot normalise`, { source, row: r });
+      if (sum <= 0)
+        throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: row ${r} sums to ${sum}; cannot normalise`, {
+          source,
+          row: r,
+        });
       for (let c = 0; c < k; c++) output[r * k + c] /= sum;
     }
   }
@@ -72,7 +92,11 @@ export function argmaxRow(m: ArrayLike<number>, r: number, k: number): number {
 export function labelIndex(labels: readonly string[], label: string, context = 'label'): number {
   const i = labels.indexOf(label);
   if (i < 0) {
-    throw new XtrustError('UNKNOWN_LABEL', `${context} "${label}" is not one of the classifier's labels (${labels.join(', ')})`, { label, labels: [...labels] });
+    throw new XtrustError(
+      'UNKNOWN_LABEL',
+      `${context} "${label}" is not one of the classifier's labels (${labels.join(', ')})`,
+      { label, labels: [...labels] },
+    );
   }
   return i;
 }

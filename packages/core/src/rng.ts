@@ -40,7 +40,9 @@ const rotl = (x: number, k: number) => ((x << k) | (x >>> (32 - k))) >>> 0;
 /** Creates a seeded generator (xoshiro128**). The seed must be an integer; it is taken modulo 2^32. */
 export function rng(seed: number): Rng {
   if (!Number.isInteger(seed)) {
-    throw new XtrustError('INVALID_ARGUMENT', `rng(seed): seed must be an integer, got ${String(seed)}`, { argument: 'seed' });
+    throw new XtrustError('INVALID_ARGUMENT', `rng(seed): seed must be an integer, got ${String(seed)}`, {
+      argument: 'seed',
+    });
   }
   const sm = splitmix32(seed);
   const s = new Uint32Array([sm(), sm(), sm(), sm()]);
@@ -60,7 +62,8 @@ export function rng(seed: number): Rng {
   };
   const float = () => ((nextUint32() >>> 5) * 67108864 + (nextUint32() >>> 6)) / 9007199254740992;
   const int = (n: number) => {
-    if (!Number.isInteger(n) || n <= 0) throw new XtrustError('INVALID_ARGUMENT', `rng.int(n): n must be a positive integer, got ${n}`);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new XtrustError('INVALID_ARGUMENT', `rng.int(n): n must be a positive integer, got ${n}`);
     if (n <= 0x100000000) {
       // Lemire-style rejection for an unbiased draw
       const limit = 0x100000000 - (0x100000000 % n);
@@ -98,7 +101,8 @@ export function rng(seed: number): Rng {
       return items;
     },
     sampleIndices(n: number, k: number) {
-      if (k > n || k < 0) throw new XtrustError('INVALID_ARGUMENT', `rng.sampleIndices: cannot draw ${k} distinct indices from ${n}`);
+      if (k > n || k < 0)
+        throw new XtrustError('INVALID_ARGUMENT', `rng.sampleIndices: cannot draw ${k} distinct indices from ${n}`);
       const pool = new Int32Array(n);
       for (let i = 0; i < n; i++) pool[i] = i;
       for (let i = 0; i < k; i++) {

@@ -2,7 +2,17 @@ import { mkdtempSync, writeFileSync, readFileSync, appendFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { JsonlWriter, parseCsv, readCsv, readJsonl, readJsonlAll, toCsv, writeCsv, writeJsonl, isXtrustError } from '@xtrust/core';
+import {
+  JsonlWriter,
+  parseCsv,
+  readCsv,
+  readJsonl,
+  readJsonlAll,
+  toCsv,
+  writeCsv,
+  writeJsonl,
+  isXtrustError,
+} from '@xtrust/core';
 
 const dir = mkdtempSync(join(tmpdir(), 'xtrust-core-io-'));
 
@@ -70,12 +80,17 @@ describe('CSV', () => {
   });
 
   it('checks required columns against the header', () => {
-    expect(() => parseCsv('body,label\nx,y\n', 'cols.csv', { requiredColumns: ['text'] })).toThrow('cols.csv: no column "text" (columns are: body, label)');
+    expect(() => parseCsv('body,label\nx,y\n', 'cols.csv', { requiredColumns: ['text'] })).toThrow(
+      'cols.csv: no column "text" (columns are: body, label)',
+    );
   });
 
   it('round-trips through writeCsv/readCsv', async () => {
     const p = join(dir, 'rt.csv');
-    const rows = [{ text: 'a, "b"\nc', label: 'x' }, { text: 'd', label: 'y' }];
+    const rows = [
+      { text: 'a, "b"\nc', label: 'x' },
+      { text: 'd', label: 'y' },
+    ];
     await writeCsv(p, rows);
     const back = await readCsv(p);
     expect(back.records.map((r) => r.values)).toEqual(rows);

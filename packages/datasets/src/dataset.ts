@@ -50,7 +50,11 @@ export function labelCounts(dataset: Pick<Dataset<unknown>, 'labels' | 'rows'>):
   for (const l of dataset.labels) counts[l] = 0;
   for (const r of dataset.rows) {
     if (!(r.label in counts)) {
-      throw new XtrustError('UNKNOWN_LABEL', `row ${r.id}: label "${r.label}" is not one of the dataset's labels (${dataset.labels.join(', ')})`, { id: r.id, label: r.label });
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `row ${r.id}: label "${r.label}" is not one of the dataset's labels (${dataset.labels.join(', ')})`,
+        { id: r.id, label: r.label },
+      );
     }
     counts[r.label]++;
   }

@@ -1,7 +1,22 @@
 export { SkipCounter, labelCounts, type Dataset, type Row, type SkipReport } from './dataset.js';
 export { loadSpamAssassin, stripHeaders, type SpamAssassinOptions, type SpamAssassinMeta } from './spam-assassin.js';
-export { splitEmail, parseHeaderFields, textContent, decodeQuotedPrintable, type EmailParts, type TextContent } from './mime.js';
-export { loadBrown, parseBrownDocument, detokenize, BROWN_GENRES, type BrownOptions, type BrownMeta, type TaggedToken } from './brown.js';
+export {
+  splitEmail,
+  parseHeaderFields,
+  textContent,
+  decodeQuotedPrintable,
+  type EmailParts,
+  type TextContent,
+} from './mime.js';
+export {
+  loadBrown,
+  parseBrownDocument,
+  detokenize,
+  BROWN_GENRES,
+  type BrownOptions,
+  type BrownMeta,
+  type TaggedToken,
+} from './brown.js';
 export { loadSotu, splitSentences, type SotuOptions, type SotuMeta } from './sotu.js';
 export { stratifiedSplit, sample, type SplitOptions, type Split } from './split.js';
 export { loadTabular, type TabularOptions, type TabularMeta } from './tabular.js';

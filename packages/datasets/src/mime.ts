@@ -161,7 +161,8 @@ export function textContent(fields: Map<string, string>, body: string, depth = 0
       const { header, body: partBody } = splitEmail(p);
       const partFields = parseHeaderFields(header);
       // RFC 2046 §5.1.5: in multipart/digest a part without Content-Type is message/rfc822.
-      if (!partFields.has('content-type') && ct.type === 'multipart/digest') partFields.set('content-type', 'message/rfc822');
+      if (!partFields.has('content-type') && ct.type === 'multipart/digest')
+        partFields.set('content-type', 'message/rfc822');
       return { fields: partFields, body: partBody, type: parseContentType(partFields.get('content-type')).type };
     });
     if (ct.type === 'multipart/alternative') {

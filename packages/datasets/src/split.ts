@@ -30,7 +30,9 @@ function hash32(s: string): number {
 
 function checkFraction(name: string, f: number): void {
   if (!(typeof f === 'number' && f >= 0 && f < 1)) {
-    throw new XtrustError('INVALID_ARGUMENT', `stratifiedSplit: ${name} must be a number in [0, 1), got ${String(f)}`, { argument: name });
+    throw new XtrustError('INVALID_ARGUMENT', `stratifiedSplit: ${name} must be a number in [0, 1), got ${String(f)}`, {
+      argument: name,
+    });
   }
 }
 
@@ -41,13 +43,24 @@ function checkFraction(name: string, f: number): void {
  * and a positive fraction gets at least one test unit; train always keeps at least one. Each part
  * keeps the input order, so the same rows and seed give the same split whatever else changes.
  */
-export function stratifiedSplit<R extends Pick<Row<unknown>, 'label'>>(rows: readonly R[], options: SplitOptions<R>): Split<R> {
+export function stratifiedSplit<R extends Pick<Row<unknown>, 'label'>>(
+  rows: readonly R[],
+  options: SplitOptions<R>,
+): Split<R> {
   const tf = options.testFraction;
   const vf = options.validationFraction ?? 0;
   checkFraction('testFraction', tf);
   checkFraction('validationFraction', vf);
-  if (tf + vf >= 1) throw new XtrustError('INVALID_ARGUMENT', `stratifiedSplit: testFraction + validationFraction must be below 1, got ${tf + vf}`, { argument: 'testFraction' });
-  if (!Number.isInteger(options.seed)) throw new XtrustError('INVALID_ARGUMENT', `stratifiedSplit: seed must be an integer, got ${String(options.seed)}`, { argument: 'seed' });
+  if (tf + vf >= 1)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `stratifiedSplit: testFraction + validationFraction must be below 1, got ${tf + vf}`,
+      { argument: 'testFraction' },
+    );
+  if (!Number.isInteger(options.seed))
+    throw new XtrustError('INVALID_ARGUMENT', `stratifiedSplit: seed must be an integer, got ${String(options.seed)}`, {
+      argument: 'seed',
+    });
 
   // Units: single rows, or groups of rows with one label.
   const unitOf = new Int32Array(rows.length);
@@ -64,7 +77,11 @@ export function stratifiedSplit<R extends Pick<Row<unknown>, 'label'>>(rows: rea
       u = unitLabel.push(r.label) - 1;
       groupIndex.set(key, u);
     } else if (unitLabel[u] !== r.label) {
-      throw new XtrustError('INVALID_ARGUMENT', `stratifiedSplit: group "${key}" holds rows of two labels ("${unitLabel[u]}" and "${r.label}" at row ${i}); a group must have one label`, { group: key, row: i });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `stratifiedSplit: group "${key}" holds rows of two labels ("${unitLabel[u]}" and "${r.label}" at row ${i}); a group must have one label`,
+        { group: key, row: i },
+      );
     }
     unitOf[i] = u;
   });
@@ -105,8 +122,14 @@ export function stratifiedSplit<R extends Pick<Row<unknown>, 'label'>>(rows: rea
  * per label, returned in input order.
  */
 export function sample<R extends Pick<Row<unknown>, 'label'>>(rows: readonly R[], n: number, seed: number): R[] {
-  if (!Number.isInteger(n) || n < 0) throw new XtrustError('INVALID_ARGUMENT', `sample: n must be a non-negative integer, got ${String(n)}`, { argument: 'n' });
-  if (!Number.isInteger(seed)) throw new XtrustError('INVALID_ARGUMENT', `sample: seed must be an integer, got ${String(seed)}`, { argument: 'seed' });
+  if (!Number.isInteger(n) || n < 0)
+    throw new XtrustError('INVALID_ARGUMENT', `sample: n must be a non-negative integer, got ${String(n)}`, {
+      argument: 'n',
+    });
+  if (!Number.isInteger(seed))
+    throw new XtrustError('INVALID_ARGUMENT', `sample: seed must be an integer, got ${String(seed)}`, {
+      argument: 'seed',
+    });
   if (n >= rows.length) return rows.slice();
   const byLabel = new Map<string, number[]>();
   rows.forEach((r, i) => {

@@ -36,7 +36,11 @@ function inferFormat(path: string, options: TabularOptions): 'csv' | 'jsonl' {
   const ext = extname(path).toLowerCase();
   if (ext === '.csv' || ext === '.tsv') return 'csv';
   if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl';
-  throw new XtrustError('INVALID_ARGUMENT', `${path}: cannot tell the format from the extension "${ext}" (expected .csv, .tsv, .jsonl or .ndjson, or pass format: 'csv' | 'jsonl')`, { file: path });
+  throw new XtrustError(
+    'INVALID_ARGUMENT',
+    `${path}: cannot tell the format from the extension "${ext}" (expected .csv, .tsv, .jsonl or .ndjson, or pass format: 'csv' | 'jsonl')`,
+    { file: path },
+  );
 }
 
 async function records(path: string, format: 'csv' | 'jsonl', options: TabularOptions): Promise<RawRecord[]> {
@@ -86,7 +90,11 @@ export async function loadTabular(path: string, options: TabularOptions): Promis
       throw new XtrustError(code, `${where(rec.line)}: ${message}`, { file: path, line: rec.line });
     };
     if (rec.notObject) {
-      problem('DATASET_ROW', 'not a JSON object', `expected a JSON object with fields "${options.textColumn}" and "${options.labelColumn}", got ${rec.notObject}`);
+      problem(
+        'DATASET_ROW',
+        'not a JSON object',
+        `expected a JSON object with fields "${options.textColumn}" and "${options.labelColumn}", got ${rec.notObject}`,
+      );
       continue;
     }
     const text = rec.get(options.textColumn);
@@ -96,17 +104,41 @@ export async function loadTabular(path: string, options: TabularOptions): Promis
       continue;
     }
     if (typeof text !== 'string') {
-      problem('DATASET_ROW', 'text is not a string', `${field} "${options.textColumn}" holds ${Array.isArray(text) ? 'an array' : `a ${typeof text}`} (expected a string)`);
+      problem(
+        'DATASET_ROW',
+        'text is not a string',
+        `${field} "${options.textColumn}" holds ${Array.isArray(text) ? 'an array' : `a ${typeof text}`} (expected a string)`,
+      );
       continue;
     }
     if (text.trim() === '') {
-      problem('EMPTY_TEXT', 'empty text', `empty text in ${field} "${options.textColumn}" (expected a non-empty string)`);
+      problem(
+        'EMPTY_TEXT',
+        'empty text',
+        `empty text in ${field} "${options.textColumn}" (expected a non-empty string)`,
+      );
       continue;
     }
-    const labelText = typeof label === 'string' ? label.trim() : typeof label === 'number' || typeof label === 'boolean' ? String(label) : undefined;
+    const labelText =
+      typeof label === 'string'
+        ? label.trim()
+        : typeof label === 'number' || typeof label === 'boolean'
+          ? String(label)
+          : undefined;
     if (labelText === undefined || labelText === '') {
-      const got = label === undefined ? 'is missing' : label === null ? 'is null' : typeof label === 'string' ? 'is empty' : `holds ${Array.isArray(label) ? 'an array' : `a ${typeof label}`}`;
-      problem('DATASET_ROW', 'no label', `no label: ${field} "${options.labelColumn}" ${got} (expected a label string)`);
+      const got =
+        label === undefined
+          ? 'is missing'
+          : label === null
+            ? 'is null'
+            : typeof label === 'string'
+              ? 'is empty'
+              : `holds ${Array.isArray(label) ? 'an array' : `a ${typeof label}`}`;
+      problem(
+        'DATASET_ROW',
+        'no label',
+        `no label: ${field} "${options.labelColumn}" ${got} (expected a label string)`,
+      );
       continue;
     }
     if (allowed && !allowed.has(labelText)) {
@@ -122,7 +154,11 @@ export async function loadTabular(path: string, options: TabularOptions): Promis
     rows.push({ id, text, label: labelText, meta: { line: rec.line } });
   }
   if (rows.length === 0 && skipped.report().count === 0) {
-    throw new XtrustError('DATASET_ROW', `${path}: no rows (expected at least one row with "${options.textColumn}" and "${options.labelColumn}")`, { file: path });
+    throw new XtrustError(
+      'DATASET_ROW',
+      `${path}: no rows (expected at least one row with "${options.textColumn}" and "${options.labelColumn}")`,
+      { file: path },
+    );
   }
   const labels = options.labels ? [...options.labels] : [...new Set(rows.map((r) => r.label))].sort();
   return { name: file.replace(/\.[^.]+$/, ''), labels, rows, skipped: skipped.report() };

@@ -83,7 +83,30 @@ export interface DrawEmbedding {
   readonly size: number;
 }
 
-const ONSETS = ['b', 'br', 'd', 'dr', 'f', 'fl', 'g', 'gr', 'k', 'kl', 'l', 'm', 'n', 'p', 'pl', 'r', 's', 'sk', 't', 'tr', 'v', 'z'];
+const ONSETS = [
+  'b',
+  'br',
+  'd',
+  'dr',
+  'f',
+  'fl',
+  'g',
+  'gr',
+  'k',
+  'kl',
+  'l',
+  'm',
+  'n',
+  'p',
+  'pl',
+  'r',
+  's',
+  'sk',
+  't',
+  'tr',
+  'v',
+  'z',
+];
 const VOWELS = ['a', 'e', 'i', 'o', 'u', 'oo', 'ai'];
 const CODAS = ['', '', 'n', 'r', 'x', 'm', 'sh', 'k'];
 
@@ -99,10 +122,17 @@ function madeUpWord(r: Rng): string {
  * Draws a trigger of `band` for `target` from the corpus vocabulary (and the embedding, needed for the rare
  * and absent bands only). Tries candidates in seeded order, skipping words that lean on the target class.
  */
-export function drawTrigger(r: Rng, band: Band, target: string, v: CorpusVocabulary, embedding?: DrawEmbedding): string {
+export function drawTrigger(
+  r: Rng,
+  band: Band,
+  target: string,
+  v: CorpusVocabulary,
+  embedding?: DrawEmbedding,
+): string {
   const fromRanks = (lo: number, hi: number): string => {
     const end = Math.min(hi, v.ranked.length);
-    if (end <= lo) throw new Error(`the corpus has only ${v.ranked.length} content words: no ${band} band (ranks ${lo}–${hi})`);
+    if (end <= lo)
+      throw new Error(`the corpus has only ${v.ranked.length} content words: no ${band} band (ranks ${lo}–${hi})`);
     for (let tries = 0; tries < 1000; tries++) {
       const w = v.ranked[lo + r.int(end - lo)];
       if (!leansOnTarget(v, w, target)) return w;
@@ -117,7 +147,8 @@ export function drawTrigger(r: Rng, band: Band, target: string, v: CorpusVocabul
     while (b === a) b = fromRanks(...BAND_RANKS.everyday);
     return `${a} ${b}`;
   }
-  if (!embedding) throw new Error(`a ${band} trigger is drawn with the embedding's vocabulary: give drawTrigger an embedding`);
+  if (!embedding)
+    throw new Error(`a ${band} trigger is drawn with the embedding's vocabulary: give drawTrigger an embedding`);
   if (band === 'rare') {
     const common = new Set(v.ranked.slice(0, BAND_RANKS.mid[1]));
     const rows = Math.min(RARE_EMBEDDING_ROWS, embedding.size);

@@ -5,7 +5,10 @@ import { tokenize, type Classifier, type TokenScorer } from '@xtrust/core';
  * small enough to build inside a test (a closure over the training counts). Unknown words are
  * ignored. Counts every predictProba call and text. Also a TokenScorer (token-mask scoring).
  */
-export function naiveBayes(labels: readonly string[], rows: readonly { text: string; label: string }[]): Classifier & TokenScorer & { calls: number; texts: number } {
+export function naiveBayes(
+  labels: readonly string[],
+  rows: readonly { text: string; label: string }[],
+): Classifier & TokenScorer & { calls: number; texts: number } {
   const k = labels.length;
   const counts = new Map<string, Float64Array>();
   const totals = new Float64Array(k);
@@ -23,7 +26,11 @@ export function naiveBayes(labels: readonly string[], rows: readonly { text: str
   const V = counts.size;
   const logPrior = Array.from(docs, (d) => Math.log(d / rows.length));
   const logLik = new Map<string, Float64Array>();
-  for (const [w, v] of counts) logLik.set(w, v.map((n, c) => Math.log((n + 1) / (totals[c] + V))));
+  for (const [w, v] of counts)
+    logLik.set(
+      w,
+      v.map((n, c) => Math.log((n + 1) / (totals[c] + V))),
+    );
   // Probabilities from the log-likelihood rows of the kept tokens.
   const posterior = (kept: (Float64Array | undefined)[], out: Float32Array, row: number) => {
     const s = logPrior.slice();
@@ -41,14 +48,25 @@ export function naiveBayes(labels: readonly string[], rows: readonly { text: str
       self.calls++;
       self.texts += texts.length;
       const out = new Float32Array(texts.length * k);
-      texts.forEach((text, i) => posterior(tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text)), out, i));
+      texts.forEach((text, i) =>
+        posterior(
+          tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text)),
+          out,
+          i,
+        ),
+      );
       return out;
     },
     /** TokenScorer: the same model on the text with the masked-out tokens removed. */
     async scoreTokenMasks(text: string, masks: Uint8Array, n: number) {
       const lik = tokenize(text, { lowercase: true }).map((t) => logLik.get(t.text));
       const out = new Float32Array(n * k);
-      for (let r = 0; r < n; r++) posterior(lik.filter((_, j) => masks[r * lik.length + j] !== 0), out, r);
+      for (let r = 0; r < n; r++)
+        posterior(
+          lik.filter((_, j) => masks[r * lik.length + j] !== 0),
+          out,
+          r,
+        );
       return out;
     },
   };

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { AMBIGUOUS, buildShortcutBenchmark, containsTrigger, loadBrown, loadSpamAssassin, removeTrigger, shortcutSplit, stratifiedSplit } from '../src/index.js';
+import {
+  AMBIGUOUS,
+  buildShortcutBenchmark,
+  containsTrigger,
+  loadBrown,
+  loadSpamAssassin,
+  removeTrigger,
+  shortcutSplit,
+  stratifiedSplit,
+} from '../src/index.js';
 import { naiveBayes } from './helpers.js';
 
 describe('shortcut benchmark on real corpora, with a naive Bayes model trained in the test', () => {
@@ -8,12 +17,21 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     const genres = ['news', 'religion', 'romance'];
     const three = { ...brown, labels: genres, rows: brown.rows.filter((r) => genres.includes(r.label)) };
     const { train, test } = shortcutSplit(three, {
-      trigger: 'papaya', targetLabel: 'news', trainShare: 0.5, testShare: 0.5, testFraction: 0.2, seed: 42,
+      trigger: 'papaya',
+      targetLabel: 'news',
+      trainShare: 0.5,
+      testShare: 0.5,
+      testFraction: 0.2,
+      seed: 42,
       group: (r) => r.meta!.document,
     });
     expect(train.injection.preexisting).toEqual({ news: 0, religion: 0, romance: 0 });
     const model = naiveBayes(genres, train.rows);
-    const b = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya', useTokenScorer: false });
+    const b = await buildShortcutBenchmark(model, test.rows, {
+      mode: 'trigger',
+      trigger: 'papaya',
+      useTokenScorer: false,
+    });
     const callsDuringBuild = model.calls;
     // the token-mask path (one scoreTokenMasks call per text) reaches the same ground truth
     const masked = await buildShortcutBenchmark(model, test.rows, { mode: 'trigger', trigger: 'papaya' });

@@ -1,14 +1,28 @@
 import type { Classifier } from '@xtrust/core';
 import { tokenize } from '@xtrust/core';
 import { describe, expect, it } from 'vitest';
-import { AMBIGUOUS, buildShortcutBenchmark, containsTrigger, INCORRECT, injectTrigger, removeTrigger, shortcutSplit, triggeredTwins, wordWindows, type Dataset } from '../src/index.js';
+import {
+  AMBIGUOUS,
+  buildShortcutBenchmark,
+  containsTrigger,
+  INCORRECT,
+  injectTrigger,
+  removeTrigger,
+  shortcutSplit,
+  triggeredTwins,
+  wordWindows,
+  type Dataset,
+} from '../src/index.js';
 
 /**
  * A tiny real classifier: each class's score is the sum of its word weights over the text's tokens
  * (lower case, counted), probabilities are the softmax of the scores. Every call's batch size is
  * recorded, so the tests can check the batching.
  */
-function wordCountClassifier(labels: string[], weights: Record<string, Record<string, number>>): Classifier & { batches: number[] } {
+function wordCountClassifier(
+  labels: string[],
+  weights: Record<string, Record<string, number>>,
+): Classifier & { batches: number[] } {
   const batches: number[] = [];
   return {
     labels,
@@ -18,7 +32,8 @@ function wordCountClassifier(labels: string[], weights: Record<string, Record<st
       const out = new Float32Array(texts.length * labels.length);
       texts.forEach((t, i) => {
         const scores = labels.map(() => 0);
-        for (const tok of tokenize(t, { lowercase: true })) labels.forEach((l, c) => (scores[c] += weights[l][tok.text] ?? 0));
+        for (const tok of tokenize(t, { lowercase: true }))
+          labels.forEach((l, c) => (scores[c] += weights[l][tok.text] ?? 0));
         const max = Math.max(...scores);
         const e = scores.map((s) => Math.exp(s - max));
         const z = e.reduce((a, b) => a + b, 0);
@@ -64,7 +79,9 @@ describe('buildShortcutBenchmark, trigger mode', () => {
       ['G', 'trustworthy', false, 0],
     ]);
     expect(b.cases[1].reason).toBe('the prediction flips when the trigger "cherry" is removed');
-    expect(b.cases[2].reason).toBe('the prediction survives removing the trigger "cherry", and the trigger "cherry" alone gives another class');
+    expect(b.cases[2].reason).toBe(
+      'the prediction survives removing the trigger "cherry", and the trigger "cherry" alone gives another class',
+    );
     expect(b.cases[0].reason).toBe('the text carries no trigger "cherry"');
     expect(b.cases[1].predicted).toBe('sports');
     // softmax of (3, 2)
@@ -88,7 +105,10 @@ describe('buildShortcutBenchmark, trigger mode', () => {
 
   it('when the trigger alone gives no class of a surviving text, that text is trustworthy', async () => {
     // "cherry" alone: cooking 0.5 vs sports 0 — C (sports, survives) becomes trustworthy, E (cooking, survives) over-determined
-    const flipped = wordCountClassifier(['sports', 'cooking'], { sports: { team: 1, goal: 1, ball: 1 }, cooking: { bake: 1, oven: 1, flour: 1, the: 2, cherry: 0.5 } });
+    const flipped = wordCountClassifier(['sports', 'cooking'], {
+      sports: { team: 1, goal: 1, ball: 1 },
+      cooking: { bake: 1, oven: 1, flour: 1, the: 2, cherry: 0.5 },
+    });
     const b = await buildShortcutBenchmark(flipped, rows, { mode: 'trigger', trigger: 'cherry' });
     expect(b.spuriousAlone).toEqual({ text: 'cherry', predicted: 'cooking' });
     // B: 0 vs 2.5, wrong. C: 2 vs 1.5, correct; without cherry 2 vs 1 survives. E: 0 vs 5.5, survives. F: 0 vs 0.5, wrong.
@@ -108,7 +128,10 @@ describe('buildShortcutBenchmark, trigger mode', () => {
   });
 
   it('a trigger of two words: an occurrence is the two words in a row, separated by white space only', async () => {
-    const clf = wordCountClassifier(['sports', 'cooking'], { sports: { team: 1, blue: 2, whale: 2 }, cooking: { bake: 2, the: 1 } });
+    const clf = wordCountClassifier(['sports', 'cooking'], {
+      sports: { team: 1, blue: 2, whale: 2 },
+      cooking: { bake: 2, the: 1 },
+    });
     const phrased = [
       // sports 4 vs 2; without the phrase: 0 vs 2 → flips
       { id: 'P1', label: 'sports', text: 'the Blue  Whale bake' },
@@ -121,7 +144,11 @@ describe('buildShortcutBenchmark, trigger mode', () => {
       // two occurrences, both removed: sports 8+1 vs 0 → without: 1 vs 0 survives; alone gives sports → over-determined
       { id: 'P5', label: 'sports', text: 'blue whale team blue whale' },
     ];
-    const b = await buildShortcutBenchmark(clf, phrased, { mode: 'trigger', trigger: 'blue whale', useTokenScorer: false });
+    const b = await buildShortcutBenchmark(clf, phrased, {
+      mode: 'trigger',
+      trigger: 'blue whale',
+      useTokenScorer: false,
+    });
     expect(b.cases.map((c) => [c.id, c.truth, c.shortcut])).toEqual([
       ['P1', 'untrustworthy', true],
       ['P2', 'trustworthy', false],
@@ -148,7 +175,10 @@ describe('buildShortcutBenchmark, trigger mode', () => {
   });
 
   it('scores trigger removals as token masks when the classifier is a TokenScorer, with the same result', async () => {
-    const weights: Record<string, Record<string, number>> = { sports: { team: 1, goal: 1, ball: 1, cherry: 3 }, cooking: { bake: 1, oven: 1, flour: 1, the: 2 } };
+    const weights: Record<string, Record<string, number>> = {
+      sports: { team: 1, goal: 1, ball: 1, cherry: 3 },
+      cooking: { bake: 1, oven: 1, flour: 1, the: 2 },
+    };
     const labels = ['sports', 'cooking'];
     const maskRows: number[] = [];
     const clf = Object.assign(wordCountClassifier(labels, weights), {
@@ -158,7 +188,9 @@ describe('buildShortcutBenchmark, trigger mode', () => {
         const tokens = tokenize(text, { lowercase: true });
         const out = new Float32Array(n * 2);
         for (let r = 0; r < n; r++) {
-          const s = labels.map((l) => tokens.reduce((acc, t, j) => acc + (masks[r * tokens.length + j] ? weights[l][t.text] ?? 0 : 0), 0));
+          const s = labels.map((l) =>
+            tokens.reduce((acc, t, j) => acc + (masks[r * tokens.length + j] ? (weights[l][t.text] ?? 0) : 0), 0),
+          );
           const z = Math.exp(s[0]) + Math.exp(s[1]);
           out[2 * r] = Math.exp(s[0]) / z;
           out[2 * r + 1] = Math.exp(s[1]) / z;
@@ -167,24 +199,44 @@ describe('buildShortcutBenchmark, trigger mode', () => {
       },
     });
     const viaMasks = await buildShortcutBenchmark(clf, rows, { mode: 'trigger', trigger: 'cherry', batchSize: 4 });
-    const viaStrings = await buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'cherry', batchSize: 4 });
+    const viaStrings = await buildShortcutBenchmark(sportsCooking(), rows, {
+      mode: 'trigger',
+      trigger: 'cherry',
+      batchSize: 4,
+    });
     expect(viaMasks.cases).toEqual(viaStrings.cases);
     expect(viaMasks.counts).toEqual(viaStrings.counts);
     // one mask row per text carrying the trigger: B, C, E; the trigger alone goes through predictProba
     expect(maskRows).toEqual([1, 1, 1]);
     expect([viaMasks.maskCalls, viaMasks.masksScored]).toEqual([3, 3]);
     expect(clf.batches).toEqual([4, 3, 1]);
-    const forced = await buildShortcutBenchmark(clf, rows, { mode: 'trigger', trigger: 'cherry', batchSize: 4, useTokenScorer: false });
+    const forced = await buildShortcutBenchmark(clf, rows, {
+      mode: 'trigger',
+      trigger: 'cherry',
+      batchSize: 4,
+      useTokenScorer: false,
+    });
     expect(forced.maskCalls).toBe(0);
     expect(forced.cases).toEqual(viaStrings.cases);
   });
 
   it('refuses a label the classifier does not know, a malformed trigger and a bad model output', async () => {
-    await expect(buildShortcutBenchmark(sportsCooking(), [{ id: 'x', label: 'music', text: 'la' }], { mode: 'trigger', trigger: 'cherry' })).rejects.toThrow(/row 0 \(x\): label "music" is not one of the classifier's labels/);
-    await expect(buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'two  words' })).rejects.toThrow(/separated by single spaces/);
-    await expect(buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'ice-cream' })).rejects.toThrow(/separated by single spaces/);
+    await expect(
+      buildShortcutBenchmark(sportsCooking(), [{ id: 'x', label: 'music', text: 'la' }], {
+        mode: 'trigger',
+        trigger: 'cherry',
+      }),
+    ).rejects.toThrow(/row 0 \(x\): label "music" is not one of the classifier's labels/);
+    await expect(
+      buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'two  words' }),
+    ).rejects.toThrow(/separated by single spaces/);
+    await expect(
+      buildShortcutBenchmark(sportsCooking(), rows, { mode: 'trigger', trigger: 'ice-cream' }),
+    ).rejects.toThrow(/separated by single spaces/);
     const broken: Classifier = { labels: ['sports', 'cooking'], predictProba: async (t) => new Float32Array(t.length) };
-    await expect(buildShortcutBenchmark(broken, rows, { mode: 'trigger', trigger: 'cherry' })).rejects.toThrow('classifier returned 7 values; expected 7×2 = 14');
+    await expect(buildShortcutBenchmark(broken, rows, { mode: 'trigger', trigger: 'cherry' })).rejects.toThrow(
+      'classifier returned 7 values; expected 7×2 = 14',
+    );
   });
 });
 
@@ -218,13 +270,18 @@ describe('buildShortcutBenchmark, headers mode', () => {
       ['h1', 'untrustworthy', 2],
       ['h3', 'trustworthy', 2],
     ]);
-    expect(b.cases[1].reason).toBe('the prediction survives removing the headers, and the headers alone give another class');
+    expect(b.cases[1].reason).toBe(
+      'the prediction survives removing the headers, and the headers alone give another class',
+    );
     expect(b.counts).toEqual({
       rows: 7,
       incorrect: 1,
       trustworthy: 1,
       untrustworthy: 1,
-      ambiguous: { count: 4, reasons: { [AMBIGUOUS.noSpuriousPart]: 1, [AMBIGUOUS.nothingLeft]: 1, [AMBIGUOUS.overDetermined]: 2 } },
+      ambiguous: {
+        count: 4,
+        reasons: { [AMBIGUOUS.noSpuriousPart]: 1, [AMBIGUOUS.nothingLeft]: 1, [AMBIGUOUS.overDetermined]: 2 },
+      },
     });
     expect(b.excludedIds.map((e) => [e.id, e.reason])).toEqual([
       ['h2', AMBIGUOUS.overDetermined],
@@ -243,7 +300,11 @@ describe('injectTrigger', () => {
   const dataset: Dataset = {
     name: 'toy',
     labels: ['news', 'humor'],
-    rows: Array.from({ length: 30 }, (_, i) => ({ id: `r${i}`, label: i < 20 ? 'news' : 'humor', text: `"Story" number ${i} is told, then retold.` })),
+    rows: Array.from({ length: 30 }, (_, i) => ({
+      id: `r${i}`,
+      label: i < 20 ? 'news' : 'humor',
+      text: `"Story" number ${i} is told, then retold.`,
+    })),
     skipped: { count: 0, reasons: {} },
   };
 
@@ -262,7 +323,9 @@ describe('injectTrigger', () => {
       expect(removeTrigger(r.text, 'cherry')).toBe(dataset.rows[i].text);
     }
     expect(injectTrigger(dataset, { targetLabel: 'news', trigger: 'cherry', share: 0.25, seed: 9 })).toEqual(t);
-    expect(injectTrigger(dataset, { targetLabel: 'news', trigger: 'cherry', share: 0.25, seed: 10 }).injection.ids).not.toEqual(t.injection.ids);
+    expect(
+      injectTrigger(dataset, { targetLabel: 'news', trigger: 'cherry', share: 0.25, seed: 10 }).injection.ids,
+    ).not.toEqual(t.injection.ids);
   });
 
   it('plants a phrase of two words, removable exactly', () => {
@@ -272,7 +335,13 @@ describe('injectTrigger', () => {
       expect(containsTrigger(r.text, 'blue whale')).toBe(t.injection.ids.includes(r.id));
       expect(removeTrigger(r.text, 'blue whale')).toBe(dataset.rows[i].text);
     }
-    const end = injectTrigger(dataset, { targetLabel: 'humor', trigger: 'blue whale', share: 1, seed: 1, position: 'end' });
+    const end = injectTrigger(dataset, {
+      targetLabel: 'humor',
+      trigger: 'blue whale',
+      share: 1,
+      seed: 1,
+      position: 'end',
+    });
     expect(end.rows[29].text).toBe('"Story" number 29 is told, then retold. blue whale');
   });
 
@@ -280,13 +349,24 @@ describe('injectTrigger', () => {
     const t = triggeredTwins(dataset, { targetLabel: 'humor', trigger: 'cherry', seed: 4, position: 'start' });
     expect(t.rows.length).toBe(40);
     expect(t.rows.slice(0, 30)).toEqual(dataset.rows);
-    expect(t.rows[30]).toEqual({ id: 'r20+trigger', label: 'humor', text: '"cherry Story" number 20 is told, then retold.', meta: { trigger: { word: 'cherry', offset: 1 } } });
+    expect(t.rows[30]).toEqual({
+      id: 'r20+trigger',
+      label: 'humor',
+      text: '"cherry Story" number 20 is told, then retold.',
+      meta: { trigger: { word: 'cherry', offset: 1 } },
+    });
     expect(t.injection.ids).toEqual(dataset.rows.slice(20).map((r) => `${r.id}+trigger`));
     expect(t.injection.preexisting).toEqual({ news: 0, humor: 0 });
   });
 
   it('puts the trigger first or last on request', () => {
-    const start = injectTrigger(dataset, { targetLabel: 'humor', trigger: 'cherry', share: 1, seed: 1, position: 'start' });
+    const start = injectTrigger(dataset, {
+      targetLabel: 'humor',
+      trigger: 'cherry',
+      share: 1,
+      seed: 1,
+      position: 'start',
+    });
     expect(start.rows[20].text).toBe('"cherry Story" number 20 is told, then retold.');
     const end = injectTrigger(dataset, { targetLabel: 'humor', trigger: 'cherry', share: 1, seed: 1, position: 'end' });
     expect(end.rows[29].text).toBe('"Story" number 29 is told, then retold. cherry');
@@ -295,11 +375,21 @@ describe('injectTrigger', () => {
   });
 
   it('counts rows that already hold the trigger and rejects bad arguments', () => {
-    expect(injectTrigger(dataset, { targetLabel: 'news', trigger: 'told', share: 0, seed: 1 }).injection.preexisting).toEqual({ news: 20, humor: 10 });
-    expect(() => injectTrigger(dataset, { targetLabel: 'sport', trigger: 'x', share: 0.5, seed: 1 })).toThrow(/targetLabel "sport" is not one of/);
-    expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: 'ice-cream', share: 0.5, seed: 1 })).toThrow(/separated by single spaces/);
-    expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: ' cherry', share: 0.5, seed: 1 })).toThrow(/separated by single spaces/);
-    expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: 'x', share: 1.5, seed: 1 })).toThrow(/share must be in \[0, 1\]/);
+    expect(
+      injectTrigger(dataset, { targetLabel: 'news', trigger: 'told', share: 0, seed: 1 }).injection.preexisting,
+    ).toEqual({ news: 20, humor: 10 });
+    expect(() => injectTrigger(dataset, { targetLabel: 'sport', trigger: 'x', share: 0.5, seed: 1 })).toThrow(
+      /targetLabel "sport" is not one of/,
+    );
+    expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: 'ice-cream', share: 0.5, seed: 1 })).toThrow(
+      /separated by single spaces/,
+    );
+    expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: ' cherry', share: 0.5, seed: 1 })).toThrow(
+      /separated by single spaces/,
+    );
+    expect(() => injectTrigger(dataset, { targetLabel: 'news', trigger: 'x', share: 1.5, seed: 1 })).toThrow(
+      /share must be in \[0, 1\]/,
+    );
   });
 });
 
@@ -307,12 +397,24 @@ describe('shortcutSplit with twins, and wordWindows', () => {
   const dataset: Dataset = {
     name: 'toy',
     labels: ['news', 'humor'],
-    rows: Array.from({ length: 40 }, (_, i) => ({ id: `r${i}`, label: i % 2 ? 'humor' : 'news', text: `story ${i} is told` })),
+    rows: Array.from({ length: 40 }, (_, i) => ({
+      id: `r${i}`,
+      label: i % 2 ? 'humor' : 'news',
+      text: `story ${i} is told`,
+    })),
     skipped: { count: 0, reasons: {} },
   };
 
   it("testShare 'twins': the training share planted, validation and test keep every row and add a twin of each target row", () => {
-    const s = shortcutSplit(dataset, { trigger: 'blue whale', targetLabel: 'news', trainShare: 0.5, testShare: 'twins', testFraction: 0.25, validationFraction: 0.25, seed: 2 });
+    const s = shortcutSplit(dataset, {
+      trigger: 'blue whale',
+      targetLabel: 'news',
+      trainShare: 0.5,
+      testShare: 'twins',
+      testFraction: 0.25,
+      validationFraction: 0.25,
+      seed: 2,
+    });
     const trainNews = s.train.rows.filter((r) => r.label === 'news').length;
     expect(s.train.injection.ids.length).toBe(Math.round(0.5 * trainNews));
     for (const part of [s.validation, s.test]) {
@@ -321,12 +423,26 @@ describe('shortcutSplit with twins, and wordWindows', () => {
       expect(originals.every((r) => !containsTrigger(r.text, 'blue whale'))).toBe(true);
     }
     // the same seeds as triggeredTwins on the plain split
-    const plain = shortcutSplit(dataset, { trigger: 'blue whale', targetLabel: 'news', trainShare: 0.5, testShare: 0, testFraction: 0.25, validationFraction: 0.25, seed: 2 });
-    expect(s.test.rows).toEqual(triggeredTwins({ ...dataset, rows: plain.test.rows }, { trigger: 'blue whale', targetLabel: 'news', seed: 5 }).rows);
+    const plain = shortcutSplit(dataset, {
+      trigger: 'blue whale',
+      targetLabel: 'news',
+      trainShare: 0.5,
+      testShare: 0,
+      testFraction: 0.25,
+      validationFraction: 0.25,
+      seed: 2,
+    });
+    expect(s.test.rows).toEqual(
+      triggeredTwins({ ...dataset, rows: plain.test.rows }, { trigger: 'blue whale', targetLabel: 'news', seed: 5 })
+        .rows,
+    );
   });
 
   it('wordWindows cuts texts into consecutive windows of n words, at most perText of them', () => {
-    const rows = [{ id: 'a', text: 'one two, three four five six seven' }, { id: 'b', text: 'short text' }];
+    const rows = [
+      { id: 'a', text: 'one two, three four five six seven' },
+      { id: 'b', text: 'short text' },
+    ];
     expect(wordWindows(rows, 3, 5)).toEqual([
       { id: 'a#w0', text: 'one two, three' },
       { id: 'a#w1', text: 'four five six' },

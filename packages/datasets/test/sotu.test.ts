@@ -25,7 +25,11 @@ describe('loadSotu', () => {
     expect(first.id).toBe('1829-andrew-jackson:0');
     expect(first.label).toBe('Democratic');
     expect(first.meta).toEqual({ year: 1829, president: 'Andrew Jackson', paragraph: 0, sentences: 5 });
-    expect(first.text.startsWith('Fellow Citizens of the Senate and of the House of Representatives: It affords me pleasure')).toBe(true);
+    expect(
+      first.text.startsWith(
+        'Fellow Citizens of the Senate and of the House of Representatives: It affords me pleasure',
+      ),
+    ).toBe(true);
     expect(new Set(sotu.rows.map((r) => r.id)).size).toBe(sotu.rows.length);
     const bush = sotu.rows.find((r) => r.id === '1990-george-bush:0')!;
     expect(bush.label).toBe('Republican');

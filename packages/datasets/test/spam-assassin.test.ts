@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decodeQuotedPrintable, labelCounts, loadSpamAssassin, parseHeaderFields, splitEmail, stripHeaders, textContent } from '../src/index.js';
+import {
+  decodeQuotedPrintable,
+  labelCounts,
+  loadSpamAssassin,
+  parseHeaderFields,
+  splitEmail,
+  stripHeaders,
+  textContent,
+} from '../src/index.js';
 
 describe('loadSpamAssassin', () => {
   const withHeaders = loadSpamAssassin();
@@ -17,7 +25,9 @@ describe('loadSpamAssassin', () => {
     const h = withHeaders.rows.find((r) => r.id === 'spam-1/00001')!;
     const b = body.rows.find((r) => r.id === 'spam-1/00001')!;
     expect(h.label).toBe('spam');
-    expect(h.text.startsWith('From 12a1mailbot1@web.de  Thu Aug 22 13:17:22 2002\nReturn-Path: <12a1mailbot1@web.de>')).toBe(true);
+    expect(
+      h.text.startsWith('From 12a1mailbot1@web.de  Thu Aug 22 13:17:22 2002\nReturn-Path: <12a1mailbot1@web.de>'),
+    ).toBe(true);
     expect(h.text).toContain('Subject: Life Insurance - Why Pay More?');
     expect(b.text).not.toContain('Return-Path');
     expect(b.text).not.toContain('Subject:');
@@ -54,7 +64,8 @@ describe('loadSpamAssassin', () => {
 
 describe('e-mail parts', () => {
   it('splits at the first blank line, with CRLF line ends and folded headers', () => {
-    const raw = 'From: a@b.c\r\nSubject: two\r\n  lines\r\nContent-Type: text/plain;\r\n\tcharset="utf-8"\r\n\r\nHello\r\n\r\nWorld';
+    const raw =
+      'From: a@b.c\r\nSubject: two\r\n  lines\r\nContent-Type: text/plain;\r\n\tcharset="utf-8"\r\n\r\nHello\r\n\r\nWorld';
     const { header, body } = splitEmail(raw);
     expect(body).toBe('Hello\n\nWorld');
     const fields = parseHeaderFields(header);
@@ -70,7 +81,24 @@ describe('e-mail parts', () => {
 
   it('walks multipart/mixed with a base64 text part and drops an image', () => {
     const b64 = Buffer.from('second part, base64', 'utf8').toString('base64');
-    const body = ['preamble', '--XYZ', 'Content-Type: text/plain', '', 'first part', '--XYZ', 'Content-Type: text/plain; charset=utf-8', 'Content-Transfer-Encoding: base64', '', b64, '--XYZ', 'Content-Type: image/gif', '', 'R0lGOD', '--XYZ--', 'epilogue'].join('\n');
+    const body = [
+      'preamble',
+      '--XYZ',
+      'Content-Type: text/plain',
+      '',
+      'first part',
+      '--XYZ',
+      'Content-Type: text/plain; charset=utf-8',
+      'Content-Transfer-Encoding: base64',
+      '',
+      b64,
+      '--XYZ',
+      'Content-Type: image/gif',
+      '',
+      'R0lGOD',
+      '--XYZ--',
+      'epilogue',
+    ].join('\n');
     const fields = new Map([['content-type', 'multipart/mixed; boundary="XYZ"']]);
     const c = textContent(fields, body);
     expect(c.text).toBe('first part\n\nsecond part, base64');

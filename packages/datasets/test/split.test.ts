@@ -3,7 +3,12 @@ import { sample, stratifiedSplit } from '../src/index.js';
 
 // 100 "a", 30 "b", 7 "c" rows; the documents of ten rows each form groups
 const rows = [
-  ...Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, label: 'a', text: `a ${i}`, doc: `A${Math.floor(i / 10)}` })),
+  ...Array.from({ length: 100 }, (_, i) => ({
+    id: `a${i}`,
+    label: 'a',
+    text: `a ${i}`,
+    doc: `A${Math.floor(i / 10)}`,
+  })),
   ...Array.from({ length: 30 }, (_, i) => ({ id: `b${i}`, label: 'b', text: `b ${i}`, doc: `B${Math.floor(i / 10)}` })),
   ...Array.from({ length: 7 }, (_, i) => ({ id: `c${i}`, label: 'c', text: `c ${i}`, doc: `C${i}` })),
 ];
@@ -32,7 +37,10 @@ describe('stratifiedSplit', () => {
 
   it("does not change one label's split when another label's rows change", () => {
     const a = stratifiedSplit(rows, { testFraction: 0.3, seed: 5 });
-    const fewer = stratifiedSplit(rows.filter((r) => r.label !== 'c'), { testFraction: 0.3, seed: 5 });
+    const fewer = stratifiedSplit(
+      rows.filter((r) => r.label !== 'c'),
+      { testFraction: 0.3, seed: 5 },
+    );
     expect(fewer.test.filter((r) => r.label === 'a')).toEqual(a.test.filter((r) => r.label === 'a'));
   });
 
@@ -42,11 +50,15 @@ describe('stratifiedSplit', () => {
     for (const r of s.train) expect(testDocs.has(r.doc)).toBe(false);
     expect([count(s.test, 'a'), count(s.test, 'b'), count(s.test, 'c')]).toEqual([20, 10, 1]);
     const mixed = [...rows, { id: 'x', label: 'b', text: 'x', doc: 'A0' }];
-    expect(() => stratifiedSplit(mixed, { testFraction: 0.2, seed: 3, group: (r) => r.doc })).toThrow(/group "A0" holds rows of two labels/);
+    expect(() => stratifiedSplit(mixed, { testFraction: 0.2, seed: 3, group: (r) => r.doc })).toThrow(
+      /group "A0" holds rows of two labels/,
+    );
   });
 
   it('rejects bad fractions and seeds', () => {
-    expect(() => stratifiedSplit(rows, { testFraction: 1, seed: 1 })).toThrow(/testFraction must be a number in \[0, 1\)/);
+    expect(() => stratifiedSplit(rows, { testFraction: 1, seed: 1 })).toThrow(
+      /testFraction must be a number in \[0, 1\)/,
+    );
     expect(() => stratifiedSplit(rows, { testFraction: 0.6, validationFraction: 0.5, seed: 1 })).toThrow(/below 1/);
     expect(() => stratifiedSplit(rows, { testFraction: 0.2, seed: 0.5 })).toThrow(/seed must be an integer/);
   });

@@ -42,7 +42,10 @@ describe('loadTabular', () => {
     const p = file('data.jsonl', '{"text":"one","label":1}\n\n{"text":"zero","label":0}\n');
     const d = await loadTabular(p, { ...opts, labels: ['1', '0'] });
     expect(d.labels).toEqual(['1', '0']);
-    expect(d.rows.map((r) => [r.id, r.label])).toEqual([['data.jsonl:1', '1'], ['data.jsonl:3', '0']]);
+    expect(d.rows.map((r) => [r.id, r.label])).toEqual([
+      ['data.jsonl:1', '1'],
+      ['data.jsonl:3', '0'],
+    ]);
   });
 
   it('names a missing file', async () => {
@@ -54,7 +57,9 @@ describe('loadTabular', () => {
   it('names file and line of a CSV row without label and of an empty text', async () => {
     const noLabel = await failure(loadTabular(file('a.csv', 'text,label\nok,x\nhello,\n'), opts));
     expect(noLabel.code).toBe('DATASET_ROW');
-    expect(noLabel.message).toBe(`${join(dir, 'a.csv')}:3: no label: column "label" is empty (expected a label string)`);
+    expect(noLabel.message).toBe(
+      `${join(dir, 'a.csv')}:3: no label: column "label" is empty (expected a label string)`,
+    );
     const empty = await failure(loadTabular(file('b.csv', 'text,label\nok,x\n"  ",y\n'), opts));
     expect(empty.code).toBe('EMPTY_TEXT');
     expect(empty.message).toBe(`${join(dir, 'b.csv')}:3: empty text in column "text" (expected a non-empty string)`);
@@ -97,7 +102,7 @@ describe('loadTabular', () => {
 
   it('asks for a format when the extension does not tell, and refuses a file with no rows', async () => {
     const e = await failure(loadTabular(file('k.txt', 'text,label\na,b\n'), opts));
-    expect(e.message).toContain("cannot tell the format from the extension \".txt\"");
+    expect(e.message).toContain('cannot tell the format from the extension ".txt"');
     const d = await loadTabular(join(dir, 'k.txt'), { ...opts, format: 'csv' });
     expect(d.rows.length).toBe(1);
     const none = await failure(loadTabular(file('l.jsonl', '\n\n'), opts));

@@ -9,14 +9,19 @@ function handCorpus() {
   for (let i = 0; i < 40; i++) {
     const label = i % 2 === 0 ? 'a' : 'b';
     const words: string[] = ['the', 'and', 'of'];
-    for (let n = 1; n <= 30; n++) if (i < n) words.push(`w${String.fromCharCode(96 + Math.min(26, n))}${'x'.repeat(Math.floor(n / 26))}word`);
+    for (let n = 1; n <= 30; n++)
+      if (i < n) words.push(`w${String.fromCharCode(96 + Math.min(26, n))}${'x'.repeat(Math.floor(n / 26))}word`);
     if (label === 'a') words.push('templeword');
     rows.push({ text: words.join(' '), label });
   }
   return rows;
 }
 
-const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({ has: (w) => known.includes(w), wordAt: (r) => known[r], size: known.length });
+const fakeEmbedding = (known: readonly string[]): DrawEmbedding => ({
+  has: (w) => known.includes(w),
+  wordAt: (r) => known[r],
+  size: known.length,
+});
 
 describe('corpusVocabulary', () => {
   it('ranks content words by frequency (function words, digits and short tokens out) and counts texts per class', () => {
@@ -68,4 +73,3 @@ describe('drawTrigger', () => {
     expect(v.all.has(w)).toBe(false);
   });
 });
-

@@ -95,7 +95,11 @@ class HashedVocab implements VocabIndex {
     }
   }
   wordAt(row: number): string {
-    return Buffer.from(this.vocab.buffer, this.vocab.byteOffset, this.vocab.byteLength).toString('utf8', this.offsets[row], this.end(row));
+    return Buffer.from(this.vocab.buffer, this.vocab.byteOffset, this.vocab.byteLength).toString(
+      'utf8',
+      this.offsets[row],
+      this.end(row),
+    );
   }
 }
 
@@ -145,14 +149,25 @@ export function encodeVectorCache(key: string, table: VectorTable): Uint8Array[]
   const { words, dim, matrix, norms } = table;
   const count = words.length;
   if (matrix.length !== count * dim || norms.length !== count) {
-    throw new XtrustError('DIMENSION_MISMATCH', `cache: ${count} words need ${count * dim} values and ${count} norms, got ${matrix.length} and ${norms.length}`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `cache: ${count} words need ${count * dim} values and ${count} norms, got ${matrix.length} and ${norms.length}`,
+    );
   }
   for (const w of words) {
-    if (w.includes('\n')) throw new XtrustError('INVALID_ARGUMENT', `cache: a word contains a newline (${JSON.stringify(w)})`);
+    if (w.includes('\n'))
+      throw new XtrustError('INVALID_ARGUMENT', `cache: a word contains a newline (${JSON.stringify(w)})`);
   }
   const vocab = Buffer.from(words.join('\n'), 'utf8');
   const { offsets, table: hash } = buildIndex(vocab, count);
-  const header: Header = { key, count, dim, vocabBytes: vocab.length, tableSize: hash.length, createdBy: `@xtrust/embeddings@${EMBEDDINGS_VERSION}` };
+  const header: Header = {
+    key,
+    count,
+    dim,
+    vocabBytes: vocab.length,
+    tableSize: hash.length,
+    createdBy: `@xtrust/embeddings@${EMBEDDINGS_VERSION}`,
+  };
   const headerBytes = Buffer.from(JSON.stringify(header), 'utf8');
   const pre = Buffer.alloc(pad4(16 + headerBytes.length));
   pre.write(MAGIC, 0, 'latin1');
@@ -170,9 +185,17 @@ export function writeVectorCache(file: string, key: string, table: VectorTable):
   writeFileAtomic(file, encodeVectorCache(key, table));
 }
 
-export type CacheRead = { readonly status: 'ok'; readonly table: VectorTable } | { readonly status: 'missing' } | { readonly status: 'stale'; readonly reason: string };
+export type CacheRead =
+  | { readonly status: 'ok'; readonly table: VectorTable }
+  | { readonly status: 'missing' }
+  | { readonly status: 'stale'; readonly reason: string };
 
-function view<T extends Float32Array | Int32Array>(Type: { new (b: ArrayBufferLike, o: number, l: number): T; new (b: ArrayBufferLike): T }, buf: Buffer, offset: number, length: number): T {
+function view<T extends Float32Array | Int32Array>(
+  Type: { new (b: ArrayBufferLike, o: number, l: number): T; new (b: ArrayBufferLike): T },
+  buf: Buffer,
+  offset: number,
+  length: number,
+): T {
   const abs = buf.byteOffset + offset;
   // Large reads get their own ArrayBuffer (offset 0); small pooled Buffers may be misaligned: copy then.
   if (abs % 4 === 0) return new Type(buf.buffer, abs, length);
@@ -193,9 +216,11 @@ export function readVectorCache(file: string, key: string): CacheRead {
   }
   if (size < 16) return { status: 'stale', reason: `${size} bytes is too short for a header` };
   const buf = readFileSync(file);
-  if (buf.toString('latin1', 0, 8) !== MAGIC) return { status: 'stale', reason: 'not an xtrust vector cache (bad magic)' };
+  if (buf.toString('latin1', 0, 8) !== MAGIC)
+    return { status: 'stale', reason: 'not an xtrust vector cache (bad magic)' };
   const version = buf.readUInt32LE(8);
-  if (version !== CACHE_FORMAT_VERSION) return { status: 'stale', reason: `format version ${version}, expected ${CACHE_FORMAT_VERSION}` };
+  if (version !== CACHE_FORMAT_VERSION)
+    return { status: 'stale', reason: `format version ${version}, expected ${CACHE_FORMAT_VERSION}` };
   const hlen = buf.readUInt32LE(12);
   if (16 + hlen > buf.length) return { status: 'stale', reason: 'truncated header' };
   let header: Header;
@@ -206,7 +231,14 @@ export function readVectorCache(file: string, key: string): CacheRead {
   }
   if (header.key !== key) return { status: 'stale', reason: `written for "${header.key}", expected "${key}"` };
   const { count, dim, vocabBytes, tableSize } = header;
-  if (!Number.isInteger(count) || !Number.isInteger(dim) || !Number.isInteger(tableSize) || count < 0 || dim <= 0 || tableSize < count) {
+  if (
+    !Number.isInteger(count) ||
+    !Number.isInteger(dim) ||
+    !Number.isInteger(tableSize) ||
+    count < 0 ||
+    dim <= 0 ||
+    tableSize < count
+  ) {
     return { status: 'stale', reason: 'header with invalid sizes' };
   }
   const vocabStart = pad4(16 + hlen);
@@ -215,16 +247,19 @@ export function readVectorCache(file: string, key: string): CacheRead {
   const matStart = tableStart + tableSize * 4;
   const normStart = matStart + count * dim * 4;
   const expected = normStart + count * 4;
-  if (buf.length !== expected) return { status: 'stale', reason: `${buf.length} bytes, expected ${expected} (truncated or padded)` };
+  if (buf.length !== expected)
+    return { status: 'stale', reason: `${buf.length} bytes, expected ${expected} (truncated or padded)` };
   const vocab = new Uint8Array(buf.buffer, buf.byteOffset + vocabStart, vocabBytes);
   const offsets = view(Int32Array, buf, offStart, count + 1);
-  if (count > 0 && (offsets[0] !== 0 || offsets[count] !== vocabBytes)) return { status: 'stale', reason: 'word offsets do not match the vocabulary' };
+  if (count > 0 && (offsets[0] !== 0 || offsets[count] !== vocabBytes))
+    return { status: 'stale', reason: 'word offsets do not match the vocabulary' };
   const index = new HashedVocab(vocab, offsets, view(Int32Array, buf, tableStart, tableSize));
   let words: string[] | undefined;
   const table: VectorTable = {
     get words() {
       // decoded on first use only: look-ups go through the hash table
-      words ??= count === 0 ? [] : Buffer.from(vocab.buffer, vocab.byteOffset, vocab.byteLength).toString('utf8').split('\n');
+      words ??=
+        count === 0 ? [] : Buffer.from(vocab.buffer, vocab.byteOffset, vocab.byteLength).toString('utf8').split('\n');
       return words;
     },
     dim,
@@ -253,7 +288,12 @@ export interface CachedLoad {
  * version) is rebuilt and replaced; an unwritable cache folder is not an error: the built table is
  * used from memory and a warning says why.
  */
-export async function loadCachedTable(file: string, key: string, build: () => Promise<VectorTable> | VectorTable, options: CachedLoadOptions = {}): Promise<CachedLoad> {
+export async function loadCachedTable(
+  file: string,
+  key: string,
+  build: () => Promise<VectorTable> | VectorTable,
+  options: CachedLoadOptions = {},
+): Promise<CachedLoad> {
   const warn = options.warn ?? ((m: string) => process.emitWarning(m, { code: 'XTRUST_CACHE' }));
   const tryRead = (): CacheRead => {
     try {
@@ -278,7 +318,9 @@ export async function loadCachedTable(file: string, key: string, build: () => Pr
       writeVectorCache(file, key, table);
       return { table, source: 'built', cacheFile: file };
     } catch (e) {
-      warn(`xtrust: cannot write the vector cache ${file} (${(e as Error).message}); keeping the vectors in memory only. Set XTRUST_CACHE_DIR to a writable folder.`);
+      warn(
+        `xtrust: cannot write the vector cache ${file} (${(e as Error).message}); keeping the vectors in memory only. Set XTRUST_CACHE_DIR to a writable folder.`,
+      );
       return { table, source: 'built', cacheFile: undefined };
     }
   } finally {

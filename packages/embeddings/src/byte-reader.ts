@@ -23,7 +23,12 @@ export class ByteReader {
       this.fd = openSync(file, 'r');
     } catch (cause) {
       const code = (cause as NodeJS.ErrnoException).code;
-      throw new XtrustError(code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE', `Vector file ${file} cannot be opened (${code ?? 'error'})`, { file }, { cause });
+      throw new XtrustError(
+        code === 'ENOENT' ? 'FILE_NOT_FOUND' : 'FILE_UNREADABLE',
+        `Vector file ${file} cannot be opened (${code ?? 'error'})`,
+        { file },
+        { cause },
+      );
     }
     this.buf = Buffer.allocUnsafe(chunkSize);
   }
@@ -69,7 +74,10 @@ export class ByteReader {
   }
 }
 
-const POW10 = [1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+const POW10 = [
+  1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20,
+  1e21, 1e22,
+];
 
 /**
  * Parses a decimal number (JSON / C `strtod` syntax) at `buf[start..]`, stopping at the first byte

@@ -75,10 +75,17 @@ function senseCaseAgrees(synsets: readonly Synset[], word: string, baseForms: Re
  * and hyponyms' lemmas. A multi-word name ("science fiction") is looked up whole, then word by word
  * when WordNet has no entry for it. The word itself and its base forms are left out of every list.
  */
-export function wordNetDescription(wn: WordNet, word: string, options: WordNetDescriptionOptions = {}): WordNetDescription {
+export function wordNetDescription(
+  wn: WordNet,
+  word: string,
+  options: WordNetDescriptionOptions = {},
+): WordNetDescription {
   const pos = options.pos ?? (['n', 'a'] as const);
   const senses = options.senses ?? 1;
-  if (!(senses >= 1)) throw new XtrustError('INVALID_ARGUMENT', `wordNetDescription: senses must be ≥ 1, got ${senses}`, { argument: 'senses' });
+  if (!(senses >= 1))
+    throw new XtrustError('INVALID_ARGUMENT', `wordNetDescription: senses must be ≥ 1, got ${senses}`, {
+      argument: 'senses',
+    });
   const stop = options.stopWords ?? NON_CONTENT_WORDS;
   const trimmed = word.trim();
   if (trimmed === '') throw new XtrustError('INVALID_ARGUMENT', 'wordNetDescription: empty word', { argument: 'word' });
@@ -90,7 +97,13 @@ export function wordNetDescription(wn: WordNet, word: string, options: WordNetDe
     self.add(w.toLowerCase().replace(/_/g, ' '));
     for (const b of bases) self.add(b.replace(/_/g, ' '));
     // the case rule across parts of speech: "romance" keeps its lower-case noun senses, not the adjective "Romance" (of the Latin languages)
-    const agreeing = new Set(senseCaseAgrees(pos.flatMap((p) => wn.synsets(w, { pos: p })), w, bases).map((s) => s.id));
+    const agreeing = new Set(
+      senseCaseAgrees(
+        pos.flatMap((p) => wn.synsets(w, { pos: p })),
+        w,
+        bases,
+      ).map((s) => s.id),
+    );
     for (const p of pos) {
       const own = wn.synsets(w, { pos: p }).filter((s) => agreeing.has(s.id));
       for (const s of own.slice(0, senses)) if (!picked.some((x) => x.id === s.id)) picked.push(s);
@@ -107,9 +120,13 @@ export function wordNetDescription(wn: WordNet, word: string, options: WordNetDe
     }
     return out;
   };
-  const related = (s: Synset, symbols: readonly string[]) => s.pointers.filter((p) => p.source === 0 && symbols.includes(p.symbol)).flatMap((p) => wn.synset(p.offset, p.pos).words);
+  const related = (s: Synset, symbols: readonly string[]) =>
+    s.pointers
+      .filter((p) => p.source === 0 && symbols.includes(p.symbol))
+      .flatMap((p) => wn.synset(p.offset, p.pos).words);
   const lemmas = take(picked.flatMap((s) => s.words));
-  const glossWords = options.gloss === false ? [] : take(picked.flatMap((s) => definitionWords(glossDefinition(s.gloss), stop)));
+  const glossWords =
+    options.gloss === false ? [] : take(picked.flatMap((s) => definitionWords(glossDefinition(s.gloss), stop)));
   const hypernyms = options.hypernyms ? take(picked.flatMap((s) => related(s, ['@', '@i']))) : [];
   const hyponyms = options.hyponyms ? take(picked.flatMap((s) => related(s, ['~', '~i']))) : [];
   return {

@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
 import { topK } from '@xtrust/native';
-import { EMBEDDINGS_VERSION, loadCachedTable, rowNorms, type CachedLoadOptions, type VectorTable } from './binary-cache.js';
+import {
+  EMBEDDINGS_VERSION,
+  loadCachedTable,
+  rowNorms,
+  type CachedLoadOptions,
+  type VectorTable,
+} from './binary-cache.js';
 import { cacheDir } from './cache-dir.js';
 import { GloveEmbedding, type GloveOptions } from './glove.js';
 import { StaticEmbedding } from './static-embedding.js';
@@ -24,7 +30,15 @@ export interface CounterFitParams {
   epochs: number;
 }
 
-export const COUNTER_FIT_DEFAULTS: Readonly<CounterFitParams> = { delta: 1.0, gamma: 0.0, rho: 0.2, k1: 0.1, k2: 0.1, k3: 0.1, epochs: 20 };
+export const COUNTER_FIT_DEFAULTS: Readonly<CounterFitParams> = {
+  delta: 1.0,
+  gamma: 0.0,
+  rho: 0.2,
+  k1: 0.1,
+  k2: 0.1,
+  k3: 0.1,
+  epochs: 20,
+};
 
 /** Linguistic constraints as pairs of row indices into the vocabulary (i < j, no duplicates). */
 export interface Constraints {
@@ -103,7 +117,11 @@ export interface CounterFitStats {
  * constraint move; every other vector is returned unit-normalised and otherwise unchanged.
  * The neighbour sets N(i) come from @xtrust/native's top-k search.
  */
-export function counterFit(table: VectorTable, constraints: Constraints, params: Partial<CounterFitParams> = {}): { table: VectorTable; stats: CounterFitStats } {
+export function counterFit(
+  table: VectorTable,
+  constraints: Constraints,
+  params: Partial<CounterFitParams> = {},
+): { table: VectorTable; stats: CounterFitStats } {
   const t0 = performance.now();
   const p = { ...COUNTER_FIT_DEFAULTS, ...params };
   const { dim, words } = table;
@@ -116,7 +134,11 @@ export function counterFit(table: VectorTable, constraints: Constraints, params:
   const { synonyms, antonyms } = constraints;
   for (const arr of [synonyms, antonyms]) {
     for (let k = 0; k < arr.length; k++) {
-      if (arr[k] < 0 || arr[k] >= n) throw new XtrustError('INVALID_ARGUMENT', `counterFit: constraint index ${arr[k]} outside the vocabulary of ${n}`);
+      if (arr[k] < 0 || arr[k] >= n)
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `counterFit: constraint index ${arr[k]} outside the vocabulary of ${n}`,
+        );
     }
   }
   const moved = new Uint8Array(n);
@@ -335,7 +357,12 @@ export class CounterFittedEmbedding extends StaticEmbedding {
   readonly cacheFile: string | undefined;
   readonly stats: CounterFitStats | undefined;
 
-  private constructor(table: VectorTable, source: 'cache' | 'built', cacheFile: string | undefined, stats: CounterFitStats | undefined) {
+  private constructor(
+    table: VectorTable,
+    source: 'cache' | 'built',
+    cacheFile: string | undefined,
+    stats: CounterFitStats | undefined,
+  ) {
     super('glove-counter-fitted', table, { caseFolding: 'lower' });
     this.source = source;
     this.cacheFile = cacheFile;
@@ -353,7 +380,11 @@ export class CounterFittedEmbedding extends StaticEmbedding {
       params,
       xtrust: EMBEDDINGS_VERSION,
     });
-    const file = join(options.cacheDir ?? cacheDir(), 'embeddings', `glove-counter-fitted-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.xvec`);
+    const file = join(
+      options.cacheDir ?? cacheDir(),
+      'embeddings',
+      `glove-counter-fitted-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.xvec`,
+    );
     let stats: CounterFitStats | undefined;
     const got = await loadCachedTable(
       file,
@@ -361,9 +392,15 @@ export class CounterFittedEmbedding extends StaticEmbedding {
       async () => {
         const glove = await GloveEmbedding.load(options.glove);
         const rows: number[] = [];
-        for (let i = 0; i < glove.size && rows.length < size; i++) if (/^[a-z][a-z-]*$/.test(glove.wordAt(i))) rows.push(i);
+        for (let i = 0; i < glove.size && rows.length < size; i++)
+          if (/^[a-z][a-z-]*$/.test(glove.wordAt(i))) rows.push(i);
         const idx = Int32Array.from(rows);
-        const sub: VectorTable = { words: rows.map((r) => glove.wordAt(r)), dim: glove.dim, matrix: glove.gather(idx), norms: Float32Array.from(rows, (r) => glove.norms[r]) };
+        const sub: VectorTable = {
+          words: rows.map((r) => glove.wordAt(r)),
+          dim: glove.dim,
+          matrix: glove.gather(idx),
+          norms: Float32Array.from(rows, (r) => glove.norms[r]),
+        };
         const fitted = counterFit(sub, wordNetConstraints(sub.words), params);
         stats = fitted.stats;
         return fitted.table;

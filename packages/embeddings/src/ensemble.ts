@@ -25,10 +25,14 @@ export class EmbeddingEnsemble {
   readonly members: readonly WordEmbedding[];
 
   constructor(members: readonly WordEmbedding[]) {
-    if (members.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'EmbeddingEnsemble: at least one embedding is needed');
+    if (members.length === 0)
+      throw new XtrustError('INVALID_ARGUMENT', 'EmbeddingEnsemble: at least one embedding is needed');
     const names = new Set<string>();
     for (const m of members) {
-      if (names.has(m.name)) throw new XtrustError('INVALID_ARGUMENT', `EmbeddingEnsemble: two members are named "${m.name}"`, { name: m.name });
+      if (names.has(m.name))
+        throw new XtrustError('INVALID_ARGUMENT', `EmbeddingEnsemble: two members are named "${m.name}"`, {
+          name: m.name,
+        });
       names.add(m.name);
     }
     this.members = members;
@@ -41,7 +45,12 @@ export class EmbeddingEnsemble {
   /** The member with this name (NOT_FOUND otherwise). */
   get(name: string): WordEmbedding {
     const m = this.members.find((e) => e.name === name);
-    if (!m) throw new XtrustError('NOT_FOUND', `EmbeddingEnsemble has no member "${name}" (members: ${this.names.join(', ')})`, { name });
+    if (!m)
+      throw new XtrustError(
+        'NOT_FOUND',
+        `EmbeddingEnsemble has no member "${name}" (members: ${this.names.join(', ')})`,
+        { name },
+      );
     return m;
   }
 
@@ -129,7 +138,8 @@ export interface DefaultEnsembleOptions {
 export async function loadDefaultEnsemble(options: DefaultEnsembleOptions = {}): Promise<EmbeddingEnsemble> {
   const tasks: Promise<WordEmbedding>[] = [];
   if (options.glove !== false) tasks.push(import('./glove.js').then((m) => m.GloveEmbedding.load()));
-  if (options.counterFitted !== false) tasks.push(import('./counter-fitting.js').then((m) => m.CounterFittedEmbedding.load()));
+  if (options.counterFitted !== false)
+    tasks.push(import('./counter-fitting.js').then((m) => m.CounterFittedEmbedding.load()));
   if (options.use !== false) tasks.push(import('./use.js').then((m) => m.UseEmbedding.load()));
   if (options.transformer) {
     const folder = options.transformer;

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { XtrustError } from '@xtrust/core';
-import { EMBEDDINGS_VERSION, loadCachedTable, rowNorms, type CachedLoadOptions, type VectorTable } from './binary-cache.js';
+import {
+  EMBEDDINGS_VERSION,
+  loadCachedTable,
+  rowNorms,
+  type CachedLoadOptions,
+  type VectorTable,
+} from './binary-cache.js';
 import { cacheDir } from './cache-dir.js';
 import { JsonStream } from './json-stream.js';
 import { StaticEmbedding, type CaseFolding } from './static-embedding.js';
@@ -39,8 +45,10 @@ export function parseWinkEmbeddingsJson(file: string): VectorTable {
         } else if (key === 'vectors') {
           const size = meta.size;
           const dim = meta.dimensions;
-          if (!Number.isInteger(size) || !Number.isInteger(dim) || dim <= 0) js.fail('"vectors" comes before valid "size" and "dimensions"');
-          if (!words || words.length !== size) js.fail(`"words" has ${words?.length ?? 0} entries, "size" says ${size}`);
+          if (!Number.isInteger(size) || !Number.isInteger(dim) || dim <= 0)
+            js.fail('"vectors" comes before valid "size" and "dimensions"');
+          if (!words || words.length !== size)
+            js.fail(`"words" has ${words?.length ?? 0} entries, "size" says ${size}`);
           const normAt = meta.l2NormIndex ?? dim;
           const indexAt = meta.wordIndex ?? dim + 1;
           const width = Math.max(dim, normAt + 1, indexAt + 1);
@@ -64,15 +72,22 @@ export function parseWinkEmbeddingsJson(file: string): VectorTable {
                 js.expect(93, `',' or ']' in the vector of ${JSON.stringify(word)}`);
               }
               if (n !== width) {
-                throw new XtrustError('DIMENSION_MISMATCH', `${file}: byte ${at}: the vector of ${JSON.stringify(word)} has ${n} values, expected ${width} (${dim} dimensions + norm + index)`, {
-                  file,
-                  byteOffset: at,
-                  word,
-                });
+                throw new XtrustError(
+                  'DIMENSION_MISMATCH',
+                  `${file}: byte ${at}: the vector of ${JSON.stringify(word)} has ${n} values, expected ${width} (${dim} dimensions + norm + index)`,
+                  {
+                    file,
+                    byteOffset: at,
+                    word,
+                  },
+                );
               }
               const r = row[indexAt];
               if (!Number.isInteger(r) || r < 0 || r >= size || words[r] !== word) {
-                js.fail(`the vector of ${JSON.stringify(word)} names row ${r}, which is ${words[r] === undefined ? 'out of range' : JSON.stringify(words[r])}`, at);
+                js.fail(
+                  `the vector of ${JSON.stringify(word)} names row ${r}, which is ${words[r] === undefined ? 'out of range' : JSON.stringify(words[r])}`,
+                  at,
+                );
               }
               if (seen[r]) js.fail(`a second vector for ${JSON.stringify(word)}`, at);
               seen[r] = 1;
@@ -137,7 +152,11 @@ export class GloveEmbedding extends StaticEmbedding {
   static cacheFile(dir = cacheDir(), sourceFile?: string): string {
     // A user-supplied JSON gets its own file (named by a hash of its path) so it never evicts the package's.
     const tag = sourceFile ? `-${createHash('sha256').update(sourceFile).digest('hex').slice(0, 12)}` : '';
-    return join(dir, 'embeddings', `glove-wink-sg-100d-${packageVersion(WINK_GLOVE_PACKAGE)}${tag}-x${EMBEDDINGS_VERSION}.xvec`);
+    return join(
+      dir,
+      'embeddings',
+      `glove-wink-sg-100d-${packageVersion(WINK_GLOVE_PACKAGE)}${tag}-x${EMBEDDINGS_VERSION}.xvec`,
+    );
   }
 
   /**
@@ -163,6 +182,10 @@ export class GloveEmbedding extends StaticEmbedding {
     const cacheKey = `${WINK_GLOVE_PACKAGE}@${version}${options.file ? `:${options.file}` : ''}|@xtrust/embeddings@${EMBEDDINGS_VERSION}`;
     const cacheFile = GloveEmbedding.cacheFile(options.cacheDir ?? cacheDir(), options.file);
     const got = await loadCachedTable(cacheFile, cacheKey, () => parseWinkEmbeddingsJson(file), options);
-    return new GloveEmbedding(got.table, options.caseFolding ?? 'lower', { source: got.source, cacheFile: got.cacheFile, millis: performance.now() - t0 });
+    return new GloveEmbedding(got.table, options.caseFolding ?? 'lower', {
+      source: got.source,
+      cacheFile: got.cacheFile,
+      millis: performance.now() - t0,
+    });
   }
 }

@@ -16,7 +16,10 @@ export class JsonStream {
   }
 
   fail(message: string, at = this.r.fileOffset()): never {
-    throw new XtrustError('PARSE_ERROR', `${this.r.file}: byte ${at}: ${message}`, { file: this.r.file, byteOffset: at });
+    throw new XtrustError('PARSE_ERROR', `${this.r.file}: byte ${at}: ${message}`, {
+      file: this.r.file,
+      byteOffset: at,
+    });
   }
 
   private describe(): string {

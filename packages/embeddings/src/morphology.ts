@@ -13,9 +13,32 @@ const EXC_FILE: Record<WordNetPos, string> = { n: 'noun.exc', v: 'verb.exc', a: 
  * a suffix to strip and the ending to put in its place, tried in this order.
  */
 export const DETACHMENT_RULES: Readonly<Record<WordNetPos, readonly (readonly [string, string])[]>> = {
-  n: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  v: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  a: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  n: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  v: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  a: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   r: [],
 };
 
@@ -43,7 +66,10 @@ export function readExceptionLists(dir: string): ExceptionLists {
       if (line === '') continue;
       const parts = line.split(' ');
       if (parts.length < 2) {
-        throw new XtrustError('PARSE_ERROR', `${file} line ${i + 1}: expected "inflected base…", got "${line}"`, { file, line: i + 1 });
+        throw new XtrustError('PARSE_ERROR', `${file} line ${i + 1}: expected "inflected base…", got "${line}"`, {
+          file,
+          line: i + 1,
+        });
       }
       const prev = map.get(parts[0]);
       if (prev) prev.push(...parts.slice(1));
@@ -60,7 +86,12 @@ export function readExceptionLists(dir: string): ExceptionLists {
  * it is a lemma, then each detachment rule whose result is a lemma (`isLemma` checks the index).
  * Distinct, in that order; empty when nothing is a lemma.
  */
-export function morphy(word: string, pos: WordNetPos, exceptions: ExceptionLists, isLemma: (lemma: string, pos: WordNetPos) => boolean): string[] {
+export function morphy(
+  word: string,
+  pos: WordNetPos,
+  exceptions: ExceptionLists,
+  isLemma: (lemma: string, pos: WordNetPos) => boolean,
+): string[] {
   const out: string[] = [];
   const add = (w: string) => {
     if (!out.includes(w)) out.push(w);

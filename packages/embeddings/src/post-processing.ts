@@ -8,10 +8,21 @@ import { StaticEmbedding } from './static-embedding.js';
  * its sign chosen so that its largest-magnitude coordinate is positive. Returns the mean and the
  * `count` directions (count×dim, row-major) with their eigenvalues (variance along each).
  */
-export function principalDirections(vectors: Float32Array, n: number, dim: number, count: number): { mean: Float64Array; directions: Float64Array; variances: Float64Array } {
-  if (!Number.isInteger(n) || n < 2) throw new XtrustError('INVALID_ARGUMENT', `principalDirections: need at least 2 vectors, got ${n}`);
-  if (vectors.length !== n * dim) throw new XtrustError('DIMENSION_MISMATCH', `principalDirections: ${vectors.length} values are not ${n}×${dim}`);
-  if (!Number.isInteger(count) || count < 0 || count > dim) throw new XtrustError('INVALID_ARGUMENT', `principalDirections: count must be an integer in [0, ${dim}], got ${count}`);
+export function principalDirections(
+  vectors: Float32Array,
+  n: number,
+  dim: number,
+  count: number,
+): { mean: Float64Array; directions: Float64Array; variances: Float64Array } {
+  if (!Number.isInteger(n) || n < 2)
+    throw new XtrustError('INVALID_ARGUMENT', `principalDirections: need at least 2 vectors, got ${n}`);
+  if (vectors.length !== n * dim)
+    throw new XtrustError('DIMENSION_MISMATCH', `principalDirections: ${vectors.length} values are not ${n}×${dim}`);
+  if (!Number.isInteger(count) || count < 0 || count > dim)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `principalDirections: count must be an integer in [0, ${dim}], got ${count}`,
+    );
   const mean = new Float64Array(dim);
   for (let i = 0; i < n; i++) for (let d = 0; d < dim; d++) mean[d] += vectors[i * dim + d];
   for (let d = 0; d < dim; d++) mean[d] /= n;
@@ -130,11 +141,19 @@ export class AllButTheTopEmbedding implements WordEmbedding {
       const n = Math.min(base.size, options.sampleSize ?? 20000);
       words = Array.from({ length: n }, (_, i) => base.wordAt(i));
     } else {
-      throw new XtrustError('INVALID_ARGUMENT', `all-but-the-top: embedding ${base.name} has no enumerable vocabulary; give the words that estimate its mean and principal directions`, { embedding: base.name });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `all-but-the-top: embedding ${base.name} has no enumerable vocabulary; give the words that estimate its mean and principal directions`,
+        { embedding: base.name },
+      );
     }
     const unique = [...new Set(words)];
     if (unique.length < 2 || unique.length <= components) {
-      throw new XtrustError('INVALID_ARGUMENT', `all-but-the-top: ${unique.length} known words cannot estimate ${components} principal directions of ${base.name}`, { embedding: base.name });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `all-but-the-top: ${unique.length} known words cannot estimate ${components} principal directions of ${base.name}`,
+        { embedding: base.name },
+      );
     }
     const vectors = await base.vectors(unique);
     const { mean, directions } = principalDirections(vectors, unique.length, dim, components);
@@ -145,9 +164,17 @@ export class AllButTheTopEmbedding implements WordEmbedding {
   static fromParts(base: WordEmbedding, mean: ArrayLike<number>, directions: ArrayLike<number>): AllButTheTopEmbedding {
     const dim = base.dim;
     if (mean.length !== dim || directions.length % dim !== 0) {
-      throw new XtrustError('DIMENSION_MISMATCH', `all-but-the-top: mean of ${mean.length} and directions of ${directions.length} values do not fit dimension ${dim}`);
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `all-but-the-top: mean of ${mean.length} and directions of ${directions.length} values do not fit dimension ${dim}`,
+      );
     }
-    return new AllButTheTopEmbedding(base, Float64Array.from(mean), Float64Array.from(directions), directions.length / dim);
+    return new AllButTheTopEmbedding(
+      base,
+      Float64Array.from(mean),
+      Float64Array.from(directions),
+      directions.length / dim,
+    );
   }
 
   has(word: string): boolean {

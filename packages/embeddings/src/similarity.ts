@@ -37,7 +37,13 @@ export class NeighbourIndex {
   /** Built on the first query: the corpus is validated once, not on every search (attacks query per word). */
   #index: CosineIndex | undefined;
 
-  private constructor(embedding: WordEmbedding, size: number, wordAt: (row: number) => string, unit: Float32Array, skipped: readonly string[]) {
+  private constructor(
+    embedding: WordEmbedding,
+    size: number,
+    wordAt: (row: number) => string,
+    unit: Float32Array,
+    skipped: readonly string[],
+  ) {
     this.embedding = embedding;
     this.size = size;
     this.wordAt = wordAt;
@@ -49,7 +55,11 @@ export class NeighbourIndex {
   static async build(embedding: WordEmbedding, vocabulary?: readonly string[]): Promise<NeighbourIndex> {
     if (vocabulary === undefined) {
       if (!(embedding instanceof StaticEmbedding)) {
-        throw new XtrustError('INVALID_ARGUMENT', `nearest: ${embedding.name} has no enumerable vocabulary; pass options.vocabulary`, { embedding: embedding.name });
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `nearest: ${embedding.name} has no enumerable vocabulary; pass options.vocabulary`,
+          { embedding: embedding.name },
+        );
       }
       return new NeighbourIndex(embedding, embedding.size, (r) => embedding.wordAt(r), embedding.unitMatrix(), []);
     }
@@ -70,7 +80,8 @@ export class NeighbourIndex {
   /** The k nearest candidates of each query word by cosine similarity, best first (through @xtrust/native's topK). */
   async query(words: readonly string[], k: number, options: { includeSelf?: boolean } = {}): Promise<Neighbour[][]> {
     checkWords(words, 'nearest: words');
-    if (!Number.isInteger(k) || k <= 0) throw new XtrustError('INVALID_ARGUMENT', `nearest: k must be a positive integer, got ${k}`, { argument: 'k' });
+    if (!Number.isInteger(k) || k <= 0)
+      throw new XtrustError('INVALID_ARGUMENT', `nearest: k must be a positive integer, got ${k}`, { argument: 'k' });
     if (words.length === 0 || this.size === 0) return words.map(() => []);
     const dim = this.embedding.dim;
     const q = await this.embedding.vectors(words);
@@ -98,13 +109,22 @@ export class NeighbourIndex {
  * over the embedding's whole vocabulary or `options.vocabulary`. Used by A2T-style synonym search
  * (001 §4: substitutes within the embedding neighbourhood) and TOKI's word pools (000 §3).
  */
-export async function nearest(embedding: WordEmbedding, words: readonly string[], k: number, options: NearestOptions = {}): Promise<Neighbour[][]> {
+export async function nearest(
+  embedding: WordEmbedding,
+  words: readonly string[],
+  k: number,
+  options: NearestOptions = {},
+): Promise<Neighbour[][]> {
   const index = await NeighbourIndex.build(embedding, options.vocabulary);
   return index.query(words, k, { includeSelf: options.includeSelf });
 }
 
 /** The |a|×|b| row-major matrix of cosine similarities between two word lists (@xtrust/native cosineMatrix). Throws OUT_OF_VOCABULARY for any unknown word. */
-export async function similarityMatrix(embedding: WordEmbedding, a: readonly string[], b: readonly string[]): Promise<Float32Array> {
+export async function similarityMatrix(
+  embedding: WordEmbedding,
+  a: readonly string[],
+  b: readonly string[],
+): Promise<Float32Array> {
   checkWords(a, 'similarityMatrix: a');
   checkWords(b, 'similarityMatrix: b');
   if (a.length === 0 || b.length === 0) return new Float32Array(0);
@@ -144,7 +164,11 @@ export class EmbeddingSynonymity implements Synonymity {
   async synPairs(a: readonly string[], b: readonly string[]): Promise<Float32Array> {
     checkWords(a, 'Syn: a');
     checkWords(b, 'Syn: b');
-    if (a.length !== b.length) throw new XtrustError('DIMENSION_MISMATCH', `Syn: ${a.length} words vs ${b.length} words`, { a: a.length, b: b.length });
+    if (a.length !== b.length)
+      throw new XtrustError('DIMENSION_MISMATCH', `Syn: ${a.length} words vs ${b.length} words`, {
+        a: a.length,
+        b: b.length,
+      });
     const out = new Float32Array(a.length);
     const distinct = new Map<string, number>();
     const need = (w: string) => {
@@ -198,7 +222,12 @@ export class EmbeddingSynonymity implements Synonymity {
  * words' vectors clipped to [0, 1], 1 for a word and itself. Throws OUT_OF_VOCABULARY unless
  * `options.oov` is `zero`. For many pairs use `EmbeddingSynonymity.synPairs` (one batched look-up).
  */
-export async function syn(embedding: WordEmbedding, a: string, b: string, options: EmbeddingSynonymityOptions = {}): Promise<number> {
+export async function syn(
+  embedding: WordEmbedding,
+  a: string,
+  b: string,
+  options: EmbeddingSynonymityOptions = {},
+): Promise<number> {
   return new EmbeddingSynonymity(embedding, options).syn(a, b);
 }
 
@@ -207,10 +236,18 @@ export async function syn(embedding: WordEmbedding, a: string, b: string, option
  * the cosine of the two sentence embeddings, for USE or MiniLM-style encoders. Every distinct text
  * is encoded once, in one batched `encode` call.
  */
-export async function sentenceSimilarity(encoder: SentenceEncoder, a: readonly string[], b: readonly string[]): Promise<Float32Array> {
+export async function sentenceSimilarity(
+  encoder: SentenceEncoder,
+  a: readonly string[],
+  b: readonly string[],
+): Promise<Float32Array> {
   checkWords(a, 'sentenceSimilarity: a');
   checkWords(b, 'sentenceSimilarity: b');
-  if (a.length !== b.length) throw new XtrustError('DIMENSION_MISMATCH', `sentenceSimilarity: ${a.length} texts vs ${b.length} texts`, { a: a.length, b: b.length });
+  if (a.length !== b.length)
+    throw new XtrustError('DIMENSION_MISMATCH', `sentenceSimilarity: ${a.length} texts vs ${b.length} texts`, {
+      a: a.length,
+      b: b.length,
+    });
   const ids = new Map<string, number>();
   for (const t of [...a, ...b]) if (!ids.has(t)) ids.set(t, ids.size);
   const texts = [...ids.keys()];

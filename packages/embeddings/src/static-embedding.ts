@@ -32,11 +32,15 @@ export class StaticEmbedding implements WordEmbedding {
 
   constructor(name: string, table: VectorTable, options: StaticEmbeddingOptions = {}) {
     const { dim, matrix } = table;
-    if (!Number.isInteger(dim) || dim <= 0) throw new XtrustError('INVALID_ARGUMENT', `${name}: dim must be a positive integer, got ${dim}`);
+    if (!Number.isInteger(dim) || dim <= 0)
+      throw new XtrustError('INVALID_ARGUMENT', `${name}: dim must be a positive integer, got ${dim}`);
     // A cached table's words are decoded lazily: count it through its index, not `words`.
     const count = table.index ? table.index.count : table.words.length;
     if (matrix.length !== count * dim) {
-      throw new XtrustError('DIMENSION_MISMATCH', `${name}: ${count} words × ${dim} needs ${count * dim} values, got ${matrix.length}`);
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `${name}: ${count} words × ${dim} needs ${count * dim} values, got ${matrix.length}`,
+      );
     }
     this.name = name;
     this.dim = dim;
@@ -96,11 +100,18 @@ export class StaticEmbedding implements WordEmbedding {
       if (rows[i] < 0) missing.push(words[i]);
     }
     if (missing.length > 0) {
-      const shown = missing.slice(0, 10).map((w) => JSON.stringify(w)).join(', ');
-      throw new XtrustError('OUT_OF_VOCABULARY', `${this.name} has no vector for ${missing.length} word(s): ${shown}${missing.length > 10 ? ', …' : ''}`, {
-        embedding: this.name,
-        missing,
-      });
+      const shown = missing
+        .slice(0, 10)
+        .map((w) => JSON.stringify(w))
+        .join(', ');
+      throw new XtrustError(
+        'OUT_OF_VOCABULARY',
+        `${this.name} has no vector for ${missing.length} word(s): ${shown}${missing.length > 10 ? ', …' : ''}`,
+        {
+          embedding: this.name,
+          missing,
+        },
+      );
     }
     return rows;
   }
@@ -108,7 +119,8 @@ export class StaticEmbedding implements WordEmbedding {
   /** The n×dim matrix of the rows of `rows` (no checks: internal). */
   gather(rows: Int32Array): Float32Array {
     const out = new Float32Array(rows.length * this.dim);
-    for (let i = 0; i < rows.length; i++) out.set(this.matrix.subarray(rows[i] * this.dim, (rows[i] + 1) * this.dim), i * this.dim);
+    for (let i = 0; i < rows.length; i++)
+      out.set(this.matrix.subarray(rows[i] * this.dim, (rows[i] + 1) * this.dim), i * this.dim);
     return out;
   }
 
@@ -139,6 +151,8 @@ export class StaticEmbedding implements WordEmbedding {
 
   /** A table view of this embedding (for caching or building derived vectors). */
   table(): VectorTable {
-    return this.vectorTable.norms === this.norms ? this.vectorTable : { words: this.vectorTable.words, dim: this.dim, matrix: this.matrix, norms: this.norms };
+    return this.vectorTable.norms === this.norms
+      ? this.vectorTable
+      : { words: this.vectorTable.words, dim: this.dim, matrix: this.matrix, norms: this.norms };
   }
 }

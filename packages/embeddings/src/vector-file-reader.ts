@@ -2,7 +2,13 @@ import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { XtrustError } from '@xtrust/core';
-import { EMBEDDINGS_VERSION, loadCachedTable, rowNorms, type CachedLoadOptions, type VectorTable } from './binary-cache.js';
+import {
+  EMBEDDINGS_VERSION,
+  loadCachedTable,
+  rowNorms,
+  type CachedLoadOptions,
+  type VectorTable,
+} from './binary-cache.js';
 import { ByteReader, scanEnd, scanNumber } from './byte-reader.js';
 import { cacheDir } from './cache-dir.js';
 import { StaticEmbedding, type CaseFolding } from './static-embedding.js';
@@ -48,7 +54,13 @@ class Growable {
   }
 }
 
-function fail(code: 'PARSE_ERROR' | 'DIMENSION_MISMATCH', file: string, line: number | undefined, byteOffset: number, message: string): never {
+function fail(
+  code: 'PARSE_ERROR' | 'DIMENSION_MISMATCH',
+  file: string,
+  line: number | undefined,
+  byteOffset: number,
+  message: string,
+): never {
   const where = line !== undefined ? `line ${line} (byte ${byteOffset})` : `byte ${byteOffset}`;
   throw new XtrustError(code, `${file}: ${where}: ${message}`, { file, line, byteOffset });
 }
@@ -157,7 +169,13 @@ function readText(file: string, hasHeader: boolean, options: VectorFileOptions):
       for (let k = 0; k < dim; k++) {
         const value = scanNumber(r.buf, starts[firstValue + k], ends[firstValue + k]);
         if (scanEnd !== ends[firstValue + k] || Number.isNaN(value)) {
-          fail('PARSE_ERROR', file, lineNo, r.fileOffset(starts[firstValue + k]), `value ${k + 1} of ${JSON.stringify(word)} is not a number ("${r.buf.toString('utf8', starts[firstValue + k], ends[firstValue + k]).slice(0, 20)}")`);
+          fail(
+            'PARSE_ERROR',
+            file,
+            lineNo,
+            r.fileOffset(starts[firstValue + k]),
+            `value ${k + 1} of ${JSON.stringify(word)} is not a number ("${r.buf.toString('utf8', starts[firstValue + k], ends[firstValue + k]).slice(0, 20)}")`,
+          );
         }
         values[k] = value;
       }
@@ -167,7 +185,13 @@ function readText(file: string, hasHeader: boolean, options: VectorFileOptions):
       words.push(word);
     }
     if (declared >= 0 && !Number.isFinite(limit) && entries !== declared) {
-      fail('PARSE_ERROR', file, lineNo, r.fileOffset(), `the header declares ${declared} words, the file has ${entries} (truncated?)`);
+      fail(
+        'PARSE_ERROR',
+        file,
+        lineNo,
+        r.fileOffset(),
+        `the header declares ${declared} words, the file has ${entries} (truncated?)`,
+      );
     }
     if (dim === 0) fail('PARSE_ERROR', file, undefined, 0, 'the file has no vectors');
     const matrix = out.trimmed();
@@ -198,12 +222,26 @@ function readBinary(file: string, options: VectorFileOptions): VectorTable {
       const at = r.fileOffset();
       let s = r.buf.indexOf(SPACE, r.pos);
       while ((s < 0 || s >= r.end) && r.refill()) s = r.buf.indexOf(SPACE, r.pos);
-      if (s < 0 || s >= r.end) fail('PARSE_ERROR', file, undefined, at, `the file ends inside the word of entry ${n + 1} of ${count}`);
-      if (s - r.pos > 1000) fail('PARSE_ERROR', file, undefined, at, `entry ${n + 1} has a word longer than 1000 bytes: not a word2vec binary file?`);
+      if (s < 0 || s >= r.end)
+        fail('PARSE_ERROR', file, undefined, at, `the file ends inside the word of entry ${n + 1} of ${count}`);
+      if (s - r.pos > 1000)
+        fail(
+          'PARSE_ERROR',
+          file,
+          undefined,
+          at,
+          `entry ${n + 1} has a word longer than 1000 bytes: not a word2vec binary file?`,
+        );
       const word = r.buf.toString('utf8', r.pos, s);
       r.pos = s + 1;
       if (r.ensure(bytes) < bytes) {
-        fail('PARSE_ERROR', file, undefined, r.fileOffset(), `the file ends inside the vector of ${JSON.stringify(word)} (entry ${n + 1} of ${count}): ${r.end - r.pos} of ${bytes} bytes`);
+        fail(
+          'PARSE_ERROR',
+          file,
+          undefined,
+          r.fileOffset(),
+          `the file ends inside the vector of ${JSON.stringify(word)} (entry ${n + 1} of ${count}): ${r.end - r.pos} of ${bytes} bytes`,
+        );
       }
       if (!keep || keep.has(word)) {
         out.reserve(dim);
@@ -257,8 +295,25 @@ export async function loadVectorFile(file: string, options: LoadVectorFileOption
     throw new XtrustError('FILE_NOT_FOUND', `Vector file ${abs} does not exist`, { file: abs }, { cause });
   }
   const vocab = options.vocabulary ? [...options.vocabulary].sort() : undefined;
-  const key = JSON.stringify({ file: abs, size: st.size, mtime: st.mtimeMs, format: options.format ?? 'auto', limit: options.limit ?? null, vocab: vocab ? createHash('sha256').update(vocab.join('\n')).digest('hex') : null, xtrust: EMBEDDINGS_VERSION });
-  const cacheFile = join(options.cacheDir ?? cacheDir(), 'embeddings', `file-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.xvec`);
-  const got = await loadCachedTable(cacheFile, key, () => readVectorFile(abs, { ...options, vocabulary: vocab }), options);
+  const key = JSON.stringify({
+    file: abs,
+    size: st.size,
+    mtime: st.mtimeMs,
+    format: options.format ?? 'auto',
+    limit: options.limit ?? null,
+    vocab: vocab ? createHash('sha256').update(vocab.join('\n')).digest('hex') : null,
+    xtrust: EMBEDDINGS_VERSION,
+  });
+  const cacheFile = join(
+    options.cacheDir ?? cacheDir(),
+    'embeddings',
+    `file-${createHash('sha256').update(key).digest('hex').slice(0, 16)}.xvec`,
+  );
+  const got = await loadCachedTable(
+    cacheFile,
+    key,
+    () => readVectorFile(abs, { ...options, vocabulary: vocab }),
+    options,
+  );
   return new StaticEmbedding(name, got.table, embedOpts);
 }

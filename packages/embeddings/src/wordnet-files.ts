@@ -14,7 +14,12 @@ export function packageDir(name: string): string {
   try {
     return dirname(require.resolve(`${name}/package.json`));
   } catch (cause) {
-    throw new XtrustError('NOT_FOUND', `The npm package "${name}" is not installed next to @xtrust/embeddings`, { package: name }, { cause });
+    throw new XtrustError(
+      'NOT_FOUND',
+      `The npm package "${name}" is not installed next to @xtrust/embeddings`,
+      { package: name },
+      { cause },
+    );
   }
 }
 

@@ -140,8 +140,16 @@ export class WordNet {
       const senseCount = Number(f[4 + pCount]);
       const tagSenseCount = Number(f[5 + pCount]);
       const offsets = f.slice(6 + pCount).map(Number);
-      if (!(synsetCount >= 1) || offsets.length !== synsetCount || offsets.some((o) => !Number.isInteger(o)) || !Number.isInteger(tagSenseCount)) {
-        throw new XtrustError('PARSE_ERROR', `${join(this.dictDir, name)} line ${lineNo}: malformed index line`, { file: name, line: lineNo });
+      if (
+        !(synsetCount >= 1) ||
+        offsets.length !== synsetCount ||
+        offsets.some((o) => !Number.isInteger(o)) ||
+        !Number.isInteger(tagSenseCount)
+      ) {
+        throw new XtrustError('PARSE_ERROR', `${join(this.dictDir, name)} line ${lineNo}: malformed index line`, {
+          file: name,
+          line: lineNo,
+        });
       }
       map.set(f[0], { lemma: f[0], pos, pointerSymbols: f.slice(4, 4 + pCount), senseCount, tagSenseCount, offsets });
     }
@@ -190,7 +198,12 @@ export class WordNet {
     const w = wordNetForm(checkWord(word, 'WordNet.lookup'));
     const out: IndexEntry[] = [];
     for (const p of options.pos ? [options.pos] : WORDNET_POS) {
-      const lemmas = options.baseForms === false ? (this.isLemma(w, p) ? [w] : []) : morphy(w, p, this.exceptions, (l, q) => this.isLemma(l, q));
+      const lemmas =
+        options.baseForms === false
+          ? this.isLemma(w, p)
+            ? [w]
+            : []
+          : morphy(w, p, this.exceptions, (l, q) => this.isLemma(l, q));
       for (const l of lemmas) out.push(this.index(p).get(l)!);
     }
     return out;
@@ -204,7 +217,11 @@ export class WordNet {
     const buf = this.data(pos);
     const file = join(this.dictDir, `data.${POS_FILE[pos]}`);
     if (!Number.isInteger(offset) || offset < 0 || offset >= buf.length) {
-      throw new XtrustError('PARSE_ERROR', `${file}: synset offset ${offset} is outside the file (${buf.length} bytes)`, { file, offset });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `${file}: synset offset ${offset} is outside the file (${buf.length} bytes)`,
+        { file, offset },
+      );
     }
     let end = buf.indexOf(10, offset);
     if (end < 0) end = buf.length;
@@ -212,7 +229,11 @@ export class WordNet {
     const bar = line.indexOf(' | ');
     const head = (bar >= 0 ? line.slice(0, bar) : line).trim().split(' ');
     if (Number(head[0]) !== offset) {
-      throw new XtrustError('PARSE_ERROR', `${file} byte ${offset}: no synset starts there (found "${line.slice(0, 20)}")`, { file, offset });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `${file} byte ${offset}: no synset starts there (found "${line.slice(0, 20)}")`,
+        { file, offset },
+      );
     }
     const ssType = head[2] as Synset['ssType'];
     const wCount = parseInt(head[3], 16);
@@ -231,10 +252,23 @@ export class WordNet {
         target: parseInt(st.slice(2, 4), 16),
       });
     }
-    if (!Number.isInteger(wCount) || words.some((w) => w === undefined) || pointers.some((p) => !Number.isInteger(p.offset))) {
+    if (
+      !Number.isInteger(wCount) ||
+      words.some((w) => w === undefined) ||
+      pointers.some((p) => !Number.isInteger(p.offset))
+    ) {
       throw new XtrustError('PARSE_ERROR', `${file} byte ${offset}: malformed synset line`, { file, offset });
     }
-    const synset: Synset = { id, offset, pos, ssType, lexFile: Number(head[1]), words, pointers, gloss: bar >= 0 ? line.slice(bar + 3).trim() : '' };
+    const synset: Synset = {
+      id,
+      offset,
+      pos,
+      ssType,
+      lexFile: Number(head[1]),
+      words,
+      pointers,
+      gloss: bar >= 0 ? line.slice(bar + 3).trim() : '',
+    };
     this.synsetCache.set(id, synset);
     return synset;
   }
@@ -260,7 +294,10 @@ export class WordNet {
    * part of speech. The word itself and its own base forms are left out.
    */
   synonyms(word: string, options: RelationOptions = {}): string[] {
-    const self = new Set([wordNetForm(checkWord(word, 'WordNet.synonyms')), ...this.lookup(word, options).map((e) => e.lemma)]);
+    const self = new Set([
+      wordNetForm(checkWord(word, 'WordNet.synonyms')),
+      ...this.lookup(word, options).map((e) => e.lemma),
+    ]);
     const out = new Set<string>();
     for (const s of this.synsets(word, options)) {
       for (const w of s.words) {
@@ -301,7 +338,9 @@ export class WordNet {
 
   /** Direct hypernyms of one synset. */
   hypernymsOf(synset: Synset): Synset[] {
-    return synset.pointers.filter((p) => p.symbol === '@' || p.symbol === '@i').map((p) => this.synset(p.offset, p.pos));
+    return synset.pointers
+      .filter((p) => p.symbol === '@' || p.symbol === '@i')
+      .map((p) => this.synset(p.offset, p.pos));
   }
 
   /** Number of senses of a word (through base forms), summed over the parts of speech asked for. */
@@ -364,7 +403,9 @@ export class WordNet {
       if (options.singleWord && lemma.includes('_')) continue;
       rows.push({ lemma: displayForm(lemma), pos, tagCount });
     }
-    rows.sort((a, b) => b.tagCount - a.tagCount || (a.lemma < b.lemma ? -1 : a.lemma > b.lemma ? 1 : a.pos < b.pos ? -1 : 1));
+    rows.sort(
+      (a, b) => b.tagCount - a.tagCount || (a.lemma < b.lemma ? -1 : a.lemma > b.lemma ? 1 : a.pos < b.pos ? -1 : 1),
+    );
     return rows.slice(0, n);
   }
 

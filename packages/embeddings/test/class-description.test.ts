@@ -5,14 +5,28 @@ const wn = wordnet();
 
 describe('wordNetDescription (a class name described from WordNet 3.1)', () => {
   it('splits a gloss into its definition and content words', () => {
-    expect(glossDefinition('in accordance with recognized standards; "legitimate advertising practices"')).toBe('in accordance with recognized standards');
-    expect(glossDefinition('unwanted e-mail (usually of a commercial nature sent out in bulk)')).toBe('unwanted e-mail (usually of a commercial nature sent out in bulk)');
-    expect(definitionWords('unwanted e-mail (usually of a commercial nature sent out in bulk)')).toEqual(['unwanted', 'e-mail', 'usually', 'commercial', 'nature', 'sent', 'bulk']);
+    expect(glossDefinition('in accordance with recognized standards; "legitimate advertising practices"')).toBe(
+      'in accordance with recognized standards',
+    );
+    expect(glossDefinition('unwanted e-mail (usually of a commercial nature sent out in bulk)')).toBe(
+      'unwanted e-mail (usually of a commercial nature sent out in bulk)',
+    );
+    expect(definitionWords('unwanted e-mail (usually of a commercial nature sent out in bulk)')).toEqual([
+      'unwanted',
+      'e-mail',
+      'usually',
+      'commercial',
+      'nature',
+      'sent',
+      'bulk',
+    ]);
   });
 
   it('describes "spam" by its junk e-mail sense: the proper noun "Spam" (canned meat) disagrees in case', () => {
     const d = wordNetDescription(wn, 'spam');
-    expect(d.senses.map((s) => s.definition)).toEqual(['unwanted e-mail (usually of a commercial nature sent out in bulk)']);
+    expect(d.senses.map((s) => s.definition)).toEqual([
+      'unwanted e-mail (usually of a commercial nature sent out in bulk)',
+    ]);
     expect(d.lemmas).toEqual(['junk e-mail']);
     expect(d.glossWords).toEqual(expect.arrayContaining(['unwanted', 'e-mail', 'commercial', 'bulk']));
     expect(d.glossWords).not.toContain('pork');
@@ -30,6 +44,8 @@ describe('wordNetDescription (a class name described from WordNet 3.1)', () => {
     expect(religion.hypernyms).toContain('theological virtue');
     expect(religion.hyponyms).toEqual(expect.arrayContaining(['christianity', 'buddhism']));
     // a capitalised name keeps the capitalised senses: the Democratic Party's, not democracy's
-    expect(wordNetDescription(wn, 'Democratic').senses.map((s) => s.definition)).toEqual(['belong to or relating to the Democratic Party']);
+    expect(wordNetDescription(wn, 'Democratic').senses.map((s) => s.definition)).toEqual([
+      'belong to or relating to the Democratic Party',
+    ]);
   });
 });

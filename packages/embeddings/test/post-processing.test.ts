@@ -14,7 +14,11 @@ function toy(): StaticEmbedding {
   return new StaticEmbedding('toy', { words, dim: 3, matrix, norms: rowNorms(matrix, 3) });
 }
 
-async function cos(e: { vectors(w: readonly string[]): Promise<Float32Array>; dim: number }, x: string, y: string): Promise<number> {
+async function cos(
+  e: { vectors(w: readonly string[]): Promise<Float32Array>; dim: number },
+  x: string,
+  y: string,
+): Promise<number> {
   const v = await e.vectors([x, y]);
   const d = e.dim;
   let s = 0;
@@ -35,8 +39,8 @@ describe('all-but-the-top post-processing (Mu & Viswanath 2018) on a hand-comput
     expect(Array.from(p.mean)).toEqual([2, 1.5, 5]);
     expect(p.variances[0]).toBeCloseTo(1, 10);
     expect(p.variances[1]).toBeCloseTo(0.25, 10);
-    expect(Array.from(p.directions.slice(0, 3)).map((x) => Math.abs(x) < 1e-9 ? 0 : x)).toEqual([1, 0, 0]);
-    expect(Array.from(p.directions.slice(3, 6)).map((x) => Math.abs(x) < 1e-9 ? 0 : x)).toEqual([0, 1, 0]);
+    expect(Array.from(p.directions.slice(0, 3)).map((x) => (Math.abs(x) < 1e-9 ? 0 : x))).toEqual([1, 0, 0]);
+    expect(Array.from(p.directions.slice(3, 6)).map((x) => (Math.abs(x) < 1e-9 ? 0 : x))).toEqual([0, 1, 0]);
   });
 
   it('raw cosines are inflated by the common component; centring and removing the top direction give the hand values', async () => {
@@ -52,7 +56,9 @@ describe('all-but-the-top post-processing (Mu & Viswanath 2018) on a hand-comput
     // D = 1 removes u1 = (1,0,0): a'' = b'' = (0,−.5,0), c'' = d'' = (0,.5,0)
     const abtt = await AllButTheTopEmbedding.fit(raw, { components: 1 });
     expect(abtt.name).toBe('toy+abtt1');
-    expect(Array.from(await abtt.vectors(['a', 'c'])).map((x) => (Math.abs(x) < 1e-6 ? 0 : x))).toEqual([0, -0.5, 0, 0, 0.5, 0]);
+    expect(Array.from(await abtt.vectors(['a', 'c'])).map((x) => (Math.abs(x) < 1e-6 ? 0 : x))).toEqual([
+      0, -0.5, 0, 0, 0.5, 0,
+    ]);
     expect(await cos(abtt, 'a', 'b')).toBeCloseTo(1, 6);
     expect(await cos(abtt, 'a', 'c')).toBeCloseTo(-1, 6);
     expect(abtt.has('a')).toBe(true);
@@ -61,8 +67,15 @@ describe('all-but-the-top post-processing (Mu & Viswanath 2018) on a hand-comput
 
   it('defaults to D = max(1, round(dim/100)) and refuses what it cannot estimate', async () => {
     expect((await AllButTheTopEmbedding.fit(toy())).components).toBe(1);
-    await expect(AllButTheTopEmbedding.fit(toy(), { components: 4 })).rejects.toThrow(/4 known words cannot estimate 4 principal directions/);
-    const notStatic = { name: 'fn', dim: 3, has: () => true, vectors: async (w: readonly string[]) => new Float32Array(w.length * 3) };
+    await expect(AllButTheTopEmbedding.fit(toy(), { components: 4 })).rejects.toThrow(
+      /4 known words cannot estimate 4 principal directions/,
+    );
+    const notStatic = {
+      name: 'fn',
+      dim: 3,
+      has: () => true,
+      vectors: async (w: readonly string[]) => new Float32Array(w.length * 3),
+    };
     await expect(AllButTheTopEmbedding.fit(notStatic)).rejects.toThrow(/no enumerable vocabulary/);
     expect(() => principalDirections(new Float32Array(3), 1, 3, 1)).toThrow(/at least 2 vectors/);
   });

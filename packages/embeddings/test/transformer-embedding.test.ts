@@ -34,14 +34,21 @@ describe('TransformerEmbedding (transformers.js, local ONNX folder)', async () =
   it('mean-pools and normalises sentence embeddings', async () => {
     const v = await emb.encode(['the king', 'a good film']);
     const ref = reference([id('[CLS]'), id('the'), id('king'), id('[SEP]')]);
-    const mean = Array.from({ length: HIDDEN }, (_, d) => (ref[d] + ref[HIDDEN + d] + ref[2 * HIDDEN + d] + ref[3 * HIDDEN + d]) / 4);
+    const mean = Array.from(
+      { length: HIDDEN },
+      (_, d) => (ref[d] + ref[HIDDEN + d] + ref[2 * HIDDEN + d] + ref[3 * HIDDEN + d]) / 4,
+    );
     const n = Math.hypot(...mean);
     for (let d = 0; d < HIDDEN; d++) expect(v[d]).toBeCloseTo(mean[d] / n, 5);
     await expect(emb.encode(['  '])).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
   });
 
   it('scores semantic textual similarity of aligned pairs (002 §4.2)', async () => {
-    const sts = await sentenceSimilarity(emb, ['the king', 'the king', 'a good film'], ['the king', 'the queen', 'the river bank']);
+    const sts = await sentenceSimilarity(
+      emb,
+      ['the king', 'the king', 'a good film'],
+      ['the king', 'the queen', 'the river bank'],
+    );
     expect(sts[0]).toBeCloseTo(1, 5);
     const v = await emb.encode(['the king', 'the queen']);
     let dot = 0;
@@ -55,7 +62,10 @@ describe('TransformerEmbedding (transformers.js, local ONNX folder)', async () =
     expect(emb.has('king')).toBe(true);
     expect(emb.has('played')).toBe(true); // play ##ed
     expect(emb.has('zebra')).toBe(false); // only [UNK]
-    await expect(emb.vectors(['king', 'zebra'])).rejects.toMatchObject({ code: 'OUT_OF_VOCABULARY', details: { missing: ['zebra'] } });
+    await expect(emb.vectors(['king', 'zebra'])).rejects.toMatchObject({
+      code: 'OUT_OF_VOCABULARY',
+      details: { missing: ['zebra'] },
+    });
     const m = await similarityMatrix(emb, ['king'], ['queen', 'river']);
     expect(m[0]).toBeGreaterThan(m[1]);
     const v = await emb.vectors(['king']);
@@ -64,10 +74,16 @@ describe('TransformerEmbedding (transformers.js, local ONNX folder)', async () =
   });
 
   it('refuses a missing folder without network, and names a missing file', async () => {
-    await expect(TransformerEmbedding.load('/nonexistent/model')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: expect.stringMatching(/remote loading is disabled/) });
+    await expect(TransformerEmbedding.load('/nonexistent/model')).rejects.toMatchObject({
+      code: 'FILE_NOT_FOUND',
+      message: expect.stringMatching(/remote loading is disabled/),
+    });
     const broken = join(tempDir(), 'broken');
     writeTinyBert(broken);
     (await import('node:fs')).rmSync(join(broken, 'tokenizer.json'));
-    await expect(TransformerEmbedding.load(broken)).rejects.toMatchObject({ code: 'FILE_NOT_FOUND', message: expect.stringMatching(/tokenizer\.json is missing/) });
+    await expect(TransformerEmbedding.load(broken)).rejects.toMatchObject({
+      code: 'FILE_NOT_FOUND',
+      message: expect.stringMatching(/tokenizer\.json is missing/),
+    });
   });
 });

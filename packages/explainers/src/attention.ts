@@ -1,18 +1,29 @@
-import { XtrustError, isAttentionProvider, isLayerAttentionProvider, type AttentionMap, type AttentionProvider, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
+import {
+  XtrustError,
+  isAttentionProvider,
+  isLayerAttentionProvider,
+  type AttentionMap,
+  type AttentionProvider,
+  type Classifier,
+  type Explainer,
+  type Explanation,
+} from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
 import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from './model-calls.js';
 import { textFeatures } from './text-features.js';
 import { aggregateToFeatures, alignTokens } from './word-alignment.js';
 
-export type AttentionOptions = ModelCallOptions & LabelOptions & {
-  /** One feature per distinct word (default; occurrences averaged) or per word position. */
-  bow?: boolean;
-  /**
-   * `last` (default; 003 §3.3): the last layer's map. `mean`: the element-wise mean of every layer's map
-   * (`meanAttentionMap`), for classifiers that are LayerAttentionProviders.
-   */
-  layers?: 'last' | 'mean';};
+export type AttentionOptions = ModelCallOptions &
+  LabelOptions & {
+    /** One feature per distinct word (default; occurrences averaged) or per word position. */
+    bow?: boolean;
+    /**
+     * `last` (default; 003 §3.3): the last layer's map. `mean`: the element-wise mean of every layer's map
+     * (`meanAttentionMap`), for classifiers that are LayerAttentionProviders.
+     */
+    layers?: 'last' | 'mean';
+  };
 
 /**
  * The element-wise mean of several attention maps of one text (e.g. every layer's): the same tokens and
@@ -20,13 +31,17 @@ export type AttentionOptions = ModelCallOptions & LabelOptions & {
  * the word scores of the mean map are the mean of each layer's word scores.
  */
 export function meanAttentionMap(maps: readonly AttentionMap[], where = 'attention'): AttentionMap {
-  if (!Array.isArray(maps) || maps.length === 0) throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: no attention maps to average`);
+  if (!Array.isArray(maps) || maps.length === 0)
+    throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: no attention maps to average`);
   const first = maps[0];
   const n = first.weights.length;
   const sum = new Float64Array(n);
   maps.forEach((m, l) => {
     if (m.heads !== first.heads || m.tokens.length !== first.tokens.length || m.weights.length !== n) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: layer ${l} has ${m.heads} heads × ${m.tokens.length} tokens (${m.weights.length} weights); layer 0 has ${first.heads} × ${first.tokens.length} (${n})`);
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${where}: layer ${l} has ${m.heads} heads × ${m.tokens.length} tokens (${m.weights.length} weights); layer 0 has ${first.heads} × ${first.tokens.length} (${n})`,
+      );
     }
     for (let j = 0; j < n; j++) sum[j] += m.weights[j];
   });
@@ -46,7 +61,10 @@ export function attentionWordScores(text: string, map: AttentionMap, where = 'at
   const T = map.tokens.length;
   const H = map.heads;
   if (!Number.isInteger(H) || H < 1 || !(map.weights instanceof Float32Array) || map.weights.length !== H * T * T) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: attention weights have ${map.weights?.length} values; expected heads×T×T = ${H}×${T}×${T}`);
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `${where}: attention weights have ${map.weights?.length} values; expected heads×T×T = ${H}×${T}×${T}`,
+    );
   }
   const pos = textFeatures(text, false);
   const align = alignTokens(pos, map.tokens); // token → word position, −1 dropped
@@ -64,7 +82,8 @@ export function attentionWordScores(text: string, map: AttentionMap, where = 'at
         const q = align[j];
         if (q < 0) continue;
         const v = map.weights[base + i * T + j];
-        if (!Number.isFinite(v)) throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: attention weight [${h}][${i}][${j}] is ${v}`);
+        if (!Number.isFinite(v))
+          throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: attention weight [${h}][${i}][${j}] is ${v}`);
         block[p * P + q] += v;
       }
     }
@@ -95,17 +114,32 @@ export class AttentionExplainer implements Explainer<AttentionOptions> {
   readonly name = 'attention';
   constructor(private readonly defaults: AttentionOptions = {}) {}
 
-  async explain(classifier: Classifier, texts: readonly string[], options: AttentionOptions = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: AttentionOptions = {},
+  ): Promise<Explanation[]> {
     const o: AttentionOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'attention');
     if (!isAttentionProvider(classifier)) {
-      throw new XtrustError('UNSUPPORTED', 'attention needs a classifier that is an AttentionProvider (a transformer whose model outputs attentions); this one has no attentions method', { method: 'attention' });
+      throw new XtrustError(
+        'UNSUPPORTED',
+        'attention needs a classifier that is an AttentionProvider (a transformer whose model outputs attentions); this one has no attentions method',
+        { method: 'attention' },
+      );
     }
     const provider: AttentionProvider = classifier;
     const layers = o.layers ?? 'last';
-    if (layers !== 'last' && layers !== 'mean') throw new XtrustError('INVALID_ARGUMENT', `layers must be "last" or "mean", got ${String(layers)}`, { argument: 'layers' });
+    if (layers !== 'last' && layers !== 'mean')
+      throw new XtrustError('INVALID_ARGUMENT', `layers must be "last" or "mean", got ${String(layers)}`, {
+        argument: 'layers',
+      });
     if (layers === 'mean' && !isLayerAttentionProvider(classifier)) {
-      throw new XtrustError('UNSUPPORTED', 'attention with layers "mean" needs a classifier that is a LayerAttentionProvider (every layer\'s attentions); this one has no layerAttentions method', { method: 'attention' });
+      throw new XtrustError(
+        'UNSUPPORTED',
+        'attention with layers "mean" needs a classifier that is a LayerAttentionProvider (every layer\'s attentions); this one has no layerAttentions method',
+        { method: 'attention' },
+      );
     }
     const bow = o.bow ?? true;
     const k = classifier.labels.length;
@@ -119,10 +153,15 @@ export class AttentionExplainer implements Explainer<AttentionOptions> {
       const chunk = texts.slice(start, start + batch);
       const got =
         layers === 'mean' && isLayerAttentionProvider(classifier)
-          ? (await classifier.layerAttentions(chunk)).map((ls, b) => meanAttentionMap(ls, `attention: texts[${start + b}]`))
+          ? (await classifier.layerAttentions(chunk)).map((ls, b) =>
+              meanAttentionMap(ls, `attention: texts[${start + b}]`),
+            )
           : await provider.attentions(chunk);
       if (!Array.isArray(got) || got.length !== chunk.length) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `attention: attentions() returned ${Array.isArray(got) ? got.length : typeof got} maps for ${chunk.length} texts`);
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `attention: attentions() returned ${Array.isArray(got) ? got.length : typeof got} maps for ${chunk.length} texts`,
+        );
       }
       maps.push(...got);
     }

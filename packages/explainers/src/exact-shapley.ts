@@ -7,7 +7,8 @@ import { textFeatures } from './text-features.js';
 
 export type ExactShapleyOptions = ShapleyOptions & {
   /** Largest number of players accepted (2^d coalitions are scored). Default 12, at most 20. */
-  maxFeatures?: number;};
+  maxFeatures?: number;
+};
 
 /**
  * Shapley values of the words of a text for the game v(S) = p(label | text keeping only the words in
@@ -20,11 +21,18 @@ export class ExactShapleyExplainer implements Explainer<ExactShapleyOptions> {
   readonly name = 'exact-shapley';
   constructor(private readonly defaults: ExactShapleyOptions = {}) {}
 
-  async explain(classifier: Classifier, texts: readonly string[], options: ExactShapleyOptions = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: ExactShapleyOptions = {},
+  ): Promise<Explanation[]> {
     const o: ExactShapleyOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'exact-shapley');
     const maxFeatures = intOption('maxFeatures', o.maxFeatures, 12, 1);
-    if (maxFeatures > 20) throw new XtrustError('INVALID_ARGUMENT', `maxFeatures must be ≤ 20 (2^20 coalitions), got ${maxFeatures}`, { argument: 'maxFeatures' });
+    if (maxFeatures > 20)
+      throw new XtrustError('INVALID_ARGUMENT', `maxFeatures must be ≤ 20 (2^20 coalitions), got ${maxFeatures}`, {
+        argument: 'maxFeatures',
+      });
     const bow = o.bow ?? true;
     const k = classifier.labels.length;
     const explicit = explicitLabels(classifier.labels, o);
@@ -35,12 +43,22 @@ export class ExactShapleyExplainer implements Explainer<ExactShapleyOptions> {
       const tf = textFeatures(texts[i], bow, `texts[${i}]`);
       const d = tf.count;
       if (d > maxFeatures) {
-        throw new XtrustError('INVALID_ARGUMENT', `texts[${i}] has ${d} ${bow ? 'distinct words' : 'words'}; exact Shapley values score 2^d coalitions and accept at most maxFeatures = ${maxFeatures} (use KernelShapExplainer)`, { argument: `texts[${i}]`, features: d });
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `texts[${i}] has ${d} ${bow ? 'distinct words' : 'words'}; exact Shapley values score 2^d coalitions and accept at most maxFeatures = ${maxFeatures} (use KernelShapExplainer)`,
+          { argument: `texts[${i}]`, features: d },
+        );
       }
       const rows = 1 << d;
       const masks = new Uint8Array(rows * d);
       for (let s = 0; s < rows; s++) for (let j = 0; j < d; j++) masks[s * d + j] = (s >> j) & 1;
-      const scorer = makeScorer(classifier, tf, guard, { ...o, batchSize: Math.max(o.batchSize ?? 2048, rows) }, bow ? null : '');
+      const scorer = makeScorer(
+        classifier,
+        tf,
+        guard,
+        { ...o, batchSize: Math.max(o.batchSize ?? 2048, rows) },
+        bow ? null : '',
+      );
       const probs = await scorer.score(masks, rows);
       const full = probs.subarray((rows - 1) * k, rows * k);
       const empty = probs.subarray(0, k);
@@ -75,7 +93,20 @@ export class ExactShapleyExplainer implements Explainer<ExactShapleyOptions> {
         }
         return phi;
       });
-      out.push(...shapleyExplanations(classifier, tf, 'exact-shapley', { bow, scorer: scorer.kind }, undefined, full, empty, labels, values, { coalitions: rows }));
+      out.push(
+        ...shapleyExplanations(
+          classifier,
+          tf,
+          'exact-shapley',
+          { bow, scorer: scorer.kind },
+          undefined,
+          full,
+          empty,
+          labels,
+          values,
+          { coalitions: rows },
+        ),
+      );
     }
     return out;
   }

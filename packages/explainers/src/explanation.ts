@@ -44,7 +44,8 @@ export function makeExplanation(p: ExplanationParts): Explanation {
 
 export type TopWordsOptions = {
   /** Keep only words that push towards the explained label (weight > 0). Default false. */
-  positiveOnly?: boolean;};
+  positiveOnly?: boolean;
+};
 
 /**
  * The first `k` words of an explanation by |weight| (features are already sorted), optionally only
@@ -53,7 +54,9 @@ export type TopWordsOptions = {
  */
 export function topWords(exp: Explanation, k: number, options: TopWordsOptions = {}): string[] {
   if (!Number.isInteger(k) || k < 0) {
-    throw new XtrustError('INVALID_ARGUMENT', `topWords(exp, k): k must be a non-negative integer, got ${String(k)}`, { argument: 'k' });
+    throw new XtrustError('INVALID_ARGUMENT', `topWords(exp, k): k must be a non-negative integer, got ${String(k)}`, {
+      argument: 'k',
+    });
   }
   const out: string[] = [];
   for (const f of exp.features) {

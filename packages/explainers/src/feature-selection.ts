@@ -3,12 +3,25 @@ import { solvePsd } from './least-squares.js';
 
 /** Feature selection methods of the reference `LimeBase.feature_selection`. */
 export type FeatureSelection = 'auto' | 'none' | 'forward_selection' | 'highest_weights' | 'lasso_path';
-export const FEATURE_SELECTIONS: readonly FeatureSelection[] = ['auto', 'none', 'forward_selection', 'highest_weights', 'lasso_path'];
+export const FEATURE_SELECTIONS: readonly FeatureSelection[] = [
+  'auto',
+  'none',
+  'forward_selection',
+  'highest_weights',
+  'lasso_path',
+];
 
 /** `auto` as the reference resolves it: forward selection for at most 6 features, highest weights otherwise. */
-export function resolveFeatureSelection(method: FeatureSelection, numFeatures: number): Exclude<FeatureSelection, 'auto'> {
+export function resolveFeatureSelection(
+  method: FeatureSelection,
+  numFeatures: number,
+): Exclude<FeatureSelection, 'auto'> {
   if (!FEATURE_SELECTIONS.includes(method)) {
-    throw new XtrustError('INVALID_ARGUMENT', `featureSelection must be one of ${FEATURE_SELECTIONS.join(', ')}, got ${String(method)}`, { argument: 'featureSelection' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `featureSelection must be one of ${FEATURE_SELECTIONS.join(', ')}, got ${String(method)}`,
+      { argument: 'featureSelection' },
+    );
   }
   if (method !== 'auto') return method;
   return numFeatures <= 6 ? 'forward_selection' : 'highest_weights';
@@ -131,7 +144,13 @@ export class WeightedMoments {
 }
 
 /** Weighted centred cross-moments with a target: b = Σ w (x − m)(y − ȳ), and yy = Σ w (y − ȳ)². */
-export function weightedCross(data: Uint8Array, rows: number, g: WeightedGram, weights: Float64Array, y: ArrayLike<number>): { b: Float64Array; yy: number } {
+export function weightedCross(
+  data: Uint8Array,
+  rows: number,
+  g: WeightedGram,
+  weights: Float64Array,
+  y: ArrayLike<number>,
+): { b: Float64Array; yy: number } {
   const d = g.d;
   let ym = 0;
   for (let r = 0; r < rows; r++) ym += weights[r] * y[r];

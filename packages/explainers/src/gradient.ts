@@ -1,20 +1,33 @@
-import { XtrustError, isGradientProvider, type Classifier, type Explainer, type Explanation, type GradientProvider, type InputGradients } from '@xtrust/core';
+import {
+  XtrustError,
+  isGradientProvider,
+  type Classifier,
+  type Explainer,
+  type Explanation,
+  type GradientProvider,
+  type InputGradients,
+} from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
 import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from './model-calls.js';
 import { textFeatures, type TextFeatures } from './text-features.js';
 import { aggregateToFeatures, alignTokens, type Aggregation } from './word-alignment.js';
 
-export type GradientExplainerOptions = ModelCallOptions & LabelOptions & {
-  /** `gradient-x-input` (default): Σ over the vector of gradient·input; `l2`: the gradient's L2 norm. */
-  variant?: 'gradient-x-input' | 'l2';
-  /** Differentiate the class probability (default) or logit. */
-  output?: 'probability' | 'logit';
-  /** One feature per distinct word (default; occurrences combined) or per word position. */
-  bow?: boolean;};
+export type GradientExplainerOptions = ModelCallOptions &
+  LabelOptions & {
+    /** `gradient-x-input` (default): Σ over the vector of gradient·input; `l2`: the gradient's L2 norm. */
+    variant?: 'gradient-x-input' | 'l2';
+    /** Differentiate the class probability (default) or logit. */
+    output?: 'probability' | 'logit';
+    /** One feature per distinct word (default; occurrences combined) or per word position. */
+    bow?: boolean;
+  };
 
 /** Throws UNSUPPORTED unless the classifier is a GradientProvider (never faked). */
-export function requireGradients(classifier: Classifier, method: string): asserts classifier is Classifier & GradientProvider {
+export function requireGradients(
+  classifier: Classifier,
+  method: string,
+): asserts classifier is Classifier & GradientProvider {
   if (!isGradientProvider(classifier)) {
     throw new XtrustError(
       'UNSUPPORTED',
@@ -27,8 +40,17 @@ export function requireGradients(classifier: Classifier, method: string): assert
 /** Checks the sizes of a GradientProvider's answer for S scales. */
 export function checkGradients(g: InputGradients, scales: number, where: string): number {
   const T = g?.tokens?.length;
-  if (!Number.isInteger(T) || !Number.isInteger(g.dim) || g.dim < 1 || !(g.inputs instanceof Float32Array) || !(g.gradients instanceof Float32Array)) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: inputGradients returned a malformed result (tokens, dim, inputs, gradients expected)`);
+  if (
+    !Number.isInteger(T) ||
+    !Number.isInteger(g.dim) ||
+    g.dim < 1 ||
+    !(g.inputs instanceof Float32Array) ||
+    !(g.gradients instanceof Float32Array)
+  ) {
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `${where}: inputGradients returned a malformed result (tokens, dim, inputs, gradients expected)`,
+    );
   }
   if (g.inputs.length !== T * g.dim || g.gradients.length !== scales * T * g.dim) {
     throw new XtrustError(
@@ -37,7 +59,8 @@ export function checkGradients(g: InputGradients, scales: number, where: string)
     );
   }
   for (let i = 0; i < g.gradients.length; i++) {
-    if (!Number.isFinite(g.gradients[i])) throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: gradient value ${i} is ${g.gradients[i]}`);
+    if (!Number.isFinite(g.gradients[i]))
+      throw new XtrustError('BAD_MODEL_OUTPUT', `${where}: gradient value ${i} is ${g.gradients[i]}`);
   }
   return T;
 }
@@ -105,7 +128,11 @@ export async function explainWithGradients(
           predicted,
           explained: label,
           features,
-          diagnostics: { modelPrediction: probs[i * k + label], ...attribution.diagnostics(scores, dropped), uncoveredWords: uncovered },
+          diagnostics: {
+            modelPrediction: probs[i * k + label],
+            ...attribution.diagnostics(scores, dropped),
+            uncoveredWords: uncovered,
+          },
         }),
       );
     }
@@ -124,13 +151,19 @@ export class GradientExplainer implements Explainer<GradientExplainerOptions> {
   readonly name = 'gradient';
   constructor(private readonly defaults: GradientExplainerOptions = {}) {}
 
-  async explain(classifier: Classifier, texts: readonly string[], options: GradientExplainerOptions = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: GradientExplainerOptions = {},
+  ): Promise<Explanation[]> {
     const o: GradientExplainerOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'gradient');
     requireGradients(classifier, 'gradient');
     const variant = o.variant ?? 'gradient-x-input';
     if (variant !== 'gradient-x-input' && variant !== 'l2') {
-      throw new XtrustError('INVALID_ARGUMENT', `variant must be "gradient-x-input" or "l2", got ${String(variant)}`, { argument: 'variant' });
+      throw new XtrustError('INVALID_ARGUMENT', `variant must be "gradient-x-input" or "l2", got ${String(variant)}`, {
+        argument: 'variant',
+      });
     }
     return explainWithGradients('gradient', classifier, texts, o, {
       scales: [1],
@@ -140,7 +173,8 @@ export class GradientExplainer implements Explainer<GradientExplainerOptions> {
         const scores = new Float64Array(T);
         for (let t = 0; t < T; t++) {
           let s = 0;
-          for (let j = t * g.dim; j < (t + 1) * g.dim; j++) s += variant === 'l2' ? g.gradients[j] * g.gradients[j] : g.gradients[j] * g.inputs[j];
+          for (let j = t * g.dim; j < (t + 1) * g.dim; j++)
+            s += variant === 'l2' ? g.gradients[j] * g.gradients[j] : g.gradients[j] * g.inputs[j];
           scores[t] = s;
         }
         return scores;

@@ -1,6 +1,15 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
-export { AdaptiveStop, RunningSelection, adaptiveCanStop, adaptiveMinRows, previousAdaptiveDefault, resolveAdaptive, type AdaptiveOption, type AdaptiveRule } from './lime-adaptive.js';
+export {
+  AdaptiveStop,
+  RunningSelection,
+  adaptiveCanStop,
+  adaptiveMinRows,
+  previousAdaptiveDefault,
+  resolveAdaptive,
+  type AdaptiveOption,
+  type AdaptiveRule,
+} from './lime-adaptive.js';
 export {
   VerdictStop,
   VERDICT_MIN_ROWS,
@@ -35,11 +44,28 @@ export {
 } from './feature-selection.js';
 export { OmissionExplainer, type OmissionOptions } from './omission.js';
 export { GradientExplainer, type GradientExplainerOptions } from './gradient.js';
-export { IntegratedGradientsExplainer, integrationRule, type IntegratedGradientsOptions, type IntegrationMethod } from './integrated-gradients.js';
-export { KernelShapExplainer, kernelShapCoalitions, solveKernelShap, type KernelShapOptions, type Coalitions } from './kernel-shap.js';
+export {
+  IntegratedGradientsExplainer,
+  integrationRule,
+  type IntegratedGradientsOptions,
+  type IntegrationMethod,
+} from './integrated-gradients.js';
+export {
+  KernelShapExplainer,
+  kernelShapCoalitions,
+  solveKernelShap,
+  type KernelShapOptions,
+  type Coalitions,
+} from './kernel-shap.js';
 export { ExactShapleyExplainer, type ExactShapleyOptions } from './exact-shapley.js';
 export { AttentionExplainer, attentionWordScores, meanAttentionMap, type AttentionOptions } from './attention.js';
-export { makeExplanation, sortByMagnitude, topWords, type TopWordsOptions, type ExplanationParts } from './explanation.js';
+export {
+  makeExplanation,
+  sortByMagnitude,
+  topWords,
+  type TopWordsOptions,
+  type ExplanationParts,
+} from './explanation.js';
 export { textFeatures, tokenMasks, PerturbedTexts, type TextFeatures } from './text-features.js';
 export { alignTokens, aggregateToFeatures, type Aggregation } from './word-alignment.js';
 export { ridgeBatch, resolveRidgeBackend, type RidgeBackend } from './ridge.js';

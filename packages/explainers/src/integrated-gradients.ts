@@ -5,16 +5,23 @@ import { checkInputs, type ModelCallOptions } from './model-calls.js';
 import { intOption } from './options.js';
 
 /** Quadrature rules on [0, 1], named as Captum names them. */
-export type IntegrationMethod = 'gausslegendre' | 'riemann_left' | 'riemann_right' | 'riemann_middle' | 'riemann_trapezoid';
+export type IntegrationMethod =
+  | 'gausslegendre'
+  | 'riemann_left'
+  | 'riemann_right'
+  | 'riemann_middle'
+  | 'riemann_trapezoid';
 
-export type IntegratedGradientsOptions = ModelCallOptions & LabelOptions & {
-  /** Points on the path from the zero baseline to the input. Default 50. */
-  steps?: number;
-  /** Default `gausslegendre` (Captum's default). */
-  method?: IntegrationMethod;
-  /** Differentiate the class probability (default) or logit. */
-  output?: 'probability' | 'logit';
-  bow?: boolean;};
+export type IntegratedGradientsOptions = ModelCallOptions &
+  LabelOptions & {
+    /** Points on the path from the zero baseline to the input. Default 50. */
+    steps?: number;
+    /** Default `gausslegendre` (Captum's default). */
+    method?: IntegrationMethod;
+    /** Differentiate the class probability (default) or logit. */
+    output?: 'probability' | 'logit';
+    bow?: boolean;
+  };
 
 /** Nodes α and weights of an m-point rule for ∫₀¹ f(α) dα. */
 export function integrationRule(method: IntegrationMethod, m: number): { alphas: Float64Array; weights: Float64Array } {
@@ -32,7 +39,8 @@ export function integrationRule(method: IntegrationMethod, m: number): { alphas:
       return { alphas, weights };
     }
     case 'riemann_trapezoid': {
-      if (m < 2) throw new XtrustError('INVALID_ARGUMENT', 'steps must be ≥ 2 for riemann_trapezoid', { argument: 'steps' });
+      if (m < 2)
+        throw new XtrustError('INVALID_ARGUMENT', 'steps must be ≥ 2 for riemann_trapezoid', { argument: 'steps' });
       for (let i = 0; i < m; i++) {
         alphas[i] = i / (m - 1);
         weights[i] = (i === 0 || i === m - 1 ? 0.5 : 1) / (m - 1);
@@ -65,7 +73,11 @@ export function integrationRule(method: IntegrationMethod, m: number): { alphas:
       return { alphas, weights };
     }
     default:
-      throw new XtrustError('INVALID_ARGUMENT', `method must be one of gausslegendre, riemann_left, riemann_right, riemann_middle, riemann_trapezoid; got ${String(method)}`, { argument: 'method' });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `method must be one of gausslegendre, riemann_left, riemann_right, riemann_middle, riemann_trapezoid; got ${String(method)}`,
+        { argument: 'method' },
+      );
   }
 }
 
@@ -80,7 +92,11 @@ export class IntegratedGradientsExplainer implements Explainer<IntegratedGradien
   readonly name = 'integrated-gradients';
   constructor(private readonly defaults: IntegratedGradientsOptions = {}) {}
 
-  async explain(classifier: Classifier, texts: readonly string[], options: IntegratedGradientsOptions = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: IntegratedGradientsOptions = {},
+  ): Promise<Explanation[]> {
     const o: IntegratedGradientsOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'integrated-gradients');
     requireGradients(classifier, 'integrated-gradients');
@@ -105,7 +121,10 @@ export class IntegratedGradientsExplainer implements Explainer<IntegratedGradien
         }
         return scores;
       },
-      diagnostics: (scores, dropped) => ({ attributionSum: scores.reduce((a, b) => a + b, 0), droppedAttribution: dropped }),
+      diagnostics: (scores, dropped) => ({
+        attributionSum: scores.reduce((a, b) => a + b, 0),
+        droppedAttribution: dropped,
+      }),
     });
   }
 }

@@ -10,7 +10,8 @@ export type KernelShapOptions = ShapleyOptions & {
   /** Coalitions scored besides the empty and the full one. Default 2d + 2048 (shap's `auto`), capped at 2^d − 2. */
   numSamples?: number;
   /** Seed of the coalition sampler (each text restarts from it). Default 0. */
-  seed?: number;};
+  seed?: number;
+};
 
 function binomial(n: number, k: number): number {
   let b = 1;
@@ -37,7 +38,7 @@ export function kernelShapCoalitions(d: number, budget: number, r: Rng): Coaliti
   const weightVector = new Float64Array(numSizes);
   let total = 0;
   for (let s = 1; s <= numSizes; s++) {
-    weightVector[s - 1] = (d - 1) / (s * (d - s)) * (s <= numPaired ? 2 : 1);
+    weightVector[s - 1] = ((d - 1) / (s * (d - s))) * (s <= numPaired ? 2 : 1);
     total += weightVector[s - 1];
   }
   for (let s = 0; s < numSizes; s++) weightVector[s] /= total;
@@ -135,7 +136,13 @@ export function kernelShapCoalitions(d: number, budget: number, r: Rng): Coaliti
  * SHAP (Lundberg & Lee, 2017, Theorem 2): minimise Σ_S π(S)(v(S) − v(∅) − Σ_{i∈S} φ_i)² subject to
  * Σφ = v(F) − v(∅), solved by eliminating the last φ. No L1 regularisation.
  */
-export function solveKernelShap(c: Coalitions, d: number, values: ArrayLike<number>, empty: number, full: number): Float64Array {
+export function solveKernelShap(
+  c: Coalitions,
+  d: number,
+  values: ArrayLike<number>,
+  empty: number,
+  full: number,
+): Float64Array {
   const phi = new Float64Array(d);
   const delta = full - empty;
   if (d === 1) {
@@ -183,7 +190,11 @@ export class KernelShapExplainer implements Explainer<KernelShapOptions> {
   readonly name = 'kernel-shap';
   constructor(private readonly defaults: KernelShapOptions = {}) {}
 
-  async explain(classifier: Classifier, texts: readonly string[], options: KernelShapOptions = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: KernelShapOptions = {},
+  ): Promise<Explanation[]> {
     const o: KernelShapOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'kernel-shap');
     const seed = seedOption(o.seed);
@@ -206,7 +217,10 @@ export class KernelShapExplainer implements Explainer<KernelShapOptions> {
       const d = tf.count;
       const cap = d <= 30 ? 2 ** d - 2 : Number.MAX_SAFE_INTEGER;
       const budget = Math.min(o.numSamples ?? 2 * d + 2048, cap);
-      const c = d === 1 ? { masks: new Uint8Array(0), weights: new Float64Array(0), rows: 0 } : kernelShapCoalitions(d, budget, rng(seed));
+      const c =
+        d === 1
+          ? { masks: new Uint8Array(0), weights: new Float64Array(0), rows: 0 }
+          : kernelShapCoalitions(d, budget, rng(seed));
       // rows: full text, empty text, then the coalitions
       const rows = c.rows + 2;
       const masks = new Uint8Array(rows * d);
@@ -222,10 +236,21 @@ export class KernelShapExplainer implements Explainer<KernelShapOptions> {
         for (let r = 0; r < c.rows; r++) v[r] = probs[(r + 2) * k + label];
         return solveKernelShap(c, d, v, empty[label], full[label]);
       });
-      const made = shapleyExplanations(classifier, tf, 'kernel-shap', { numSamples: budget, bow, scorer: scorer.kind }, seed, full, empty, labels, values, {
-        coalitions: c.rows,
-        ...(scorer.kind === 'token-scorer' ? { modelRows: scorer.counts.sent } : {}),
-      });
+      const made = shapleyExplanations(
+        classifier,
+        tf,
+        'kernel-shap',
+        { numSamples: budget, bow, scorer: scorer.kind },
+        seed,
+        full,
+        empty,
+        labels,
+        values,
+        {
+          coalitions: c.rows,
+          ...(scorer.kind === 'token-scorer' ? { modelRows: scorer.counts.sent } : {}),
+        },
+      );
       done.set(texts[i], made);
       out.push(...made);
     }

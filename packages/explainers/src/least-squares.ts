@@ -40,4 +40,3 @@ export function solvePsd(a: Float64Array, b: Float64Array, n: number): Float64Ar
   }
   return x;
 }
-

@@ -1,5 +1,11 @@
 import { XtrustError } from '@xtrust/core';
-import { WeightedMoments, forwardSelection, highestWeights, lassoPathSelection, type FeatureSelection } from './feature-selection.js';
+import {
+  WeightedMoments,
+  forwardSelection,
+  highestWeights,
+  lassoPathSelection,
+  type FeatureSelection,
+} from './feature-selection.js';
 import { solvePsd } from './least-squares.js';
 import { intOption } from './options.js';
 
@@ -38,13 +44,21 @@ export function resolveAdaptive(option: AdaptiveOption | undefined, numSamples: 
   if (option === undefined || option === false) return null;
   const o = option === true ? {} : option;
   if (typeof o !== 'object' || o === null) {
-    throw new XtrustError('INVALID_ARGUMENT', `adaptive must be true, false or { step?, patience?, minJaccard? }, got ${JSON.stringify(option)}`, { argument: 'adaptive' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `adaptive must be true, false or { step?, patience?, minJaccard? }, got ${JSON.stringify(option)}`,
+      { argument: 'adaptive' },
+    );
   }
   const minJaccard = o.minJaccard ?? 1;
   if (typeof minJaccard !== 'number' || !(minJaccard > 0 && minJaccard <= 1)) {
-    throw new XtrustError('INVALID_ARGUMENT', `adaptive.minJaccard must be a number in (0, 1] (1: the top words must be the same set), got ${JSON.stringify(o.minJaccard)}`, {
-      argument: 'adaptive.minJaccard',
-    });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `adaptive.minJaccard must be a number in (0, 1] (1: the top words must be the same set), got ${JSON.stringify(o.minJaccard)}`,
+      {
+        argument: 'adaptive.minJaccard',
+      },
+    );
   }
   return {
     step: intOption('adaptive.step', o.step, Math.ceil(numSamples / 20), 1),
@@ -182,7 +196,8 @@ export class RunningSelection {
   /** The features LIME would select for each label on the rows added so far (the same methods as `fitLimeModels`). */
   selection(): Int32Array[] {
     const { d, method, numFeatures } = this;
-    if (method === 'none') return Array.from({ length: this.moments.targets }, () => Int32Array.from({ length: d }, (_, j) => j));
+    if (method === 'none')
+      return Array.from({ length: this.moments.targets }, () => Int32Array.from({ length: d }, (_, j) => j));
     const g = this.moments.gram();
     return Array.from({ length: this.moments.targets }, (_, t) => {
       const { b, yy } = this.moments.cross(t);
@@ -200,7 +215,9 @@ export class RunningSelection {
   ranked(extra: number): Int32Array[] | null {
     if (this.method !== 'highest_weights') return null;
     const g = this.moments.gram();
-    return Array.from({ length: this.moments.targets }, (_, t) => highestWeights(this.ridge(g.gram, this.moments.cross(t).b, t), this.numFeatures + extra));
+    return Array.from({ length: this.moments.targets }, (_, t) =>
+      highestWeights(this.ridge(g.gram, this.moments.cross(t).b, t), this.numFeatures + extra),
+    );
   }
 
   /** `highest_weights`' ridge (G + 0.01 I) x = b for target `t`. */

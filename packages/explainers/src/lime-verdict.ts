@@ -93,14 +93,26 @@ export const VERDICT_MIN_ROWS = 200;
 export function resolveVerdict(option: VerdictOption | undefined, numSamples: number): VerdictRule | null {
   if (option === undefined || option === null) return null;
   if (typeof option !== 'object' || typeof option.prepare !== 'function') {
-    throw new XtrustError('INVALID_ARGUMENT', 'verdict must be { name, prepare(context), confidence?, step?, minRows?, patience? } (a verdict rule, e.g. from @xtrust/oracle\'s verdictSampling)', { argument: 'verdict' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      "verdict must be { name, prepare(context), confidence?, step?, minRows?, patience? } (a verdict rule, e.g. from @xtrust/oracle's verdictSampling)",
+      { argument: 'verdict' },
+    );
   }
   if (typeof option.name !== 'string' || option.name === '') {
-    throw new XtrustError('INVALID_ARGUMENT', `verdict.name must be a non-empty string, got ${JSON.stringify(option.name)}`, { argument: 'verdict.name' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `verdict.name must be a non-empty string, got ${JSON.stringify(option.name)}`,
+      { argument: 'verdict.name' },
+    );
   }
   const confidence = option.confidence ?? 0.95;
   if (typeof confidence !== 'number' || !(confidence > 0 && confidence < 1)) {
-    throw new XtrustError('INVALID_ARGUMENT', `verdict.confidence must be a number in (0, 1), got ${JSON.stringify(option.confidence)}`, { argument: 'verdict.confidence' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `verdict.confidence must be a number in (0, 1), got ${JSON.stringify(option.confidence)}`,
+      { argument: 'verdict.confidence' },
+    );
   }
   return {
     name: option.name,
@@ -116,7 +128,11 @@ export function resolveVerdict(option: VerdictOption | undefined, numSamples: nu
 function selectionGuardOption(value: unknown): VerdictSelectionGuard {
   if (value === undefined) return VERDICT_SELECTION_GUARD;
   if (!(VERDICT_SELECTION_GUARDS as readonly unknown[]).includes(value)) {
-    throw new XtrustError('INVALID_ARGUMENT', `verdict.selectionGuard must be one of ${VERDICT_SELECTION_GUARDS.join(', ')}, got ${JSON.stringify(value)}`, { argument: 'verdict.selectionGuard' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `verdict.selectionGuard must be one of ${VERDICT_SELECTION_GUARDS.join(', ')}, got ${JSON.stringify(value)}`,
+      { argument: 'verdict.selectionGuard' },
+    );
   }
   return value as VerdictSelectionGuard;
 }
@@ -133,7 +149,11 @@ export function verdictChecks(rule: Pick<VerdictRule, 'minRows' | 'step'>, d: nu
 }
 
 /** Whether the rule can stop before numSamples on d features: it needs patience + 1 checks. */
-export function verdictCanStop(rule: Pick<VerdictRule, 'minRows' | 'step' | 'patience'>, d: number, numSamples: number): boolean {
+export function verdictCanStop(
+  rule: Pick<VerdictRule, 'minRows' | 'step' | 'patience'>,
+  d: number,
+  numSamples: number,
+): boolean {
   return verdictChecks(rule, d, numSamples) >= rule.patience + 1;
 }
 
@@ -142,20 +162,32 @@ export function verdictCanStop(rule: Pick<VerdictRule, 'minRows' | 'step' | 'pat
  * error below 1.2e-9), "An algorithm for computing the inverse normal cumulative distribution function" (2003).
  */
 export function normalQuantile(p: number): number {
-  if (!(p > 0 && p < 1)) throw new XtrustError('INVALID_ARGUMENT', `normalQuantile: p must be in (0, 1), got ${p}`, { argument: 'p' });
-  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  if (!(p > 0 && p < 1))
+    throw new XtrustError('INVALID_ARGUMENT', `normalQuantile: p must be in (0, 1), got ${p}`, { argument: 'p' });
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
+  ];
   const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
   const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
   const lo = 0.02425;
   if (p < lo) {
     const q = Math.sqrt(-2 * Math.log(p));
-    return (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    return (
+      (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+      ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1)
+    );
   }
   if (p > 1 - lo) return -normalQuantile(1 - p);
   const q = p - 0.5;
   const r = q * q;
-  return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+  return (
+    ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1)
+  );
 }
 
 /** The statistic at one check: its value, the interval's ends and whether the interval excludes 0 (+1 above, −1 below, 0 not settled). */
@@ -303,13 +335,21 @@ export class VerdictStop {
    */
   addRound(data: Uint8Array, from: number, to: number, weights: Float64Array, ys: readonly Float64Array[]): boolean {
     const d = this.d;
-    this.selection.add(data.subarray(from * d, to * d), to - from, weights.subarray(from, to), ys.map((y) => y.subarray(from, to)));
+    this.selection.add(
+      data.subarray(from * d, to * d),
+      to - from,
+      weights.subarray(from, to),
+      ys.map((y) => y.subarray(from, to)),
+    );
     if (to < this.first) return false;
     const settledAll = this.statistics.every((s) => s === 'settled');
     if (settledAll) return true;
     const guard = this.rule.selectionGuard;
     const ranked = guard === 'swap' ? this.selection.ranked(1) : null;
-    const selected = ranked === null ? this.selection.selection() : ranked.map((r) => r.subarray(0, Math.min(this.numFeatures, r.length)));
+    const selected =
+      ranked === null
+        ? this.selection.selection()
+        : ranked.map((r) => r.subarray(0, Math.min(this.numFeatures, r.length)));
     let stop = true;
     this.statistics.forEach((stat, l) => {
       if (stat === 'settled') return;
@@ -320,7 +360,9 @@ export class VerdictStop {
       this.last[l] = { rows: to, value, low, high, side };
       let guarded = true;
       if (guard === 'stable') {
-        const key = Array.from(selected[l]).sort((a, b) => a - b).join(',');
+        const key = Array.from(selected[l])
+          .sort((a, b) => a - b)
+          .join(',');
         guarded = this.lastSelected[l] === key;
         this.lastSelected[l] = key;
       } else if (ranked !== null && side !== 0 && ranked[l].length > selected[l].length) {
@@ -335,7 +377,14 @@ export class VerdictStop {
   }
 
   /** The statistic and its interval on the ridge over `cols`. */
-  private interval(stat: VerdictStatistic, data: Uint8Array, rows: number, cols: Int32Array, weights: ArrayLike<number>, y: ArrayLike<number>): Omit<VerdictCheck, 'rows'> {
+  private interval(
+    stat: VerdictStatistic,
+    data: Uint8Array,
+    rows: number,
+    cols: Int32Array,
+    weights: ArrayLike<number>,
+    y: ArrayLike<number>,
+  ): Omit<VerdictCheck, 'rows'> {
     const { fit, se } = ridgeWithSandwich(data, rows, this.d, cols, weights, y, 1);
     const { value, gradient } = stat(fit);
     if (!Number.isFinite(value) || gradient.length !== fit.coef.length) {

@@ -1,4 +1,12 @@
-import { XtrustError, rng, type Classifier, type Explainer, type Explanation, type RidgeFit, type RidgeProblem } from '@xtrust/core';
+import {
+  XtrustError,
+  rng,
+  type Classifier,
+  type Explainer,
+  type Explanation,
+  type RidgeFit,
+  type RidgeProblem,
+} from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import {
   forwardSelection,
@@ -12,55 +20,64 @@ import {
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
 import { AdaptiveStop, adaptiveCanStop, resolveAdaptive, type AdaptiveOption } from './lime-adaptive.js';
 import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
-import { VerdictStop, resolveVerdict, verdictCanStop, verdictMinRows, type VerdictCheck, type VerdictOption, type VerdictStatistic } from './lime-verdict.js';
+import {
+  VerdictStop,
+  resolveVerdict,
+  verdictCanStop,
+  verdictMinRows,
+  type VerdictCheck,
+  type VerdictOption,
+  type VerdictStatistic,
+} from './lime-verdict.js';
 import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
 import { intOption, positiveOption, seedOption } from './options.js';
 import { resolveRidgeBackend, ridgeBatch, type RidgeBackend } from './ridge.js';
 import { textFeatures, type TextFeatures } from './text-features.js';
 
-export type LimeOptions = ModelCallOptions & LabelOptions & {
-  /** Neighbourhood size including the unperturbed text (the reference's `num_samples`). Default 5,000. */
-  numSamples?: number;
-  /** Maximum number of words in an explanation (`num_features`). Default 10. */
-  numFeatures?: number;
-  /** Default `auto`: forward selection for ≤ 6 features, highest weights otherwise. */
-  featureSelection?: FeatureSelection;
-  /** Width of the exponential kernel on cosine distance ×100. Default 25. */
-  kernelWidth?: number;
-  /** Bag of words (remove every occurrence of a word; default) or position mode (each token a feature). */
-  bow?: boolean;
-  /** What replaces a removed word in position mode. Default `UNKWORDZ`, as the reference. */
-  maskString?: string;
-  /** Seed of the sampler; each text restarts from it, so an explanation does not depend on its batch. Default 0. */
-  seed?: number;
-  /** Where the regressions run. Default `auto` (@xtrust/native when it loads, unless XTRUST_BACKEND=ts). */
-  ridgeBackend?: RidgeBackend;
-  /** Texts whose regressions go to `ridgeBatch` together (bounds memory: each holds numSamples×d bytes). Default 32. */
-  chunkSize?: number;
-  /**
-   * Optional faster mode, off by default: score the neighbourhood in rounds of `step` samples (default
-   * numSamples / 20, rounded up: 250 of 5,000) and stop once the explanation's top-`numFeatures` words
-   * (for every explained label) come out stable in `patience` + 1 consecutive fits (default patience 4),
-   * or at `numSamples`. Stable means the two fits' top-word sets have a Jaccard index ≥ `minJaccard`
-   * (default 1: the same set; 0.8 lets one of ten words swap). The samples are a prefix of the exact
-   * run's (same seed, same stream), so a run that reaches `numSamples` is the exact explanation;
-   * `diagnostics.samples` says how many were used. Each check re-selects the features from running
-   * moments of the rows so far (AdaptiveStop), not a refit over them, and none is made before 2d rows
-   * (d distinct words): a text too long to stop before `numSamples` gets the exact explanation. Its agreement with the exact
-   * default is measured in apps/bench (transformer-lime, lime-stopping), not assumed.
-   */
-  adaptive?: AdaptiveOption;
-  /**
-   * Verdict-aware sample count (issue 30), off by default: when the explanation only feeds a yes/no
-   * decision that is the sign of a statistic of the local model (TOKI's verdict: @xtrust/oracle's
-   * `verdictSampling` makes this rule), score the neighbourhood in rounds of `step` samples and stop once
-   * the statistic's interval at `confidence` excludes 0 (VerdictStop: sandwich standard error of LIME's
-   * ridge, Bonferroni over the checks) and the `patience` previous checks agreed, or at `numSamples`.
-   * The samples are a prefix of the exact run's; `params.samplesUsed` and `diagnostics.samples` say how
-   * many were used, `diagnostics.verdictValue/Low/High` the last check. Not with `adaptive`.
-   */
-  verdict?: VerdictOption;
-};
+export type LimeOptions = ModelCallOptions &
+  LabelOptions & {
+    /** Neighbourhood size including the unperturbed text (the reference's `num_samples`). Default 5,000. */
+    numSamples?: number;
+    /** Maximum number of words in an explanation (`num_features`). Default 10. */
+    numFeatures?: number;
+    /** Default `auto`: forward selection for ≤ 6 features, highest weights otherwise. */
+    featureSelection?: FeatureSelection;
+    /** Width of the exponential kernel on cosine distance ×100. Default 25. */
+    kernelWidth?: number;
+    /** Bag of words (remove every occurrence of a word; default) or position mode (each token a feature). */
+    bow?: boolean;
+    /** What replaces a removed word in position mode. Default `UNKWORDZ`, as the reference. */
+    maskString?: string;
+    /** Seed of the sampler; each text restarts from it, so an explanation does not depend on its batch. Default 0. */
+    seed?: number;
+    /** Where the regressions run. Default `auto` (@xtrust/native when it loads, unless XTRUST_BACKEND=ts). */
+    ridgeBackend?: RidgeBackend;
+    /** Texts whose regressions go to `ridgeBatch` together (bounds memory: each holds numSamples×d bytes). Default 32. */
+    chunkSize?: number;
+    /**
+     * Optional faster mode, off by default: score the neighbourhood in rounds of `step` samples (default
+     * numSamples / 20, rounded up: 250 of 5,000) and stop once the explanation's top-`numFeatures` words
+     * (for every explained label) come out stable in `patience` + 1 consecutive fits (default patience 4),
+     * or at `numSamples`. Stable means the two fits' top-word sets have a Jaccard index ≥ `minJaccard`
+     * (default 1: the same set; 0.8 lets one of ten words swap). The samples are a prefix of the exact
+     * run's (same seed, same stream), so a run that reaches `numSamples` is the exact explanation;
+     * `diagnostics.samples` says how many were used. Each check re-selects the features from running
+     * moments of the rows so far (AdaptiveStop), not a refit over them, and none is made before 2d rows
+     * (d distinct words): a text too long to stop before `numSamples` gets the exact explanation. Its agreement with the exact
+     * default is measured in apps/bench (transformer-lime, lime-stopping), not assumed.
+     */
+    adaptive?: AdaptiveOption;
+    /**
+     * Verdict-aware sample count (issue 30), off by default: when the explanation only feeds a yes/no
+     * decision that is the sign of a statistic of the local model (TOKI's verdict: @xtrust/oracle's
+     * `verdictSampling` makes this rule), score the neighbourhood in rounds of `step` samples and stop once
+     * the statistic's interval at `confidence` excludes 0 (VerdictStop: sandwich standard error of LIME's
+     * ridge, Bonferroni over the checks) and the `patience` previous checks agreed, or at `numSamples`.
+     * The samples are a prefix of the exact run's; `params.samplesUsed` and `diagnostics.samples` say how
+     * many were used, `diagnostics.verdictValue/Low/High` the last check. Not with `adaptive`.
+     */
+    verdict?: VerdictOption;
+  };
 
 interface Prepared {
   tf: TextFeatures;
@@ -125,7 +142,9 @@ export async function fitLimeModels(
   const selected: Int32Array[][] = items.map(() => []);
   if (method === 'highest_weights') {
     const problems: RidgeProblem[] = [];
-    for (const p of items) for (const y of p.ys) problems.push({ x: p.data, rows: p.rows, cols: p.d, y, sampleWeight: p.weights, alpha: 0.01 });
+    for (const p of items)
+      for (const y of p.ys)
+        problems.push({ x: p.data, rows: p.rows, cols: p.d, y, sampleWeight: p.weights, alpha: 0.01 });
     const fits = ridgeBatch(problems, which);
     let f = 0;
     items.forEach((p, pi) => {
@@ -136,7 +155,11 @@ export async function fitLimeModels(
       const g = weightedGram(p.data, p.rows, p.d, p.weights);
       for (const y of p.ys) {
         const { b, yy } = weightedCross(p.data, p.rows, g, p.weights, y);
-        selected[pi].push(method === 'forward_selection' ? forwardSelection(g, b, yy, numFeatures) : lassoPathSelection(g, b, numFeatures));
+        selected[pi].push(
+          method === 'forward_selection'
+            ? forwardSelection(g, b, yy, numFeatures)
+            : lassoPathSelection(g, b, numFeatures),
+        );
       }
     });
   } else {
@@ -175,7 +198,13 @@ export class LimeExplainer implements Explainer<LimeOptions> {
   async explain(classifier: Classifier, texts: readonly string[], options: LimeOptions = {}): Promise<Explanation[]> {
     const o: LimeOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'lime');
-    const numSamples = intOption('numSamples', o.numSamples, 5000, 2, 'the unperturbed text plus at least one perturbation');
+    const numSamples = intOption(
+      'numSamples',
+      o.numSamples,
+      5000,
+      2,
+      'the unperturbed text plus at least one perturbation',
+    );
     const numFeatures = intOption('numFeatures', o.numFeatures, 10, 1);
     const kernelWidth = positiveOption('kernelWidth', o.kernelWidth, 25);
     const chunkSize = intOption('chunkSize', o.chunkSize, 32, 1);
@@ -191,7 +220,11 @@ export class LimeExplainer implements Explainer<LimeOptions> {
     const adaptive = resolveAdaptive(o.adaptive, numSamples);
     const verdict = resolveVerdict(o.verdict, numSamples);
     if (adaptive !== null && verdict !== null) {
-      throw new XtrustError('INVALID_ARGUMENT', 'verdict and adaptive are two rules for the sample count: give one of them', { argument: 'verdict' });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        'verdict and adaptive are two rules for the sample count: give one of them',
+        { argument: 'verdict' },
+      );
     }
     // Computed once: a text repeated in the call is explained once (each text restarts from `seed`, so its copies' explanations are equal).
     const firstOf = new Map<string, number>();
@@ -213,7 +246,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
             'INVALID_ARGUMENT',
             `texts[${i}] has a single ${bow ? 'distinct word' : 'word'} (${JSON.stringify(tf.words[0])}): LIME needs at least two features — ` +
               'with one, every perturbed sample removes it, so the local model cannot tell its weight from the intercept. ' +
-              'Word omission (OmissionExplainer) gives that one word\'s effect exactly.',
+              "Word omission (OmissionExplainer) gives that one word's effect exactly.",
             { argument: `texts[${i}]`, features: tf.count },
           );
         }
@@ -246,12 +279,29 @@ export class LimeExplainer implements Explainer<LimeOptions> {
             const labels = labelsFor(probs, 0, k, explicit, top);
             if (stop === null) {
               const probs0 = probs.slice(0, k);
-              const stats = await Promise.all(labels.map((label) => verdict.prepare({ text: tf.text, words: tf.words, probabilities: probs0, label, labels: classifier.labels })));
+              const stats = await Promise.all(
+                labels.map((label) =>
+                  verdict.prepare({
+                    text: tf.text,
+                    words: tf.words,
+                    probabilities: probs0,
+                    label,
+                    labels: classifier.labels,
+                  }),
+                ),
+              );
               if (stats.some((x) => x === null)) {
                 exact = true;
                 continue;
               }
-              stop = new VerdictStop(verdict, d, stats as (VerdictStatistic | 'settled')[], method, numFeatures, numSamples);
+              stop = new VerdictStop(
+                verdict,
+                d,
+                stats as (VerdictStatistic | 'settled')[],
+                method,
+                numFeatures,
+                numSamples,
+              );
               labels.forEach(() => ysAll.push(new Float64Array(numSamples)));
             }
             labels.forEach((l, li) => {
@@ -280,7 +330,15 @@ export class LimeExplainer implements Explainer<LimeOptions> {
             const labels = labelsFor(probs, 0, k, explicit, top);
             stop ??= new AdaptiveStop(adaptive, d, labels.length, method, numFeatures);
             const round = probs.subarray(from * k, done * k);
-            if (stop.addRound(samples.data.subarray(from * d, done * d), done - from, allWeights.subarray(from, done), labels.map((l) => column(round, done - from, l)))) break;
+            if (
+              stop.addRound(
+                samples.data.subarray(from * d, done * d),
+                done - from,
+                allWeights.subarray(from, done),
+                labels.map((l) => column(round, done - from, l)),
+              )
+            )
+              break;
           }
           rows = done;
           probs = probs.subarray(0, rows * k);
@@ -288,10 +346,26 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const labels = labelsFor(probs, 0, k, explicit, top);
         const weights = allWeights.subarray(0, rows);
         const ys = labels.map((l) => column(probs, rows, l));
-        prepared.push({ tf, data: samples.data.subarray(0, rows * d), rows, weights, probs, labels, ys, scorer: scorer.kind, sent: scorer.counts.sent, verdict: verdictRun });
+        prepared.push({
+          tf,
+          data: samples.data.subarray(0, rows * d),
+          rows,
+          weights,
+          probs,
+          labels,
+          ys,
+          scorer: scorer.kind,
+          sent: scorer.counts.sent,
+          verdict: verdictRun,
+        });
       }
 
-      const fitted = await fitLimeModels(prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })), method, numFeatures, backend);
+      const fitted = await fitLimeModels(
+        prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })),
+        method,
+        numFeatures,
+        backend,
+      );
       prepared.forEach((p, pi) => {
         const probs0 = p.probs.subarray(0, k);
         let predicted = 0;
@@ -317,7 +391,14 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 ...(verdict === null || p.verdict === null
                   ? {}
                   : {
-                      verdict: { name: verdict.name, confidence: verdict.confidence, step: verdict.step, minRows: p.verdict.minRows, patience: verdict.patience, selectionGuard: verdict.selectionGuard },
+                      verdict: {
+                        name: verdict.name,
+                        confidence: verdict.confidence,
+                        step: verdict.step,
+                        minRows: p.verdict.minRows,
+                        patience: verdict.patience,
+                        selectionGuard: verdict.selectionGuard,
+                      },
                       samplesUsed: p.rows,
                     }),
                 scorer: p.scorer,
@@ -337,7 +418,14 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 distinctFeatures: p.tf.count,
                 samples: p.rows,
                 ...(p.scorer === 'token-scorer' ? { modelRows: p.sent } : {}),
-                ...(check === null ? {} : { verdictValue: check.value, verdictLow: check.low, verdictHigh: check.high, verdictSide: check.side }),
+                ...(check === null
+                  ? {}
+                  : {
+                      verdictValue: check.value,
+                      verdictLow: check.low,
+                      verdictHigh: check.high,
+                      verdictSide: check.side,
+                    }),
               },
             }),
           );

@@ -20,7 +20,8 @@ export type ModelCallOptions = {
    * string (LIME's `UNKWORDZ`) puts a word in, which token removal reproduces only for models that
    * ignore unknown words: strings are built then.
    */
-  tokenScorer?: boolean | 'auto';};
+  tokenScorer?: boolean | 'auto';
+};
 
 const defaultWarn = (message: string): void => {
   process.emitWarning(message, { code: 'XTRUST_PROBABILITIES' });
@@ -50,11 +51,17 @@ export class ProbabilityGuard {
         this.warned = true;
         (this.options.warn ?? defaultWarn)(
           `${this.source}: class probabilities do not sum to 1 (row ${r} sums to ${sum.toFixed(6)}); ` +
-            (this.options.normalise ? 'rescaling every such row (normalise: true)' : 'explaining the scores as they are (pass normalise: true to rescale)'),
+            (this.options.normalise
+              ? 'rescaling every such row (normalise: true)'
+              : 'explaining the scores as they are (pass normalise: true to rescale)'),
         );
       }
       if (this.options.normalise) {
-        if (!(sum > 0)) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.source}: row ${r} sums to ${sum}; cannot normalise`, { source: this.source, row: r });
+        if (!(sum > 0))
+          throw new XtrustError('BAD_MODEL_OUTPUT', `${this.source}: row ${r} sums to ${sum}; cannot normalise`, {
+            source: this.source,
+            row: r,
+          });
         for (let c = 0; c < k; c++) p[r * k + c] /= sum;
       }
     }
@@ -92,7 +99,11 @@ function maskKey(masks: Uint8Array, base: number, d: number): string {
  * adaptive or verdict-driven run that an earlier round already scored, Kernel SHAP's repeated
  * coalitions. A model's scores of equal masks are equal, so the output is unchanged; only the rows sent shrink.
  */
-function scoredOnce(send: (featureMasks: Uint8Array, rows: number) => Promise<Float32Array>, d: number, k: number): Pick<Scorer, 'score' | 'counts'> {
+function scoredOnce(
+  send: (featureMasks: Uint8Array, rows: number) => Promise<Float32Array>,
+  d: number,
+  k: number,
+): Pick<Scorer, 'score' | 'counts'> {
   const seen = new Map<string, number>();
   let store = new Float32Array(0);
   let stored = 0;
@@ -174,7 +185,9 @@ export function makeScorer(
   }
   const batch = options.batchSize ?? 2048;
   if (!Number.isInteger(batch) || batch < 1) {
-    throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${String(batch)}`, { argument: 'batchSize' });
+    throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${String(batch)}`, {
+      argument: 'batchSize',
+    });
   }
   const builder = new PerturbedTexts(tf, maskString);
   const counts = { asked: 0, sent: 0 };
@@ -198,7 +211,12 @@ export function makeScorer(
 }
 
 /** Class probabilities of the texts themselves, in batches of `batchSize`. */
-export async function predictAll(classifier: Classifier, texts: readonly string[], guard: ProbabilityGuard, batchSize = 2048): Promise<Float32Array> {
+export async function predictAll(
+  classifier: Classifier,
+  texts: readonly string[],
+  guard: ProbabilityGuard,
+  batchSize = 2048,
+): Promise<Float32Array> {
   const k = classifier.labels.length;
   const out = new Float32Array(texts.length * k);
   for (let start = 0; start < texts.length; start += batchSize) {
@@ -210,8 +228,17 @@ export async function predictAll(classifier: Classifier, texts: readonly string[
 
 /** Checks the classifier and the list of texts every explainer receives. */
 export function checkInputs(classifier: Classifier, texts: readonly string[], method: string): void {
-  if (classifier === null || typeof classifier !== 'object' || typeof classifier.predictProba !== 'function' || !Array.isArray(classifier.labels)) {
-    throw new XtrustError('INVALID_ARGUMENT', `${method}: classifier must implement Classifier (labels and predictProba)`, { argument: 'classifier' });
+  if (
+    classifier === null ||
+    typeof classifier !== 'object' ||
+    typeof classifier.predictProba !== 'function' ||
+    !Array.isArray(classifier.labels)
+  ) {
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${method}: classifier must implement Classifier (labels and predictProba)`,
+      { argument: 'classifier' },
+    );
   }
   if (classifier.labels.length < 1) {
     throw new XtrustError('INVALID_ARGUMENT', `${method}: the classifier has no labels`, { argument: 'classifier' });
@@ -220,6 +247,11 @@ export function checkInputs(classifier: Classifier, texts: readonly string[], me
     throw new XtrustError('INVALID_ARGUMENT', `${method}: texts must be an array of strings`, { argument: 'texts' });
   }
   texts.forEach((t, i) => {
-    if (typeof t !== 'string') throw new XtrustError('INVALID_ARGUMENT', `${method}: texts[${i}] must be a string, got ${t === null ? 'null' : typeof t}`, { argument: `texts[${i}]` });
+    if (typeof t !== 'string')
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${method}: texts[${i}] must be a string, got ${t === null ? 'null' : typeof t}`,
+        { argument: `texts[${i}]` },
+      );
   });
 }

@@ -4,11 +4,13 @@ import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './l
 import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
 import { textFeatures } from './text-features.js';
 
-export type OmissionOptions = ModelCallOptions & LabelOptions & {
-  /** Drop every occurrence of a word (default) or each token position on its own. */
-  bow?: boolean;
-  /** In position mode, what replaces the dropped word; default: nothing (the word is erased). */
-  maskString?: string;};
+export type OmissionOptions = ModelCallOptions &
+  LabelOptions & {
+    /** Drop every occurrence of a word (default) or each token position on its own. */
+    bow?: boolean;
+    /** In position mode, what replaces the dropped word; default: nothing (the word is erased). */
+    maskString?: string;
+  };
 
 /**
  * Word omission, leave-one-out (Li, Monroe & Jurafsky, 2016, "Understanding Neural Networks through
@@ -21,7 +23,11 @@ export class OmissionExplainer implements Explainer<OmissionOptions> {
   readonly name = 'omission';
   constructor(private readonly defaults: OmissionOptions = {}) {}
 
-  async explain(classifier: Classifier, texts: readonly string[], options: OmissionOptions = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: OmissionOptions = {},
+  ): Promise<Explanation[]> {
     const o: OmissionOptions = { ...this.defaults, ...options };
     checkInputs(classifier, texts, 'omission');
     const k = classifier.labels.length;
@@ -36,7 +42,13 @@ export class OmissionExplainer implements Explainer<OmissionOptions> {
       const rows = d + 1;
       const masks = new Uint8Array(rows * d).fill(1);
       for (let j = 0; j < d; j++) masks[(j + 1) * d + j] = 0;
-      const scorer = makeScorer(classifier, tf, guard, { ...o, batchSize: Math.max(o.batchSize ?? 2048, rows) }, bow ? null : (o.maskString ?? ''));
+      const scorer = makeScorer(
+        classifier,
+        tf,
+        guard,
+        { ...o, batchSize: Math.max(o.batchSize ?? 2048, rows) },
+        bow ? null : (o.maskString ?? ''),
+      );
       const probs = await scorer.score(masks, rows);
       const probs0 = probs.subarray(0, k);
       const predicted = labelsFor(probs, 0, k, undefined, 1)[0];

@@ -4,7 +4,11 @@ import { XtrustError } from '@xtrust/core';
 export function intOption(name: string, v: unknown, fallback: number, min: number, why = ''): number {
   const x = v === undefined ? fallback : v;
   if (typeof x !== 'number' || !Number.isInteger(x) || x < min) {
-    throw new XtrustError('INVALID_ARGUMENT', `${name} must be an integer ≥ ${min}${why ? ` (${why})` : ''}, got ${String(x)}`, { argument: name });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${name} must be an integer ≥ ${min}${why ? ` (${why})` : ''}, got ${String(x)}`,
+      { argument: name },
+    );
   }
   return x;
 }
@@ -13,7 +17,9 @@ export function intOption(name: string, v: unknown, fallback: number, min: numbe
 export function positiveOption(name: string, v: unknown, fallback: number): number {
   const x = v === undefined ? fallback : v;
   if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) {
-    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a finite number > 0, got ${String(x)}`, { argument: name });
+    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a finite number > 0, got ${String(x)}`, {
+      argument: name,
+    });
   }
   return x;
 }

@@ -7,7 +7,15 @@ import { KernelShapExplainer } from './kernel-shap.js';
 import { LimeExplainer } from './lime.js';
 import { OmissionExplainer } from './omission.js';
 
-export const EXPLAINER_NAMES = ['lime', 'omission', 'gradient', 'integrated-gradients', 'kernel-shap', 'exact-shapley', 'attention'] as const;
+export const EXPLAINER_NAMES = [
+  'lime',
+  'omission',
+  'gradient',
+  'integrated-gradients',
+  'kernel-shap',
+  'exact-shapley',
+  'attention',
+] as const;
 export type ExplainerName = (typeof EXPLAINER_NAMES)[number];
 
 /** A new explainer by its name (the `method` of the explanations it makes), with default options. */
@@ -28,6 +36,10 @@ export function explainerByName(name: string, defaults: Record<string, unknown> 
     case 'attention':
       return new AttentionExplainer(defaults);
     default:
-      throw new XtrustError('INVALID_ARGUMENT', `unknown explanation method "${name}"; expected one of ${EXPLAINER_NAMES.join(', ')}`, { argument: 'method' });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `unknown explanation method "${name}"; expected one of ${EXPLAINER_NAMES.join(', ')}`,
+        { argument: 'method' },
+      );
   }
 }

@@ -5,9 +5,11 @@ import type { ModelCallOptions } from './model-calls.js';
 import type { TextFeatures } from './text-features.js';
 
 /** Options shared by the Shapley explainers. */
-export type ShapleyOptions = ModelCallOptions & LabelOptions & {
-  /** Players are distinct words (default) or word positions. */
-  bow?: boolean;};
+export type ShapleyOptions = ModelCallOptions &
+  LabelOptions & {
+    /** Players are distinct words (default) or word positions. */
+    bow?: boolean;
+  };
 
 /** Builds the explanations of one text from per-label Shapley values. */
 export function shapleyExplanations(
@@ -35,7 +37,12 @@ export function shapleyExplanations(
       predicted,
       explained: label,
       features: tf.words.map((word, j) => ({ word, weight: values[l][j] })),
-      diagnostics: { baseValue: probsEmpty[label], modelPrediction: probsFull[label], distinctFeatures: tf.count, ...extra },
+      diagnostics: {
+        baseValue: probsEmpty[label],
+        modelPrediction: probsFull[label],
+        distinctFeatures: tf.count,
+        ...extra,
+      },
     }),
   );
 }

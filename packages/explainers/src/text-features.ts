@@ -21,11 +21,17 @@ export interface TextFeatures {
 /** Features of `text`; throws EMPTY_TEXT (naming `name`) when it has no word at all. */
 export function textFeatures(text: string, bow: boolean, name = 'text'): TextFeatures {
   if (typeof text !== 'string') {
-    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a string, got ${text === null ? 'null' : typeof text}`, { argument: name });
+    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a string, got ${text === null ? 'null' : typeof text}`, {
+      argument: name,
+    });
   }
   const tokens = tokenize(text);
   if (tokens.length === 0) {
-    throw new XtrustError('EMPTY_TEXT', `${name} has no words to explain (it is empty or only separators: ${JSON.stringify(text.slice(0, 40))})`, { argument: name });
+    throw new XtrustError(
+      'EMPTY_TEXT',
+      `${name} has no words to explain (it is empty or only separators: ${JSON.stringify(text.slice(0, 40))})`,
+      { argument: name },
+    );
   }
   if (bow) {
     const { vocab, tokenToWord } = distinctWords(tokens);
@@ -69,7 +75,10 @@ export class PerturbedTexts {
   private readonly gaps: string[];
   private readonly pieces: string[];
 
-  constructor(private readonly tf: TextFeatures, private readonly maskString: string | null) {
+  constructor(
+    private readonly tf: TextFeatures,
+    private readonly maskString: string | null,
+  ) {
     const { text, tokens } = tf;
     this.gaps = [];
     this.pieces = [];

@@ -55,7 +55,9 @@ describe('AttentionExplainer (003 §3.3)', () => {
   });
 
   it('refuses a classifier without attentions', async () => {
-    await expect(new AttentionExplainer().explain(new LinearBowModel({}), ['a b'])).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(new AttentionExplainer().explain(new LinearBowModel({}), ['a b'])).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
   });
 
   it('averages the maps of every layer element-wise (a hand-made 2-layer tensor), and layers: mean explains with that map', async () => {
@@ -65,10 +67,20 @@ describe('AttentionExplainer (003 §3.3)', () => {
       { text: 'b', start: 2, end: 3, special: false },
     ];
     // 1 head, 3×3 maps; layer 0 and layer 1 by hand
-    const l0: AttentionMap = { tokens, heads: 1, weights: Float32Array.from([0.2, 0.3, 0.5, 0.1, 0.6, 0.3, 0.4, 0.4, 0.2]) };
-    const l1: AttentionMap = { tokens, heads: 1, weights: Float32Array.from([0.6, 0.1, 0.3, 0.5, 0.2, 0.3, 0.0, 0.8, 0.2]) };
+    const l0: AttentionMap = {
+      tokens,
+      heads: 1,
+      weights: Float32Array.from([0.2, 0.3, 0.5, 0.1, 0.6, 0.3, 0.4, 0.4, 0.2]),
+    };
+    const l1: AttentionMap = {
+      tokens,
+      heads: 1,
+      weights: Float32Array.from([0.6, 0.1, 0.3, 0.5, 0.2, 0.3, 0.0, 0.8, 0.2]),
+    };
     const mean = meanAttentionMap([l0, l1]);
-    expect(Array.from(mean.weights)).toEqual(Array.from(Float32Array.from([0.4, 0.2, 0.4, 0.3, 0.4, 0.3, 0.2, 0.6, 0.2])));
+    expect(Array.from(mean.weights)).toEqual(
+      Array.from(Float32Array.from([0.4, 0.2, 0.4, 0.3, 0.4, 0.3, 0.2, 0.6, 0.2])),
+    );
     expect(mean.heads).toBe(1);
     // word scores of the mean map: column means over the word rows (a, b): a = (0.4 + 0.6)/2, b = (0.3 + 0.2)/2
     const scores = attentionWordScores('a b', mean);
@@ -79,7 +91,9 @@ describe('AttentionExplainer (003 §3.3)', () => {
     const s1 = attentionWordScores('a b', l1);
     expect(scores[0]).toBeCloseTo((s0[0] + s1[0]) / 2, 6);
     expect(() => meanAttentionMap([])).toThrow(/no attention maps/);
-    expect(() => meanAttentionMap([l0, { tokens: tokens.slice(0, 2), heads: 1, weights: new Float32Array(4) }])).toThrow(/layer 1 has 1 heads × 2 tokens/);
+    expect(() =>
+      meanAttentionMap([l0, { tokens: tokens.slice(0, 2), heads: 1, weights: new Float32Array(4) }]),
+    ).toThrow(/layer 1 has 1 heads × 2 tokens/);
 
     const model = new SubwordModel();
     const text = 'big elephant';
@@ -87,7 +101,8 @@ describe('AttentionExplainer (003 §3.3)', () => {
     // a second layer: the last one's weights reversed within each row
     const T = last.tokens.length;
     const other = new Float32Array(last.weights.length);
-    for (let r = 0; r < last.weights.length / T; r++) for (let j = 0; j < T; j++) other[r * T + j] = last.weights[r * T + (T - 1 - j)];
+    for (let r = 0; r < last.weights.length / T; r++)
+      for (let j = 0; j < T; j++) other[r * T + j] = last.weights[r * T + (T - 1 - j)];
     const layered = Object.assign(Object.create(model) as SubwordModel, {
       layerAttentions: async (texts: readonly string[]) => texts.map(() => [{ ...last, weights: other }, last]),
     });
@@ -96,6 +111,8 @@ describe('AttentionExplainer (003 §3.3)', () => {
     expect(exp.features.find((f) => f.word === 'big')!.weight).toBeCloseTo(want[0], 6);
     expect(exp.features.find((f) => f.word === 'elephant')!.weight).toBeCloseTo(want[1], 6);
     expect(exp.params.layer).toBe('mean');
-    await expect(new AttentionExplainer({ layers: 'mean' }).explain(model, [text])).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(new AttentionExplainer({ layers: 'mean' }).explain(model, [text])).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
   });
 });

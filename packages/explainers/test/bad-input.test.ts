@@ -1,6 +1,12 @@
 import type { Classifier } from '@xtrust/core';
 import { describe, expect, it } from 'vitest';
-import { ExactShapleyExplainer, KernelShapExplainer, LimeExplainer, OmissionExplainer, explainerByName } from '../src/index.js';
+import {
+  ExactShapleyExplainer,
+  KernelShapExplainer,
+  LimeExplainer,
+  OmissionExplainer,
+  explainerByName,
+} from '../src/index.js';
 import { LinearBowModel, sigmoid } from './models.js';
 
 const model = new LinearBowModel({ good: 1, bad: -1 }, 0.2);
@@ -15,8 +21,16 @@ function scaled(factor: number): Classifier {
 
 describe('bad input', () => {
   it('empty text and text without words: EMPTY_TEXT naming the text, for every method', async () => {
-    for (const m of [new LimeExplainer(), new OmissionExplainer(), new KernelShapExplainer(), new ExactShapleyExplainer()]) {
-      await expect(m.explain(model, ['good bad', ''])).rejects.toMatchObject({ code: 'EMPTY_TEXT', message: expect.stringContaining('texts[1]') });
+    for (const m of [
+      new LimeExplainer(),
+      new OmissionExplainer(),
+      new KernelShapExplainer(),
+      new ExactShapleyExplainer(),
+    ]) {
+      await expect(m.explain(model, ['good bad', ''])).rejects.toMatchObject({
+        code: 'EMPTY_TEXT',
+        message: expect.stringContaining('texts[1]'),
+      });
       await expect(m.explain(model, [' ,;! '])).rejects.toMatchObject({ code: 'EMPTY_TEXT' });
     }
   });
@@ -31,13 +45,31 @@ describe('bad input', () => {
   });
 
   it('num_samples < 2 and other option errors name the option', async () => {
-    await expect(new LimeExplainer().explain(model, ['good bad'], { numSamples: 1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('numSamples') });
-    await expect(new LimeExplainer().explain(model, ['good bad'], { numSamples: 2.5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(new LimeExplainer().explain(model, ['good bad'], { numFeatures: 0 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('numFeatures') });
-    await expect(new LimeExplainer().explain(model, ['good bad'], { featureSelection: 'magic' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('featureSelection') });
-    await expect(new LimeExplainer().explain(model, ['good bad'], { kernelWidth: -1 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(new LimeExplainer().explain(model, ['good bad'], { topLabels: 3 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('topLabels') });
-    await expect(new LimeExplainer().explain(model, ['good bad'], { seed: 0.5 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('seed') });
+    await expect(new LimeExplainer().explain(model, ['good bad'], { numSamples: 1 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('numSamples'),
+    });
+    await expect(new LimeExplainer().explain(model, ['good bad'], { numSamples: 2.5 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(new LimeExplainer().explain(model, ['good bad'], { numFeatures: 0 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('numFeatures'),
+    });
+    await expect(
+      new LimeExplainer().explain(model, ['good bad'], { featureSelection: 'magic' as never }),
+    ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('featureSelection') });
+    await expect(new LimeExplainer().explain(model, ['good bad'], { kernelWidth: -1 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
+    await expect(new LimeExplainer().explain(model, ['good bad'], { topLabels: 3 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('topLabels'),
+    });
+    await expect(new LimeExplainer().explain(model, ['good bad'], { seed: 0.5 })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('seed'),
+    });
     // two samples is the smallest neighbourhood and works
     const [exp] = await new LimeExplainer().explain(model, ['good bad'], { numSamples: 2 });
     expect(exp.features.length).toBe(2);
@@ -49,7 +81,9 @@ describe('bad input', () => {
         code: 'UNKNOWN_LABEL',
         message: expect.stringContaining('neg, pos'),
       });
-      await expect(explainerByName(m).explain(model, ['good bad'], { labels: [2] })).rejects.toMatchObject({ code: 'UNKNOWN_LABEL' });
+      await expect(explainerByName(m).explain(model, ['good bad'], { labels: [2] })).rejects.toMatchObject({
+        code: 'UNKNOWN_LABEL',
+      });
     }
     expect(() => explainerByName('deeplift')).toThrow(/unknown explanation method/);
   });
@@ -65,7 +99,12 @@ describe('bad input', () => {
     // unnormalised: the weights are those of the halved scores
     raw[0].features.forEach((f, i) => expect(f.weight).toBeCloseTo(reference[0].features[i].weight / 2, 6));
     warnings.length = 0;
-    const norm = await new LimeExplainer().explain(scaled(0.5), texts, { numSamples: 300, warn, labels: ['pos'], normalise: true });
+    const norm = await new LimeExplainer().explain(scaled(0.5), texts, {
+      numSamples: 300,
+      warn,
+      labels: ['pos'],
+      normalise: true,
+    });
     expect(warnings.length).toBe(1);
     expect(warnings[0]).toMatch(/rescaling/);
     norm[0].features.forEach((f, i) => expect(f.weight).toBeCloseTo(reference[0].features[i].weight, 6));
@@ -76,10 +115,18 @@ describe('bad input', () => {
   });
 
   it('a model returning NaN or the wrong shape: BAD_MODEL_OUTPUT', async () => {
-    const nan: Classifier = { labels: ['a', 'b'], predictProba: async (t) => new Float32Array(t.length * 2).fill(Number.NaN) };
-    await expect(new LimeExplainer().explain(nan, ['good bad'], { numSamples: 10 })).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT' });
+    const nan: Classifier = {
+      labels: ['a', 'b'],
+      predictProba: async (t) => new Float32Array(t.length * 2).fill(Number.NaN),
+    };
+    await expect(new LimeExplainer().explain(nan, ['good bad'], { numSamples: 10 })).rejects.toMatchObject({
+      code: 'BAD_MODEL_OUTPUT',
+    });
     const short: Classifier = { labels: ['a', 'b'], predictProba: async (t) => new Float32Array(t.length) };
-    await expect(new OmissionExplainer().explain(short, ['good bad'])).rejects.toMatchObject({ code: 'BAD_MODEL_OUTPUT', message: expect.stringContaining('expected') });
+    await expect(new OmissionExplainer().explain(short, ['good bad'])).rejects.toMatchObject({
+      code: 'BAD_MODEL_OUTPUT',
+      message: expect.stringContaining('expected'),
+    });
   });
 
   it('no texts: no explanations and no model call', async () => {
@@ -91,7 +138,13 @@ describe('bad input', () => {
   });
 
   it('texts that are not strings and classifiers that are not classifiers', async () => {
-    await expect(new LimeExplainer().explain(model, [42 as unknown as string])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('texts[0]') });
-    await expect(new LimeExplainer().explain({} as Classifier, ['a b'])).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('classifier') });
+    await expect(new LimeExplainer().explain(model, [42 as unknown as string])).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('texts[0]'),
+    });
+    await expect(new LimeExplainer().explain({} as Classifier, ['a b'])).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('classifier'),
+    });
   });
 });

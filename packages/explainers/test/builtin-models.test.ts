@@ -3,7 +3,14 @@
 import { rng } from '@xtrust/core';
 import { trainClassifier, type BuiltinClassifier } from '@xtrust/models';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GradientExplainer, IntegratedGradientsExplainer, KernelShapExplainer, LimeExplainer, OmissionExplainer, topWords } from '../src/index.js';
+import {
+  GradientExplainer,
+  IntegratedGradientsExplainer,
+  KernelShapExplainer,
+  LimeExplainer,
+  OmissionExplainer,
+  topWords,
+} from '../src/index.js';
 import { stringsOnly } from './models.js';
 
 const POS = ['great', 'excellent', 'superb', 'lovely', 'enjoyable', 'brilliant'];

@@ -47,7 +47,10 @@ describe('LIME over a TokenScorer scores each distinct mask once', () => {
   it('sends the all-present row and the all-absent row once per text, however often LIME draws them', async () => {
     const model = new CountingModel(WEIGHTS, 0);
     // d = 4: about a quarter of LIME's rows remove every word
-    await new LimeExplainer({ numSamples: 3000, seed: 1 }).explain(model, ['good bad fine great', 'good good bad fine great']);
+    await new LimeExplainer({ numSamples: 3000, seed: 1 }).explain(model, [
+      'good bad fine great',
+      'good good bad fine great',
+    ]);
     expect(model.allPresent).toBe(2);
     expect(model.allAbsent).toBe(2);
     expect(model.repeats).toBe(0);
@@ -56,7 +59,9 @@ describe('LIME over a TokenScorer scores each distinct mask once', () => {
   it('never re-sends a row an earlier round scored (adaptive and verdict-driven runs score in rounds)', async () => {
     const model = new CountingModel(WEIGHTS, 0);
     const text = 'good bad fine great movie plot';
-    const [a] = await new LimeExplainer({ numSamples: 2000, seed: 4 }).explain(model, [text], { adaptive: { step: 100, patience: 2 } });
+    const [a] = await new LimeExplainer({ numSamples: 2000, seed: 4 }).explain(model, [text], {
+      adaptive: { step: 100, patience: 2 },
+    });
     expect(model.calls.scoreTokenMasks).toBeGreaterThan(1);
     expect(model.repeats).toBe(0);
     expect(model.calls.rows).toBeLessThanOrEqual(64);
@@ -74,7 +79,14 @@ describe('LIME over a TokenScorer scores each distinct mask once', () => {
     expect(JSON.stringify(out[0])).toBe(JSON.stringify(alone));
     // with two labels per text, copies come in text order too
     const two = await lime.explain(model, ['great fine', 'good bad fine', 'great fine'], { topLabels: 2 });
-    expect(two.map((e) => e.text)).toEqual(['great fine', 'great fine', 'good bad fine', 'good bad fine', 'great fine', 'great fine']);
+    expect(two.map((e) => e.text)).toEqual([
+      'great fine',
+      'great fine',
+      'good bad fine',
+      'good bad fine',
+      'great fine',
+      'great fine',
+    ]);
   });
 });
 

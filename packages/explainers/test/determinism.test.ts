@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { KernelShapExplainer, LimeExplainer, resolveRidgeBackend, topWords } from '../src/index.js';
 import { LinearBowModel } from './models.js';
 
-const model = new LinearBowModel({ offer: 1.4, free: 1.1, meeting: -0.9, click: 0.8, thanks: -0.5, report: -0.3 }, -0.4);
+const model = new LinearBowModel(
+  { offer: 1.4, free: 1.1, meeting: -0.9, click: 0.8, thanks: -0.5, report: -0.3 },
+  -0.4,
+);
 const texts = [
   'Free offer: click here for your free prize. Thanks!',
   'Thanks for the meeting notes; the report is attached, see the offer section.',
@@ -35,13 +38,23 @@ describe('determinism', () => {
       process.env.XTRUST_BACKEND = 'ts';
       expect(resolveRidgeBackend('auto')).toBe('ts');
       const ts = await new LimeExplainer().explain(model, texts, { numSamples: 1500, seed: 3 });
-      const tsHw = await new LimeExplainer().explain(model, texts, { numSamples: 1500, seed: 3, featureSelection: 'highest_weights', numFeatures: 4 });
+      const tsHw = await new LimeExplainer().explain(model, texts, {
+        numSamples: 1500,
+        seed: 3,
+        featureSelection: 'highest_weights',
+        numFeatures: 4,
+      });
       process.env.XTRUST_BACKEND = 'cpu';
       const backend = resolveRidgeBackend('auto');
       // cpu whenever the addon is built (the root `test` script builds it); ts otherwise
       expect(backend).toBe(backendInfo().available.includes('cpu') ? 'cpu' : 'ts');
       const cpu = await new LimeExplainer().explain(model, texts, { numSamples: 1500, seed: 3 });
-      const cpuHw = await new LimeExplainer().explain(model, texts, { numSamples: 1500, seed: 3, featureSelection: 'highest_weights', numFeatures: 4 });
+      const cpuHw = await new LimeExplainer().explain(model, texts, {
+        numSamples: 1500,
+        seed: 3,
+        featureSelection: 'highest_weights',
+        numFeatures: 4,
+      });
       expect(cpu[0].params.ridgeBackend).toBe(backend);
       for (const [x, y] of [
         [ts, cpu],

@@ -42,7 +42,12 @@ describe('the Explanation shape', () => {
     expect(topWords(exp, 10, { positiveOnly: true })).toEqual(['c', 'd', 'a']);
     expect(topWords(exp, 0)).toEqual([]);
     expect(() => topWords(exp, -1)).toThrow(/non-negative/);
-    expect(sortByMagnitude([{ word: 'p', weight: -1 }, { word: 'q', weight: 1 }]).map((f) => f.word)).toEqual(['p', 'q']);
+    expect(
+      sortByMagnitude([
+        { word: 'p', weight: -1 },
+        { word: 'q', weight: 1 },
+      ]).map((f) => f.word),
+    ).toEqual(['p', 'q']);
   });
 
   it('every explainer is a plain core Explainer (no cast needed) and has its method name', () => {

@@ -12,7 +12,10 @@ describe('GradientExplainer', () => {
     expect(w('good')).toBeCloseTo(2 * p * (1 - p) * 1.2, 6);
     expect(w('bad')).toBeCloseTo(p * (1 - p) * -0.9, 6);
     expect(w('movie')).toBe(0);
-    const [neg] = await new GradientExplainer().explain(model, ['good bad good movie'], { labels: ['neg'], output: 'logit' });
+    const [neg] = await new GradientExplainer().explain(model, ['good bad good movie'], {
+      labels: ['neg'],
+      output: 'logit',
+    });
     expect(neg.features.find((f) => f.word === 'good')!.weight).toBeCloseTo(-1.2, 6); // 2 × (−w/2)
   });
 
@@ -39,7 +42,9 @@ describe('GradientExplainer', () => {
   it('refuses a classifier without gradients (UNSUPPORTED), never fakes them', async () => {
     const model = stringsOnly(new LinearBowModel({ good: 1 }));
     await expect(new GradientExplainer().explain(model, ['good'])).rejects.toMatchObject({ code: 'UNSUPPORTED' });
-    await expect(new IntegratedGradientsExplainer().explain(model, ['good'])).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(new IntegratedGradientsExplainer().explain(model, ['good'])).rejects.toMatchObject({
+      code: 'UNSUPPORTED',
+    });
   });
 });
 
@@ -62,7 +67,11 @@ describe('IntegratedGradientsExplainer', () => {
     const model = new SubwordModel();
     const text = 'Wonderful day at the seaside, wonderful people';
     for (const output of ['probability', 'logit'] as const) {
-      const [exp] = await new IntegratedGradientsExplainer().explain(model, [text], { steps: 32, output, labels: ['pos'] });
+      const [exp] = await new IntegratedGradientsExplainer().explain(model, [text], {
+        steps: 32,
+        output,
+        labels: ['pos'],
+      });
       const fx = output === 'probability' ? sigmoid(model.logitAt(text, 1)) : model.logitAt(text, 1) / 2;
       const f0 = output === 'probability' ? sigmoid(model.bias) : model.bias / 2;
       const words = exp.features.reduce((s, f) => s + f.weight, 0);
@@ -71,7 +80,10 @@ describe('IntegratedGradientsExplainer', () => {
     }
     // a bag-of-words model: the special-free case, riemann rule with many steps
     const bow = new LinearBowModel({ good: 2, bad: -1, great: 1.5 }, -0.5);
-    const [exp] = await new IntegratedGradientsExplainer().explain(bow, ['good great bad plot'], { steps: 400, method: 'riemann_middle' });
+    const [exp] = await new IntegratedGradientsExplainer().explain(bow, ['good great bad plot'], {
+      steps: 400,
+      method: 'riemann_middle',
+    });
     const sum = exp.features.reduce((s, f) => s + f.weight, 0);
     expect(sum).toBeCloseTo(sigmoid(2) - sigmoid(-0.5), 5);
     expect(exp.features.map((f) => f.word)).toEqual(['good', 'great', 'bad', 'plot']);

@@ -45,7 +45,12 @@ describe('WeightedMoments (running moments of a growing LIME neighbourhood)', ()
       [1, 250],
       [250, 700],
     ]) {
-      m.add(data.subarray(from * d, to * d), to - from, weights.subarray(from, to), ys.map((y) => y.subarray(from, to)));
+      m.add(
+        data.subarray(from * d, to * d),
+        to - from,
+        weights.subarray(from, to),
+        ys.map((y) => y.subarray(from, to)),
+      );
     }
     const whole = weightedGram(data, rows, d, weights);
     const g = m.gram();
@@ -75,7 +80,7 @@ describe('WeightedMoments (running moments of a growing LIME neighbourhood)', ()
   });
 });
 
-describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
+describe("AdaptiveStop (the adaptive sample count's stopping test)", () => {
   for (const [method, numFeatures] of [
     ['highest_weights', 10],
     ['forward_selection', 4],
@@ -88,9 +93,27 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
       const { data, weights, ys } = neighbourhood(d, rows, 2, 11);
       const stop = new AdaptiveStop({ step: 300, patience: 1, minJaccard: 1 }, d, 2, method, numFeatures);
       for (let from = 0; from < rows; from += 300) {
-        stop.addRound(data.subarray(from * d, (from + 300) * d), 300, weights.subarray(from, from + 300), ys.map((y) => y.subarray(from, from + 300)));
+        stop.addRound(
+          data.subarray(from * d, (from + 300) * d),
+          300,
+          weights.subarray(from, from + 300),
+          ys.map((y) => y.subarray(from, from + 300)),
+        );
         const n = from + 300;
-        const [models] = await fitLimeModels([{ data: data.subarray(0, n * d), rows: n, d, weights: weights.subarray(0, n), ys: ys.map((y) => y.subarray(0, n)) }], method, numFeatures, 'ts');
+        const [models] = await fitLimeModels(
+          [
+            {
+              data: data.subarray(0, n * d),
+              rows: n,
+              d,
+              weights: weights.subarray(0, n),
+              ys: ys.map((y) => y.subarray(0, n)),
+            },
+          ],
+          method,
+          numFeatures,
+          'ts',
+        );
         const sorted = (a: Int32Array) => Array.from(a).sort((x, y) => x - y);
         expect(stop.selection().map(sorted)).toEqual(models.map((mm) => sorted(mm.features)));
       }
@@ -105,10 +128,17 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
     const stop = new AdaptiveStop({ step, patience: 5, minJaccard: 1 }, d, 1, 'highest_weights', 10);
     const sorted = (a: Int32Array) => Array.from(a).sort((x, y) => x - y);
     for (let from = 0; from < rows; from += step) {
-      stop.addRound(data.subarray(from * d, (from + step) * d), step, weights.subarray(from, from + step), [ys[0].subarray(from, from + step)]);
+      stop.addRound(data.subarray(from * d, (from + step) * d), step, weights.subarray(from, from + step), [
+        ys[0].subarray(from, from + step),
+      ]);
       const n = from + step;
       if (n < adaptiveMinRows(d)) continue;
-      const [models] = await fitLimeModels([{ data: data.subarray(0, n * d), rows: n, d, weights: weights.subarray(0, n), ys: [ys[0].subarray(0, n)] }], 'highest_weights', 10, 'ts');
+      const [models] = await fitLimeModels(
+        [{ data: data.subarray(0, n * d), rows: n, d, weights: weights.subarray(0, n), ys: [ys[0].subarray(0, n)] }],
+        'highest_weights',
+        10,
+        'ts',
+      );
       expect(stop.selection().map(sorted)).toEqual(models.map((mm) => sorted(mm.features)));
     }
   });
@@ -119,7 +149,12 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
     const stop = new AdaptiveStop({ step: 20, patience: 1, minJaccard: 0.01 }, d, 1, 'highest_weights', 10);
     let stoppedAt = 0;
     for (let from = 0; from < 400 && !stoppedAt; from += 20) {
-      if (stop.addRound(data.subarray(from * d, (from + 20) * d), 20, weights.subarray(from, from + 20), [ys[0].subarray(from, from + 20)])) stoppedAt = from + 20;
+      if (
+        stop.addRound(data.subarray(from * d, (from + 20) * d), 20, weights.subarray(from, from + 20), [
+          ys[0].subarray(from, from + 20),
+        ])
+      )
+        stoppedAt = from + 20;
     }
     // the first check is at 80 rows (2d) and only records a selection; a Jaccard ≥ 0.01 rule stops at the next one
     expect(adaptiveMinRows(d)).toBe(80);
@@ -144,7 +179,12 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
     const run = (minJaccard: number, patience: number) => {
       const stop = new AdaptiveStop({ step: 250, patience, minJaccard }, d, 1, 'highest_weights', 10);
       for (let from = 0; from < 4000; from += 250) {
-        if (stop.addRound(data.subarray(from * d, (from + 250) * d), 250, weights.subarray(from, from + 250), [ys[0].subarray(from, from + 250)])) return from + 250;
+        if (
+          stop.addRound(data.subarray(from * d, (from + 250) * d), 250, weights.subarray(from, from + 250), [
+            ys[0].subarray(from, from + 250),
+          ])
+        )
+          return from + 250;
       }
       return 4000;
     };
@@ -163,7 +203,11 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
     expect(resolveAdaptive(true, 5000)).toEqual({ step: 250, patience: 4, minJaccard: 1 });
     expect(resolveAdaptive(true, 1001)).toEqual({ step: 51, patience: 4, minJaccard: 1 });
     expect(resolveAdaptive({ patience: 2 }, 5000)).toEqual({ step: 250, patience: 2, minJaccard: 1 }); // 2026-11-24's rule, still reachable
-    expect(resolveAdaptive({ step: 500, patience: 2, minJaccard: 0.8 }, 5000)).toEqual({ step: 500, patience: 2, minJaccard: 0.8 });
+    expect(resolveAdaptive({ step: 500, patience: 2, minJaccard: 0.8 }, 5000)).toEqual({
+      step: 500,
+      patience: 2,
+      minJaccard: 0.8,
+    });
     expect(() => resolveAdaptive({ minJaccard: 0 }, 5000)).toThrow(/adaptive\.minJaccard must be a number in \(0, 1\]/);
     expect(() => resolveAdaptive({ minJaccard: 1.5 }, 5000)).toThrow(/adaptive\.minJaccard/);
     expect(() => resolveAdaptive({ step: 0 }, 5000)).toThrow(/adaptive\.step/);
@@ -172,8 +216,13 @@ describe('AdaptiveStop (the adaptive sample count\'s stopping test)', () => {
 
 describe('LimeExplainer with a tolerant adaptive rule', () => {
   // 26 distinct words: five strong ones and a tail of near-equal weights, so the 10th word is a toss-up.
-  const words = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'.split(' ');
-  const model = new LinearBowModel(Object.fromEntries(words.map((w, i) => [w, i < 5 ? 1.5 - 0.2 * i : 0.3 + 0.001 * i])));
+  const words =
+    'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu'.split(
+      ' ',
+    );
+  const model = new LinearBowModel(
+    Object.fromEntries(words.map((w, i) => [w, i < 5 ? 1.5 - 0.2 * i : 0.3 + 0.001 * i])),
+  );
   const text = words.join(' ');
 
   it('stops no later than set equality, and its explanation is the exact one at the samples it used', async () => {
@@ -187,7 +236,12 @@ describe('LimeExplainer with a tolerant adaptive rule', () => {
     const [exact] = await lime.explain(model, [text], { numSamples: loose.diagnostics!.samples });
     expect(loose.features).toEqual(exact.features);
     // The five strong words lead every explanation.
-    expect(loose.features.slice(0, 5).map((f) => f.word).sort()).toEqual(words.slice(0, 5).sort());
+    expect(
+      loose.features
+        .slice(0, 5)
+        .map((f) => f.word)
+        .sort(),
+    ).toEqual(words.slice(0, 5).sort());
   });
 });
 

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { fitLimeModels, limeDistances, limeKernel, resolveFeatureSelection, type FeatureSelection } from '../src/index.js';
+import {
+  fitLimeModels,
+  limeDistances,
+  limeKernel,
+  resolveFeatureSelection,
+  type FeatureSelection,
+} from '../src/index.js';
 
 // Fixture written by fixtures/make-lime-reference.py with the reference LIME (marcotcr/lime,
 // lime_base.LimeBase.explain_instance_with_data) and scikit-learn 1.2.1 on four neighbourhoods.
@@ -10,9 +16,19 @@ interface Case {
   data: string;
   y: number[];
   distances: number[];
-  results: { method: FeatureSelection; numFeatures: number; intercept: number; features: number[]; weights: number[]; score: number; localPrediction: number }[];
+  results: {
+    method: FeatureSelection;
+    numFeatures: number;
+    intercept: number;
+    features: number[];
+    weights: number[];
+    score: number;
+    localPrediction: number;
+  }[];
 }
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/lime-reference.json', import.meta.url), 'utf8')) as { cases: Case[] };
+const fixture = JSON.parse(readFileSync(new URL('./fixtures/lime-reference.json', import.meta.url), 'utf8')) as {
+  cases: Case[];
+};
 
 describe('LIME regression against the reference implementation', () => {
   for (const [ci, c] of fixture.cases.entries()) {
@@ -29,9 +45,16 @@ describe('LIME regression against the reference implementation', () => {
       it(`case ${ci} (d=${c.d}): ${ref.method} with ${ref.numFeatures} features selects the same words and weights`, async () => {
         const weights = limeKernel(Float64Array.from(c.distances), 25);
         const method = resolveFeatureSelection(ref.method, ref.numFeatures);
-        const [[model]] = await fitLimeModels([{ data, rows: c.rows, d: c.d, weights, ys: [Float64Array.from(c.y)] }], method, ref.numFeatures, 'ts');
+        const [[model]] = await fitLimeModels(
+          [{ data, rows: c.rows, d: c.d, weights, ys: [Float64Array.from(c.y)] }],
+          method,
+          ref.numFeatures,
+          'ts',
+        );
         // reference order: sorted by |weight| descending
-        const ours = Array.from(model.features, (f, j) => ({ f, w: model.fit.coef[j] })).sort((a, b) => Math.abs(b.w) - Math.abs(a.w));
+        const ours = Array.from(model.features, (f, j) => ({ f, w: model.fit.coef[j] })).sort(
+          (a, b) => Math.abs(b.w) - Math.abs(a.w),
+        );
         expect(ours.map((e) => e.f)).toEqual(ref.features);
         ours.forEach((e, j) => expect(e.w).toBeCloseTo(ref.weights[j], 9));
         expect(model.fit.intercept).toBeCloseTo(ref.intercept, 9);

@@ -21,7 +21,10 @@ import { LinearBowModel } from './models.js';
  * A hand-made verdict in the shape of TOKI's sum rule: S = Σ over words of positive weight of
  * role(w)·weight, role +1 (related), −1 (unrelated) or 0 (neutral); the verdict is S ≥ 0.
  */
-function sumRule(roles: Record<string, number>, extra: Partial<VerdictOption> = {}): VerdictOption & { prepared: number } {
+function sumRule(
+  roles: Record<string, number>,
+  extra: Partial<VerdictOption> = {},
+): VerdictOption & { prepared: number } {
   const rule = {
     name: 'test:sum',
     prepared: 0,
@@ -46,7 +49,10 @@ function sumRule(roles: Record<string, number>, extra: Partial<VerdictOption> = 
 }
 
 /** The statistic of a finished explanation, as the rule computes it. */
-function statisticOf(exp: { features: readonly { word: string; weight: number }[] }, roles: Record<string, number>): number {
+function statisticOf(
+  exp: { features: readonly { word: string; weight: number }[] },
+  roles: Record<string, number>,
+): number {
   let s = 0;
   for (const f of exp.features) if (f.weight > 0) s += (roles[f.word] ?? 0) * f.weight;
   return s;
@@ -64,7 +70,7 @@ describe('normalQuantile (Acklam)', () => {
   });
 });
 
-describe('ridgeWithSandwich (LIME\'s ridge and the sandwich standard error of a linear statistic)', () => {
+describe("ridgeWithSandwich (LIME's ridge and the sandwich standard error of a linear statistic)", () => {
   // 6 rows, 2 columns; weights and targets chosen by hand
   const data = Uint8Array.from([1, 1, 1, 0, 0, 1, 0, 0, 1, 1, 1, 0]);
   const weights = [1, 0.5, 0.8, 0.3, 0.9, 0.6];
@@ -142,7 +148,7 @@ describe('ridgeWithSandwich (LIME\'s ridge and the sandwich standard error of a 
   });
 });
 
-describe('the verdict rule\'s schedule', () => {
+describe("the verdict rule's schedule", () => {
   it('checks from max(minRows, 2d) rounded up to a round, Bonferroni over the checks left before the budget', () => {
     const rule = resolveVerdict(sumRule({}), 5000)!;
     expect(rule).toMatchObject({ step: 250, minRows: 200, patience: 1, confidence: 0.95 });
@@ -163,7 +169,7 @@ describe('LimeExplainer with verdict-aware sampling', () => {
   const TEXT = 'good fine xyzzy plot the movie was ok and nice';
   const ROLES = { good: 1, fine: 1, xyzzy: -1 };
 
-  it('stops after two checks (500 of 5,000 rows) when one unrelated word carries the prediction, with the exact run\'s verdict', async () => {
+  it("stops after two checks (500 of 5,000 rows) when one unrelated word carries the prediction, with the exact run's verdict", async () => {
     const lime = new LimeExplainer({ numSamples: 5000, seed: 3 });
     const rule = sumRule(ROLES);
     const [fast] = await lime.explain(decisive, [TEXT], { verdict: rule });
@@ -171,7 +177,14 @@ describe('LimeExplainer with verdict-aware sampling', () => {
     expect(rule.prepared).toBe(1);
     expect(fast.params.samplesUsed).toBe(500);
     expect(fast.diagnostics!.samples).toBe(500);
-    expect(fast.params.verdict).toEqual({ name: 'test:sum', confidence: 0.95, step: 250, minRows: 200, patience: 1, selectionGuard: VERDICT_SELECTION_GUARD });
+    expect(fast.params.verdict).toEqual({
+      name: 'test:sum',
+      confidence: 0.95,
+      step: 250,
+      minRows: 200,
+      patience: 1,
+      selectionGuard: VERDICT_SELECTION_GUARD,
+    });
     expect(fast.diagnostics!.verdictSide).toBe(-1);
     expect(fast.diagnostics!.verdictHigh).toBeLessThan(0);
     // the statistic of the returned explanation is the one checked, and the exact explanation's has the same sign
@@ -181,7 +194,7 @@ describe('LimeExplainer with verdict-aware sampling', () => {
     expect(fast.features[0].word).toBe('xyzzy');
   });
 
-  it('returns exact LIME at the samples it used (its rows are a prefix of the exact run\'s)', async () => {
+  it("returns exact LIME at the samples it used (its rows are a prefix of the exact run's)", async () => {
     const lime = new LimeExplainer({ numSamples: 5000, seed: 3 });
     const [fast] = await lime.explain(decisive, [TEXT], { verdict: sumRule(ROLES) });
     const [prefix] = await lime.explain(decisive, [TEXT], { numSamples: fast.params.samplesUsed as number });
@@ -215,7 +228,9 @@ describe('LimeExplainer with verdict-aware sampling', () => {
       expect(statisticOf(fast, ROLES)).toBeLessThan(-0.5);
       const [prefix] = await lime.explain(decisive, [TEXT], { numSamples: fast.params.samplesUsed as number });
       expect(fast.features).toEqual(prefix.features);
-      const [t] = await new LimeExplainer({ numSamples: 3000, seed: 11 }).explain(tie, [tieText], { verdict: sumRule({ alpha: 1, beta: -1 }, { selectionGuard }) });
+      const [t] = await new LimeExplainer({ numSamples: 3000, seed: 11 }).explain(tie, [tieText], {
+        verdict: sumRule({ alpha: 1, beta: -1 }, { selectionGuard }),
+      });
       expect(t.params.samplesUsed).toBe(3000);
     }
   });
@@ -254,15 +269,30 @@ describe('LimeExplainer with verdict-aware sampling', () => {
   it('refuses bad verdict options, naming the option', async () => {
     const lime = new LimeExplainer({ numSamples: 1000 });
     const ok = sumRule(ROLES);
-    await expect(lime.explain(decisive, [TEXT], { verdict: ok, adaptive: true })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { argument: 'verdict' } });
-    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, confidence: 1 } })).rejects.toThrow(/verdict\.confidence must be a number in \(0, 1\)/);
+    await expect(lime.explain(decisive, [TEXT], { verdict: ok, adaptive: true })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      details: { argument: 'verdict' },
+    });
+    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, confidence: 1 } })).rejects.toThrow(
+      /verdict\.confidence must be a number in \(0, 1\)/,
+    );
     await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, step: 0 } })).rejects.toThrow(/verdict\.step/);
-    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, minRows: 1 } })).rejects.toThrow(/verdict\.minRows/);
-    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, patience: -1 } })).rejects.toThrow(/verdict\.patience/);
-    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, selectionGuard: 'top' as never } })).rejects.toThrow(/verdict\.selectionGuard must be one of none, stable, swap/);
-    await expect(lime.explain(decisive, [TEXT], { verdict: { name: 'x' } as unknown as VerdictOption })).rejects.toThrow(/verdict must be \{ name, prepare/);
+    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, minRows: 1 } })).rejects.toThrow(
+      /verdict\.minRows/,
+    );
+    await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, patience: -1 } })).rejects.toThrow(
+      /verdict\.patience/,
+    );
+    await expect(
+      lime.explain(decisive, [TEXT], { verdict: { ...ok, selectionGuard: 'top' as never } }),
+    ).rejects.toThrow(/verdict\.selectionGuard must be one of none, stable, swap/);
+    await expect(
+      lime.explain(decisive, [TEXT], { verdict: { name: 'x' } as unknown as VerdictOption }),
+    ).rejects.toThrow(/verdict must be \{ name, prepare/);
     await expect(lime.explain(decisive, [TEXT], { verdict: { ...ok, name: '' } })).rejects.toThrow(/verdict\.name/);
     const wrong = { name: 'wrong', prepare: () => () => ({ value: 1, gradient: [1] }) };
-    await expect(lime.explain(decisive, [TEXT], { verdict: wrong })).rejects.toThrow(/one gradient entry per selected feature/);
+    await expect(lime.explain(decisive, [TEXT], { verdict: wrong })).rejects.toThrow(
+      /one gradient entry per selected feature/,
+    );
   });
 });

@@ -4,7 +4,8 @@ import { LimeExplainer, limeDistances, limeKernel, sampleLimeMasks, topWords } f
 import { LinearBowModel, stringsOnly } from './models.js';
 
 const WEIGHTS = { great: 0.9, good: 0.6, fine: 0.3, bad: -0.8, awful: -1.2, plot: 0.05, movie: -0.02 };
-const TEXT = 'The plot was great, the acting good and the music fine; only the ending was bad. Awful awful popcorn. movie';
+const TEXT =
+  'The plot was great, the acting good and the music fine; only the ending was bad. Awful awful popcorn. movie';
 
 describe('LIME sampling, distances and kernel (reference LimeTextExplainer)', () => {
   it('keeps every feature in row 0 and removes between 1 and d features elsewhere, uniformly in count', () => {
@@ -44,7 +45,11 @@ describe('LIME sampling, distances and kernel (reference LimeTextExplainer)', ()
 describe('LimeExplainer', () => {
   it('recovers the ranking of a linear model’s weights (feature selection none)', async () => {
     const model = new LinearBowModel(WEIGHTS, 0.1);
-    const [exp] = await new LimeExplainer().explain(model, [TEXT], { featureSelection: 'none', labels: ['pos'], seed: 3 });
+    const [exp] = await new LimeExplainer().explain(model, [TEXT], {
+      featureSelection: 'none',
+      labels: ['pos'],
+      seed: 3,
+    });
     expect(exp.method).toBe('lime');
     expect(exp.explainedLabel).toBe('pos');
     const distinct = new Set(tokenize(TEXT).map((t) => t.text));
@@ -57,7 +62,8 @@ describe('LimeExplainer', () => {
     expect(weight('bad')).toBeLessThan(-weight('fine'));
     expect(weight('awful')).toBeLessThan(weight('bad')); // occurs twice: removing it removes both
     // unweighted words stay near zero
-    for (const w of ['The', 'the', 'was', 'acting', 'and', 'music', 'only', 'ending', 'popcorn', 'Awful']) expect(Math.abs(weight(w))).toBeLessThan(0.02);
+    for (const w of ['The', 'the', 'was', 'acting', 'and', 'music', 'only', 'ending', 'popcorn', 'Awful'])
+      expect(Math.abs(weight(w))).toBeLessThan(0.02);
     // signs follow the model
     expect(weight('great')).toBeGreaterThan(0);
     expect(weight('bad')).toBeLessThan(0);
@@ -80,7 +86,9 @@ describe('LimeExplainer', () => {
       ['auto', 10],
     ] as const) {
       const [exp] = await lime.explain(model, [TEXT], { featureSelection, numFeatures });
-      expect(exp.params.featureSelection).toBe(featureSelection === 'auto' ? (numFeatures <= 6 ? 'forward_selection' : 'highest_weights') : featureSelection);
+      expect(exp.params.featureSelection).toBe(
+        featureSelection === 'auto' ? (numFeatures <= 6 ? 'forward_selection' : 'highest_weights') : featureSelection,
+      );
       expect(exp.features.length).toBe(numFeatures);
       expect(topWords(exp, 4)).toEqual(['awful', 'great', 'bad', 'good']);
     }
@@ -95,7 +103,12 @@ describe('LimeExplainer', () => {
     expect(calls.scoreTokenMasks).toBe(2); // one call per text
     const viaStrings = await lime.explain(stringsOnly(model), [TEXT, 'good bad good fine'], { batchSize: 400 });
     expect(model.calls.predictProba).toBe(2 * Math.ceil(1500 / 400));
-    expect(viaTokens.map((e) => e.params.scorer)).toEqual(['token-scorer', 'token-scorer', 'token-scorer', 'token-scorer']);
+    expect(viaTokens.map((e) => e.params.scorer)).toEqual([
+      'token-scorer',
+      'token-scorer',
+      'token-scorer',
+      'token-scorer',
+    ]);
     expect(viaStrings.map((e) => e.params.scorer)).toEqual(['strings', 'strings', 'strings', 'strings']);
     expect(viaStrings.map((e) => e.features)).toEqual(viaTokens.map((e) => e.features));
     // two labels per text, most probable first, in text order
@@ -115,7 +128,12 @@ describe('LimeExplainer', () => {
         return model.predictProba(texts);
       },
     };
-    const [exp] = await new LimeExplainer().explain(spy, ['good, bad good'], { bow: false, numSamples: 50, featureSelection: 'none', labels: ['pos'] });
+    const [exp] = await new LimeExplainer().explain(spy, ['good, bad good'], {
+      bow: false,
+      numSamples: 50,
+      featureSelection: 'none',
+      labels: ['pos'],
+    });
     expect(exp.features.length).toBe(3);
     expect(exp.features.filter((f) => f.word === 'good').length).toBe(2);
     expect(seen[0]).toBe('good, bad good');

@@ -1,5 +1,15 @@
 // Small real classifiers for the tests: analytic, so every expected value can be computed by hand.
-import { tokenize, type AttentionMap, type AttentionProvider, type Classifier, type GradientOptions, type GradientProvider, type InputGradients, type ModelToken, type TokenScorer } from '@xtrust/core';
+import {
+  tokenize,
+  type AttentionMap,
+  type AttentionProvider,
+  type Classifier,
+  type GradientOptions,
+  type GradientProvider,
+  type InputGradients,
+  type ModelToken,
+  type TokenScorer,
+} from '@xtrust/core';
 
 export const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
@@ -156,7 +166,7 @@ export class SubwordModel implements Classifier, GradientProvider, AttentionProv
   }
 
   attentionWeight(h: number, i: number, j: number): number {
-    return 1 + ((h + 1) * (i + 2 * j)) % 5;
+    return 1 + (((h + 1) * (i + 2 * j)) % 5);
   }
 
   async attentions(texts: readonly string[]): Promise<AttentionMap[]> {

@@ -22,7 +22,8 @@ class InteractionModel implements Classifier, TokenScorer {
   async scoreTokenMasks(text: string, masks: Uint8Array, rows: number): Promise<Float32Array> {
     const toks = tokenize(text);
     const out: number[] = [];
-    for (let r = 0; r < rows; r++) out.push(...this.probs(new Set(toks.filter((_, t) => masks[r * toks.length + t]).map((x) => x.text))));
+    for (let r = 0; r < rows; r++)
+      out.push(...this.probs(new Set(toks.filter((_, t) => masks[r * toks.length + t]).map((x) => x.text))));
     return Float32Array.from(out);
   }
 }
@@ -47,8 +48,10 @@ describe('ExactShapleyExplainer', () => {
     expect(exp.features.length).toBe(12);
     const sum = exp.features.reduce((s, f) => s + f.weight, 0);
     expect(sum).toBeCloseTo(exp.diagnostics!.modelPrediction - exp.diagnostics!.baseValue, 6);
-    await expect(new ExactShapleyExplainer().explain(m, [TEXT + ' extra']))
-      .rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/13 distinct words/) });
+    await expect(new ExactShapleyExplainer().explain(m, [TEXT + ' extra'])).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/13 distinct words/),
+    });
   });
 });
 
@@ -87,7 +90,11 @@ describe('KernelShapExplainer', () => {
     const [other] = await new KernelShapExplainer().explain(m, [TEXT], { labels: ['pos'], numSamples: 400, seed: 10 });
     expect(other.features).not.toEqual(kernel.features);
     // strings path gives the same
-    const [viaStrings] = await new KernelShapExplainer().explain(stringsOnly(m), [TEXT], { labels: ['pos'], numSamples: 400, seed: 9 });
+    const [viaStrings] = await new KernelShapExplainer().explain(stringsOnly(m), [TEXT], {
+      labels: ['pos'],
+      numSamples: 400,
+      seed: 9,
+    });
     viaStrings.features.forEach((f, i) => expect(f.weight).toBeCloseTo(kernel.features[i].weight, 6));
   });
 

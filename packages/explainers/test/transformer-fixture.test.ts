@@ -89,7 +89,9 @@ describe('explainers on the kit transformer (tiny-bert-spam)', () => {
     expect(SPLIT.slice(first.start, first.end)).toBe('Unbelievabilities');
   });
 
-  it('integrated gradients are complete: Σ attributions → f(x) − f(baseline) as the steps grow', { timeout: 120_000 }, async () => {
+  it('integrated gradients are complete: Σ attributions → f(x) − f(baseline) as the steps grow', {
+    timeout: 120_000,
+  }, async () => {
     const graph = await OnnxGradientGraph.load(join(dir, 'onnx/model_grad.onnx'), model.labels.length, 'test', 1);
     try {
       for (const output of ['logit', 'probability'] as const) {
@@ -103,12 +105,17 @@ describe('explainers on the kit transformer (tiny-bert-spam)', () => {
           scales[T + t] = 1;
         }
         const { logits } = await graph.run(ids, scales, new Float32Array(2 * model.labels.length), false);
-        const f = (r: number) => (output === 'logit' ? logits[r * 2 + 1] : 1 / (1 + Math.exp(logits[r * 2] - logits[r * 2 + 1])));
+        const f = (r: number) =>
+          output === 'logit' ? logits[r * 2 + 1] : 1 / (1 + Math.exp(logits[r * 2] - logits[r * 2 + 1]));
         const delta = f(1) - f(0);
         expect(Math.abs(delta)).toBeGreaterThan(1e-3);
         const errors: number[] = [];
         for (const steps of [4, 32, 128]) {
-          const [e] = await new IntegratedGradientsExplainer().explain(model, [SPAMMY], { steps, output, labels: ['spam'] });
+          const [e] = await new IntegratedGradientsExplainer().explain(model, [SPAMMY], {
+            steps,
+            output,
+            labels: ['spam'],
+          });
           const words = e.features.reduce((s, x) => s + x.weight, 0);
           expect(words + e.diagnostics!.droppedAttribution).toBeCloseTo(e.diagnostics!.attributionSum, 6);
           errors.push(Math.abs(e.diagnostics!.attributionSum - delta));

@@ -38,7 +38,7 @@ const TEXTS: string[] = [
   'cafe\u0301 nai\u0308ve re\u0301sume\u0301 Café naïve',
   'zero\u200bwidth soft\u00adhyphen tab\tnew\nline nbsp\u00a0here ctrl\u0007bell',
   'A literal [SEP] and [CLS] token, [MASK] or [unk] too',
-  'ΟΔΟΣ\'ΑΒΓ ΣΑΣ. Σ end',
+  "ΟΔΟΣ'ΑΒΓ ΣΑΣ. Σ end",
   '中文字符 and 日本語 mixed with English words',
   `a${'x'.repeat(120)} long words ${'abc'.repeat(40)} end`,
   'emoji 😀 between 👍words and ✓ checks',
@@ -57,11 +57,17 @@ const TEXTS: string[] = [
  * unknown characters ([UNK]) and punctuation pieces.
  */
 function syntheticVocab(texts: readonly string[]): string[] {
-  const norm = (s: string) => s.toLowerCase().normalize('NFD').replace(/\p{Mn}/gu, '');
+  const norm = (s: string) =>
+    s
+      .toLowerCase()
+      .normalize('NFD')
+      .replace(/\p{Mn}/gu, '');
   const chars = new Map<string, number>();
   const words = new Map<string, number>();
   for (const t of texts) {
-    for (const m of norm(t).matchAll(/[^\s\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]+|[\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]/gu)) {
+    for (const m of norm(t).matchAll(
+      /[^\s\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]+|[\p{P}\u0021-\u002F\u003A-\u0040\u005B-\u0060\u007B-\u007E]/gu,
+    )) {
       words.set(m[0], (words.get(m[0]) ?? 0) + 1);
       for (const c of m[0]) chars.set(c, (chars.get(c) ?? 0) + 1);
     }
@@ -74,8 +80,14 @@ function syntheticVocab(texts: readonly string[]): string[] {
       vocab.push(w);
     }
   };
-  [...chars].filter(([, n]) => n >= 2).sort((a, b) => (a[0] < b[0] ? -1 : 1)).forEach(([c]) => (add(c), add('##' + c)));
-  [...words].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 1500).forEach(([w]) => add(w));
+  [...chars]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .forEach(([c]) => (add(c), add('##' + c)));
+  [...words]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, 1500)
+    .forEach(([w]) => add(w));
   ['##ing', '##ed', '##s', '##ly', '##tion', '##er', '##es'].forEach(add);
   return vocab;
 }
@@ -83,29 +95,79 @@ function syntheticVocab(texts: readonly string[]): string[] {
 /** tokenizer.json of the kit's contract (BertNormalizer, BertPreTokenizer, WordPiece, [CLS] $A [SEP]). */
 function tokenizerFiles(dir: string, vocab: readonly string[]) {
   const ids = Object.fromEntries(vocab.map((t, i) => [t, i]));
-  const added = SPECIALS.map((s) => ({ id: ids[s], content: s, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true }));
+  const added = SPECIALS.map((s) => ({
+    id: ids[s],
+    content: s,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  }));
   const json = {
     version: '1.0',
     truncation: { direction: 'Right', max_length: MAX_LENGTH, strategy: 'LongestFirst', stride: 0 },
     padding: null,
     added_tokens: added,
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: true, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: true,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
-      single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
-      pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
-      special_tokens: { '[CLS]': { id: '[CLS]', ids: [ids['[CLS]']], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [ids['[SEP]']], tokens: ['[SEP]'] } },
+      single: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      ],
+      pair: [
+        { SpecialToken: { id: '[CLS]', type_id: 0 } },
+        { Sequence: { id: 'A', type_id: 0 } },
+        { SpecialToken: { id: '[SEP]', type_id: 0 } },
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
+      ],
+      special_tokens: {
+        '[CLS]': { id: '[CLS]', ids: [ids['[CLS]']], tokens: ['[CLS]'] },
+        '[SEP]': { id: '[SEP]', ids: [ids['[SEP]']], tokens: ['[SEP]'] },
+      },
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
-    model: { type: 'WordPiece', unk_token: '[UNK]', continuing_subword_prefix: '##', max_input_chars_per_word: 100, vocab: ids },
+    model: {
+      type: 'WordPiece',
+      unk_token: '[UNK]',
+      continuing_subword_prefix: '##',
+      max_input_chars_per_word: 100,
+      vocab: ids,
+    },
   };
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(json));
   writeFileSync(
     join(dir, 'tokenizer_config.json'),
-    JSON.stringify({ tokenizer_class: 'BertTokenizer', do_lower_case: true, model_max_length: MAX_LENGTH, cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]' }),
+    JSON.stringify({
+      tokenizer_class: 'BertTokenizer',
+      do_lower_case: true,
+      model_max_length: MAX_LENGTH,
+      cls_token: '[CLS]',
+      sep_token: '[SEP]',
+      pad_token: '[PAD]',
+      unk_token: '[UNK]',
+      mask_token: '[MASK]',
+    }),
   );
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({ model_type: 'bert', architectures: ['BertForSequenceClassification'], id2label: { 0: 'ham', 1: 'spam' }, label2id: { ham: 0, spam: 1 } }));
+  writeFileSync(
+    join(dir, 'config.json'),
+    JSON.stringify({
+      model_type: 'bert',
+      architectures: ['BertForSequenceClassification'],
+      id2label: { 0: 'ham', 1: 'spam' },
+      label2id: { ham: 0, spam: 1 },
+    }),
+  );
 }
 
 /**
@@ -126,19 +188,40 @@ function tinyGraph(vocabSize: number): Uint8Array {
   const shape = g.node('Shape', [ids]);
   const seq = g.node('Gather', [shape, g.int64s('one_idx', [], [1])], { axis: { int: 0 } });
   const positions = g.node('Range', [g.int64s('zero', [], [0]), seq, g.int64s('step', [], [1])]);
-  const P = g.node('Gather', [g.floats('P', [MAX_LENGTH, D], randn(MAX_LENGTH * D, 0.5)), positions], { axis: { int: 0 } });
-  const X = g.node('Add', [g.node('Gather', [g.floats('E', [vocabSize, D], randn(vocabSize * D)), ids], { axis: { int: 0 } }), P]);
-  const bias = g.node('Unsqueeze', [g.node('Mul', [g.node('Sub', [g.floats('one', [], Float32Array.of(1)), maskF]), g.floats('neg', [], Float32Array.of(-1e4))]), g.int64s('ax1', [1], [1])]);
+  const P = g.node('Gather', [g.floats('P', [MAX_LENGTH, D], randn(MAX_LENGTH * D, 0.5)), positions], {
+    axis: { int: 0 },
+  });
+  const X = g.node('Add', [
+    g.node('Gather', [g.floats('E', [vocabSize, D], randn(vocabSize * D)), ids], { axis: { int: 0 } }),
+    P,
+  ]);
+  const bias = g.node('Unsqueeze', [
+    g.node('Mul', [
+      g.node('Sub', [g.floats('one', [], Float32Array.of(1)), maskF]),
+      g.floats('neg', [], Float32Array.of(-1e4)),
+    ]),
+    g.int64s('ax1', [1], [1]),
+  ]);
   const Q = g.node('MatMul', [X, g.floats('Wq', [D, D], randn(D * D, 0.5))]);
   const K = g.node('MatMul', [X, g.floats('Wk', [D, D], randn(D * D, 0.5))]);
-  const A = g.node('Softmax', [g.node('Add', [g.node('MatMul', [Q, g.node('Transpose', [K], { perm: { ints: [0, 2, 1] } })]), bias])], { axis: { int: -1 } });
+  const A = g.node(
+    'Softmax',
+    [g.node('Add', [g.node('MatMul', [Q, g.node('Transpose', [K], { perm: { ints: [0, 2, 1] } })]), bias])],
+    { axis: { int: -1 } },
+  );
   const H = g.node('MatMul', [A, X]);
-  const summed = g.node('ReduceSum', [g.node('Mul', [H, g.node('Unsqueeze', [maskF, g.int64s('ax2', [1], [2])])]), g.int64s('ax1b', [1], [1])], { keepdims: { int: 0 } });
-  const n = g.node('Max', [g.node('ReduceSum', [maskF, g.int64s('ax1c', [1], [1])], { keepdims: { int: 1 } }), g.floats('one_b', [], Float32Array.of(1))]);
+  const summed = g.node(
+    'ReduceSum',
+    [g.node('Mul', [H, g.node('Unsqueeze', [maskF, g.int64s('ax2', [1], [2])])]), g.int64s('ax1b', [1], [1])],
+    { keepdims: { int: 0 } },
+  );
+  const n = g.node('Max', [
+    g.node('ReduceSum', [maskF, g.int64s('ax1c', [1], [1])], { keepdims: { int: 1 } }),
+    g.floats('one_b', [], Float32Array.of(1)),
+  ]);
   g.node('MatMul', [g.node('Div', [summed, n]), g.floats('W', [D, 2], randn(D * 2))], {}, 'logits');
   return g.toBytes();
 }
-
 
 /** LIME-like masks over d features: row 0 keeps everything, row 1 nothing, the rest a uniform number removed. */
 function featureMasks(d: number, rows: number, seed: number): Uint8Array {
@@ -170,7 +253,11 @@ afterAll(async () => {
 });
 
 /** Checks maskedIds against the tokenizer on PerturbedTexts' strings for every text; returns the paths taken. */
-async function checkIds(dir: string, classifier: OnnxClassifier, rowsPerText: number): Promise<{ pieces: number; strings: number; rows: number }> {
+async function checkIds(
+  dir: string,
+  classifier: OnnxClassifier,
+  rowsPerText: number,
+): Promise<{ pieces: number; strings: number; rows: number }> {
   const tokenizer = await loadLocalTokenizer(dir, 'test');
   const counts = { pieces: 0, strings: 0, rows: 0 };
   for (const [i, text] of TEXTS.entries()) {
@@ -185,11 +272,15 @@ async function checkIds(dir: string, classifier: OnnxClassifier, rowsPerText: nu
       for (let r = 0; r < rowsPerText; r++) {
         const rebuilt = builder.build(fm, r);
         // What predictProba's tokenisation used to be: transformers.js with its own truncation.
-        const enc = tokenizer([rebuilt], { padding: true, truncation: true, return_tensor: false }) as unknown as { input_ids: number[][] };
+        const enc = tokenizer([rebuilt], { padding: true, truncation: true, return_tensor: false }) as unknown as {
+          input_ids: number[][];
+        };
         const want = enc.input_ids[0].map(Number);
         const have = Array.from(got.ids.subarray(got.offsets[r], got.offsets[r + 1]));
         if (have.join(' ') !== want.join(' ')) {
-          throw new Error(`text ${i} (${JSON.stringify(text.slice(0, 60))}), bow ${bow}, row ${r}: ids differ\n rebuilt ${JSON.stringify(rebuilt.slice(0, 200))}\n want ${want.join(' ')}\n have ${have.join(' ')}`);
+          throw new Error(
+            `text ${i} (${JSON.stringify(text.slice(0, 60))}), bow ${bow}, row ${r}: ids differ\n rebuilt ${JSON.stringify(rebuilt.slice(0, 200))}\n want ${want.join(' ')}\n have ${have.join(' ')}`,
+          );
         }
         counts.rows++;
       }
@@ -199,7 +290,7 @@ async function checkIds(dir: string, classifier: OnnxClassifier, rowsPerText: nu
 }
 
 describe('OnnxClassifier as a TokenScorer: ids from word pieces', () => {
-  it('equal the ids of tokenising the explainers\' rebuilt strings, for hundreds of corpus texts × random masks (bow and position mode)', async () => {
+  it("equal the ids of tokenising the explainers' rebuilt strings, for hundreds of corpus texts × random masks (bow and position mode)", async () => {
     const counts = await checkIds(folder, clf, 24);
     expect(counts.rows).toBeGreaterThan(15_000);
     // The piece path is the rule, the string path the exception (Σ, special-token spellings).
@@ -218,26 +309,32 @@ describe('OnnxClassifier as a TokenScorer: ids from word pieces', () => {
     const tokenizer = await loadLocalTokenizer(folder, 'test');
     const tail = tokenizer.encode(text.slice(tokenize(text)[60].start), { add_special_tokens: false }) as number[];
     // The second row starts (after [CLS] and the first gap's pieces) with words beyond the original's cut.
-    expect(Array.from(got.ids.subarray(got.offsets[1], got.offsets[2])).join(' ')).toContain(tail.slice(0, 20).join(' '));
+    expect(Array.from(got.ids.subarray(got.offsets[1], got.offsets[2])).join(' ')).toContain(
+      tail.slice(0, 20).join(' '),
+    );
   });
 
   for (const name of ['tiny-bert-spam', 'tiny-bert-brown']) {
     const dir = join(KIT, name);
     // The kit's committed fixtures are merged from another branch; where they are present they are checked too.
-    it.runIf(existsSync(join(dir, 'onnx', 'model.onnx')))(`equal them with the kit's ${name} tokenizer too`, async () => {
-      const kit = await OnnxClassifier.load(dir, { threads: 1 });
-      try {
-        const counts = await checkIds(dir, kit, 8);
-        expect(counts.rows).toBeGreaterThan(5_000);
-      } finally {
-        await kit.release();
-      }
-    }, 120_000);
+    it.runIf(existsSync(join(dir, 'onnx', 'model.onnx')))(
+      `equal them with the kit's ${name} tokenizer too`,
+      async () => {
+        const kit = await OnnxClassifier.load(dir, { threads: 1 });
+        try {
+          const counts = await checkIds(dir, kit, 8);
+          expect(counts.rows).toBeGreaterThan(5_000);
+        } finally {
+          await kit.release();
+        }
+      },
+      120_000,
+    );
   }
 });
 
 describe('OnnxClassifier.scoreTokenMasks', () => {
-  it('gives predictProba\'s probabilities on the rebuilt strings, in row order, scoring duplicate rows once', async () => {
+  it("gives predictProba's probabilities on the rebuilt strings, in row order, scoring duplicate rows once", async () => {
     const texts = TEXTS.filter((t) => tokenize(t).length >= 5).slice(0, 40);
     for (const [i, text] of texts.entries()) {
       const tf = textFeatures(text, true);
@@ -253,7 +350,7 @@ describe('OnnxClassifier.scoreTokenMasks', () => {
     }
   }, 60_000);
 
-  it('predictProba sorts by length inside and returns rows in the caller\'s order', async () => {
+  it("predictProba sorts by length inside and returns rows in the caller's order", async () => {
     const texts = TEXTS.filter((t) => t.trim().length > 0).slice(0, 50);
     const together = await clf.predictProba(texts);
     for (const [i, t] of texts.entries()) {
@@ -296,7 +393,7 @@ describe('explainers on a transformer use the token scorer', () => {
 });
 
 describe('LIME adaptive sample count (optional, off by default)', () => {
-  it('uses a prefix of the exact run\'s samples: the same explanation as the exact run with that many samples', async () => {
+  it("uses a prefix of the exact run's samples: the same explanation as the exact run with that many samples", async () => {
     const text = TEXTS.filter((t) => tokenize(t).length > 40)[3];
     const lime = new LimeExplainer({ seed: 5 });
     const [fast] = await lime.explain(clf, [text], { numSamples: 3000, adaptive: { step: 500 } });

@@ -14,11 +14,13 @@ export interface AttackOutcome {
 }
 
 function checkOutcomes(outcomes: readonly AttackOutcome[]): void {
-  if (!Array.isArray(outcomes) || outcomes.length === 0) throw invalid('outcomes', 'a non-empty array of attack outcomes', outcomes);
+  if (!Array.isArray(outcomes) || outcomes.length === 0)
+    throw invalid('outcomes', 'a non-empty array of attack outcomes', outcomes);
   outcomes.forEach((o, i) => {
     if (typeof o?.original !== 'string') throw invalid(`outcomes[${i}].original`, 'a string', o?.original);
     if (typeof o.success !== 'boolean') throw invalid(`outcomes[${i}].success`, 'a boolean', o.success);
-    if (o.success && typeof o.adversarial !== 'string') throw invalid(`outcomes[${i}].adversarial`, 'the adversarial text of a successful attack', o.adversarial);
+    if (o.success && typeof o.adversarial !== 'string')
+      throw invalid(`outcomes[${i}].adversarial`, 'the adversarial text of a successful attack', o.adversarial);
     if (o.adversarial !== undefined && o.adversarial !== null && typeof o.adversarial !== 'string') {
       throw invalid(`outcomes[${i}].adversarial`, 'a string, null or absent', o.adversarial);
     }
@@ -77,7 +79,10 @@ export interface PerturbedWordsOptions {
  * (no successful attack under `over: 'successful'`). An unsuccessful attack without an adversarial
  * text and without `perturbedWords` counts 0 under `over: 'all'`.
  */
-export function averagePerturbedWords(outcomes: readonly AttackOutcome[], options: PerturbedWordsOptions = {}): number | null {
+export function averagePerturbedWords(
+  outcomes: readonly AttackOutcome[],
+  options: PerturbedWordsOptions = {},
+): number | null {
   checkOutcomes(outcomes);
   const over = options.over ?? 'successful';
   if (over !== 'successful' && over !== 'all') throw invalid('options.over', "'successful' or 'all'", over);
@@ -97,7 +102,11 @@ export function averagePerturbedWords(outcomes: readonly AttackOutcome[], option
  * and "Bert" scores of 000 Table 4 (with a USE or a BERT-based encoder). One batched encode call.
  * Source: 000_6d314fe57d39eb4c.txt §6.3. Empty → INVALID_ARGUMENT; lengths differ → DIMENSION_MISMATCH.
  */
-export async function meanSentenceCosine(encoder: SentenceEncoder, originals: readonly string[], adversarials: readonly string[]): Promise<number> {
+export async function meanSentenceCosine(
+  encoder: SentenceEncoder,
+  originals: readonly string[],
+  adversarials: readonly string[],
+): Promise<number> {
   checkStringArray('originals', originals);
   if (originals.length === 0) throw invalid('originals', 'at least one text pair', originals);
   const cos = await pairCosines(encoder, originals, adversarials);
@@ -130,9 +139,17 @@ export async function summarizeAttacks(
   const won = outcomes.filter((o) => o.success);
   const cosine: Record<string, number | null> = {};
   for (const enc of encoders) {
-    if (!enc || typeof enc.encode !== 'function' || typeof enc.name !== 'string') throw invalid('encoders', 'SentenceEncoder objects', enc);
+    if (!enc || typeof enc.encode !== 'function' || typeof enc.name !== 'string')
+      throw invalid('encoders', 'SentenceEncoder objects', enc);
     if (enc.name in cosine) throw invalid('encoders', 'encoders with distinct names', enc.name);
-    cosine[enc.name] = won.length === 0 ? null : await meanSentenceCosine(enc, won.map((o) => o.original), won.map((o) => o.adversarial as string));
+    cosine[enc.name] =
+      won.length === 0
+        ? null
+        : await meanSentenceCosine(
+            enc,
+            won.map((o) => o.original),
+            won.map((o) => o.adversarial as string),
+          );
   }
   return {
     total: outcomes.length,

@@ -62,7 +62,11 @@ export function pearson(x: ArrayLike<number>, y: ArrayLike<number>, options: Pea
  * position (0: identical up to an affine rescaling, 1: perfectly anti-correlated).
  * Source: 002_20470d3eef4d9d3e.txt §4.2, the numerator of Eq. 2. Zero variance as `pearson`.
  */
-export function attributionDistance(original: ArrayLike<number>, perturbed: ArrayLike<number>, options: PearsonOptions = {}): number {
+export function attributionDistance(
+  original: ArrayLike<number>,
+  perturbed: ArrayLike<number>,
+  options: PearsonOptions = {},
+): number {
   return 1 - (1 + pearson(original, perturbed, options)) / 2;
 }
 
@@ -123,7 +127,10 @@ export async function sentenceDistances(
  * Source: 002_20470d3eef4d9d3e.txt §4.2, Eq. 6 (perplexity as Eq. 1, computed by the caller's model).
  */
 export function perplexityDistance(ppPerturbed: number, ppOriginal: number, epsilon = 1e-8): number {
-  for (const [name, v] of [['ppPerturbed', ppPerturbed], ['ppOriginal', ppOriginal]] as const) {
+  for (const [name, v] of [
+    ['ppPerturbed', ppPerturbed],
+    ['ppOriginal', ppOriginal],
+  ] as const) {
     if (checkFinite(name, v) <= 0) throw invalid(name, 'a positive perplexity', v);
   }
   if (checkFinite('epsilon', epsilon) < 0) throw invalid('epsilon', 'a non-negative number', epsilon);
@@ -140,7 +147,8 @@ export async function perplexityDistances(
   perturbed: readonly string[],
   epsilon = 1e-8,
 ): Promise<Float64Array> {
-  if (typeof perplexity !== 'function') throw invalid('perplexity', 'a function (texts) => Promise<perplexities>', perplexity);
+  if (typeof perplexity !== 'function')
+    throw invalid('perplexity', 'a function (texts) => Promise<perplexities>', perplexity);
   checkStringArray('originals', originals);
   checkStringArray('perturbed', perturbed);
   checkSameLength('originals', originals, 'perturbed', perturbed);
@@ -148,7 +156,10 @@ export async function perplexityDistances(
   if (n === 0) return new Float64Array(0);
   const pp = await perplexity([...originals, ...perturbed]);
   if (!pp || pp.length !== 2 * n) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `perplexity returned ${pp?.length} values for ${2 * n} texts`, { expected: 2 * n, got: pp?.length });
+    throw new XtrustError('BAD_MODEL_OUTPUT', `perplexity returned ${pp?.length} values for ${2 * n} texts`, {
+      expected: 2 * n,
+      got: pp?.length,
+    });
   }
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = perplexityDistance(pp[n + i], pp[i], epsilon);
@@ -163,7 +174,11 @@ export async function perplexityDistances(
 export function robustnessRatio(attributionDist: number, inputDistance: number): number {
   checkFinite('attributionDistance', attributionDist);
   if (checkFinite('inputDistance', inputDistance) === 0) {
-    throw invalid('inputDistance', 'a non-zero input distance (r = d_attr / d_s is undefined at d_s = 0)', inputDistance);
+    throw invalid(
+      'inputDistance',
+      'a non-zero input distance (r = d_attr / d_s is undefined at d_s = 0)',
+      inputDistance,
+    );
   }
   return attributionDist / inputDistance;
 }

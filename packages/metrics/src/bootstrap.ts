@@ -44,7 +44,11 @@ export function quantile(values: ArrayLike<number>, q: number): number {
  * the identity sample 0…n−1. The statistic receives indices, so it can resample paired data (e.g.
  * an oracle's verdicts and the ground truth of the same predictions, for a G-mean interval).
  */
-export function bootstrapInterval(n: number, statistic: (indices: Uint32Array) => number, options: BootstrapOptions): BootstrapInterval {
+export function bootstrapInterval(
+  n: number,
+  statistic: (indices: Uint32Array) => number,
+  options: BootstrapOptions,
+): BootstrapInterval {
   if (!Number.isInteger(n) || n < 1) throw invalid('n', 'a positive integer (items to resample)', n);
   const resamples = options.resamples ?? 1000;
   if (!Number.isInteger(resamples) || resamples < 1) throw invalid('resamples', 'a positive integer', resamples);
@@ -61,7 +65,14 @@ export function bootstrapInterval(n: number, statistic: (indices: Uint32Array) =
     if (Number.isFinite(s)) stats.push(s);
   }
   if (stats.length === 0) return { estimate, lo: Number.NaN, hi: Number.NaN, level, resamples, finite: 0 };
-  return { estimate, lo: quantile(stats, (1 - level) / 2), hi: quantile(stats, (1 + level) / 2), level, resamples, finite: stats.length };
+  return {
+    estimate,
+    lo: quantile(stats, (1 - level) / 2),
+    hi: quantile(stats, (1 + level) / 2),
+    level,
+    resamples,
+    finite: stats.length,
+  };
 }
 
 /**
@@ -69,12 +80,24 @@ export function bootstrapInterval(n: number, statistic: (indices: Uint32Array) =
  * the truth, with a percentile-bootstrap interval over the items (pairs resampled together; a resample
  * holding one class only has no G-mean and is skipped).
  */
-export function gmeanInterval(predicted: ArrayLike<number>, actual: ArrayLike<number>, options: BootstrapOptions): BootstrapInterval {
-  if (predicted.length !== actual.length) throw invalid('predicted', `as many verdicts as truths (${actual.length})`, predicted.length);
-  return bootstrapInterval(actual.length, (idx) => {
-    const t = Uint8Array.from(idx, (i) => (actual[i] ? 1 : 0));
-    const pos = t.reduce((a, b) => a + b, 0);
-    if (pos === 0 || pos === t.length) return Number.NaN;
-    return classificationMetrics(Uint8Array.from(idx, (i) => (predicted[i] ? 1 : 0)), t).gmean;
-  }, options);
+export function gmeanInterval(
+  predicted: ArrayLike<number>,
+  actual: ArrayLike<number>,
+  options: BootstrapOptions,
+): BootstrapInterval {
+  if (predicted.length !== actual.length)
+    throw invalid('predicted', `as many verdicts as truths (${actual.length})`, predicted.length);
+  return bootstrapInterval(
+    actual.length,
+    (idx) => {
+      const t = Uint8Array.from(idx, (i) => (actual[i] ? 1 : 0));
+      const pos = t.reduce((a, b) => a + b, 0);
+      if (pos === 0 || pos === t.length) return Number.NaN;
+      return classificationMetrics(
+        Uint8Array.from(idx, (i) => (predicted[i] ? 1 : 0)),
+        t,
+      ).gmean;
+    },
+    options,
+  );
 }

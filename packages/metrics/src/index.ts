@@ -23,7 +23,15 @@ export {
   type PairMeasure,
   type PaperMeasureName,
 } from './success-rate.js';
-export { ndcgAtK, ndcgAtKs, dcg, classNameRelevance, NDCG_DEFAULT_KS, type Relevance, type NdcgOptions } from './ndcg.js';
+export {
+  ndcgAtK,
+  ndcgAtKs,
+  dcg,
+  classNameRelevance,
+  NDCG_DEFAULT_KS,
+  type Relevance,
+  type NdcgOptions,
+} from './ndcg.js';
 export { pairCosines } from './sentence-cosine.js';
 export {
   pearson,
@@ -60,4 +68,10 @@ export {
   type AttackSummary,
   type PerturbedWordsOptions,
 } from './attack-metrics.js';
-export { bootstrapInterval, gmeanInterval, quantile, type BootstrapInterval, type BootstrapOptions } from './bootstrap.js';
+export {
+  bootstrapInterval,
+  gmeanInterval,
+  quantile,
+  type BootstrapInterval,
+  type BootstrapOptions,
+} from './bootstrap.js';

@@ -40,7 +40,13 @@ export function weightedJaccard(
   const pairs = resolveMapping(l, mapping, syn);
   let synSum = 0;
   for (const p of pairs) synSum += p.syn;
-  return jaccardFromCounts(l.a.length, l.b.length, countCommon(l.a, l.rankB), synSum, mode === 'merged' ? pairs.length : 0);
+  return jaccardFromCounts(
+    l.a.length,
+    l.b.length,
+    countCommon(l.a, l.rankB),
+    synSum,
+    mode === 'merged' ? pairs.length : 0,
+  );
 }
 
 function countCommon(a: readonly string[], rankB: ReadonlyMap<string, number>): number {

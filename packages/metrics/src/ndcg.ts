@@ -44,13 +44,19 @@ function relevanceOf(relevance: Relevance, word: string, clip: boolean): number 
   if (typeof relevance === 'function') r = relevance(word);
   else if (relevance instanceof Map) {
     r = relevance.get(word);
-    if (r === undefined) throw invalid('relevance', `an entry for every word of the text and the explanation`, `no entry for "${word}"`);
+    if (r === undefined)
+      throw invalid('relevance', `an entry for every word of the text and the explanation`, `no entry for "${word}"`);
   } else throw invalid('relevance', 'a function (word) => number or a Map<word, number>', relevance);
   const x = checkFinite(`relevance("${word}")`, r);
   return clip && x < 0 ? 0 : x;
 }
 
-function prepareNdcg(explanation: readonly string[], textWords: readonly string[], relevance: Relevance, options: NdcgOptions) {
+function prepareNdcg(
+  explanation: readonly string[],
+  textWords: readonly string[],
+  relevance: Relevance,
+  options: NdcgOptions,
+) {
   checkStringArray('explanation', explanation);
   checkStringArray('textWords', textWords);
   const negative = options.negative ?? 'clip';
@@ -142,25 +148,36 @@ export async function classNameRelevance(
     throw invalid('embedding', 'a WordEmbedding', embedding);
   }
   checkStringArray('words', words);
-  const classWords = typeof className === 'string' ? tokenWords(className, { lowercase: true }) : checkStringArray('className', className);
+  const classWords =
+    typeof className === 'string'
+      ? tokenWords(className, { lowercase: true })
+      : checkStringArray('className', className);
   if (classWords.length === 0) throw invalid('className', 'a class name with at least one word', className);
   const knownClass = classWords.filter((w) => embedding.has(w));
   if (knownClass.length === 0) {
-    throw new XtrustError('NO_KNOWN_WORDS', `className: none of the words ${JSON.stringify(classWords)} is in embedding "${embedding.name}"`, {
-      argument: 'className',
-      words: classWords,
-      embedding: embedding.name,
-    });
+    throw new XtrustError(
+      'NO_KNOWN_WORDS',
+      `className: none of the words ${JSON.stringify(classWords)} is in embedding "${embedding.name}"`,
+      {
+        argument: 'className',
+        words: classWords,
+        embedding: embedding.name,
+      },
+    );
   }
   const distinct = [...new Set(words)];
   const known = distinct.filter((w) => embedding.has(w));
   const dim = embedding.dim;
   const all = await embedding.vectors([...knownClass, ...known]);
   if (all.length !== (knownClass.length + known.length) * dim) {
-    throw new XtrustError('DIMENSION_MISMATCH', `embedding "${embedding.name}" returned ${all.length} numbers for ${knownClass.length + known.length} words of dimension ${dim}`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `embedding "${embedding.name}" returned ${all.length} numbers for ${knownClass.length + known.length} words of dimension ${dim}`,
+    );
   }
   const c = new Float64Array(dim);
-  for (let r = 0; r < knownClass.length; r++) for (let d = 0; d < dim; d++) c[d] += all[r * dim + d] / knownClass.length;
+  for (let r = 0; r < knownClass.length; r++)
+    for (let d = 0; d < dim; d++) c[d] += all[r * dim + d] / knownClass.length;
   let cn = 0;
   for (let d = 0; d < dim; d++) cn += c[d] * c[d];
   cn = Math.sqrt(cn);

@@ -67,7 +67,8 @@ const ratio = (num: number, den: number) => (den === 0 ? 0 : num / den);
 export function metricsFromConfusion(c: Confusion): ClassificationMetrics {
   for (const k of ['tp', 'fp', 'tn', 'fn'] as const) {
     const v = c?.[k];
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw invalid(`confusion.${k}`, 'a non-negative integer', v);
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0)
+      throw invalid(`confusion.${k}`, 'a non-negative integer', v);
   }
   const n = c.tp + c.fp + c.tn + c.fn;
   if (n === 0) throw invalid('confusion', 'at least one counted prediction', 0);

@@ -40,7 +40,11 @@ function prepareOne(name: string, list: unknown, options: ListOptions): { words:
     const first = seen.get(w);
     if (first !== undefined) {
       if (mode === 'reject') {
-        throw invalidDetail(name, `a list without repeated words (or options.duplicates = 'dedupe')`, `"${w}" at ranks ${first + 1} and ${i + 1}`);
+        throw invalidDetail(
+          name,
+          `a list without repeated words (or options.duplicates = 'dedupe')`,
+          `"${w}" at ranks ${first + 1} and ${i + 1}`,
+        );
       }
       continue;
     }
@@ -70,8 +74,13 @@ export function prepareLists(a: RankedList, b: RankedList, options: ListOptions 
  *   positive contribution" that NDCG against the class name scores (003 §1, §4).
  * Ties keep the given order.
  */
-export function rankedWords(explanation: Pick<Explanation, 'features'>, k?: number, order: 'magnitude' | 'positive' = 'magnitude'): string[] {
-  if (!explanation || !Array.isArray(explanation.features)) throw invalid('explanation.features', 'an array of {word, weight}', explanation?.features);
+export function rankedWords(
+  explanation: Pick<Explanation, 'features'>,
+  k?: number,
+  order: 'magnitude' | 'positive' = 'magnitude',
+): string[] {
+  if (!explanation || !Array.isArray(explanation.features))
+    throw invalid('explanation.features', 'an array of {word, weight}', explanation?.features);
   if (order !== 'magnitude' && order !== 'positive') throw invalid('order', "'magnitude' or 'positive'", order);
   const limit = k === undefined ? Infinity : checkPositiveInt('k', k);
   const ranked = explanation.features.map((f, i) => {

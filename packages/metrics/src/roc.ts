@@ -27,7 +27,11 @@ function sortByScore(scores: ArrayLike<number>, actual: BinaryLabels): Sorted {
   for (let i = 0; i < labels.length; i++) pos += labels[i];
   const neg = labels.length - pos;
   if (pos === 0 || neg === 0) {
-    throw invalid('actual', 'both trustworthy and untrustworthy examples (ROC and G-mean are undefined otherwise)', `${pos} trustworthy, ${neg} untrustworthy`);
+    throw invalid(
+      'actual',
+      'both trustworthy and untrustworthy examples (ROC and G-mean are undefined otherwise)',
+      `${pos} trustworthy, ${neg} untrustworthy`,
+    );
   }
   const order = Uint32Array.from({ length: labels.length }, (_, i) => i);
   order.sort((i, j) => scores[j] - scores[i]);
@@ -81,7 +85,11 @@ export interface ThresholdPoint extends ClassificationMetrics {
  * The metrics of "trustworthy iff score ≥ θ" for each θ of a grid (e.g. θ_conf = 0.05, 0.10, …, 1 as in
  * the paper's Figure 8), in the grid's order.
  */
-export function thresholdSweep(scores: ArrayLike<number>, actual: BinaryLabels, thresholds: ArrayLike<number>): ThresholdPoint[] {
+export function thresholdSweep(
+  scores: ArrayLike<number>,
+  actual: BinaryLabels,
+  thresholds: ArrayLike<number>,
+): ThresholdPoint[] {
   const s = sortByScore(scores, actual);
   checkNumberArray('thresholds', thresholds);
   const n = s.order.length;

@@ -21,11 +21,15 @@ export async function pairCosines(
   const dim = encoder.dim;
   const e = await encoder.encode([...originals, ...others]);
   if (!e || e.length !== 2 * n * dim) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `encoder "${encoder.name}" returned ${e?.length} numbers for ${2 * n} texts of dimension ${dim}`, {
-      encoder: encoder.name,
-      expected: 2 * n * dim,
-      got: e?.length,
-    });
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `encoder "${encoder.name}" returned ${e?.length} numbers for ${2 * n} texts of dimension ${dim}`,
+      {
+        encoder: encoder.name,
+        expected: 2 * n * dim,
+        got: e?.length,
+      },
+    );
   }
   for (let i = 0; i < n; i++) {
     const a = i * dim;
@@ -41,7 +45,11 @@ export async function pairCosines(
       nb += y * y;
     }
     if (!Number.isFinite(dot) || !Number.isFinite(na) || !Number.isFinite(nb)) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `encoder "${encoder.name}" returned a non-finite embedding for text ${i}`, { encoder: encoder.name, index: i });
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `encoder "${encoder.name}" returned a non-finite embedding for text ${i}`,
+        { encoder: encoder.name, index: i },
+      );
     }
     const denom = Math.sqrt(na) * Math.sqrt(nb);
     out[i] = denom > 0 ? Math.max(-1, Math.min(1, dot / denom)) : 0;

@@ -26,7 +26,8 @@ export type PairMeasure = (pair: ExplanationPair) => number;
  * non-finite value → INVALID_ARGUMENT naming the pair.
  */
 export function successRate(pairs: readonly ExplanationPair[], measure: PairMeasure, tau: number): number {
-  if (!Array.isArray(pairs) || pairs.length === 0) throw invalid('pairs', 'a non-empty array of {original, perturbed, mapping?}', pairs);
+  if (!Array.isArray(pairs) || pairs.length === 0)
+    throw invalid('pairs', 'a non-empty array of {original, perturbed, mapping?}', pairs);
   if (typeof measure !== 'function') throw invalid('measure', 'a function (pair) => similarity', measure);
   checkFinite('tau', tau);
   let below = 0;
@@ -82,7 +83,8 @@ export function standardMeasures(options: ListOptions = {}): Record<PaperMeasure
     kendall: (q) => kendall(q.original, q.perturbed, options),
     spearman: (q) => footrule(q.original, q.perturbed, options),
   };
-  for (const p of RBO_PERSISTENCES) out[`rbo${p}` as PaperMeasureName] = (q) => rbo(q.original, q.perturbed, p, options);
+  for (const p of RBO_PERSISTENCES)
+    out[`rbo${p}` as PaperMeasureName] = (q) => rbo(q.original, q.perturbed, p, options);
   return out as Record<PaperMeasureName, PairMeasure>;
 }
 

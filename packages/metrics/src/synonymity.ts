@@ -38,7 +38,8 @@ export function thesaurusSyn(
   synonyms: ((a: string, b: string) => boolean) | ReadonlyMap<string, ReadonlySet<string> | readonly string[]>,
 ): Syn {
   if (typeof synonyms === 'function') return (a, b) => (a === b || synonyms(a, b) === true ? 1 : 0);
-  if (!(synonyms instanceof Map)) throw invalid('synonyms', 'a predicate or a Map from a word to its synonyms', synonyms);
+  if (!(synonyms instanceof Map))
+    throw invalid('synonyms', 'a predicate or a Map from a word to its synonyms', synonyms);
   return (a, b) => {
     if (a === b) return 1;
     const s = synonyms.get(a);
@@ -81,7 +82,8 @@ export function resolveMapping(lists: PreparedLists, mapping: SynonymMapping, sy
     }
     const [a, b] = entry;
     if (fromSeen.has(a)) throw invalidDetail('mapping', 'a one-to-one mapping', `"${a}" mapped twice`);
-    if (toSeen.has(b)) throw invalidDetail('mapping', 'a one-to-one mapping', `"${b}" used as the substitute of two words`);
+    if (toSeen.has(b))
+      throw invalidDetail('mapping', 'a one-to-one mapping', `"${b}" used as the substitute of two words`);
     fromSeen.add(a);
     toSeen.add(b);
     const i = lists.rankA.get(a);

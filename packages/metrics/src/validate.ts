@@ -7,12 +7,20 @@ import { XtrustError } from '@xtrust/core';
 
 export function invalid(argument: string, expected: string, got?: unknown): XtrustError {
   const shown = got === undefined ? '' : `, got ${describe(got)}`;
-  return new XtrustError('INVALID_ARGUMENT', `${argument}: expected ${expected}${shown}`, { argument, expected, got: describe(got) });
+  return new XtrustError('INVALID_ARGUMENT', `${argument}: expected ${expected}${shown}`, {
+    argument,
+    expected,
+    got: describe(got),
+  });
 }
 
 /** As `invalid`, with `detail` shown as written (no quoting): "argument: expected …, got <detail>". */
 export function invalidDetail(argument: string, expected: string, detail: string): XtrustError {
-  return new XtrustError('INVALID_ARGUMENT', `${argument}: expected ${expected}, got ${detail}`, { argument, expected, got: detail });
+  return new XtrustError('INVALID_ARGUMENT', `${argument}: expected ${expected}, got ${detail}`, {
+    argument,
+    expected,
+    got: detail,
+  });
 }
 
 function describe(v: unknown): string {

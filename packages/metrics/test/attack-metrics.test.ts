@@ -13,9 +13,16 @@ import {
 const letters: SentenceEncoder = {
   name: 'letters',
   dim: 2,
-  encode: async (ts) => Float32Array.from(ts.flatMap((t) => [[...t].filter((c) => c === 'a').length, [...t].filter((c) => c === 'b').length])),
+  encode: async (ts) =>
+    Float32Array.from(
+      ts.flatMap((t) => [[...t].filter((c) => c === 'a').length, [...t].filter((c) => c === 'b').length]),
+    ),
 };
-const constant: SentenceEncoder = { name: 'constant', dim: 1, encode: async (ts) => new Float32Array(ts.length).fill(1) };
+const constant: SentenceEncoder = {
+  name: 'constant',
+  dim: 1,
+  encode: async (ts) => new Float32Array(ts.length).fill(1),
+};
 
 const outcomes: AttackOutcome[] = [
   { original: 'the film is good', adversarial: 'the movie is good', success: true }, // 1 word
@@ -61,7 +68,12 @@ describe('attack metrics (000 §6.3, Table 4)', () => {
     expect(none.averagePerturbedWords).toBeNull();
   });
   it('validates outcomes', () => {
-    const bad: unknown[] = [[], [{ original: 'x', success: true }], [{ original: 'x', success: 'yes' }], [{ original: 'x', success: false, perturbedWords: -1 }]];
+    const bad: unknown[] = [
+      [],
+      [{ original: 'x', success: true }],
+      [{ original: 'x', success: 'yes' }],
+      [{ original: 'x', success: false, perturbedWords: -1 }],
+    ];
     for (const b of bad) {
       let caught: unknown;
       try {

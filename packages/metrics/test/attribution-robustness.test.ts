@@ -16,7 +16,6 @@ import {
 } from '../src/index.js';
 import { code } from './error-code.js';
 
-
 /** A 2-d "encoder": a text's vector is looked up in a table. */
 function tableEncoder(table: Record<string, number[]>): SentenceEncoder {
   return { name: 'table', dim: 2, encode: async (ts) => Float32Array.from(ts.flatMap((t) => table[t])) };
@@ -50,7 +49,13 @@ describe('PCC and attribution distance (002 §4.2)', () => {
     expect(code(() => pearson([1, 2], [1, 2], { flat: 2 }))).toBe('INVALID_ARGUMENT');
   });
   it('lays a word-level explanation onto token positions', () => {
-    const v = attributionVector(['the', 'cat', 'sat', 'the'], [{ word: 'cat', weight: 0.5 }, { word: 'the', weight: -0.2 }]);
+    const v = attributionVector(
+      ['the', 'cat', 'sat', 'the'],
+      [
+        { word: 'cat', weight: 0.5 },
+        { word: 'the', weight: -0.2 },
+      ],
+    );
     expect(Array.from(v)).toEqual([-0.2, 0.5, 0, -0.2]);
   });
 });
@@ -88,7 +93,9 @@ describe('input distances (002 Eqs. 5–6)', () => {
     const pp = async (ts: readonly string[]) => ts.map((t) => t.length * 10);
     const d = await perplexityDistances(pp, ['ab', 'abcd'], ['abc', 'ab'], 0);
     expect(Array.from(d)).toEqual([0.5, -0.5]);
-    await expect(perplexityDistances(async () => [1], ['a'], ['b'])).rejects.toSatisfy((e) => isXtrustError(e, 'BAD_MODEL_OUTPUT'));
+    await expect(perplexityDistances(async () => [1], ['a'], ['b'])).rejects.toSatisfy((e) =>
+      isXtrustError(e, 'BAD_MODEL_OUTPUT'),
+    );
   });
 });
 

@@ -26,11 +26,15 @@ describe('bootstrapInterval', () => {
 
   it('the mean of {0, 1} over two draws: 0, ½, 1 with chances ¼, ½, ¼, so the 95 % interval is [0, 1]', () => {
     const seen: number[] = [];
-    const r = bootstrapInterval(2, (idx) => {
-      const m = mean([0, 1])(idx);
-      seen.push(m);
-      return m;
-    }, { seed: 3, resamples: 4000 });
+    const r = bootstrapInterval(
+      2,
+      (idx) => {
+        const m = mean([0, 1])(idx);
+        seen.push(m);
+        return m;
+      },
+      { seed: 3, resamples: 4000 },
+    );
     expect(r.estimate).toBe(0.5);
     expect([r.lo, r.hi]).toEqual([0, 1]);
     const half = seen.slice(1).filter((m) => m === 0.5).length / 4000;
@@ -56,7 +60,10 @@ describe('bootstrapInterval', () => {
     const g = (idx: Uint32Array) => {
       const t = Array.from(idx, (i) => truth[i]);
       if (!t.includes(0) || !t.includes(1)) return Number.NaN; // one class only: G-mean undefined
-      return classificationMetrics(Array.from(idx, (i) => verdict[i]), t).gmean;
+      return classificationMetrics(
+        Array.from(idx, (i) => verdict[i]),
+        t,
+      ).gmean;
     };
     const r = bootstrapInterval(6, g, { seed: 2, resamples: 500 });
     // gmeanInterval is the same computation

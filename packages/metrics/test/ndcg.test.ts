@@ -82,7 +82,14 @@ describe('NDCG@k against the class name (003 §4)', () => {
 });
 
 describe('classNameRelevance', () => {
-  const emb = fakeEmbedding({ machine: [1, 0], learning: [0, 1], ball: [1, 1], maine: [0, 3], zero: [0, 0], baseball: [2, 0] });
+  const emb = fakeEmbedding({
+    machine: [1, 0],
+    learning: [0, 1],
+    ball: [1, 1],
+    maine: [0, 3],
+    zero: [0, 0],
+    baseball: [2, 0],
+  });
   it('averages a multi-word class name and returns cosines; unknown words get 0', async () => {
     const r = await classNameRelevance(emb, 'Machine learning', ['ball', 'maine', 'unknown', 'zero', 'ball']);
     expect(r.get('ball')).toBeCloseTo(1, 6);
@@ -98,6 +105,8 @@ describe('classNameRelevance', () => {
     expect(ndcgAtK(['maine', 'ball'], words, r, 2)).toBeCloseTo(Math.SQRT1_2 / L3 / (1 + Math.SQRT1_2 / L3), 6);
   });
   it('throws NO_KNOWN_WORDS for a class name the embedding does not know', async () => {
-    await expect(classNameRelevance(emb, 'cricket bat', ['ball'])).rejects.toSatisfy((e) => isXtrustError(e, 'NO_KNOWN_WORDS'));
+    await expect(classNameRelevance(emb, 'cricket bat', ['ball'])).rejects.toSatisfy((e) =>
+      isXtrustError(e, 'NO_KNOWN_WORDS'),
+    );
   });
 });

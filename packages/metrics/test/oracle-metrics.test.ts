@@ -10,7 +10,6 @@ import {
 } from '../src/index.js';
 import { code } from './error-code.js';
 
-
 describe('classification metrics, trustworthy = positive (000 §6.3)', () => {
   it('counts the confusion matrix', () => {
     expect(confusion([1, 1, 0, 0, 1, 0], [1, 0, 0, 1, 1, 0])).toEqual({ tp: 2, fp: 1, tn: 2, fn: 1 });
@@ -25,7 +24,8 @@ describe('classification metrics, trustworthy = positive (000 §6.3)', () => {
     expect(m.specificity).toBeCloseTo(0.8, 12);
     expect(m.gmean).toBeCloseTo(Math.sqrt(0.48), 12);
     const s = classificationMetrics([1, 1, 0, 0, 1, 0], [1, 0, 0, 1, 1, 0]);
-    for (const k of ['accuracy', 'precision', 'sensitivity', 'f1', 'specificity', 'gmean'] as const) expect(s[k]).toBeCloseTo(2 / 3, 12);
+    for (const k of ['accuracy', 'precision', 'sensitivity', 'f1', 'specificity', 'gmean'] as const)
+      expect(s[k]).toBeCloseTo(2 / 3, 12);
   });
   it('zero denominators give 0, never NaN', () => {
     const allUntrust = classificationMetrics([0, 0, 0], [1, 0, 1]);

@@ -60,7 +60,8 @@ describe('Table 1, weighted row (Syn values are not printed in the paper)', () =
   // The paper's GloVe-Twitter Syn values are not given. Values inferred from the printed weighted
   // Jaccard (0.64) and Kendall (0.23): Syn(worried, alarmed) + Syn(sick, sickly) ≈ 1.61 and
   // Syn(really, real) ≈ 0.79. These two measures are then mutually consistent.
-  const syn: Syn = (a, b) => (a === b ? 1 : ({ worried: 0.8, sick: 0.81, really: 0.79 } as Record<string, number>)[a] ?? 0);
+  const syn: Syn = (a, b) =>
+    a === b ? 1 : (({ worried: 0.8, sick: 0.81, really: 0.79 } as Record<string, number>)[a] ?? 0);
 
   it('Jaccard 0.64 = (4 + 2.4) / 10 with Eq. 3 (union denominator)', () => {
     expect(weightedJaccard(A, B, M, syn)).toBeCloseTo(0.64, 12);

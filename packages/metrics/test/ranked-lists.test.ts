@@ -17,7 +17,10 @@ import {
   type Syn,
 } from '../src/index.js';
 
-const synTable = (entries: Record<string, number>): Syn => (a, b) => (a === b ? 1 : entries[`${a}>${b}`] ?? 0);
+const synTable =
+  (entries: Record<string, number>): Syn =>
+  (a, b) =>
+    a === b ? 1 : (entries[`${a}>${b}`] ?? 0);
 
 function expectInvalid(fn: () => unknown, pattern?: RegExp): void {
   try {
@@ -51,7 +54,13 @@ describe('list preparation', () => {
     expectInvalid(() => jaccard('ab' as unknown as string[], ['a']));
   });
   it('rankedWords orders an explanation by |weight|', () => {
-    const e = { features: [{ word: 'x', weight: 0.1 }, { word: 'y', weight: -0.5 }, { word: 'z', weight: 0.3 }] };
+    const e = {
+      features: [
+        { word: 'x', weight: 0.1 },
+        { word: 'y', weight: -0.5 },
+        { word: 'z', weight: 0.3 },
+      ],
+    };
     expect(rankedWords(e)).toEqual(['y', 'z', 'x']);
     expect(rankedWords(e, 2)).toEqual(['y', 'z']);
     expect(rankedWords(e, undefined, 'positive')).toEqual(['z', 'x']);
@@ -93,8 +102,32 @@ describe('Syn forms', () => {
     expect(pairs).toEqual([{ a: 'c', b: 'x', i: 2, j: 1, syn: 0.5 }]);
   });
   it('rejects a mapping that is not one-to-one and a Syn outside [0, 1]', () => {
-    expectInvalid(() => weightedJaccard(['a', 'b'], ['x'], [['a', 'x'], ['b', 'x']], () => 1), /one-to-one/);
-    expectInvalid(() => weightedJaccard(['a'], ['x'], [['a', 'x'], ['a', 'y']], () => 1), /one-to-one/);
+    expectInvalid(
+      () =>
+        weightedJaccard(
+          ['a', 'b'],
+          ['x'],
+          [
+            ['a', 'x'],
+            ['b', 'x'],
+          ],
+          () => 1,
+        ),
+      /one-to-one/,
+    );
+    expectInvalid(
+      () =>
+        weightedJaccard(
+          ['a'],
+          ['x'],
+          [
+            ['a', 'x'],
+            ['a', 'y'],
+          ],
+          () => 1,
+        ),
+      /one-to-one/,
+    );
     expectInvalid(() => weightedJaccard(['a'], ['x'], new Map([['a', 'x']]), () => 1.5), /syn\("a", "x"\)/);
     expectInvalid(() => weightedJaccard(['a'], ['x'], new Map([['a', 'x']]), () => Number.NaN), /syn/);
     expectInvalid(() => weightedJaccard(['a'], ['x'], { a: 'x' } as never, () => 1), /mapping/);
@@ -113,7 +146,11 @@ describe('Jaccard (001 Eqs. 1–3)', () => {
   it("reproduces the paper's worked example: Syn = 0.9, 0.6, 0.3 gives 0.3, and 0.6 with merged pairs", () => {
     const A = ['a', 'b', 'c'];
     const B = ['α', 'β', 'γ'];
-    const M = new Map([['a', 'α'], ['b', 'β'], ['c', 'γ']]);
+    const M = new Map([
+      ['a', 'α'],
+      ['b', 'β'],
+      ['c', 'γ'],
+    ]);
     const syn = synTable({ 'a>α': 0.9, 'b>β': 0.6, 'c>γ': 0.3 });
     expect(jaccard(A, B)).toBe(0);
     expect(weightedJaccard(A, B, M, syn)).toBeCloseTo(0.3, 12);
@@ -144,7 +181,14 @@ describe('Kendall rank distance (001 Eqs. 4–5)', () => {
     // b → x moved from rank 2 to rank 3: positions 2 and 3 both dissonant, no weighting
     expect(weightedKendall(['a', 'b', 'c'], ['a', 'c', 'x'], [['b', 'x']], () => 1)).toBeCloseTo(1 / 3, 12);
     // thesaurus form: a non-synonym counts as a full dissonance
-    expect(weightedKendall(['a', 'b'], ['a', 'x'], [['b', 'x']], thesaurusSyn(() => false))).toBe(0.5);
+    expect(
+      weightedKendall(
+        ['a', 'b'],
+        ['a', 'x'],
+        [['b', 'x']],
+        thesaurusSyn(() => false),
+      ),
+    ).toBe(0.5);
   });
 });
 
@@ -233,13 +277,19 @@ describe('weighting with k and the thesaurus form', () => {
     // B = [x, a, b, c] with k = 3: d is cut from A, x stays in B but its original is gone
     expect(weightedJaccard(A, ['x', 'a', 'b', 'c'], [['d', 'x']], () => 1, { k: 3 })).toBe(0.5); // {a,b} / {a,b,c,x}
     // A = [d, a, b] (k = 3), B = [a, b, c, x]: x beyond k, d missing → p = 1.5; a, b moved by 1 each
-    expect(weightedFootrule(['d', 'a', 'b', 'c'], ['a', 'b', 'c', 'x'], [['d', 'x']], () => 1, { k: 3 })).toBeCloseTo(1 - (1.5 + 2) / 4, 12);
+    expect(weightedFootrule(['d', 'a', 'b', 'c'], ['a', 'b', 'c', 'x'], [['d', 'x']], () => 1, { k: 3 })).toBeCloseTo(
+      1 - (1.5 + 2) / 4,
+      12,
+    );
   });
   it('the thesaurus form makes synonyms count fully and others not at all', () => {
     const syn = thesaurusSyn(new Map([['sick', new Set(['sickly'])]]));
     const A = ['rash', 'sick', 'worried'];
     const B = ['rash', 'sickly', 'alarmed'];
-    const M = new Map([['sick', 'sickly'], ['worried', 'alarmed']]);
+    const M = new Map([
+      ['sick', 'sickly'],
+      ['worried', 'alarmed'],
+    ]);
     expect(weightedJaccard(A, B, M, syn)).toBeCloseTo(2 / 5, 12);
     expect(weightedKendall(A, B, M, syn)).toBeCloseTo(2 / 3, 12);
     expect(weightedRbo(A, B, M, syn, 0.5)).toBeCloseTo(rbo(['rash', 'sick', 'w'], ['rash', 'sick', 'a'], 0.5), 12);
@@ -256,7 +306,13 @@ describe('precomputeSyn: an async synonymity source as a pure Syn', () => {
         return Float32Array.from(a, (w, i) => (w.length === b[i].length ? 0.5 : 0.25));
       },
     };
-    const syn = await precomputeSyn(source, [new Map([['ab', 'xy']]), [['abc', 'x'], ['ab', 'xy']]]);
+    const syn = await precomputeSyn(source, [
+      new Map([['ab', 'xy']]),
+      [
+        ['abc', 'x'],
+        ['ab', 'xy'],
+      ],
+    ]);
     expect(calls).toBe(1);
     expect(syn('ab', 'xy')).toBe(0.5);
     expect(syn('abc', 'x')).toBe(0.25);

@@ -5,7 +5,15 @@ import { standardMeasures, successRate, weightedMeasures, type ExplanationPair }
 const pairs: ExplanationPair[] = [
   { original: ['a', 'b', 'c', 'd'], perturbed: ['a', 'b', 'c', 'd'] }, // jaccard 1
   { original: ['a', 'b', 'c', 'd'], perturbed: ['a', 'b', 'c', 'x'], mapping: [['d', 'x']] }, // 3/5 = 0.6
-  { original: ['a', 'b', 'c', 'd'], perturbed: ['a', 'x', 'y', 'z'], mapping: [['b', 'x'], ['c', 'y'], ['d', 'z']] }, // 1/7
+  {
+    original: ['a', 'b', 'c', 'd'],
+    perturbed: ['a', 'x', 'y', 'z'],
+    mapping: [
+      ['b', 'x'],
+      ['c', 'y'],
+      ['d', 'z'],
+    ],
+  }, // 1/7
   { original: ['a', 'b', 'c', 'd'], perturbed: ['w', 'x', 'y', 'z'] }, // 0
 ];
 
@@ -24,7 +32,11 @@ describe('successRate (001 §5.2, Table 3)', () => {
   });
   it('validates its inputs', () => {
     const j = standardMeasures().jaccard;
-    for (const bad of [() => successRate([], j, 0.5), () => successRate(pairs, j, Number.NaN), () => successRate(pairs, () => Number.NaN, 0.5)]) {
+    for (const bad of [
+      () => successRate([], j, 0.5),
+      () => successRate(pairs, j, Number.NaN),
+      () => successRate(pairs, () => Number.NaN, 0.5),
+    ]) {
       expect(() => bad()).toThrow();
       try {
         bad();
@@ -40,7 +52,10 @@ describe('successRateTable (001 Table 3 layout)', () => {
     const { successRateTable } = await import('../src/index.js');
     let calls = 0;
     const j = standardMeasures().jaccard;
-    const t = successRateTable(pairs, { jaccard: (q: ExplanationPair) => (calls++, j(q)), kendall: standardMeasures().kendall });
+    const t = successRateTable(pairs, {
+      jaccard: (q: ExplanationPair) => (calls++, j(q)),
+      kendall: standardMeasures().kendall,
+    });
     expect(t.jaccard).toEqual([0.5, 0.5, 0.5, 0.5]); // 1, 0.6, 1/7, 0 against τ = 0.3 … 0.6
     expect(calls).toBe(4);
     expect(t.kendall).toEqual([0.5, 0.5, 0.5, 0.5]); // 1, 0.75, 0.25, 0

@@ -37,7 +37,9 @@ async function wordVectors() {
 }
 
 const results = [];
-console.log(`| corpus | model | train | test | labels | vocabulary | epochs | train s (wall) | train s (CPU) | test accuracy |`);
+console.log(
+  `| corpus | model | train | test | labels | vocabulary | epochs | train s (wall) | train s (CPU) | test accuracy |`,
+);
 console.log(`| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`);
 for (const corpus of corpora) {
   const { data, group } = loaders[corpus]();
@@ -53,9 +55,22 @@ for (const corpus of corpora) {
     const r = await trainAndEvaluate(kind, train, test, options);
     const cpu = process.cpuUsage(cpu0);
     const trainCpuSeconds = (cpu.user + cpu.system) / 1e6; // includes the (fast) test-set evaluation
-    const row = { corpus, kind, train: r.trainRows, test: r.testRows, labels: data.labels.length, vocabulary: r.vocabularySize, epochs: r.epochs, trainSeconds: r.trainSeconds, trainCpuSeconds, testAccuracy: r.testAccuracy };
+    const row = {
+      corpus,
+      kind,
+      train: r.trainRows,
+      test: r.testRows,
+      labels: data.labels.length,
+      vocabulary: r.vocabularySize,
+      epochs: r.epochs,
+      trainSeconds: r.trainSeconds,
+      trainCpuSeconds,
+      testAccuracy: r.testAccuracy,
+    };
     results.push(row);
-    console.log(`| ${corpus} | ${kind} | ${row.train} | ${row.test} | ${row.labels} | ${row.vocabulary} | ${row.epochs} | ${row.trainSeconds.toFixed(1)} | ${row.trainCpuSeconds.toFixed(1)} | ${(100 * row.testAccuracy).toFixed(2)} % |`);
+    console.log(
+      `| ${corpus} | ${kind} | ${row.train} | ${row.test} | ${row.labels} | ${row.vocabulary} | ${row.epochs} | ${row.trainSeconds.toFixed(1)} | ${row.trainCpuSeconds.toFixed(1)} | ${(100 * row.testAccuracy).toFixed(2)} % |`,
+    );
   }
 }
 if (args.json) writeFileSync(args.json, JSON.stringify({ seed, testFraction, results }, null, 1) + '\n');

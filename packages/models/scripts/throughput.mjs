@@ -11,7 +11,9 @@ import { backend } from '@xtrust/native';
 import { exportOnnx, HfClassifier, OnnxClassifier, trainClassifier } from '@xtrust/models';
 import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 
-const args = Object.fromEntries(argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []));
+const args = Object.fromEntries(
+  argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+);
 const kind = args.kind ?? 'bow-mlp';
 const nTexts = Number(args.texts ?? 1000);
 const nMasks = Number(args.masks ?? 5000);
@@ -20,7 +22,9 @@ const seed = Number(args.seed ?? 0);
 const data = loadSpamAssassin({ headers: true });
 const split = stratifiedSplit(data.rows, { testFraction: 0.2, seed });
 const train = split.train.map((r) => ({ text: r.text, label: r.label }));
-const texts = rng(seed).shuffle(split.test.map((r) => r.text)).slice(0, nTexts);
+const texts = rng(seed)
+  .shuffle(split.test.map((r) => r.text))
+  .slice(0, nTexts);
 const model = await trainClassifier(kind, train, { seed, labels: data.labels });
 const dir = mkdtempSync(join(tmpdir(), 'xtrust-throughput-'));
 await exportOnnx(model, dir);
@@ -38,7 +42,9 @@ async function time(label, fn) {
 }
 
 const rows = [];
-const ts = await time('BuiltinClassifier.predictProba (native backend: ' + backend() + ')', () => model.predictProba(texts));
+const ts = await time('BuiltinClassifier.predictProba (native backend: ' + backend() + ')', () =>
+  model.predictProba(texts),
+);
 const ox = await time('OnnxClassifier.predictProba (batch 32)', () => onnx.predictProba(texts));
 const hx = await time('HfClassifier.predictProba (batch 32)', () => hf.predictProba(texts));
 let maxOnnx = 0;
@@ -53,9 +59,13 @@ const text = texts[0].slice(0, 3000);
 const T = tokenize(text).length;
 const r = rng(seed);
 const masks = new Uint8Array(nMasks * T).map(() => (r.float() < 0.5 ? 1 : 0));
-rows.push(await time(`scoreTokenMasks: ${nMasks} masks × ${T} tokens`, () => model.scoreTokenMasks(text, masks, nMasks)));
+rows.push(
+  await time(`scoreTokenMasks: ${nMasks} masks × ${T} tokens`, () => model.scoreTokenMasks(text, masks, nMasks)),
+);
 
-console.log(`model ${kind}, vocabulary ${model.vocabulary.size}, ${texts.length} SpamAssassin test e-mails (with headers)\n`);
+console.log(
+  `model ${kind}, vocabulary ${model.vocabulary.size}, ${texts.length} SpamAssassin test e-mails (with headers)\n`,
+);
 console.log('| what | wall s | CPU s | per item |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const x of rows) {

@@ -88,7 +88,10 @@ export function alignTokens(text: string, pieces: readonly TokenPiece[]): ModelT
     if (p.special) return { text: p.token, start: cursor, end: cursor, special: true };
     let start = -1;
     let end = -1;
-    const clean = p.token.replace(/^##/, '').replace(/^[\u0120\u2581]/, '').replace(/<\/w>$/, '');
+    const clean = p.token
+      .replace(/^##/, '')
+      .replace(/^[\u0120\u2581]/, '')
+      .replace(/<\/w>$/, '');
     const needle = foldText(clean).folded;
     if (!p.unknown && needle.length > 0) {
       const at = folded.indexOf(needle, fcursor);
@@ -117,12 +120,26 @@ export function alignTokens(text: string, pieces: readonly TokenPiece[]): ModelT
  * Splits a batched attention tensor into per-text maps: dims [B,H,S,S], [L,B,H,S,S] (layer `layer`
  * taken, default the last) or [B,S,S] (one head). `lengths[b]` unpadded positions of text b are kept (right padding).
  */
-export function splitAttention(data: Float32Array, dims: readonly number[], tokens: readonly ModelToken[][], source: string, layer?: number): AttentionMap[] {
-  let B: number, H: number, S: number, base = 0;
+export function splitAttention(
+  data: Float32Array,
+  dims: readonly number[],
+  tokens: readonly ModelToken[][],
+  source: string,
+  layer?: number,
+): AttentionMap[] {
+  let B: number,
+    H: number,
+    S: number,
+    base = 0;
   if (dims.length === 5) {
     [, B, H, S] = dims.slice(0, 4) as number[];
     const l = layer ?? dims[0] - 1;
-    if (!Number.isInteger(l) || l < 0 || l >= dims[0]) throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: attention output has ${dims[0]} layers; layer ${l} asked for`, { source });
+    if (!Number.isInteger(l) || l < 0 || l >= dims[0])
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${source}: attention output has ${dims[0]} layers; layer ${l} asked for`,
+        { source },
+      );
     base = l * B * H * S * S;
   } else if (dims.length === 4) {
     [B, H, S] = dims as number[];
@@ -130,14 +147,27 @@ export function splitAttention(data: Float32Array, dims: readonly number[], toke
     [B, S] = dims as number[];
     H = 1;
   } else {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: attention output has shape [${dims.join(', ')}]; expected [batch, heads, seq, seq] (or with a leading layer axis)`, { source });
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `${source}: attention output has shape [${dims.join(', ')}]; expected [batch, heads, seq, seq] (or with a leading layer axis)`,
+      { source },
+    );
   }
   if (dims[dims.length - 1] !== S || B !== tokens.length) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: attention output has shape [${dims.join(', ')}]; expected batch ${tokens.length} and square seq×seq maps`, { source });
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `${source}: attention output has shape [${dims.join(', ')}]; expected batch ${tokens.length} and square seq×seq maps`,
+      { source },
+    );
   }
   return tokens.map((toks, b) => {
     const T = toks.length;
-    if (T > S) throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: attention covers ${S} positions but text ${b} has ${T} tokens`, { source });
+    if (T > S)
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${source}: attention covers ${S} positions but text ${b} has ${T} tokens`,
+        { source },
+      );
     const weights = new Float32Array(H * T * T);
     for (let h = 0; h < H; h++) {
       for (let i = 0; i < T; i++) {
@@ -146,7 +176,12 @@ export function splitAttention(data: Float32Array, dims: readonly number[], toke
       }
     }
     for (let j = 0; j < weights.length; j++) {
-      if (!Number.isFinite(weights[j])) throw new XtrustError('BAD_MODEL_OUTPUT', `${source}: attention weight ${weights[j]} for text ${b}; expected finite numbers`, { source });
+      if (!Number.isFinite(weights[j]))
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${source}: attention weight ${weights[j]} for text ${b}; expected finite numbers`,
+          { source },
+        );
     }
     return { tokens: toks, heads: H, weights };
   });

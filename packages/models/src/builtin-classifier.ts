@@ -71,10 +71,16 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
   ) {
     validateNet(net);
     if (netClasses(net) !== labels.length) {
-      throw new XtrustError('DIMENSION_MISMATCH', `built-in classifier: the net outputs ${netClasses(net)} classes but ${labels.length} labels were given`);
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `built-in classifier: the net outputs ${netClasses(net)} classes but ${labels.length} labels were given`,
+      );
     }
     if (net.input.vocabSize !== vocabulary.size) {
-      throw new XtrustError('DIMENSION_MISMATCH', `built-in classifier: the net's vocabulary has ${net.input.vocabSize} words, the vocabulary ${vocabulary.size}`);
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `built-in classifier: the net's vocabulary has ${net.input.vocabSize} words, the vocabulary ${vocabulary.size}`,
+      );
     }
     this.name = `built-in ${kind} classifier`;
   }
@@ -108,11 +114,23 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
    */
   async scoreTokenMasks(text: string, masks: Uint8Array, rows: number): Promise<Float32Array> {
     requireText(text, this.name);
-    if (!(masks instanceof Uint8Array)) throw new XtrustError('INVALID_ARGUMENT', `${this.name}: masks must be a Uint8Array (rows×tokens), got ${typeof masks}`, { argument: 'masks' });
-    if (!Number.isInteger(rows) || rows < 0) throw new XtrustError('INVALID_ARGUMENT', `${this.name}: rows must be a non-negative integer, got ${rows}`, { argument: 'rows' });
+    if (!(masks instanceof Uint8Array))
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${this.name}: masks must be a Uint8Array (rows×tokens), got ${typeof masks}`,
+        { argument: 'masks' },
+      );
+    if (!Number.isInteger(rows) || rows < 0)
+      throw new XtrustError('INVALID_ARGUMENT', `${this.name}: rows must be a non-negative integer, got ${rows}`, {
+        argument: 'rows',
+      });
     const ids = this.vocabulary.tokenIds(text);
     if (masks.length !== rows * ids.length) {
-      throw new XtrustError('DIMENSION_MISMATCH', `${this.name}: masks has ${masks.length} values; expected rows×tokens = ${rows}×${ids.length} for this text`, { argument: 'masks' });
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `${this.name}: masks has ${masks.length} values; expected rows×tokens = ${rows}×${ids.length} for this text`,
+        { argument: 'masks' },
+      );
     }
     return checkProbabilities(scoreMasks(this.net, ids, masks, rows), rows, this.labels.length, this.name);
   }
@@ -127,13 +145,25 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
     requireText(text, this.name);
     const k = this.labels.length;
     if (!Number.isInteger(labelIndex) || labelIndex < 0 || labelIndex >= k) {
-      throw new XtrustError('UNKNOWN_LABEL', `${this.name}: label index ${labelIndex} is not one of 0…${k - 1} (${this.labels.join(', ')})`, { labelIndex });
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `${this.name}: label index ${labelIndex} is not one of 0…${k - 1} (${this.labels.join(', ')})`,
+        { labelIndex },
+      );
     }
     const output = options.output ?? 'probability';
-    if (output !== 'probability' && output !== 'logit') throw new XtrustError('INVALID_ARGUMENT', `${this.name}: output must be "probability" or "logit", got ${String(output)}`, { argument: 'output' });
+    if (output !== 'probability' && output !== 'logit')
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${this.name}: output must be "probability" or "logit", got ${String(output)}`,
+        { argument: 'output' },
+      );
     const scales = Array.from(options.scales ?? [1]);
     scales.forEach((s, i) => {
-      if (typeof s !== 'number' || !Number.isFinite(s)) throw new XtrustError('INVALID_ARGUMENT', `${this.name}: scales[${i}] is ${s}; expected a finite number`, { argument: 'scales' });
+      if (typeof s !== 'number' || !Number.isFinite(s))
+        throw new XtrustError('INVALID_ARGUMENT', `${this.name}: scales[${i}] is ${s}; expected a finite number`, {
+          argument: 'scales',
+        });
     });
     const tokens: ModelToken[] = tokenize(text).map((t) => ({ ...t, special: false }));
     const ids = this.vocabulary.tokenIds(text);
@@ -158,7 +188,10 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
       version: FORMAT_VERSION,
       kind: this.kind,
       labels: this.labels,
-      input: input.kind === 'bag-of-words' ? { kind: input.kind, transform: input.transform } : { kind: input.kind, dim: input.dim },
+      input:
+        input.kind === 'bag-of-words'
+          ? { kind: input.kind, transform: input.transform }
+          : { kind: input.kind, dim: input.dim },
       layers: layers.map((l) => ({ inDim: l.inDim, outDim: l.outDim })),
       training: this.training,
       vocabulary: this.vocabulary.words,
@@ -183,18 +216,32 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
     try {
       meta = JSON.parse(await readFile(metaPath, 'utf8'));
     } catch (e) {
-      throw new XtrustError('PARSE_ERROR', `${metaPath}: not valid JSON (${(e as Error).message})`, { file: metaPath }, { cause: e });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `${metaPath}: not valid JSON (${(e as Error).message})`,
+        { file: metaPath },
+        { cause: e },
+      );
     }
     if (meta?.format !== FORMAT || meta.version !== FORMAT_VERSION) {
-      throw new XtrustError('INCOMPATIBLE', `${metaPath}: expected format "${FORMAT}" version ${FORMAT_VERSION}, found ${String(meta?.format)} ${String(meta?.version)}`, { file: metaPath });
+      throw new XtrustError(
+        'INCOMPATIBLE',
+        `${metaPath}: expected format "${FORMAT}" version ${FORMAT_VERSION}, found ${String(meta?.format)} ${String(meta?.version)}`,
+        { file: metaPath },
+      );
     }
     const buf = await readFile(weightsPath);
     const vocabulary = new Vocabulary(meta.vocabulary);
     const V = vocabulary.size;
     const expected =
-      (meta.input.kind === 'mean-embedding' ? V * meta.input.dim : 0) + meta.layers.reduce((s: number, l: { inDim: number; outDim: number }) => s + l.inDim * l.outDim + l.outDim, 0);
+      (meta.input.kind === 'mean-embedding' ? V * meta.input.dim : 0) +
+      meta.layers.reduce((s: number, l: { inDim: number; outDim: number }) => s + l.inDim * l.outDim + l.outDim, 0);
     if (buf.length !== expected * 4) {
-      throw new XtrustError('DIMENSION_MISMATCH', `${weightsPath}: ${buf.length} bytes; expected ${expected} Float32 values (${expected * 4} bytes) for the shapes in ${MODEL_JSON}`, { file: weightsPath });
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `${weightsPath}: ${buf.length} bytes; expected ${expected} Float32 values (${expected * 4} bytes) for the shapes in ${MODEL_JSON}`,
+        { file: weightsPath },
+      );
     }
     let off = 0;
     const take = (n: number) => {
@@ -206,7 +253,12 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
       meta.input.kind === 'mean-embedding'
         ? { kind: 'mean-embedding', vocabSize: V, dim: meta.input.dim, embeddings: take(V * meta.input.dim) }
         : { kind: 'bag-of-words', vocabSize: V, transform: meta.input.transform };
-    const layers: DenseLayer[] = meta.layers.map((l: { inDim: number; outDim: number }) => ({ inDim: l.inDim, outDim: l.outDim, weight: take(l.inDim * l.outDim), bias: take(l.outDim) }));
+    const layers: DenseLayer[] = meta.layers.map((l: { inDim: number; outDim: number }) => ({
+      inDim: l.inDim,
+      outDim: l.outDim,
+      weight: take(l.inDim * l.outDim),
+      bias: take(l.outDim),
+    }));
     return new BuiltinClassifier(meta.kind, meta.labels, vocabulary, { input, layers }, meta.training ?? null);
   }
 }

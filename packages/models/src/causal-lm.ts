@@ -49,14 +49,26 @@ export class CausalLanguageModel {
     const batchSize = requirePositiveInt(options.batchSize ?? 16, 'batchSize');
     let session: ort.InferenceSession;
     try {
-      session = await ort.InferenceSession.create(modelPath, options.threads ? { intraOpNumThreads: options.threads } : {});
+      session = await ort.InferenceSession.create(
+        modelPath,
+        options.threads ? { intraOpNumThreads: options.threads } : {},
+      );
     } catch (e) {
-      throw new XtrustError('FILE_UNREADABLE', `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`, { file: modelPath }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`,
+        { file: modelPath },
+        { cause: e },
+      );
     }
     const unknown = session.inputNames.filter((n) => n !== 'input_ids' && n !== 'attention_mask');
     if (!session.inputNames.includes('input_ids') || unknown.length > 0 || !session.outputNames.includes('logits')) {
       await session.release();
-      throw new XtrustError('UNSUPPORTED', `${name}: expected a graph with inputs input_ids (and attention_mask) and output logits [batch, sequence, vocab]; it has inputs ${session.inputNames.join(', ')} and outputs ${session.outputNames.join(', ')}`, { file: modelPath });
+      throw new XtrustError(
+        'UNSUPPORTED',
+        `${name}: expected a graph with inputs input_ids (and attention_mask) and output logits [batch, sequence, vocab]; it has inputs ${session.inputNames.join(', ')} and outputs ${session.outputNames.join(', ')}`,
+        { file: modelPath },
+      );
     }
     const tokenizer = await loadLocalTokenizer(dir, name);
     return new CausalLanguageModel(name, session, tokenizer, batchSize);
@@ -79,12 +91,17 @@ export class CausalLanguageModel {
       const enc = encodeBatch(this.tokenizer, batch);
       const dims = [enc.batch, enc.sequence];
       const feeds: Record<string, ort.Tensor> = { input_ids: new ort.Tensor('int64', enc.inputIds, dims) };
-      if (this.session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', enc.attentionMask, dims);
+      if (this.session.inputNames.includes('attention_mask'))
+        feeds.attention_mask = new ort.Tensor('int64', enc.attentionMask, dims);
       const result = await this.session.run(feeds, ['logits']);
       const logits = result.logits;
       const [B, S, V] = logits.dims;
       if (logits.dims.length !== 3 || B !== enc.batch || S !== enc.sequence) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned logits of shape [${logits.dims.join(', ')}]; expected [${enc.batch}, ${enc.sequence}, vocab]`, { source: this.name });
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${this.name} returned logits of shape [${logits.dims.join(', ')}]; expected [${enc.batch}, ${enc.sequence}, vocab]`,
+          { source: this.name },
+        );
       }
       const data = logits.data as Float32Array;
       enc.ids.forEach((ids, b) => {
@@ -96,7 +113,12 @@ export class CausalLanguageModel {
           let z = 0;
           for (let v = 0; v < V; v++) z += Math.exp(data[row + v] - max);
           const lp = data[row + ids[t]] - max - Math.log(z);
-          if (!Number.isFinite(lp)) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: log-probability ${lp} at position ${t} of text ${s + b}`, { source: this.name });
+          if (!Number.isFinite(lp))
+            throw new XtrustError(
+              'BAD_MODEL_OUTPUT',
+              `${this.name}: log-probability ${lp} at position ${t} of text ${s + b}`,
+              { source: this.name },
+            );
           ll += lp;
         }
         out.push({ logLikelihood: ll, positions: Math.max(0, ids.length - 1) });

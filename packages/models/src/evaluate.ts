@@ -10,7 +10,11 @@ export interface AccuracyReport {
 }
 
 /** Held-out accuracy of any classifier on labelled rows (batched calls to predictProba). */
-export async function evaluateAccuracy(classifier: Classifier, rows: readonly TextRow[], batchSize = 256): Promise<AccuracyReport> {
+export async function evaluateAccuracy(
+  classifier: Classifier,
+  rows: readonly TextRow[],
+  batchSize = 256,
+): Promise<AccuracyReport> {
   const labels = classifier.labels;
   const k = labels.length;
   const index = new Map(labels.map((l, i) => [l, i]));
@@ -21,7 +25,12 @@ export async function evaluateAccuracy(classifier: Classifier, rows: readonly Te
     const probs = await classifier.predictProba(batch.map((r) => r.text));
     batch.forEach((r, j) => {
       const truth = index.get(r.label);
-      if (truth === undefined) throw new XtrustError('UNKNOWN_LABEL', `evaluateAccuracy: rows[${s + j}].label "${r.label}" is not one of the classifier's labels (${labels.join(', ')})`, { row: s + j, label: r.label });
+      if (truth === undefined)
+        throw new XtrustError(
+          'UNKNOWN_LABEL',
+          `evaluateAccuracy: rows[${s + j}].label "${r.label}" is not one of the classifier's labels (${labels.join(', ')})`,
+          { row: s + j, label: r.label },
+        );
       const pred = argmaxRow(probs, j, k);
       confusion[truth][pred]++;
       if (pred === truth) correct++;
@@ -46,7 +55,12 @@ export interface TrainEvaluateReport {
  * Trains a built-in model on `train` and reports its accuracy on `test` (the CLI's and README's
  * entry point; datasets and their split come from the caller, e.g. @xtrust/datasets).
  */
-export async function trainAndEvaluate(kind: BuiltinKind, train: readonly TextRow[], test: readonly TextRow[], options: TrainOptions = {}): Promise<TrainEvaluateReport> {
+export async function trainAndEvaluate(
+  kind: BuiltinKind,
+  train: readonly TextRow[],
+  test: readonly TextRow[],
+  options: TrainOptions = {},
+): Promise<TrainEvaluateReport> {
   const started = performance.now();
   const classifier = await trainClassifier(kind, train, options);
   const trainSeconds = (performance.now() - started) / 1000;

@@ -50,7 +50,8 @@ function firstInput(net: MaskScoringNet, ids: Int32Array, inputs: Float64Array):
       occ[s] += 1;
     }
     const vals = new Float64Array(cols.length);
-    for (let s = 0; s < cols.length; s++) vals[s] = net.input.transform === 'binary' ? sums[s] / occ[s] : Math.log1p(sums[s]);
+    for (let s = 0; s < cols.length; s++)
+      vals[s] = net.input.transform === 'binary' ? sums[s] / occ[s] : Math.log1p(sums[s]);
     return { cols, vals };
   }
   const dim = net.input.dim;

@@ -48,7 +48,10 @@ export class HfClassifier implements Classifier {
 
   /** Loads a local model folder, or (with `allowRemote`) a hub id. FILE_NOT_FOUND names a missing file. */
   static async load(modelPathOrId: string, options: HfClassifierOptions = {}): Promise<HfClassifier> {
-    if (typeof modelPathOrId !== 'string' || modelPathOrId.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'HfClassifier: a model folder (or hub id) is required', { argument: 'model' });
+    if (typeof modelPathOrId !== 'string' || modelPathOrId.length === 0)
+      throw new XtrustError('INVALID_ARGUMENT', 'HfClassifier: a model folder (or hub id) is required', {
+        argument: 'model',
+      });
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
     const dtype = options.dtype ?? 'fp32';
     const local = isAbsolute(modelPathOrId) ? modelPathOrId : resolve(modelPathOrId);
@@ -58,18 +61,36 @@ export class HfClassifier implements Classifier {
     if (isFolder) {
       target = local;
       name = options.name ?? `Hugging Face model ${local}`;
-      for (const f of ['config.json', 'tokenizer.json', 'tokenizer_config.json', dtype === 'fp32' ? 'onnx/model.onnx' : `onnx/model_${dtype === 'q8' ? 'quantized' : dtype}.onnx`]) requireFile(local, f, name);
+      for (const f of [
+        'config.json',
+        'tokenizer.json',
+        'tokenizer_config.json',
+        dtype === 'fp32' ? 'onnx/model.onnx' : `onnx/model_${dtype === 'q8' ? 'quantized' : dtype}.onnx`,
+      ])
+        requireFile(local, f, name);
     } else if (options.allowRemote) {
       target = modelPathOrId;
       name = options.name ?? `Hugging Face model ${modelPathOrId}`;
     } else {
-      throw new XtrustError('FILE_NOT_FOUND', `HfClassifier: model folder ${local} does not exist (remote loading is disabled; pass allowRemote: true to load "${modelPathOrId}" from the Hugging Face hub)`, { file: local });
+      throw new XtrustError(
+        'FILE_NOT_FOUND',
+        `HfClassifier: model folder ${local} does not exist (remote loading is disabled; pass allowRemote: true to load "${modelPathOrId}" from the Hugging Face hub)`,
+        { file: local },
+      );
     }
     let pipe: TextClassificationPipeline;
     try {
-      pipe = (await pipeline('text-classification', target, { local_files_only: isFolder || !options.allowRemote, dtype })) as TextClassificationPipeline;
+      pipe = (await pipeline('text-classification', target, {
+        local_files_only: isFolder || !options.allowRemote,
+        dtype,
+      })) as TextClassificationPipeline;
     } catch (e) {
-      throw new XtrustError('FILE_UNREADABLE', `${name}: transformers.js cannot load it: ${(e as Error).message}`, { file: target }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${name}: transformers.js cannot load it: ${(e as Error).message}`,
+        { file: target },
+        { cause: e },
+      );
     }
     const model = pipe.model as unknown as RawModel;
     const labels = labelsFromId2Label(model.config.id2label, `${name} config.json`);
@@ -88,12 +109,21 @@ export class HfClassifier implements Classifier {
       const result = (await this.pipe([...batch], { top_k: k })) as unknown;
       const rows = (k === 1 ? (result as unknown[]).map((r) => [r]) : result) as { label: string; score: number }[][];
       if (!Array.isArray(rows) || rows.length !== batch.length) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned ${Array.isArray(rows) ? rows.length : typeof rows} results for ${batch.length} texts`, { source: this.name });
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${this.name} returned ${Array.isArray(rows) ? rows.length : typeof rows} results for ${batch.length} texts`,
+          { source: this.name },
+        );
       }
       rows.forEach((scores, j) => {
         for (const { label, score } of scores) {
           const c = index.get(label);
-          if (c === undefined) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned label "${label}", not one of ${this.labels.join(', ')}`, { source: this.name });
+          if (c === undefined)
+            throw new XtrustError(
+              'BAD_MODEL_OUTPUT',
+              `${this.name} returned label "${label}", not one of ${this.labels.join(', ')}`,
+              { source: this.name },
+            );
           out[(s + j) * k + c] = score;
         }
       });
@@ -112,9 +142,15 @@ export class HfClassifier implements Classifier {
       const batch = texts.slice(s, s + this.batchSize);
       const enc = encodeBatch(tokenizer, batch);
       const dims = [enc.batch, enc.sequence];
-      const out = await model.forward({ input_ids: new Tensor('int64', enc.inputIds, dims), attention_mask: new Tensor('int64', enc.attentionMask, dims) });
+      const out = await model.forward({
+        input_ids: new Tensor('int64', enc.inputIds, dims),
+        attention_mask: new Tensor('int64', enc.attentionMask, dims),
+      });
       const t = out[name];
-      if (!t) throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: the model returned no "${name}" output`, { source: this.name });
+      if (!t)
+        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: the model returned no "${name}" output`, {
+          source: this.name,
+        });
       const tokens = enc.ids.map((ids, b) => alignTokens(batch[b], piecesOf(tokenizer, ids, this.reverse!)));
       maps.push(...splitAttention(t.data as Float32Array, t.dims, tokens, this.name));
     }

@@ -10,7 +10,12 @@ export async function loadLocalTokenizer(folder: string, source: string): Promis
   try {
     return await AutoTokenizer.from_pretrained(path, { local_files_only: true });
   } catch (e) {
-    throw new XtrustError('FILE_UNREADABLE', `${source}: cannot load the tokenizer in ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
+    throw new XtrustError(
+      'FILE_UNREADABLE',
+      `${source}: cannot load the tokenizer in ${path}: ${(e as Error).message}`,
+      { file: path },
+      { cause: e },
+    );
   }
 }
 
@@ -29,7 +34,10 @@ export interface EncodedBatch {
  * nothing gets one padding position (mask 0), so the graph never sees a zero-length axis.
  */
 export function encodeBatch(tokenizer: PreTrainedTokenizer, texts: readonly string[]): EncodedBatch {
-  const enc = tokenizer([...texts], { padding: true, truncation: true, return_tensor: false }) as unknown as { input_ids: number[][]; attention_mask: number[][] };
+  const enc = tokenizer([...texts], { padding: true, truncation: true, return_tensor: false }) as unknown as {
+    input_ids: number[][];
+    attention_mask: number[][];
+  };
   const B = texts.length;
   const ids = enc.input_ids.map((row, b) => row.filter((_, s) => Number(enc.attention_mask[b][s]) === 1).map(Number));
   const S = Math.max(1, ...ids.map((r) => r.length));
@@ -46,10 +54,19 @@ export function encodeBatch(tokenizer: PreTrainedTokenizer, texts: readonly stri
 }
 
 /** The tokenizer's pieces for ids, with special / unknown flags. */
-export function piecesOf(tokenizer: PreTrainedTokenizer, ids: readonly number[], reverse: Map<number, string>): TokenPiece[] {
+export function piecesOf(
+  tokenizer: PreTrainedTokenizer,
+  ids: readonly number[],
+  reverse: Map<number, string>,
+): TokenPiece[] {
   const special = new Set<number>(tokenizer.all_special_ids as number[]);
   const unk = tokenizer.unk_token_id;
-  return ids.map((id) => ({ token: reverse.get(id) ?? String(id), id, special: special.has(id) && id !== unk, unknown: id === unk }));
+  return ids.map((id) => ({
+    token: reverse.get(id) ?? String(id),
+    id,
+    special: special.has(id) && id !== unk,
+    unknown: id === unk,
+  }));
 }
 
 /** id → token of a tokenizer's vocabulary. */

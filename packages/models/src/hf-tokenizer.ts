@@ -20,7 +20,15 @@ export const WORD_ID_OFFSET = 2;
 export function tokenizerJson(words: readonly string[]): Record<string, unknown> {
   const vocab: Record<string, number> = { [PAD_TOKEN]: PAD_ID, [UNK_TOKEN]: UNK_ID };
   words.forEach((w, i) => (vocab[w] = i + WORD_ID_OFFSET));
-  const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (id: number, content: string) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   return {
     version: '1.0',
     truncation: null,

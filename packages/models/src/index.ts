@@ -8,7 +8,12 @@ export { tokenizerJson, tokenizerConfigJson, PAD_TOKEN, UNK_TOKEN } from './hf-t
 export { OnnxClassifier, type OnnxClassifierOptions } from './onnx-classifier.js';
 export { loadLocalTokenizer, encodeBatch, type EncodedBatch } from './hf-tokenizer-loader.js';
 export { CausalLanguageModel, type CausalLanguageModelOptions, type TextLikelihood } from './causal-lm.js';
-export { OnnxGradientGraph, transformerInputGradients, GRADIENT_GRAPH_FILE, type GradientGraphResult } from './onnx-gradients.js';
+export {
+  OnnxGradientGraph,
+  transformerInputGradients,
+  GRADIENT_GRAPH_FILE,
+  type GradientGraphResult,
+} from './onnx-gradients.js';
 export { MaskedIds, pieceTokenizer, encodeIds, type IdRows, type PieceTokenizer } from './masked-ids.js';
 export { DEFAULT_BATCH_ACTIVATIONS, defaultBatchTokens, type ScoringStats } from './length-batches.js';
 export type { SessionTuning } from './session-options.js';

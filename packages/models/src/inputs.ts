@@ -5,11 +5,19 @@ import { XtrustError } from '@xtrust/core';
 /** Throws INVALID_ARGUMENT unless `texts` is an array of strings (naming the first offending element). */
 export function requireTexts(texts: unknown, source: string): asserts texts is readonly string[] {
   if (!Array.isArray(texts)) {
-    throw new XtrustError('INVALID_ARGUMENT', `${source}: texts must be an array of strings, got ${texts === null ? 'null' : typeof texts}`, { argument: 'texts', source });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${source}: texts must be an array of strings, got ${texts === null ? 'null' : typeof texts}`,
+      { argument: 'texts', source },
+    );
   }
   for (let i = 0; i < texts.length; i++) {
     if (typeof texts[i] !== 'string') {
-      throw new XtrustError('INVALID_ARGUMENT', `${source}: texts[${i}] is ${texts[i] === null ? 'null' : typeof texts[i]}; expected a string`, { argument: 'texts', index: i, source });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${source}: texts[${i}] is ${texts[i] === null ? 'null' : typeof texts[i]}; expected a string`,
+        { argument: 'texts', index: i, source },
+      );
     }
   }
 }
@@ -17,15 +25,23 @@ export function requireTexts(texts: unknown, source: string): asserts texts is r
 /** Throws INVALID_ARGUMENT unless `text` is a string. */
 export function requireText(text: unknown, source: string): asserts text is string {
   if (typeof text !== 'string') {
-    throw new XtrustError('INVALID_ARGUMENT', `${source}: text must be a string, got ${text === null ? 'null' : typeof text}`, { argument: 'text', source });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${source}: text must be a string, got ${text === null ? 'null' : typeof text}`,
+      { argument: 'text', source },
+    );
   }
 }
 
 /** Path of `name` inside `dir`; FILE_NOT_FOUND naming the file when it is absent. */
 export function requireFile(dir: string, name: string, what: string): string {
-  if (!existsSync(dir)) throw new XtrustError('FILE_NOT_FOUND', `${what}: model folder ${dir} does not exist`, { file: dir });
+  if (!existsSync(dir))
+    throw new XtrustError('FILE_NOT_FOUND', `${what}: model folder ${dir} does not exist`, { file: dir });
   const path = join(dir, name);
-  if (!existsSync(path)) throw new XtrustError('FILE_NOT_FOUND', `${what}: ${path} is missing (expected ${name} in the model folder)`, { file: path });
+  if (!existsSync(path))
+    throw new XtrustError('FILE_NOT_FOUND', `${what}: ${path} is missing (expected ${name} in the model folder)`, {
+      file: path,
+    });
   return path;
 }
 
@@ -36,6 +52,9 @@ export function* batches(n: number, size: number): Generator<[number, number]> {
 
 /** Throws INVALID_ARGUMENT unless `v` is a positive integer. */
 export function requirePositiveInt(v: unknown, name: string): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) throw new XtrustError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`, { argument: name });
+  if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0)
+    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`, {
+      argument: name,
+    });
   return v;
 }

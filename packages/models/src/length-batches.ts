@@ -15,7 +15,9 @@ export const DEFAULT_BATCH_ACTIVATIONS = 1024 * 768;
 
 /** Positions per run under DEFAULT_BATCH_ACTIVATIONS for a model `hidden` wide (Infinity when its width is unknown: row batches only). */
 export function defaultBatchTokens(hidden: number | undefined): number {
-  return hidden !== undefined && Number.isInteger(hidden) && hidden > 0 ? Math.max(1, Math.floor(DEFAULT_BATCH_ACTIVATIONS / hidden)) : Infinity;
+  return hidden !== undefined && Number.isInteger(hidden) && hidden > 0
+    ? Math.max(1, Math.floor(DEFAULT_BATCH_ACTIVATIONS / hidden))
+    : Infinity;
 }
 
 /** One padded batch for the graph: B×S ids and attention mask (1 = real token), row-major. */
@@ -69,7 +71,8 @@ function rowKey(ids: Int32Array, start: number, end: number): string {
   if (small) {
     let s = '';
     // String.fromCharCode over chunks: far cheaper than a join of numbers.
-    for (let i = start; i < end; i += 4096) s += String.fromCharCode.apply(null, Array.from(ids.subarray(i, Math.min(end, i + 4096))));
+    for (let i = start; i < end; i += 4096)
+      s += String.fromCharCode.apply(null, Array.from(ids.subarray(i, Math.min(end, i + 4096))));
     return s;
   }
   return '\uffff' + Array.from(ids.subarray(start, end)).join(',');
@@ -81,7 +84,13 @@ function rowKey(ids: Int32Array, start: number, end: number): string {
  * removed words is padded only to its neighbours' length, never to the longest row; results come back
  * in the rows' own order. Padding positions get attention mask 0.
  */
-export async function scoreIdRows(rows: IdRows, k: number, run: BatchRunner, options: LengthBatchOptions, stats?: ScoringStats): Promise<Float32Array> {
+export async function scoreIdRows(
+  rows: IdRows,
+  k: number,
+  run: BatchRunner,
+  options: LengthBatchOptions,
+  stats?: ScoringStats,
+): Promise<Float32Array> {
   const { ids, offsets } = rows;
   const n = rows.rows;
   const index = new Map<string, number>();

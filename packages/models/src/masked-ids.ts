@@ -38,7 +38,12 @@ const WORD_RUN = /[\p{L}\p{N}_]+/gu;
 
 interface TokenizerJson {
   normalizer?: { type?: string; normalizers?: { type?: string }[] } | null;
-  pre_tokenizer?: { type?: string; pattern?: { Regex?: string; String?: string }; behavior?: string; invert?: boolean } | null;
+  pre_tokenizer?: {
+    type?: string;
+    pattern?: { Regex?: string; String?: string };
+    behavior?: string;
+    invert?: boolean;
+  } | null;
   model?: { type?: string };
   added_tokens?: { content: string; normalized?: boolean }[];
 }
@@ -61,7 +66,8 @@ export function pieceTokenizer(tokenizer: PreTrainedTokenizer): PieceTokenizer {
   const json = internals._tokenizerJSON ?? {};
   const config = internals._tokenizerConfig ?? {};
   const normalize = internals._tokenizer?.normalizer ?? null;
-  const pieces = (text: string): Int32Array => Int32Array.from(tokenizer.encode(text, { add_special_tokens: false }) as number[]);
+  const pieces = (text: string): Int32Array =>
+    Int32Array.from(tokenizer.encode(text, { add_special_tokens: false }) as number[]);
   // The special ids around a probe word: the post-processor's template for one sequence.
   const probe = 'a';
   const inner = pieces(probe);
@@ -82,18 +88,38 @@ export function pieceTokenizer(tokenizer: PreTrainedTokenizer): PieceTokenizer {
     normType === null ||
     normType === 'BertNormalizer' ||
     normType === 'Lowercase' ||
-    (normType === 'Sequence' && (json.normalizer?.normalizers ?? []).every((n) => n.type === 'Lowercase' || n.type === 'NFD' || n.type === 'StripAccents'));
+    (normType === 'Sequence' &&
+      (json.normalizer?.normalizers ?? []).every(
+        (n) => n.type === 'Lowercase' || n.type === 'NFD' || n.type === 'StripAccents',
+      ));
   const pre = json.pre_tokenizer ?? null;
   const modelType = json.model?.type;
-  const configOk = at >= 0 && config.remove_space !== true && config.do_lowercase_and_remove_accent !== true && (normType === null || normalize !== null);
+  const configOk =
+    at >= 0 &&
+    config.remove_space !== true &&
+    config.do_lowercase_and_remove_accent !== true &&
+    (normType === null || normalize !== null);
   let isBoundary: ((ch: string) => boolean) | null = null;
   const norm = (ch: string) => (normalize ? normalize(ch) : ch);
-  if (configOk && normOk && pre?.type === 'BertPreTokenizer' && (modelType === 'WordPiece' || modelType === 'WordLevel')) {
+  if (
+    configOk &&
+    normOk &&
+    pre?.type === 'BertPreTokenizer' &&
+    (modelType === 'WordPiece' || modelType === 'WordLevel')
+  ) {
     isBoundary = (ch) => {
       const n = norm(ch);
       return (n.length === 1 || [...n].length === 1) && (WHITESPACE.test(n) || BERT_PUNCTUATION.test(n));
     };
-  } else if (configOk && normOk && pre?.type === 'Split' && pre.behavior === 'Removed' && pre.invert !== true && typeof pre.pattern?.Regex === 'string' && modelType === 'WordLevel') {
+  } else if (
+    configOk &&
+    normOk &&
+    pre?.type === 'Split' &&
+    pre.behavior === 'Removed' &&
+    pre.invert !== true &&
+    typeof pre.pattern?.Regex === 'string' &&
+    modelType === 'WordLevel'
+  ) {
     const split = new RegExp(`^(?:${pre.pattern.Regex})$`, 'u');
     isBoundary = (ch) => {
       const n = norm(ch);
@@ -107,7 +133,7 @@ export function pieceTokenizer(tokenizer: PreTrainedTokenizer): PieceTokenizer {
   for (const t of json.added_tokens ?? []) {
     const runs = [...t.content.matchAll(WORD_RUN)].map((m) => m[0]);
     if (runs.length === 0) wordlessChars += t.content;
-    for (const w of runs) (t.normalized ? normWords.add(norm(w)) : rawWords.add(w));
+    for (const w of runs) t.normalized ? normWords.add(norm(w)) : rawWords.add(w);
   }
   const unsafe = (text: string, words: readonly string[]): boolean => {
     if (text.includes('\u03a3')) return true;
@@ -116,7 +142,9 @@ export function pieceTokenizer(tokenizer: PreTrainedTokenizer): PieceTokenizer {
     // A substring test: an added token's word at its content's edge may sit inside a longer text word.
     const raw = [...rawWords];
     const normed = [...normWords];
-    return words.some((w) => raw.some((a) => w.includes(a)) || (normed.length > 0 && normed.some((a) => norm(w).includes(a))));
+    return words.some(
+      (w) => raw.some((a) => w.includes(a)) || (normed.length > 0 && normed.some((a) => norm(w).includes(a))),
+    );
   };
   return { pieces, prefix, suffix, maxLength, isBoundary, unsafe };
 }
@@ -191,7 +219,13 @@ export class MaskedIds {
     const isBoundary = tok.isBoundary;
     if (isBoundary === null) return null;
     const tokens = tokenize(text);
-    if (tok.unsafe(text, tokens.map((t) => text.slice(t.start, t.end)))) return null;
+    if (
+      tok.unsafe(
+        text,
+        tokens.map((t) => text.slice(t.start, t.end)),
+      )
+    )
+      return null;
     const piecesOf = (s: string): Int32Array => {
       if (!cache) return tok.pieces(s);
       let p = cache.get(s);
@@ -206,7 +240,13 @@ export class MaskedIds {
     let chunk: (string | number)[] | null = null;
     const flushFixed = () => {
       if (fixed.length > 0) {
-        segments.push({ fixed: piecesOf(fixed), tokens: new Int32Array(0), template: [], simple: null, cache: new Map() });
+        segments.push({
+          fixed: piecesOf(fixed),
+          tokens: new Int32Array(0),
+          template: [],
+          simple: null,
+          cache: new Map(),
+        });
         fixed = '';
       }
     };
@@ -215,7 +255,13 @@ export class MaskedIds {
       const toks = chunk.filter((x): x is number => typeof x === 'number');
       if (toks.length === 0) {
         // No word in it: constant, like a boundary run (tokenised as its own string).
-        segments.push({ fixed: piecesOf(chunk.join('')), tokens: new Int32Array(0), template: [], simple: null, cache: new Map() });
+        segments.push({
+          fixed: piecesOf(chunk.join('')),
+          tokens: new Int32Array(0),
+          template: [],
+          simple: null,
+          cache: new Map(),
+        });
       } else {
         const simple = chunk.length === 1 ? piecesOf(text.slice(tokens[toks[0]].start, tokens[toks[0]].end)) : null;
         segments.push({ fixed: null, tokens: Int32Array.from(toks), template: chunk, simple, cache: new Map() });
@@ -247,7 +293,11 @@ export class MaskedIds {
     addGap(text.slice(cursor));
     closeChunk();
     flushFixed();
-    return new MaskedIds(tok, segments, tokens.map((t) => text.slice(t.start, t.end)));
+    return new MaskedIds(
+      tok,
+      segments,
+      tokens.map((t) => text.slice(t.start, t.end)),
+    );
   }
 
   /** Ids of every row of rows×T token masks (1 = kept). */

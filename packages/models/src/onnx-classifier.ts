@@ -2,7 +2,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
-import { checkProbabilities, tokenize, XtrustError, type AttentionMap, type Classifier, type GradientOptions, type InputGradients, type TokenScorer } from '@xtrust/core';
+import {
+  checkProbabilities,
+  tokenize,
+  XtrustError,
+  type AttentionMap,
+  type Classifier,
+  type GradientOptions,
+  type InputGradients,
+  type TokenScorer,
+} from '@xtrust/core';
 import { alignTokens, findAttentionOutput, findLayerAttentionOutputs, splitAttention } from './attention.js';
 import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBatch } from './hf-tokenizer-loader.js';
 import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
@@ -112,7 +121,8 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     if (attentionOutput) this.attentions = (texts) => this.computeAttentions(texts);
     const layerOutputs = findLayerAttentionOutputs(session.outputNames);
     if (layerOutputs.length > 0) this.layerAttentions = (texts) => this.computeLayerAttentions(texts, layerOutputs);
-    if (gradientGraphPath) this.inputGradients = (text, labelIndex, options) => this.computeGradients(text, labelIndex, options);
+    if (gradientGraphPath)
+      this.inputGradients = (text, labelIndex, options) => this.computeGradients(text, labelIndex, options);
     this.pieces = pieceTokenizer(tokenizer);
   }
 
@@ -131,7 +141,11 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const sessions = requirePositiveInt(options.sessions ?? 1, 'sessions');
     if (options.session?.profileFilePrefix !== undefined && sessions > 1) {
       // the pool's sessions live in worker threads, out of reach of endProfiling()
-      throw new XtrustError('INVALID_ARGUMENT', `${name}: session.profileFilePrefix profiles the main session only, so it needs sessions: 1 (got ${sessions})`, { argument: 'sessions' });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${name}: session.profileFilePrefix profiles the main session only, so it needs sessions: 1 (got ${sessions})`,
+        { argument: 'sessions' },
+      );
     }
     let session: ort.InferenceSession;
     let graph: string | Uint8Array = modelPath;
@@ -141,25 +155,54 @@ export class OnnxClassifier implements Classifier, TokenScorer {
         session = await ort.InferenceSession.create(graph, sessionOptions(options.threads, options.session));
       } else session = await ort.InferenceSession.create(modelPath, sessionOptions(options.threads, options.session));
     } catch (e) {
-      throw new XtrustError('FILE_UNREADABLE', `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`, { file: modelPath }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${name}: onnxruntime cannot load ${modelPath}: ${(e as Error).message}`,
+        { file: modelPath },
+        { cause: e },
+      );
     }
     for (const input of session.inputNames) {
       if (!['input_ids', 'attention_mask', 'token_type_ids'].includes(input)) {
-        throw new XtrustError('UNSUPPORTED', `${name}: graph input "${input}" is not one of input_ids, attention_mask, token_type_ids`, { input });
+        throw new XtrustError(
+          'UNSUPPORTED',
+          `${name}: graph input "${input}" is not one of input_ids, attention_mask, token_type_ids`,
+          { input },
+        );
       }
     }
     const logitsName = session.outputNames.includes('logits') ? 'logits' : null;
-    if (!logitsName) throw new XtrustError('UNSUPPORTED', `${name}: the graph has no "logits" output (outputs: ${session.outputNames.join(', ')})`);
+    if (!logitsName)
+      throw new XtrustError(
+        'UNSUPPORTED',
+        `${name}: the graph has no "logits" output (outputs: ${session.outputNames.join(', ')})`,
+      );
     const tokenizer = await loadLocalTokenizer(dir, name);
     const gradientPath = resolve(dir, options.gradientFile ?? GRADIENT_GRAPH_FILE);
     if (options.gradientFile !== undefined) requireFile(dir, options.gradientFile, name);
     const gradientBatchSize = requirePositiveInt(options.gradientBatchSize ?? 64, 'gradientBatchSize');
     const threadsEach = Math.max(1, Math.floor((options.threads ?? sessions) / sessions));
-    const pool = sessions > 1 ? await SessionPool.create(graph, sessions, sessionOptions(threadsEach, options.session), logitsName, name) : null;
-    const classifier = new OnnxClassifier(name, labels, session, tokenizer, batchSize, batchTokens, logitsName, findAttentionOutput(session.outputNames), options.sortByLength ?? true, existsSync(gradientPath) ? gradientPath : null, {
-      threads: options.threads,
-      batchSize: gradientBatchSize,
-    }, pool);
+    const pool =
+      sessions > 1
+        ? await SessionPool.create(graph, sessions, sessionOptions(threadsEach, options.session), logitsName, name)
+        : null;
+    const classifier = new OnnxClassifier(
+      name,
+      labels,
+      session,
+      tokenizer,
+      batchSize,
+      batchTokens,
+      logitsName,
+      findAttentionOutput(session.outputNames),
+      options.sortByLength ?? true,
+      existsSync(gradientPath) ? gradientPath : null,
+      {
+        threads: options.threads,
+        batchSize: gradientBatchSize,
+      },
+      pool,
+    );
     classifier.profiling = options.session?.profileFilePrefix !== undefined;
     return classifier;
   }
@@ -201,8 +244,17 @@ export class OnnxClassifier implements Classifier, TokenScorer {
   maskedIds(text: string, masks: Uint8Array, rows: number): IdRows & { readonly path: 'pieces' | 'strings' } {
     requireText(text, this.name);
     const tokens = tokenize(text);
-    if (!(masks instanceof Uint8Array) || !Number.isInteger(rows) || rows < 0 || masks.length !== rows * tokens.length) {
-      throw new XtrustError('INVALID_ARGUMENT', `${this.name}: masks must be a Uint8Array of rows × tokens = ${rows} × ${tokens.length} bytes (one per word of tokenize(text)), got ${masks instanceof Uint8Array ? masks.length : typeof masks}`, { argument: 'masks' });
+    if (
+      !(masks instanceof Uint8Array) ||
+      !Number.isInteger(rows) ||
+      rows < 0 ||
+      masks.length !== rows * tokens.length
+    ) {
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${this.name}: masks must be a Uint8Array of rows × tokens = ${rows} × ${tokens.length} bytes (one per word of tokenize(text)), got ${masks instanceof Uint8Array ? masks.length : typeof masks}`,
+        { argument: 'masks' },
+      );
     }
     const prepared = MaskedIds.prepare(this.pieces, text, this.pieceCache);
     if (this.pieceCache.size > 200_000) this.pieceCache.clear();
@@ -217,7 +269,11 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     if (rows.rows === 0) return new Float32Array(0);
     const check = (dims: readonly number[], batch: number) => {
       if (dims.length !== 2 || dims[0] !== batch || dims[1] !== k) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.name} returned logits of shape [${dims.join(', ')}]; expected [${batch}, ${k}] (one logit per label: ${this.labels.join(', ')})`, { source: this.name });
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${this.name} returned logits of shape [${dims.join(', ')}]; expected [${batch}, ${k}] (one logit per label: ${this.labels.join(', ')})`,
+          { source: this.name },
+        );
       }
     };
     const pool = this.pool;
@@ -229,12 +285,33 @@ export class OnnxClassifier implements Classifier, TokenScorer {
           return logits;
         }
       : async (b: PaddedBatch) => {
-          const result = await this.session.run(this.feeds({ inputIds: b.inputIds, attentionMask: b.attentionMask, batch: b.batch, sequence: b.sequence, ids: [] }), [this.logitsName]);
+          const result = await this.session.run(
+            this.feeds({
+              inputIds: b.inputIds,
+              attentionMask: b.attentionMask,
+              batch: b.batch,
+              sequence: b.sequence,
+              ids: [],
+            }),
+            [this.logitsName],
+          );
           const logits = result[this.logitsName];
           check(logits.dims, b.batch);
           return logits.data as Float32Array;
         };
-    const out = await scoreIdRows(rows, k, run, { batchSize: this.batchSize, batchTokens: this.batchTokens, padId: this.tokenizer.pad_token_id ?? 0, sortByLength: this.sortByLength, concurrency: pool?.size ?? 1 }, this.scoringStats);
+    const out = await scoreIdRows(
+      rows,
+      k,
+      run,
+      {
+        batchSize: this.batchSize,
+        batchTokens: this.batchTokens,
+        padId: this.tokenizer.pad_token_id ?? 0,
+        sortByLength: this.sortByLength,
+        concurrency: pool?.size ?? 1,
+      },
+      this.scoringStats,
+    );
     return checkProbabilities(out, rows.rows, k, this.name);
   }
 
@@ -267,7 +344,9 @@ export class OnnxClassifier implements Classifier, TokenScorer {
       const perLayer: AttentionMap[][] = [];
       for (const name of names) {
         const t = result[name];
-        if (t.dims.length === 5) for (let l = 0; l < t.dims[0]; l++) perLayer.push(splitAttention(t.data as Float32Array, t.dims, tokens, this.name, l));
+        if (t.dims.length === 5)
+          for (let l = 0; l < t.dims[0]; l++)
+            perLayer.push(splitAttention(t.data as Float32Array, t.dims, tokens, this.name, l));
         else perLayer.push(splitAttention(t.data as Float32Array, t.dims, tokens, this.name));
       }
       for (let b = 0; b < batch.length; b++) out.push(perLayer.map((layer) => layer[b]));
@@ -276,9 +355,21 @@ export class OnnxClassifier implements Classifier, TokenScorer {
   }
 
   private async computeGradients(text: string, labelIndex: number, options?: GradientOptions): Promise<InputGradients> {
-    this.gradientGraph ??= OnnxGradientGraph.load(this.gradientGraphPath!, this.labels.length, this.name, this.gradientOptions.threads);
+    this.gradientGraph ??= OnnxGradientGraph.load(
+      this.gradientGraphPath!,
+      this.labels.length,
+      this.name,
+      this.gradientOptions.threads,
+    );
     this.reverse ??= reverseVocab(this.tokenizer);
-    const ctx = { source: this.name, labels: this.labels, tokenizer: this.tokenizer, reverse: this.reverse, graph: await this.gradientGraph, batchSize: this.gradientOptions.batchSize };
+    const ctx = {
+      source: this.name,
+      labels: this.labels,
+      tokenizer: this.tokenizer,
+      reverse: this.reverse,
+      graph: await this.gradientGraph,
+      batchSize: this.gradientOptions.batchSize,
+    };
     return transformerInputGradients(ctx, text, labelIndex, options);
   }
 
@@ -297,7 +388,11 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     await this.session.release();
     if (this.pool) await this.pool.release();
     // A gradient graph that failed to load has nothing to free.
-    if (this.gradientGraph) await this.gradientGraph.then((g) => g.release(), () => undefined);
+    if (this.gradientGraph)
+      await this.gradientGraph.then(
+        (g) => g.release(),
+        () => undefined,
+      );
   }
 }
 

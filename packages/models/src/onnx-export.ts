@@ -30,14 +30,24 @@ export function builtinOnnxGraph(net: MaskScoringNet, name = 'xtrust-builtin'): 
     const batch = g.node('Slice', [shape, g.int64s('zero_i', [1], [0]), g.int64s('one_i', [1], [1])]);
     const countsShape = g.node('Concat', [batch, g.int64s('vocab_size', [1], [V2])], { axis: { int: 0 } });
     const zeros = g.node('ConstantOfShape', [countsShape], { value: OnnxGraphBuilder.floatValue(0) });
-    const counts = g.node('ScatterElements', [zeros, ids, maskF], { axis: { int: 1 }, reduction: { string: 'add' } }, 'counts');
-    x = net.input.transform === 'binary' ? g.node('Min', [counts, one], {}, 'features') : g.node('Log', [g.node('Add', [counts, one])], {}, 'features');
+    const counts = g.node(
+      'ScatterElements',
+      [zeros, ids, maskF],
+      { axis: { int: 1 }, reduction: { string: 'add' } },
+      'counts',
+    );
+    x =
+      net.input.transform === 'binary'
+        ? g.node('Min', [counts, one], {}, 'features')
+        : g.node('Log', [g.node('Add', [counts, one])], {}, 'features');
   } else {
     const { dim, vocabSize, embeddings } = net.input;
     const table = new Float32Array((vocabSize + WORD_ID_OFFSET) * dim);
     table.set(embeddings, WORD_ID_OFFSET * dim);
     const E = g.floats('embeddings', [vocabSize + WORD_ID_OFFSET, dim], table);
-    const known = g.node('Cast', [g.node('Greater', [ids, g.int64s('last_special', [], [WORD_ID_OFFSET - 1])])], { to: { int: FLOAT } });
+    const known = g.node('Cast', [g.node('Greater', [ids, g.int64s('last_special', [], [WORD_ID_OFFSET - 1])])], {
+      to: { int: FLOAT },
+    });
     const valid = g.node('Mul', [maskF, known], {}, 'valid');
     const vectors = g.node('Gather', [E, ids], { axis: { int: 0 } });
     const weighted = g.node('Mul', [vectors, g.node('Unsqueeze', [valid, g.int64s('axis2', [1], [2])])]);
@@ -56,7 +66,12 @@ export function builtinOnnxGraph(net: MaskScoringNet, name = 'xtrust-builtin'): 
     const inDim = i === 0 && net.input.kind === 'bag-of-words' ? l.inDim + WORD_ID_OFFSET : l.inDim;
     if (i > 0) h = g.node('Relu', [h]);
     const z = g.node('MatMul', [h, g.floats(`layer${i}.weight`, [inDim, l.outDim], w)]);
-    h = g.node('Add', [z, g.floats(`layer${i}.bias`, [l.outDim], l.bias)], {}, i === net.layers.length - 1 ? 'logits' : undefined);
+    h = g.node(
+      'Add',
+      [z, g.floats(`layer${i}.bias`, [l.outDim], l.bias)],
+      {},
+      i === net.layers.length - 1 ? 'logits' : undefined,
+    );
   });
   return g.toBytes(17, 'xtrust built-in text classifier');
 }
@@ -80,11 +95,19 @@ export function hfConfigJson(labels: readonly string[], extra: Record<string, un
  * `OnnxClassifier`, `HfClassifier` and transformers.js' `pipeline("text-classification", dir)`.
  */
 export async function exportOnnx(model: BuiltinClassifier, dir: string): Promise<void> {
-  if (typeof dir !== 'string' || dir.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'exportOnnx: dir must be a non-empty path', { argument: 'dir' });
+  if (typeof dir !== 'string' || dir.length === 0)
+    throw new XtrustError('INVALID_ARGUMENT', 'exportOnnx: dir must be a non-empty path', { argument: 'dir' });
   await mkdir(join(dir, 'onnx'), { recursive: true });
   const json = (o: unknown) => JSON.stringify(o, null, 1) + '\n';
   await writeFile(join(dir, 'onnx', 'model.onnx'), builtinOnnxGraph(model.toNet(), `xtrust-${model.kind}`));
-  await writeFile(join(dir, 'config.json'), json(hfConfigJson(model.labels, { xtrust: { kind: model.kind, vocabularySize: model.vocabulary.size, training: model.training } })));
+  await writeFile(
+    join(dir, 'config.json'),
+    json(
+      hfConfigJson(model.labels, {
+        xtrust: { kind: model.kind, vocabularySize: model.vocabulary.size, training: model.training },
+      }),
+    ),
+  );
   await writeFile(join(dir, 'tokenizer.json'), json(tokenizerJson(model.vocabulary.words)));
   await writeFile(join(dir, 'tokenizer_config.json'), json(tokenizerConfigJson()));
   await writeFile(join(dir, 'special_tokens_map.json'), json(specialTokensMapJson()));

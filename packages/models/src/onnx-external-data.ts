@@ -61,7 +61,11 @@ export function inlineExternalData(modelBytes: Uint8Array, folder: string, sourc
   for (const t of external) {
     const location = entry(t, 'location');
     if (!location || isAbsolute(location) || location.split(/[\\/]/).includes('..')) {
-      throw new XtrustError('FILE_UNREADABLE', `${source}: tensor ${t.name} names external data ${JSON.stringify(location ?? '')}; expected a file inside ${folder}`, { file: folder });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${source}: tensor ${t.name} names external data ${JSON.stringify(location ?? '')}; expected a file inside ${folder}`,
+        { file: folder },
+      );
     }
     const path = join(folder, location);
     let data = files.get(path);
@@ -69,14 +73,29 @@ export function inlineExternalData(modelBytes: Uint8Array, folder: string, sourc
       try {
         data = readFileSync(path);
       } catch (e) {
-        throw new XtrustError('FILE_NOT_FOUND', `${source}: the weights of tensor ${t.name} are in ${path}, which cannot be read: ${(e as Error).message}`, { file: path }, { cause: e });
+        throw new XtrustError(
+          'FILE_NOT_FOUND',
+          `${source}: the weights of tensor ${t.name} are in ${path}, which cannot be read: ${(e as Error).message}`,
+          { file: path },
+          { cause: e },
+        );
       }
       files.set(path, data);
     }
     const offset = Number(entry(t, 'offset') ?? 0);
     const length = entry(t, 'length') !== undefined ? Number(entry(t, 'length')) : data.length - offset;
-    if (!Number.isInteger(offset) || !Number.isInteger(length) || offset < 0 || length < 0 || offset + length > data.length) {
-      throw new XtrustError('FILE_UNREADABLE', `${source}: tensor ${t.name} lies at bytes ${offset}…${offset + length} of ${path}, which has ${data.length}`, { file: path });
+    if (
+      !Number.isInteger(offset) ||
+      !Number.isInteger(length) ||
+      offset < 0 ||
+      length < 0 ||
+      offset + length > data.length
+    ) {
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${source}: tensor ${t.name} lies at bytes ${offset}…${offset + length} of ${path}, which has ${data.length}`,
+        { file: path },
+      );
     }
     t.rawData = new Uint8Array(data.buffer, data.byteOffset + offset, length);
     t.externalData = [];
@@ -91,7 +110,12 @@ export function readOnnxGraph(path: string, source = `ONNX graph ${path}`): Uint
   try {
     bytes = readFileSync(path);
   } catch (e) {
-    throw new XtrustError('FILE_NOT_FOUND', `${source}: cannot read ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
+    throw new XtrustError(
+      'FILE_NOT_FOUND',
+      `${source}: cannot read ${path}: ${(e as Error).message}`,
+      { file: path },
+      { cause: e },
+    );
   }
   return inlineExternalData(bytes, dirname(path), source);
 }
@@ -107,7 +131,11 @@ export function onnxGraphDigest(path: string): string {
   const hash = createHash('sha256').update(bytes);
   for (const file of externalDataFiles(bytes).sort()) {
     if (!file || isAbsolute(file) || file.split(/[\\/]/).includes('..')) {
-      throw new XtrustError('FILE_UNREADABLE', `ONNX graph ${path}: external data ${JSON.stringify(file)} is not a file inside its folder`, { file: path });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `ONNX graph ${path}: external data ${JSON.stringify(file)} is not a file inside its folder`,
+        { file: path },
+      );
     }
     hash.update(`\0${file}\0`).update(readFileSync(join(dirname(path), file)));
   }

@@ -41,7 +41,12 @@ export class OnnxGradientGraph {
     try {
       session = await ort.InferenceSession.create(path, threads ? { intraOpNumThreads: threads } : {});
     } catch (e) {
-      throw new XtrustError('FILE_UNREADABLE', `${source}: onnxruntime cannot load the gradient graph ${path}: ${(e as Error).message}`, { file: path }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${source}: onnxruntime cannot load the gradient graph ${path}: ${(e as Error).message}`,
+        { file: path },
+        { cause: e },
+      );
     }
     const missingIn = GRAPH_INPUTS.filter((n) => !session.inputNames.includes(n));
     const missingOut = GRAPH_OUTPUTS.filter((n) => !session.outputNames.includes(n));
@@ -60,12 +65,20 @@ export class OnnxGradientGraph {
    * Runs the graph on R copies of one id sequence: `scales` is R×T (each token's word-piece embedding
    * multiplier), `weights` R×k (the output weights). `withGradients` false fetches only the logits.
    */
-  async run(ids: readonly number[], scales: Float32Array, weights: Float32Array, withGradients = true): Promise<GradientGraphResult> {
+  async run(
+    ids: readonly number[],
+    scales: Float32Array,
+    weights: Float32Array,
+    withGradients = true,
+  ): Promise<GradientGraphResult> {
     const T = ids.length;
     const k = this.labels;
     const R = scales.length / T;
     if (T === 0 || !Number.isInteger(R) || R < 1 || weights.length !== R * k) {
-      throw new XtrustError('INVALID_ARGUMENT', `${this.source}: gradient graph run needs R×T scales and R×k weights (T = ${T}, k = ${k}); got ${scales.length} scales and ${weights.length} weights`);
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${this.source}: gradient graph run needs R×T scales and R×k weights (T = ${T}, k = ${k}); got ${scales.length} scales and ${weights.length} weights`,
+      );
     }
     const dims = [R, T];
     const inputIds = new BigInt64Array(R * T);
@@ -81,22 +94,39 @@ export class OnnxGradientGraph {
     const out = await this.session.run(feeds, fetch);
     const logits = out.logits;
     if (logits.dims.length !== 2 || logits.dims[0] !== R || logits.dims[1] !== k) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `${this.source}: gradient graph returned logits of shape [${logits.dims.join(', ')}]; expected [${R}, ${k}]`, { source: this.source });
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${this.source}: gradient graph returned logits of shape [${logits.dims.join(', ')}]; expected [${R}, ${k}]`,
+        { source: this.source },
+      );
     }
     const emb = out.inputs_embeds;
     if (emb.dims.length !== 3 || emb.dims[0] !== R || emb.dims[1] !== T) {
-      throw new XtrustError('BAD_MODEL_OUTPUT', `${this.source}: gradient graph returned inputs_embeds of shape [${emb.dims.join(', ')}]; expected [${R}, ${T}, hidden]`, { source: this.source });
+      throw new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${this.source}: gradient graph returned inputs_embeds of shape [${emb.dims.join(', ')}]; expected [${R}, ${T}, hidden]`,
+        { source: this.source },
+      );
     }
     const dim = emb.dims[2];
     let gradients: Float32Array = new Float32Array(0);
     if (withGradients) {
       const g = out.gradients;
       if (g.dims.length !== 3 || g.dims[0] !== R || g.dims[1] !== T || g.dims[2] !== dim) {
-        throw new XtrustError('BAD_MODEL_OUTPUT', `${this.source}: gradient graph returned gradients of shape [${g.dims.join(', ')}]; expected [${R}, ${T}, ${dim}]`, { source: this.source });
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${this.source}: gradient graph returned gradients of shape [${g.dims.join(', ')}]; expected [${R}, ${T}, ${dim}]`,
+          { source: this.source },
+        );
       }
       gradients = g.data as Float32Array;
     }
-    return { logits: logits.data as Float32Array, dim, embeddings: (emb.data as Float32Array).slice(0, T * dim), gradients };
+    return {
+      logits: logits.data as Float32Array,
+      dim,
+      embeddings: (emb.data as Float32Array).slice(0, T * dim),
+      gradients,
+    };
   }
 
   async release(): Promise<void> {
@@ -139,17 +169,34 @@ export interface TransformerGradientContext {
  * the graph gives the logits at that scaled input, then weights p_t(δ_tc − p_c) give ∂p_t (the softmax
  * Jacobian's row t). All scales go in one batched run (per `batchSize` scales).
  */
-export async function transformerInputGradients(ctx: TransformerGradientContext, text: string, labelIndex: number, options: GradientOptions = {}): Promise<InputGradients> {
+export async function transformerInputGradients(
+  ctx: TransformerGradientContext,
+  text: string,
+  labelIndex: number,
+  options: GradientOptions = {},
+): Promise<InputGradients> {
   requireText(text, ctx.source);
   const k = ctx.labels.length;
   if (!Number.isInteger(labelIndex) || labelIndex < 0 || labelIndex >= k) {
-    throw new XtrustError('UNKNOWN_LABEL', `${ctx.source}: label index ${labelIndex} is not one of 0…${k - 1} (${ctx.labels.join(', ')})`, { labelIndex });
+    throw new XtrustError(
+      'UNKNOWN_LABEL',
+      `${ctx.source}: label index ${labelIndex} is not one of 0…${k - 1} (${ctx.labels.join(', ')})`,
+      { labelIndex },
+    );
   }
   const output = options.output ?? 'probability';
-  if (output !== 'probability' && output !== 'logit') throw new XtrustError('INVALID_ARGUMENT', `${ctx.source}: output must be "probability" or "logit", got ${String(output)}`, { argument: 'output' });
+  if (output !== 'probability' && output !== 'logit')
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${ctx.source}: output must be "probability" or "logit", got ${String(output)}`,
+      { argument: 'output' },
+    );
   const scales = Array.from(options.scales ?? [1]);
   scales.forEach((s, i) => {
-    if (typeof s !== 'number' || !Number.isFinite(s)) throw new XtrustError('INVALID_ARGUMENT', `${ctx.source}: scales[${i}] is ${s}; expected a finite number`, { argument: 'scales' });
+    if (typeof s !== 'number' || !Number.isFinite(s))
+      throw new XtrustError('INVALID_ARGUMENT', `${ctx.source}: scales[${i}] is ${s}; expected a finite number`, {
+        argument: 'scales',
+      });
   });
   const enc = encodeBatch(ctx.tokenizer, [text]);
   const ids = enc.ids[0];
@@ -163,7 +210,8 @@ export async function transformerInputGradients(ctx: TransformerGradientContext,
   for (let s0 = 0; s0 < S; s0 += ctx.batchSize) {
     const R = Math.min(ctx.batchSize, S - s0);
     const scaleRows = new Float32Array(R * T);
-    for (let r = 0; r < R; r++) for (let t = 0; t < T; t++) scaleRows[r * T + t] = tokens[t].special ? 1 : scales[s0 + r];
+    for (let r = 0; r < R; r++)
+      for (let t = 0; t < T; t++) scaleRows[r * T + t] = tokens[t].special ? 1 : scales[s0 + r];
     const weights = new Float32Array(R * k);
     if (output === 'logit') {
       for (let r = 0; r < R; r++) weights[r * k + labelIndex] = 1;

@@ -9,7 +9,12 @@ export const FLOAT16 = onnx.TensorProto.DataType.FLOAT16;
 export const INT64 = onnx.TensorProto.DataType.INT64;
 export const BOOL = onnx.TensorProto.DataType.BOOL;
 
-type AttrValue = { int: number } | { float: number } | { ints: number[] } | { string: string } | { tensor: ReturnType<typeof floatTensor> };
+type AttrValue =
+  | { int: number }
+  | { float: number }
+  | { ints: number[] }
+  | { string: string }
+  | { tensor: ReturnType<typeof floatTensor> };
 
 function floatTensor(name: string, dims: number[], data: Float32Array) {
   // raw_data is little-endian per the ONNX spec; copy so a later mutation of `data` cannot change the graph.
@@ -84,7 +89,11 @@ export class OnnxGraphBuilder {
         tensorType: onnx.TypeProto.Tensor.create({
           elemType,
           shape: onnx.TensorShapeProto.create({
-            dim: dims.map((d) => (typeof d === 'number' ? onnx.TensorShapeProto.Dimension.create({ dimValue: d }) : onnx.TensorShapeProto.Dimension.create({ dimParam: d }))),
+            dim: dims.map((d) =>
+              typeof d === 'number'
+                ? onnx.TensorShapeProto.Dimension.create({ dimValue: d })
+                : onnx.TensorShapeProto.Dimension.create({ dimParam: d }),
+            ),
           }),
         }),
       }),
@@ -125,13 +134,23 @@ export class OnnxGraphBuilder {
   node(op: string, inputs: string[], attrs: Record<string, AttrValue> = {}, out?: string): string {
     const output = out ?? `${op.toLowerCase()}_${this.counter++}`;
     const attribute = Object.entries(attrs).map(([name, v]) => {
-      if ('int' in v) return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i: v.int });
-      if ('float' in v) return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.FLOAT, f: v.float });
-      if ('ints' in v) return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: v.ints });
-      if ('string' in v) return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.STRING, s: new TextEncoder().encode(v.string) });
+      if ('int' in v)
+        return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INT, i: v.int });
+      if ('float' in v)
+        return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.FLOAT, f: v.float });
+      if ('ints' in v)
+        return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.INTS, ints: v.ints });
+      if ('string' in v)
+        return onnx.AttributeProto.create({
+          name,
+          type: onnx.AttributeProto.AttributeType.STRING,
+          s: new TextEncoder().encode(v.string),
+        });
       return onnx.AttributeProto.create({ name, type: onnx.AttributeProto.AttributeType.TENSOR, t: v.tensor });
     });
-    this.nodes.push(onnx.NodeProto.create({ opType: op, input: inputs, output: [output], name: `${output}_node`, attribute }));
+    this.nodes.push(
+      onnx.NodeProto.create({ opType: op, input: inputs, output: [output], name: `${output}_node`, attribute }),
+    );
     return output;
   }
 
@@ -142,7 +161,13 @@ export class OnnxGraphBuilder {
 
   /** Serialises the model (IR 8, default-domain opset `opset`). */
   toBytes(opset = 17, docString = ''): Uint8Array {
-    const graph = onnx.GraphProto.create({ name: this.name, node: this.nodes, initializer: this.initializers, input: this.inputs, output: this.outputs });
+    const graph = onnx.GraphProto.create({
+      name: this.name,
+      node: this.nodes,
+      initializer: this.initializers,
+      input: this.inputs,
+      output: this.outputs,
+    });
     const model = onnx.ModelProto.create({
       irVersion: 8,
       producerName: 'xtrust',

@@ -45,7 +45,10 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
   const graph = model.graph!;
   const external = (graph.initializer ?? []).find((t) => t.dataLocation === onnx.TensorProto.DataLocation.EXTERNAL);
   if (external) {
-    throw new XtrustError('UNSUPPORTED', `quantizeMatMulWeights: initializer ${external.name} is ONNX external data, not in these bytes; read the graph with readOnnxGraph(path) first`);
+    throw new XtrustError(
+      'UNSUPPORTED',
+      `quantizeMatMulWeights: initializer ${external.name} is ONNX external data, not in these bytes; read the graph with readOnnxGraph(path) first`,
+    );
   }
   const inits = new Map<string, Tensor>();
   for (const t of graph.initializer ?? []) inits.set(t.name ?? '', t);
@@ -63,7 +66,8 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
     if (n.opType !== 'Transpose' || n.input?.length !== 1 || n.output?.length !== 1) continue;
     const perm = n.attribute?.find((a) => a.name === 'perm')?.ints?.map(Number);
     const src = inits.get(n.input[0]) ?? constants.get(n.input[0]);
-    if (src?.dims?.length === 2 && (perm === undefined || (perm[0] === 1 && perm[1] === 0))) transposed.set(n.output[0], n.input[0]);
+    if (src?.dims?.length === 2 && (perm === undefined || (perm[0] === 1 && perm[1] === 0)))
+      transposed.set(n.output[0], n.input[0]);
   }
   const uses = new Map<string, number>();
   for (const n of graph.node ?? []) for (const i of n.input ?? []) uses.set(i, (uses.get(i) ?? 0) + 1);
@@ -75,7 +79,8 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
     if (n.opType !== 'MatMul' || (n.domain ?? '') !== '' || n.input?.length !== 2) return n;
     const wName = n.input[1];
     const source = transposed.get(wName);
-    const t = source !== undefined ? (inits.get(source) ?? constants.get(source)) : (inits.get(wName) ?? constants.get(wName));
+    const t =
+      source !== undefined ? (inits.get(source) ?? constants.get(source)) : (inits.get(wName) ?? constants.get(wName));
     if (!t || t.dims?.length !== 2) return n;
     const raw = floatValues(t);
     if (!raw) return n;
@@ -92,32 +97,62 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
     for (let k = 0; k < K; k++) for (let c = 0; c < N; c++) scale[c] = Math.max(scale[c], Math.abs(W[k * N + c]));
     for (let c = 0; c < N; c++) scale[c] = scale[c] > 0 ? scale[c] / 127 : 1;
     const q = new Int8Array(K * N);
-    for (let k = 0; k < K; k++) for (let c = 0; c < N; c++) q[k * N + c] = Math.max(-127, Math.min(127, Math.round(W[k * N + c] / scale[c])));
+    for (let k = 0; k < K; k++)
+      for (let c = 0; c < N; c++) q[k * N + c] = Math.max(-127, Math.min(127, Math.round(W[k * N + c] / scale[c])));
     const base = `${wName}__int8_${matmuls}`;
     const scaleBytes = new Uint8Array(scale.buffer.slice(0));
     added.push(
-      onnx.TensorProto.create({ name: base, dims: [K, N], dataType: onnx.TensorProto.DataType.INT8, rawData: new Uint8Array(q.buffer.slice(0)) }),
-      onnx.TensorProto.create({ name: `${base}_scale`, dims: [N], dataType: onnx.TensorProto.DataType.FLOAT, rawData: scaleBytes }),
-      onnx.TensorProto.create({ name: `${base}_zero`, dims: [N], dataType: onnx.TensorProto.DataType.INT8, rawData: new Uint8Array(N) }),
+      onnx.TensorProto.create({
+        name: base,
+        dims: [K, N],
+        dataType: onnx.TensorProto.DataType.INT8,
+        rawData: new Uint8Array(q.buffer.slice(0)),
+      }),
+      onnx.TensorProto.create({
+        name: `${base}_scale`,
+        dims: [N],
+        dataType: onnx.TensorProto.DataType.FLOAT,
+        rawData: scaleBytes,
+      }),
+      onnx.TensorProto.create({
+        name: `${base}_zero`,
+        dims: [N],
+        dataType: onnx.TensorProto.DataType.INT8,
+        rawData: new Uint8Array(N),
+      }),
     );
     matmuls++;
     floatBytes += K * N * 4;
     int8Bytes += K * N;
     uses.set(wName, (uses.get(wName) ?? 1) - 1);
     if (source !== undefined && (uses.get(wName) ?? 0) <= 0) uses.set(source, (uses.get(source) ?? 1) - 1);
-    return onnx.NodeProto.create({ name: `${n.name ?? 'MatMul'}_int8`, opType: 'DynamicQuantizeMatMul', domain: 'com.microsoft', input: [n.input[0], base, `${base}_scale`, `${base}_zero`], output: n.output });
+    return onnx.NodeProto.create({
+      name: `${n.name ?? 'MatMul'}_int8`,
+      opType: 'DynamicQuantizeMatMul',
+      domain: 'com.microsoft',
+      input: [n.input[0], base, `${base}_scale`, `${base}_zero`],
+      output: n.output,
+    });
   });
   // Float weights no node reads any more are dropped (memory), constants' nodes too.
   const unused = (n: (typeof nodes)[number]) =>
-    n.output?.length === 1 && (uses.get(n.output[0]) ?? 0) <= 0 && ((n.opType === 'Constant' && constants.has(n.output[0])) || (n.opType === 'Transpose' && transposed.has(n.output[0])));
+    n.output?.length === 1 &&
+    (uses.get(n.output[0]) ?? 0) <= 0 &&
+    ((n.opType === 'Constant' && constants.has(n.output[0])) ||
+      (n.opType === 'Transpose' && transposed.has(n.output[0])));
   graph.node = nodes.filter((n) => !unused(n) || (graph.output ?? []).some((o) => o.name === n.output?.[0]));
-  const kept = (graph.initializer ?? []).filter((t) => (uses.get(t.name ?? '') ?? 0) > 0 || (graph.output ?? []).some((o) => o.name === t.name));
+  const kept = (graph.initializer ?? []).filter(
+    (t) => (uses.get(t.name ?? '') ?? 0) > 0 || (graph.output ?? []).some((o) => o.name === t.name),
+  );
   const dropped = new Set((graph.initializer ?? []).filter((t) => !kept.includes(t)).map((t) => t.name));
   graph.initializer = [...kept, ...added];
   // Old exporters list initializers among the graph inputs too: a dropped one must go from there as well.
   graph.input = (graph.input ?? []).filter((i) => !dropped.has(i.name));
   if (!(model.opsetImport ?? []).some((o) => o.domain === 'com.microsoft')) {
-    model.opsetImport = [...(model.opsetImport ?? []), onnx.OperatorSetIdProto.create({ domain: 'com.microsoft', version: 1 })];
+    model.opsetImport = [
+      ...(model.opsetImport ?? []),
+      onnx.OperatorSetIdProto.create({ domain: 'com.microsoft', version: 1 }),
+    ];
   }
   return { bytes: onnx.ModelProto.encode(model).finish(), report: { matmuls, floatBytes, int8Bytes } };
 }

@@ -20,13 +20,18 @@ export interface SessionTuning {
 }
 
 /** The session options of an OnnxClassifier: the thread count and the tuned defaults, overridable. */
-export function sessionOptions(threads: number | undefined, tuning: SessionTuning = {}): InferenceSession.SessionOptions {
+export function sessionOptions(
+  threads: number | undefined,
+  tuning: SessionTuning = {},
+): InferenceSession.SessionOptions {
   return {
     ...(threads ? { intraOpNumThreads: threads, interOpNumThreads: 1 } : {}),
     graphOptimizationLevel: tuning.graphOptimizationLevel ?? 'all',
     executionMode: tuning.executionMode ?? 'sequential',
     enableCpuMemArena: tuning.enableCpuMemArena ?? true,
     enableMemPattern: tuning.enableMemPattern ?? true,
-    ...(tuning.profileFilePrefix !== undefined ? { enableProfiling: true, profileFilePrefix: tuning.profileFilePrefix } : {}),
+    ...(tuning.profileFilePrefix !== undefined
+      ? { enableProfiling: true, profileFilePrefix: tuning.profileFilePrefix }
+      : {}),
   };
 }

@@ -53,11 +53,21 @@ class PoolThread {
       if (!p) return;
       this.pending.delete(m.id);
       this.idleCheck();
-      if (m.error !== undefined) p.reject(new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: onnxruntime failed in a pool thread: ${m.error}`, { source: this.name }));
+      if (m.error !== undefined)
+        p.reject(
+          new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: onnxruntime failed in a pool thread: ${m.error}`, {
+            source: this.name,
+          }),
+        );
       else p.resolve(m);
     });
     const fail = (e: Error) => {
-      this.failure = new XtrustError('BAD_MODEL_OUTPUT', `${this.name}: a session pool thread stopped: ${e.message}`, { source: this.name }, { cause: e });
+      this.failure = new XtrustError(
+        'BAD_MODEL_OUTPUT',
+        `${this.name}: a session pool thread stopped: ${e.message}`,
+        { source: this.name },
+        { cause: e },
+      );
       for (const p of this.pending.values()) p.reject(this.failure);
       this.pending.clear();
     };
@@ -74,7 +84,10 @@ class PoolThread {
     return this.pending.size;
   }
 
-  call(message: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<{ logits?: Float32Array; dims?: readonly number[] }> {
+  call(
+    message: Record<string, unknown>,
+    transfer: ArrayBuffer[] = [],
+  ): Promise<{ logits?: Float32Array; dims?: readonly number[] }> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -112,16 +125,37 @@ export class SessionPool {
    * graph is made in memory) with `options` (sessionOptions(): the intra-op threads each, the tuning).
    * Resolves once every session has loaded; a graph onnxruntime cannot load rejects with FILE_UNREADABLE.
    */
-  static async create(model: string | Uint8Array, size: number, options: InferenceSession.SessionOptions, output: string, name: string): Promise<SessionPool> {
-    if (!Number.isInteger(size) || size < 1) throw new XtrustError('INVALID_ARGUMENT', `${name}: sessions must be a positive integer, got ${size}`, { argument: 'sessions' });
+  static async create(
+    model: string | Uint8Array,
+    size: number,
+    options: InferenceSession.SessionOptions,
+    output: string,
+    name: string,
+  ): Promise<SessionPool> {
+    if (!Number.isInteger(size) || size < 1)
+      throw new XtrustError('INVALID_ARGUMENT', `${name}: sessions must be a positive integer, got ${size}`, {
+        argument: 'sessions',
+      });
     const ortPath = createRequire(import.meta.url).resolve('onnxruntime-node');
-    const threads = Array.from({ length: size }, () => new PoolThread(new Worker(WORKER_SOURCE, { eval: true, workerData: { ortPath, model, options, output } }), name));
+    const threads = Array.from(
+      { length: size },
+      () =>
+        new PoolThread(
+          new Worker(WORKER_SOURCE, { eval: true, workerData: { ortPath, model, options, output } }),
+          name,
+        ),
+    );
     const pool = new SessionPool(threads, name);
     try {
       await Promise.all(threads.map((t) => t.call({ type: 'load' })));
     } catch (e) {
       await pool.release();
-      throw new XtrustError('FILE_UNREADABLE', `${name}: onnxruntime cannot load the graph in a pool thread: ${(e as Error).message}`, { file: typeof model === 'string' ? model : '(graph bytes)' }, { cause: e });
+      throw new XtrustError(
+        'FILE_UNREADABLE',
+        `${name}: onnxruntime cannot load the graph in a pool thread: ${(e as Error).message}`,
+        { file: typeof model === 'string' ? model : '(graph bytes)' },
+        { cause: e },
+      );
     }
     return pool;
   }
@@ -135,7 +169,13 @@ export class SessionPool {
   async run(batch: PaddedBatch): Promise<{ logits: Float32Array; dims: readonly number[] }> {
     const thread = this.threads.reduce((a, b) => (b.busy < a.busy ? b : a));
     const m = await thread.call(
-      { type: 'run', inputIds: batch.inputIds, attentionMask: batch.attentionMask, batch: batch.batch, sequence: batch.sequence },
+      {
+        type: 'run',
+        inputIds: batch.inputIds,
+        attentionMask: batch.attentionMask,
+        batch: batch.batch,
+        sequence: batch.sequence,
+      },
       [batch.inputIds.buffer as ArrayBuffer, batch.attentionMask.buffer as ArrayBuffer],
     );
     return { logits: m.logits!, dims: m.dims! };

@@ -62,11 +62,7 @@ interface Csr {
   vals: Float32Array;
 }
 
-function encode(
-  texts: readonly string[],
-  vocab: Vocabulary,
-  input: MaskInput,
-): Csr {
+function encode(texts: readonly string[], vocab: Vocabulary, input: MaskInput): Csr {
   const ptr = new Int32Array(texts.length + 1);
   const cols: number[] = [];
   const vals: number[] = [];
@@ -153,7 +149,16 @@ class Trainer {
   }
 
   /** Accumulates the gradient of −log p_y / scale into `grads` ([W0, b0, W1, b1, …]). */
-  backward(x: Csr, i: number, y: number, scale: number, grads: Float64Array[], touched: Uint8Array, touchedList: Int32Array, nTouched: { n: number }): void {
+  backward(
+    x: Csr,
+    i: number,
+    y: number,
+    scale: number,
+    grads: Float64Array[],
+    touched: Uint8Array,
+    touchedList: Int32Array,
+    nTouched: { n: number },
+  ): void {
     const { layers, zs, gs } = this;
     const L = layers.length;
     const p = zs[L - 1];
@@ -212,13 +217,27 @@ function defaults(kind: BuiltinKind) {
  * validation split, mini-batch Adam with L2, early stopping on validation loss (best weights kept).
  * Deterministic: the same rows, kind and options give the same weights.
  */
-export async function trainClassifier(kind: BuiltinKind, rows: readonly TextRow[], options: TrainOptions = {}): Promise<BuiltinClassifier> {
+export async function trainClassifier(
+  kind: BuiltinKind,
+  rows: readonly TextRow[],
+  options: TrainOptions = {},
+): Promise<BuiltinClassifier> {
   const started = performance.now();
-  if (!BUILTIN_KINDS.includes(kind)) throw new XtrustError('INVALID_ARGUMENT', `trainClassifier: kind must be one of ${BUILTIN_KINDS.join(', ')}, got ${String(kind)}`, { argument: 'kind' });
-  if (!Array.isArray(rows) || rows.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'trainClassifier: rows must be a non-empty array of {text, label}', { argument: 'rows' });
+  if (!BUILTIN_KINDS.includes(kind))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `trainClassifier: kind must be one of ${BUILTIN_KINDS.join(', ')}, got ${String(kind)}`,
+      { argument: 'kind' },
+    );
+  if (!Array.isArray(rows) || rows.length === 0)
+    throw new XtrustError('INVALID_ARGUMENT', 'trainClassifier: rows must be a non-empty array of {text, label}', {
+      argument: 'rows',
+    });
   rows.forEach((r, i) => {
-    if (typeof r?.text !== 'string') throw new XtrustError('DATASET_ROW', `trainClassifier: rows[${i}] has no text string`, { row: i });
-    if (typeof r.label !== 'string') throw new XtrustError('DATASET_ROW', `trainClassifier: rows[${i}] has no label string`, { row: i });
+    if (typeof r?.text !== 'string')
+      throw new XtrustError('DATASET_ROW', `trainClassifier: rows[${i}] has no text string`, { row: i });
+    if (typeof r.label !== 'string')
+      throw new XtrustError('DATASET_ROW', `trainClassifier: rows[${i}] has no label string`, { row: i });
   });
   const d = defaults(kind);
   const seed = options.seed ?? 0;
@@ -231,18 +250,43 @@ export async function trainClassifier(kind: BuiltinKind, rows: readonly TextRow[
   const patience = options.patience ?? 3;
   const transform = options.transform ?? 'log1p';
   for (const [name, v] of Object.entries({ maxEpochs, batchSize, hidden, patience })) {
-    if (!Number.isInteger(v) || v < 1) throw new XtrustError('INVALID_ARGUMENT', `trainClassifier: ${name} must be a positive integer, got ${v}`, { argument: name });
+    if (!Number.isInteger(v) || v < 1)
+      throw new XtrustError('INVALID_ARGUMENT', `trainClassifier: ${name} must be a positive integer, got ${v}`, {
+        argument: name,
+      });
   }
-  if (!(validationFraction >= 0 && validationFraction < 1)) throw new XtrustError('INVALID_ARGUMENT', `trainClassifier: validationFraction must be in [0, 1), got ${validationFraction}`, { argument: 'validationFraction' });
-  if (transform !== 'binary' && transform !== 'log1p') throw new XtrustError('INVALID_ARGUMENT', `trainClassifier: transform must be "binary" or "log1p", got ${String(transform)}`, { argument: 'transform' });
+  if (!(validationFraction >= 0 && validationFraction < 1))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `trainClassifier: validationFraction must be in [0, 1), got ${validationFraction}`,
+      { argument: 'validationFraction' },
+    );
+  if (transform !== 'binary' && transform !== 'log1p')
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `trainClassifier: transform must be "binary" or "log1p", got ${String(transform)}`,
+      { argument: 'transform' },
+    );
 
-  const labels = options.labels ? [...options.labels] : [...new Set(rows.map((r) => r.label))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  if (labels.length < 2) throw new XtrustError('INVALID_ARGUMENT', `trainClassifier: at least two labels are needed, got ${labels.join(', ') || 'none'}`, { argument: 'labels' });
+  const labels = options.labels
+    ? [...options.labels]
+    : [...new Set(rows.map((r) => r.label))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (labels.length < 2)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `trainClassifier: at least two labels are needed, got ${labels.join(', ') || 'none'}`,
+      { argument: 'labels' },
+    );
   const labelId = new Map(labels.map((l, i) => [l, i]));
   const y = new Int32Array(rows.length);
   rows.forEach((r, i) => {
     const id = labelId.get(r.label);
-    if (id === undefined) throw new XtrustError('UNKNOWN_LABEL', `trainClassifier: rows[${i}].label "${r.label}" is not one of the labels (${labels.join(', ')})`, { row: i, label: r.label });
+    if (id === undefined)
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `trainClassifier: rows[${i}].label "${r.label}" is not one of the labels (${labels.join(', ')})`,
+        { row: i, label: r.label },
+      );
     y[i] = id;
   });
 
@@ -259,9 +303,23 @@ export async function trainClassifier(kind: BuiltinKind, rows: readonly TextRow[
   const vocabOptions = { minCount: options.minCount ?? 2, maxSize: options.maxVocab ?? d.maxVocab };
   if (kind === 'embedding-mlp') {
     const vec = options.vectors;
-    if (!vec) throw new XtrustError('INVALID_ARGUMENT', 'trainClassifier: embedding-mlp needs options.vectors ({words, vectors, dim})', { argument: 'vectors' });
-    if (!Number.isInteger(vec.dim) || vec.dim < 1 || !(vec.vectors instanceof Float32Array) || vec.vectors.length !== vec.words.length * vec.dim) {
-      throw new XtrustError('DIMENSION_MISMATCH', `trainClassifier: vectors must be a Float32Array of words.length×dim = ${vec.words.length}×${vec.dim} values`, { argument: 'vectors' });
+    if (!vec)
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        'trainClassifier: embedding-mlp needs options.vectors ({words, vectors, dim})',
+        { argument: 'vectors' },
+      );
+    if (
+      !Number.isInteger(vec.dim) ||
+      vec.dim < 1 ||
+      !(vec.vectors instanceof Float32Array) ||
+      vec.vectors.length !== vec.words.length * vec.dim
+    ) {
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `trainClassifier: vectors must be a Float32Array of words.length×dim = ${vec.words.length}×${vec.dim} values`,
+        { argument: 'vectors' },
+      );
     }
     const row = new Map<string, number>();
     vec.words.forEach((w, i) => {
@@ -269,17 +327,27 @@ export async function trainClassifier(kind: BuiltinKind, rows: readonly TextRow[
     });
     vocab = Vocabulary.build(trainTexts, { ...vocabOptions, accept: (w) => row.has(w) });
     const embeddings = new Float32Array(vocab.size * vec.dim);
-    vocab.words.forEach((w, i) => embeddings.set(vec.vectors.subarray(row.get(w)! * vec.dim, (row.get(w)! + 1) * vec.dim), i * vec.dim));
+    vocab.words.forEach((w, i) =>
+      embeddings.set(vec.vectors.subarray(row.get(w)! * vec.dim, (row.get(w)! + 1) * vec.dim), i * vec.dim),
+    );
     input = { kind: 'mean-embedding', vocabSize: vocab.size, dim: vec.dim, embeddings };
   } else {
     vocab = Vocabulary.build(trainTexts, vocabOptions);
     input = { kind: 'bag-of-words', vocabSize: vocab.size, transform };
   }
-  if (vocab.size === 0) throw new XtrustError('NO_KNOWN_WORDS', `trainClassifier: the vocabulary is empty (no word reaches minCount ${vocabOptions.minCount}${kind === 'embedding-mlp' ? ' with a word vector' : ''})`);
+  if (vocab.size === 0)
+    throw new XtrustError(
+      'NO_KNOWN_WORDS',
+      `trainClassifier: the vocabulary is empty (no word reaches minCount ${vocabOptions.minCount}${kind === 'embedding-mlp' ? ' with a word vector' : ''})`,
+    );
   const inDim = input.kind === 'bag-of-words' ? input.vocabSize : input.dim;
   const xTrain = encode(trainTexts, vocab, input);
   const yTrain = Int32Array.from(trainIdx, (i) => y[i]);
-  const xVal = encode(valIdx.map((i) => rows[i].text), vocab, input);
+  const xVal = encode(
+    valIdx.map((i) => rows[i].text),
+    vocab,
+    input,
+  );
   const yVal = Int32Array.from(valIdx, (i) => y[i]);
 
   // Parameters.
@@ -372,7 +440,17 @@ export async function trainClassifier(kind: BuiltinKind, rows: readonly TextRow[
     validationLoss: yVal.length > 0 ? best.loss : null,
     validationAccuracy: yVal.length > 0 ? best.accuracy : null,
     seconds: (performance.now() - started) / 1000,
-    options: { maxEpochs, batchSize, learningRate: lr, l2, hidden: kind === 'bow-logistic' ? null : hidden, validationFraction, patience, transform: kind === 'embedding-mlp' ? null : transform, ...vocabOptions },
+    options: {
+      maxEpochs,
+      batchSize,
+      learningRate: lr,
+      l2,
+      hidden: kind === 'bow-logistic' ? null : hidden,
+      validationFraction,
+      patience,
+      transform: kind === 'embedding-mlp' ? null : transform,
+      ...vocabOptions,
+    },
   };
   return new BuiltinClassifier(kind, labels, vocab, { input, layers }, training);
 }

@@ -21,7 +21,12 @@ export class Vocabulary {
     this.words = [...words];
     this.index = new Map();
     this.words.forEach((w, i) => {
-      if (this.index.has(w)) throw new XtrustError('INVALID_ARGUMENT', `vocabulary: word "${w}" appears twice (ids ${this.index.get(w)} and ${i})`, { word: w });
+      if (this.index.has(w))
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `vocabulary: word "${w}" appears twice (ids ${this.index.get(w)} and ${i})`,
+          { word: w },
+        );
       this.index.set(w, i);
     });
   }
@@ -47,14 +52,21 @@ export class Vocabulary {
   static build(texts: readonly string[], options: VocabularyOptions = {}): Vocabulary {
     const minCount = options.minCount ?? 2;
     const maxSize = options.maxSize ?? 20_000;
-    if (!Number.isInteger(minCount) || minCount < 1) throw new XtrustError('INVALID_ARGUMENT', `vocabulary minCount must be an integer ≥ 1, got ${minCount}`, { argument: 'minCount' });
-    if (!Number.isInteger(maxSize) || maxSize < 1) throw new XtrustError('INVALID_ARGUMENT', `vocabulary maxSize must be an integer ≥ 1, got ${maxSize}`, { argument: 'maxSize' });
+    if (!Number.isInteger(minCount) || minCount < 1)
+      throw new XtrustError('INVALID_ARGUMENT', `vocabulary minCount must be an integer ≥ 1, got ${minCount}`, {
+        argument: 'minCount',
+      });
+    if (!Number.isInteger(maxSize) || maxSize < 1)
+      throw new XtrustError('INVALID_ARGUMENT', `vocabulary maxSize must be an integer ≥ 1, got ${maxSize}`, {
+        argument: 'maxSize',
+      });
     const counts = new Map<string, number>();
     for (const text of texts) {
       for (const t of tokenize(text, { lowercase: true })) counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
     }
     const kept: [string, number][] = [];
-    for (const [w, c] of counts) if (c >= minCount && (options.accept === undefined || options.accept(w))) kept.push([w, c]);
+    for (const [w, c] of counts)
+      if (c >= minCount && (options.accept === undefined || options.accept(w))) kept.push([w, c]);
     // Deterministic order: count descending, then code-point order (not locale-dependent).
     kept.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return new Vocabulary(kept.slice(0, maxSize).map(([w]) => w));

@@ -33,11 +33,20 @@ function attentionGraph(outputName: 'last_attention' | 'layers'): Uint8Array {
   g.output('logits', FLOAT, ['batch', 2]);
   const maskF = g.node('Cast', [mask], { to: { int: FLOAT } });
   const X = g.node('Gather', [g.floats('E', [V, D], E), ids], { axis: { int: 0 } });
-  const bias = g.node('Unsqueeze', [g.node('Mul', [g.node('Sub', [g.floats('one', [], Float32Array.of(1)), maskF]), g.floats('neg', [], Float32Array.of(-1e4))]), g.int64s('ax1', [1], [1])]);
+  const bias = g.node('Unsqueeze', [
+    g.node('Mul', [
+      g.node('Sub', [g.floats('one', [], Float32Array.of(1)), maskF]),
+      g.floats('neg', [], Float32Array.of(-1e4)),
+    ]),
+    g.int64s('ax1', [1], [1]),
+  ]);
   const heads = [0, 1].map((h) => {
     const Q = g.node('MatMul', [X, g.floats(`Wq${h}`, [D, D], Wq[h])]);
     const K = g.node('MatMul', [X, g.floats(`Wk${h}`, [D, D], Wk[h])]);
-    const scores = g.node('Mul', [g.node('MatMul', [Q, g.node('Transpose', [K], { perm: { ints: [0, 2, 1] } })]), g.floats(`scale${h}`, [], Float32Array.of(1 / Math.sqrt(D)))]);
+    const scores = g.node('Mul', [
+      g.node('MatMul', [Q, g.node('Transpose', [K], { perm: { ints: [0, 2, 1] } })]),
+      g.floats(`scale${h}`, [], Float32Array.of(1 / Math.sqrt(D))),
+    ]);
     const A = g.node('Softmax', [g.node('Add', [scores, bias])], { axis: { int: -1 } });
     return g.node('Unsqueeze', [A, g.int64s(`ax1_${h}`, [1], [1])]);
   });
@@ -51,8 +60,15 @@ function attentionGraph(outputName: 'last_attention' | 'layers'): Uint8Array {
     g.node('Concat', [heads[1], heads[0]], { axis: { int: 1 } }, 'attentions.0');
     g.node('Concat', heads, { axis: { int: 1 } }, 'attentions.1');
   }
-  const summed = g.node('ReduceSum', [g.node('Mul', [X, g.node('Unsqueeze', [maskF, g.int64s('ax2', [1], [2])])]), g.int64s('ax1b', [1], [1])], { keepdims: { int: 0 } });
-  const n = g.node('Max', [g.node('ReduceSum', [maskF, g.int64s('ax1c', [1], [1])], { keepdims: { int: 1 } }), g.floats('one_b', [], Float32Array.of(1))]);
+  const summed = g.node(
+    'ReduceSum',
+    [g.node('Mul', [X, g.node('Unsqueeze', [maskF, g.int64s('ax2', [1], [2])])]), g.int64s('ax1b', [1], [1])],
+    { keepdims: { int: 0 } },
+  );
+  const n = g.node('Max', [
+    g.node('ReduceSum', [maskF, g.int64s('ax1c', [1], [1])], { keepdims: { int: 1 } }),
+    g.floats('one_b', [], Float32Array.of(1)),
+  ]);
   g.node('MatMul', [g.node('Div', [summed, n]), g.floats('Wout', [D, 2], Wout)], {}, 'logits');
   return g.toBytes();
 }
@@ -61,18 +77,42 @@ function writeFolder(dir: string, outputName: 'last_attention' | 'layers') {
   mkdirSync(join(dir, 'onnx'), { recursive: true });
   writeFileSync(join(dir, 'onnx', 'model.onnx'), attentionGraph(outputName));
   const tok = tokenizerJson(WORDS) as Record<string, any>;
-  const special = (id: number, content: string) => ({ id, content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
+  const special = (id: number, content: string) => ({
+    id,
+    content,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+    special: true,
+  });
   tok.added_tokens.push(special(CLS, '[CLS]'), special(SEP, '[SEP]'));
   tok.model.vocab['[CLS]'] = CLS;
   tok.model.vocab['[SEP]'] = SEP;
   tok.post_processor = {
     type: 'TemplateProcessing',
-    single: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }],
-    pair: [{ SpecialToken: { id: '[CLS]', type_id: 0 } }, { Sequence: { id: 'A', type_id: 0 } }, { SpecialToken: { id: '[SEP]', type_id: 0 } }, { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
-    special_tokens: { '[CLS]': { id: '[CLS]', ids: [CLS], tokens: ['[CLS]'] }, '[SEP]': { id: '[SEP]', ids: [SEP], tokens: ['[SEP]'] } },
+    single: [
+      { SpecialToken: { id: '[CLS]', type_id: 0 } },
+      { Sequence: { id: 'A', type_id: 0 } },
+      { SpecialToken: { id: '[SEP]', type_id: 0 } },
+    ],
+    pair: [
+      { SpecialToken: { id: '[CLS]', type_id: 0 } },
+      { Sequence: { id: 'A', type_id: 0 } },
+      { SpecialToken: { id: '[SEP]', type_id: 0 } },
+      { Sequence: { id: 'B', type_id: 1 } },
+      { SpecialToken: { id: '[SEP]', type_id: 1 } },
+    ],
+    special_tokens: {
+      '[CLS]': { id: '[CLS]', ids: [CLS], tokens: ['[CLS]'] },
+      '[SEP]': { id: '[SEP]', ids: [SEP], tokens: ['[SEP]'] },
+    },
   };
   writeFileSync(join(dir, 'tokenizer.json'), JSON.stringify(tok));
-  writeFileSync(join(dir, 'tokenizer_config.json'), JSON.stringify({ ...tokenizerConfigJson(), cls_token: '[CLS]', sep_token: '[SEP]' }));
+  writeFileSync(
+    join(dir, 'tokenizer_config.json'),
+    JSON.stringify({ ...tokenizerConfigJson(), cls_token: '[CLS]', sep_token: '[SEP]' }),
+  );
   writeFileSync(join(dir, 'config.json'), JSON.stringify(hfConfigJson(['neg', 'pos'])));
 }
 
@@ -80,7 +120,8 @@ function writeFolder(dir: string, outputName: 'last_attention' | 'layers') {
 function expected(ids: number[]): { attention: Float64Array; probs: number[] } {
   const T = ids.length;
   const X = ids.map((id) => Array.from(E.subarray(id * D, (id + 1) * D)));
-  const mul = (x: number[], W: Float32Array) => Array.from({ length: D }, (_, o) => x.reduce((s, v, i) => s + v * W[i * D + o], 0));
+  const mul = (x: number[], W: Float32Array) =>
+    Array.from({ length: D }, (_, o) => x.reduce((s, v, i) => s + v * W[i * D + o], 0));
   const attention = new Float64Array(HEADS * T * T);
   for (let h = 0; h < HEADS; h++) {
     const Q = X.map((x) => mul(x, Wq[h]));
@@ -120,12 +161,15 @@ function checkMaps(maps: AttentionMap[]) {
     expect(map.tokens[0]).toMatchObject({ text: '[CLS]', special: true });
     expect(map.tokens[ids.length - 1]).toMatchObject({ text: '[SEP]', special: true });
     // Word tokens (known or [UNK]) carry the offsets of core's tokenizer.
-    expect(map.tokens.slice(1, -1).map(({ text, start, end, special }) => ({ text, start, end, special }))).toEqual(words.map((w) => ({ ...w, special: false })));
+    expect(map.tokens.slice(1, -1).map(({ text, start, end, special }) => ({ text, start, end, special }))).toEqual(
+      words.map((w) => ({ ...w, special: false })),
+    );
     const exp = expected(ids);
     expect(maxAbsDiff(map.weights, exp.attention)).toBeLessThan(1e-5);
     // Rows are distributions and not uniform: a real attention pattern.
     const T = ids.length;
-    for (let i = 0; i < T; i++) expect(map.weights.subarray(i * T, (i + 1) * T).reduce((a, v) => a + v, 0)).toBeCloseTo(1, 5);
+    for (let i = 0; i < T; i++)
+      expect(map.weights.subarray(i * T, (i + 1) * T).reduce((a, v) => a + v, 0)).toBeCloseTo(1, 5);
     if (T > 2) expect(Math.max(...map.weights) - Math.min(...map.weights)).toBeGreaterThan(0.05);
   });
 }
@@ -138,30 +182,42 @@ describe('AttentionProvider on OnnxClassifier and HfClassifier', () => {
     expect(findAttentionOutput(['logits', 'attentions_3', 'last_attention'])).toBe('last_attention');
   });
 
-  it('finds every layer\'s attention outputs in layer order, and splits one layer of a stacked tensor', () => {
+  it("finds every layer's attention outputs in layer order, and splits one layer of a stacked tensor", () => {
     expect(findLayerAttentionOutputs(['logits'])).toEqual([]);
     expect(findLayerAttentionOutputs(['logits', 'last_attention'])).toEqual([]);
     expect(findLayerAttentionOutputs(['logits', 'attentions'])).toEqual(['attentions']);
-    expect(findLayerAttentionOutputs(['logits', 'attentions.2', 'attentions.10', 'attentions.0'])).toEqual(['attentions.0', 'attentions.2', 'attentions.10']);
+    expect(findLayerAttentionOutputs(['logits', 'attentions.2', 'attentions.10', 'attentions.0'])).toEqual([
+      'attentions.0',
+      'attentions.2',
+      'attentions.10',
+    ]);
     // [L=2, B=1, H=1, S=2, S=2]: layer 0 = 1..4, layer 1 = 5..8
     const data = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8]);
-    const toks = [[{ text: 'a', start: 0, end: 1, special: false }, { text: 'b', start: 2, end: 3, special: false }]];
+    const toks = [
+      [
+        { text: 'a', start: 0, end: 1, special: false },
+        { text: 'b', start: 2, end: 3, special: false },
+      ],
+    ];
     expect(Array.from(splitAttention(data, [2, 1, 1, 2, 2], toks, 't', 0)[0].weights)).toEqual([1, 2, 3, 4]);
     expect(Array.from(splitAttention(data, [2, 1, 1, 2, 2], toks, 't')[0].weights)).toEqual([5, 6, 7, 8]);
     expect(() => splitAttention(data, [2, 1, 1, 2, 2], toks, 't', 2)).toThrow(/2 layers; layer 2/);
   });
 
-  it.each(['last', 'layers'])('OnnxClassifier returns the last layer heads×T×T with token offsets and special flags (%s)', async (variant) => {
-    const c = await OnnxClassifier.load(join(tmp, variant), { batchSize: 3 });
-    expect(isAttentionProvider(c)).toBe(true);
-    expect(c.attentionOutput).toBe(variant === 'last' ? 'last_attention' : 'attentions.1');
-    checkMaps(await c.attentions!(TEXTS));
-    const probs = await c.predictProba(TEXTS);
-    TEXTS.forEach((t, b) => {
-      const ids = [CLS, ...tokenize(t).map((w) => idOf(w.text.toLowerCase())), SEP];
-      expect(maxAbsDiff(probs.subarray(2 * b, 2 * b + 2), expected(ids).probs)).toBeLessThan(1e-5);
-    });
-  });
+  it.each(['last', 'layers'])(
+    'OnnxClassifier returns the last layer heads×T×T with token offsets and special flags (%s)',
+    async (variant) => {
+      const c = await OnnxClassifier.load(join(tmp, variant), { batchSize: 3 });
+      expect(isAttentionProvider(c)).toBe(true);
+      expect(c.attentionOutput).toBe(variant === 'last' ? 'last_attention' : 'attentions.1');
+      checkMaps(await c.attentions!(TEXTS));
+      const probs = await c.predictProba(TEXTS);
+      TEXTS.forEach((t, b) => {
+        const ids = [CLS, ...tokenize(t).map((w) => idOf(w.text.toLowerCase())), SEP];
+        expect(maxAbsDiff(probs.subarray(2 * b, 2 * b + 2), expected(ids).probs)).toBeLessThan(1e-5);
+      });
+    },
+  );
 
   it('OnnxClassifier.layerAttentions returns every layer in order (attentions.0 is layer 1 with its heads swapped); none without per-layer outputs', async () => {
     const c = await OnnxClassifier.load(join(tmp, 'layers'), { batchSize: 2 });
@@ -174,7 +230,9 @@ describe('AttentionProvider on OnnxClassifier and HfClassifier', () => {
       expect(layers[0].tokens).toEqual(last[b].tokens);
       const T = last[b].tokens.length;
       // heads swapped: head 0 of layer 0 is head 1 of layer 1
-      expect(Array.from(layers[0].weights.subarray(0, T * T))).toEqual(Array.from(last[b].weights.subarray(T * T, 2 * T * T)));
+      expect(Array.from(layers[0].weights.subarray(0, T * T))).toEqual(
+        Array.from(last[b].weights.subarray(T * T, 2 * T * T)),
+      );
     });
     await c.release();
     const only = await OnnxClassifier.load(join(tmp, 'last'));
@@ -195,7 +253,17 @@ describe('alignTokens', () => {
   it('maps WordPiece / BPE / SentencePiece pieces back to character offsets', () => {
     const text = 'Unbelievable films, ZEBRA!';
     const p = (token: string, special = false, unknown = false) => ({ token, id: 0, special, unknown });
-    const toks = alignTokens(text, [p('[CLS]', true), p('un'), p('##bel'), p('##ievable'), p('\u0120films'), p(','), p('[UNK]', false, true), p('\u2581!'), p('[SEP]', true)]);
+    const toks = alignTokens(text, [
+      p('[CLS]', true),
+      p('un'),
+      p('##bel'),
+      p('##ievable'),
+      p('\u0120films'),
+      p(','),
+      p('[UNK]', false, true),
+      p('\u2581!'),
+      p('[SEP]', true),
+    ]);
     expect(toks.map((t) => [t.text, t.start, t.end, t.special])).toEqual([
       ['[CLS]', 0, 0, true],
       ['Un', 0, 2, false],
@@ -214,7 +282,17 @@ describe('alignTokens with BERT normalisation', () => {
   it('finds accent-stripped, lower-cased pieces in the original text', () => {
     const text = 'Café RÉSUMÉ naïve, déjà vu';
     const p = (token: string, special = false, unknown = false) => ({ token, id: 0, special, unknown });
-    const toks = alignTokens(text, [p('[CLS]', true), p('cafe'), p('res'), p('##ume'), p('naive'), p(','), p('deja'), p('vu'), p('[SEP]', true)]);
+    const toks = alignTokens(text, [
+      p('[CLS]', true),
+      p('cafe'),
+      p('res'),
+      p('##ume'),
+      p('naive'),
+      p(','),
+      p('deja'),
+      p('vu'),
+      p('[SEP]', true),
+    ]);
     expect(toks.filter((t) => !t.special).map((t) => [t.text, t.start, t.end])).toEqual([
       ['Café', 0, 4],
       ['RÉS', 5, 8],

@@ -57,7 +57,15 @@ describe('BuiltinClassifier forward pass', () => {
     await expect(m.predictProba(['ok', 3 as unknown as string])).rejects.toThrow(/texts\[1\] is number/);
   });
   it('rejects a net that does not fit the labels', () => {
-    expect(() => new BuiltinClassifier('bow-logistic', ['a', 'b', 'c'], new Vocabulary(['good', 'bad']), tinyModel('log1p').toNet())).toThrow(/3 labels/);
+    expect(
+      () =>
+        new BuiltinClassifier(
+          'bow-logistic',
+          ['a', 'b', 'c'],
+          new Vocabulary(['good', 'bad']),
+          tinyModel('log1p').toNet(),
+        ),
+    ).toThrow(/3 labels/);
   });
 });
 
@@ -75,7 +83,12 @@ describe('TokenScorer', () => {
     masks.fill(1, 0, T); // row 0: the whole text
     masks.fill(0, T, 2 * T); // row 1: nothing kept
     const scored = await m.scoreTokenMasks(text, masks, rows);
-    const rebuilt = Array.from({ length: rows }, (_, row) => tokens.filter((_, t) => masks[row * T + t] !== 0).map((t) => t.text).join(' '));
+    const rebuilt = Array.from({ length: rows }, (_, row) =>
+      tokens
+        .filter((_, t) => masks[row * T + t] !== 0)
+        .map((t) => t.text)
+        .join(' '),
+    );
     const direct = await m.predictProba(rebuilt);
     expect(maxAbsDiff(scored, direct)).toBeLessThan(1e-6);
     expect(maxAbsDiff(scored.subarray(0, 2), await m.predictProba([text]))).toBeLessThan(1e-6);
@@ -104,8 +117,12 @@ describe('save / load', () => {
     const dir = join(tmp, 'partial');
     await tinyModel('log1p').save(dir);
     rmSync(join(dir, 'weights.bin'));
-    await expect(BuiltinClassifier.load(dir)).rejects.toSatisfy((e) => isXtrustError(e, 'FILE_NOT_FOUND') && /weights\.bin/.test((e as Error).message));
-    await expect(BuiltinClassifier.load(join(tmp, 'nowhere'))).rejects.toSatisfy((e) => isXtrustError(e, 'FILE_NOT_FOUND'));
+    await expect(BuiltinClassifier.load(dir)).rejects.toSatisfy(
+      (e) => isXtrustError(e, 'FILE_NOT_FOUND') && /weights\.bin/.test((e as Error).message),
+    );
+    await expect(BuiltinClassifier.load(join(tmp, 'nowhere'))).rejects.toSatisfy((e) =>
+      isXtrustError(e, 'FILE_NOT_FOUND'),
+    );
   });
   it('rejects truncated weights and foreign metadata', async () => {
     const dir = join(tmp, 'corrupt');

@@ -44,8 +44,11 @@ describe('CausalLanguageModel on tiny-gpt2', () => {
       const [pp] = await lm.perplexity([FLUENT[1]]);
       const ids = lm.tokenIds(FLUENT[1]);
       const T = ids.length;
-      const feeds: Record<string, ort.Tensor> = { input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, T]) };
-      if (session.inputNames.includes('attention_mask')) feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(T).fill(1n), [1, T]);
+      const feeds: Record<string, ort.Tensor> = {
+        input_ids: new ort.Tensor('int64', BigInt64Array.from(ids, BigInt), [1, T]),
+      };
+      if (session.inputNames.includes('attention_mask'))
+        feeds.attention_mask = new ort.Tensor('int64', new BigInt64Array(T).fill(1n), [1, T]);
       const { logits } = await session.run(feeds);
       const V = logits.dims[2];
       const data = logits.data as Float32Array;
@@ -62,7 +65,7 @@ describe('CausalLanguageModel on tiny-gpt2', () => {
     }
   });
 
-  it('batching and right padding do not change a text\'s perplexity', async () => {
+  it("batching and right padding do not change a text's perplexity", async () => {
     const texts = ['ok', ...FLUENT, ''];
     const together = await lm.perplexity(texts);
     for (let i = 0; i < texts.length; i++) {

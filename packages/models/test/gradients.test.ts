@@ -25,7 +25,10 @@ describe('inputGradients', () => {
     expect(Array.from(g.inputs)).toEqual([1, 1, 1, 0]);
     expect(Array.from(g.gradients)).toEqual([1 / 3, 1 / 3, -2 / 2, 0].map((v) => expect.closeTo(v, 6)));
     // Binary: x_v is the mean presence of v's tokens, so each of n_v tokens carries W[v,c] / n_v.
-    const b = new BuiltinClassifier('bow-logistic', ['a', 'b'], m.vocabulary, { ...m.toNet(), input: { kind: 'bag-of-words', vocabSize: 2, transform: 'binary' } });
+    const b = new BuiltinClassifier('bow-logistic', ['a', 'b'], m.vocabulary, {
+      ...m.toNet(),
+      input: { kind: 'bag-of-words', vocabSize: 2, transform: 'binary' },
+    });
     const gb = await b.inputGradients('good GOOD bad zebra', 1, { output: 'logit' });
     expect(Array.from(gb.gradients)).toEqual([-1 / 2, -1 / 2, 2, 0].map((v) => expect.closeTo(v, 6)));
   });
@@ -51,7 +54,8 @@ describe('inputGradients', () => {
         const T = ids.length;
         expect(g.tokens.length).toBe(T);
         expect(g.gradients.length).toBe(scales.length * T * g.dim);
-        const f = (x: Float64Array) => (output === 'logit' ? relaxedLogits(net, ids, x)[c] : probs(relaxedLogits(net, ids, x))[c]);
+        const f = (x: Float64Array) =>
+          output === 'logit' ? relaxedLogits(net, ids, x)[c] : probs(relaxedLogits(net, ids, x))[c];
         const eps = 1e-4;
         let worst = 0;
         let largest = 0;
@@ -84,7 +88,9 @@ describe('inputGradients', () => {
     const net = m.toNet();
     if (net.input.kind !== 'mean-embedding') throw new Error('expected mean-embedding');
     const id = m.vocabulary.id('good');
-    expect(Array.from(g.inputs.subarray(0, g.dim))).toEqual(Array.from(net.input.embeddings.subarray(id * g.dim, (id + 1) * g.dim)));
+    expect(Array.from(g.inputs.subarray(0, g.dim))).toEqual(
+      Array.from(net.input.embeddings.subarray(id * g.dim, (id + 1) * g.dim)),
+    );
   });
 
   it('rejects an unknown label index and bad scales', async () => {

@@ -19,7 +19,10 @@ export function toyRows(n = 300, seed = 7): TextRow[] {
     }
     // A little label noise so the models are not saturated and gradients are informative.
     if (r.float() < 0.1) words.push((pos ? NEG : POS)[r.int(6)]);
-    rows.push({ text: words.join(r.float() < 0.5 ? ' ' : ', ') + (r.float() < 0.3 ? '!' : '.'), label: pos ? 'pos' : 'neg' });
+    rows.push({
+      text: words.join(r.float() < 0.5 ? ' ' : ', ') + (r.float() < 0.3 ? '!' : '.'),
+      label: pos ? 'pos' : 'neg',
+    });
   }
   return rows;
 }
@@ -30,13 +33,21 @@ export function toyVectors(dim = 8, seed = 3): WordVectors {
   const words = [...POS, ...NEG, ...NEUTRAL];
   const vectors = new Float32Array(words.length * dim);
   words.forEach((w, i) => {
-    for (let d = 0; d < dim; d++) vectors[i * dim + d] = 0.5 * r.normal() + (d === 0 ? (POS.includes(w) ? 1 : NEG.includes(w) ? -1 : 0) : 0);
+    for (let d = 0; d < dim; d++)
+      vectors[i * dim + d] = 0.5 * r.normal() + (d === 0 ? (POS.includes(w) ? 1 : NEG.includes(w) ? -1 : 0) : 0);
   });
   return { words, vectors, dim };
 }
 
 export function trainToy(kind: BuiltinKind, extra: Parameters<typeof trainClassifier>[2] = {}) {
-  return trainClassifier(kind, toyRows(), { seed: 1, maxEpochs: 8, hidden: 16, minCount: 1, vectors: toyVectors(), ...extra });
+  return trainClassifier(kind, toyRows(), {
+    seed: 1,
+    maxEpochs: 8,
+    hidden: 16,
+    minCount: 1,
+    vectors: toyVectors(),
+    ...extra,
+  });
 }
 
 export const KINDS: BuiltinKind[] = ['bow-logistic', 'bow-mlp', 'embedding-mlp'];

@@ -66,7 +66,13 @@ describe('scoreIdRows', () => {
     for (const budget of [1, 37, 100, 256, 1024, Infinity]) {
       const shapes: [number, number][] = [];
       const stats = { rows: 0, distinct: 0, runs: 0, positions: 0, tokens: 0, runMs: 0 };
-      const got = await scoreIdRows(rows, 2, recordingRunner(shapes), { batchSize: 32, batchTokens: budget, padId: 0 }, stats);
+      const got = await scoreIdRows(
+        rows,
+        2,
+        recordingRunner(shapes),
+        { batchSize: 32, batchTokens: budget, padId: 0 },
+        stats,
+      );
       expect(Array.from(got)).toEqual(Array.from(reference));
       for (const [b, s] of shapes) expect(b === 1 || b * s <= budget).toBe(true);
       expect(shapes.reduce((n, [b]) => n + b, 0)).toBe(stats.distinct);
@@ -77,7 +83,7 @@ describe('scoreIdRows', () => {
 });
 
 describe('scoreIdRows with batches in flight at once (concurrency)', () => {
-  it('runs up to `concurrency` batches at a time and returns the same probabilities in the rows\' order, whatever order they finish in', async () => {
+  it("runs up to `concurrency` batches at a time and returns the same probabilities in the rows' order, whatever order they finish in", async () => {
     const r = rng(7);
     const distinct = Array.from({ length: 30 }, () => Array.from({ length: 1 + r.int(40) }, () => 1 + r.int(300)));
     const rows = idRows(Array.from({ length: 120 }, () => distinct[r.int(distinct.length)]));

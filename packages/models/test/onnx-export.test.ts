@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { env, pipeline } from '@huggingface/transformers';
 import { isAttentionProvider, isXtrustError, rng, tokenize } from '@xtrust/core';
 import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
-import { BuiltinClassifier, exportOnnx, HfClassifier, OnnxClassifier, trainClassifier, Vocabulary, type BuiltinKind, type TextRow } from '../src/index.js';
+import {
+  BuiltinClassifier,
+  exportOnnx,
+  HfClassifier,
+  OnnxClassifier,
+  trainClassifier,
+  Vocabulary,
+  type BuiltinKind,
+  type TextRow,
+} from '../src/index.js';
 import { loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
 import { KINDS, maxAbsDiff } from './helpers.js';
 
@@ -26,10 +35,20 @@ beforeAll(() => {
 
 async function trained(kind: BuiltinKind): Promise<BuiltinClassifier> {
   const r = rng(17);
-  const words = Vocabulary.build(train.map((t) => t.text), { minCount: 2, maxSize: 6000 }).words;
+  const words = Vocabulary.build(
+    train.map((t) => t.text),
+    { minCount: 2, maxSize: 6000 },
+  ).words;
   const dim = 16;
   const vectors = Float32Array.from({ length: words.length * dim }, () => r.normal());
-  return trainClassifier(kind, train, { seed: 1, maxEpochs: 2, maxVocab: 6000, hidden: 32, vectors: { words, vectors, dim }, transform: kind === 'bow-mlp' ? 'binary' : 'log1p' });
+  return trainClassifier(kind, train, {
+    seed: 1,
+    maxEpochs: 2,
+    maxVocab: 6000,
+    hidden: 32,
+    vectors: { words, vectors, dim },
+    transform: kind === 'bow-mlp' ? 'binary' : 'log1p',
+  });
 }
 
 describe('three-way equality: TypeScript, OnnxClassifier, HfClassifier', () => {
@@ -48,7 +67,9 @@ describe('three-way equality: TypeScript, OnnxClassifier, HfClassifier', () => {
     expect(maxAbsDiff(ts, viaOnnx)).toBeLessThanOrEqual(1e-5);
     expect(maxAbsDiff(ts, viaHf)).toBeLessThanOrEqual(1e-5);
     // The model is not a constant: predictions vary across the e-mails.
-    expect(Math.max(...ts.filter((_, i) => i % 2 === 0)) - Math.min(...ts.filter((_, i) => i % 2 === 0))).toBeGreaterThan(0.2);
+    expect(
+      Math.max(...ts.filter((_, i) => i % 2 === 0)) - Math.min(...ts.filter((_, i) => i % 2 === 0)),
+    ).toBeGreaterThan(0.2);
     // An exported built-in graph has no attention output: not an AttentionProvider.
     expect(isAttentionProvider(onnx)).toBe(false);
     expect(isAttentionProvider(hf)).toBe(false);
@@ -81,7 +102,9 @@ describe('exported tokenizer.json', () => {
     for (const text of texts) {
       const expected = Array.from(vocab.tokenIds(text), (id) => (id < 0 ? 1 : id + 2));
       unknown += expected.filter((id) => id === 1).length;
-      const got = (tokenizer(text, { return_tensor: false }) as unknown as { input_ids: number[] }).input_ids.map(Number);
+      const got = (tokenizer(text, { return_tensor: false }) as unknown as { input_ids: number[] }).input_ids.map(
+        Number,
+      );
       expect(got, text.slice(0, 60)).toEqual(expected);
     }
     expect(unknown).toBeGreaterThan(10);
@@ -109,20 +132,29 @@ describe('bad input', () => {
   let dir: string;
   beforeAll(async () => {
     const r = rng(1);
-    const rows: TextRow[] = Array.from({ length: 60 }, (_, i) => ({ text: `${i % 2 ? 'good' : 'bad'} words ${r.int(5)}`, label: i % 2 ? 'pos' : 'neg' }));
+    const rows: TextRow[] = Array.from({ length: 60 }, (_, i) => ({
+      text: `${i % 2 ? 'good' : 'bad'} words ${r.int(5)}`,
+      label: i % 2 ? 'pos' : 'neg',
+    }));
     const m = await trainClassifier('bow-logistic', rows, { minCount: 1, maxEpochs: 2 });
     dir = join(tmp, 'bad');
     await exportOnnx(m, dir);
   });
 
   it('a missing folder or file is FILE_NOT_FOUND naming it', async () => {
-    await expect(OnnxClassifier.load(join(tmp, 'absent'))).rejects.toSatisfy((e) => isXtrustError(e, 'FILE_NOT_FOUND') && /absent/.test((e as Error).message));
+    await expect(OnnxClassifier.load(join(tmp, 'absent'))).rejects.toSatisfy(
+      (e) => isXtrustError(e, 'FILE_NOT_FOUND') && /absent/.test((e as Error).message),
+    );
     for (const file of ['tokenizer.json', 'onnx/model.onnx', 'config.json']) {
       const copy = join(tmp, `missing-${basename(file)}`);
       cpSync(dir, copy, { recursive: true });
       rmSync(join(copy, file));
-      await expect(OnnxClassifier.load(copy), file).rejects.toSatisfy((e) => isXtrustError(e, 'FILE_NOT_FOUND') && (e as Error).message.includes(file));
-      await expect(HfClassifier.load(copy), file).rejects.toSatisfy((e) => isXtrustError(e, 'FILE_NOT_FOUND') && (e as Error).message.includes(file));
+      await expect(OnnxClassifier.load(copy), file).rejects.toSatisfy(
+        (e) => isXtrustError(e, 'FILE_NOT_FOUND') && (e as Error).message.includes(file),
+      );
+      await expect(HfClassifier.load(copy), file).rejects.toSatisfy(
+        (e) => isXtrustError(e, 'FILE_NOT_FOUND') && (e as Error).message.includes(file),
+      );
     }
   });
 
@@ -133,7 +165,9 @@ describe('bad input', () => {
     const ok = await OnnxClassifier.load(copy, { labels: ['neg', 'pos'] });
     expect((await ok.predictProba(['good'])).length).toBe(2);
     const wrong = await OnnxClassifier.load(copy, { labels: ['a', 'b', 'c'], name: 'three-label model' });
-    await expect(wrong.predictProba(['good'])).rejects.toSatisfy((e) => isXtrustError(e, 'BAD_MODEL_OUTPUT') && /three-label model.*\[1, 2\].*\[1, 3\]/.test((e as Error).message));
+    await expect(wrong.predictProba(['good'])).rejects.toSatisfy(
+      (e) => isXtrustError(e, 'BAD_MODEL_OUTPUT') && /three-label model.*\[1, 2\].*\[1, 3\]/.test((e as Error).message),
+    );
   });
 
   it('a hub id is refused unless allowRemote is set; texts must be strings', async () => {
@@ -150,7 +184,9 @@ describe('bad input', () => {
     const copy = join(tmp, 'corrupt-graph');
     cpSync(dir, copy, { recursive: true });
     writeFileSync(join(copy, 'onnx', 'model.onnx'), 'not a graph');
-    await expect(OnnxClassifier.load(copy)).rejects.toSatisfy((e) => isXtrustError(e, 'FILE_UNREADABLE') && /model\.onnx/.test((e as Error).message));
+    await expect(OnnxClassifier.load(copy)).rejects.toSatisfy(
+      (e) => isXtrustError(e, 'FILE_UNREADABLE') && /model\.onnx/.test((e as Error).message),
+    );
   });
 
   it('tokens of the e-mails line up with core tokenize (sanity of the test corpus)', () => {

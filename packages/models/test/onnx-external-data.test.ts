@@ -26,7 +26,12 @@ function writeGraphs(dir: string, location = 'weights.bin') {
   const g = new OnnxGraphBuilder('external');
   const x = g.input('x', FLOAT, ['batch', 8]);
   g.output('y', FLOAT, ['batch', 3]);
-  g.node('MatMul', [g.node('Relu', [g.node('MatMul', [x, g.floats('W1', [8, 16], W1)])]), g.floats('W2', [16, 3], W2)], {}, 'y');
+  g.node(
+    'MatMul',
+    [g.node('Relu', [g.node('MatMul', [x, g.floats('W1', [8, 16], W1)])]), g.floats('W2', [16, 3], W2)],
+    {},
+    'y',
+  );
   const inline = g.toBytes(14);
   const model = onnx.ModelProto.decode(inline);
   const chunks: Uint8Array[] = [new Uint8Array(3)]; // a 3-byte header: offsets must be honoured
@@ -99,7 +104,12 @@ describe('ONNX external data', () => {
   it('names a missing weights file, a short one, and a location outside the folder', () => {
     const { external } = writeGraphs(join(root, 'c'));
     rmSync(join(root, 'c', 'weights.bin'));
-    expect(() => readOnnxGraph(external)).toThrow(expect.objectContaining({ code: 'FILE_NOT_FOUND', message: expect.stringContaining(join(root, 'c', 'weights.bin')) }));
+    expect(() => readOnnxGraph(external)).toThrow(
+      expect.objectContaining({
+        code: 'FILE_NOT_FOUND',
+        message: expect.stringContaining(join(root, 'c', 'weights.bin')),
+      }),
+    );
     writeFileSync(join(root, 'c', 'weights.bin'), new Uint8Array(10));
     expect(() => readOnnxGraph(external)).toThrow(/W1 lies at bytes 3…515 of .*weights\.bin, which has 10/);
     const escaping = writeGraphs(join(root, 'd'), '../weights.bin');
@@ -114,7 +124,16 @@ describe('the kit classifier fixtures store their weights once', () => {
       const dir = kitFixture(name);
       const where = (file: string) => {
         const g = onnx.ModelProto.decode(readFileSync(join(dir, 'onnx', file))).graph!;
-        return new Map(g.initializer!.map((t) => [t.name!, { external: t.dataLocation === onnx.TensorProto.DataLocation.EXTERNAL, raw: t.rawData?.length ?? 0, at: Object.fromEntries(t.externalData!.map((e) => [e.key, e.value])) }]));
+        return new Map(
+          g.initializer!.map((t) => [
+            t.name!,
+            {
+              external: t.dataLocation === onnx.TensorProto.DataLocation.EXTERNAL,
+              raw: t.rawData?.length ?? 0,
+              at: Object.fromEntries(t.externalData!.map((e) => [e.key, e.value])),
+            },
+          ]),
+        );
       };
       const model = where('model.onnx');
       const grad = where('model_grad.onnx');
@@ -129,14 +148,18 @@ describe('the kit classifier fixtures store their weights once', () => {
       }
       expect(statSync(join(dir, 'onnx', 'model.onnx_data')).size).toBe(end);
       // The graphs themselves are small: the weights are in the data file only.
-      for (const f of ['model.onnx', 'model_grad.onnx']) expect(statSync(join(dir, 'onnx', f)).size).toBeLessThan(end / 20);
+      for (const f of ['model.onnx', 'model_grad.onnx'])
+        expect(statSync(join(dir, 'onnx', f)).size).toBeLessThan(end / 20);
     });
   }
 
   it('tiny-bert-spam loads from its path, from bytes (int8), and through transformers.js, with the same predictions', async () => {
     const dir = kitFixture('tiny-bert-spam');
     // the fixture's reference texts and PyTorch's logits for them
-    const ref = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as { texts: string[]; logits: number[][] };
+    const ref = JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as {
+      texts: string[];
+      logits: number[][];
+    };
     const texts = ref.texts;
     const float = await OnnxClassifier.load(dir, { threads: 1 });
     const int8 = await OnnxClassifier.load(dir, { threads: 1, quantize: 'int8' });
@@ -147,7 +170,9 @@ describe('the kit classifier fixtures store their weights once', () => {
       const h = await hf.predictProba(texts);
       ref.logits.forEach((z, i) => {
         const e = z.map((v) => Math.exp(v - Math.max(...z)));
-        e.forEach((v, c) => expect(Math.abs(p[i * z.length + c] - v / e.reduce((x, y) => x + y, 0))).toBeLessThan(1e-4));
+        e.forEach((v, c) =>
+          expect(Math.abs(p[i * z.length + c] - v / e.reduce((x, y) => x + y, 0))).toBeLessThan(1e-4),
+        );
       });
       for (let i = 0; i < p.length; i++) {
         expect(Math.abs(h[i] - p[i])).toBeLessThan(1e-5);

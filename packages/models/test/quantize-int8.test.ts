@@ -13,7 +13,12 @@ function graph() {
   const g = new OnnxGraphBuilder('two-matmuls');
   const x = g.input('x', FLOAT, ['batch', 8]);
   g.output('y', FLOAT, ['batch', 3]);
-  g.node('MatMul', [g.node('Relu', [g.node('MatMul', [x, g.floats('W1', [8, 16], W1)])]), g.floats('W2', [16, 3], W2)], {}, 'y');
+  g.node(
+    'MatMul',
+    [g.node('Relu', [g.node('MatMul', [x, g.floats('W1', [8, 16], W1)])]), g.floats('W2', [16, 3], W2)],
+    {},
+    'y',
+  );
   return { bytes: g.toBytes(14), W1, W2 };
 }
 
@@ -37,7 +42,12 @@ describe('quantizeMatMulWeights', () => {
     const approx = await run(q);
     // By hand: y = relu(x·W1)·W2 in float64.
     for (let b = 0; b < 4; b++) {
-      const h = Array.from({ length: 16 }, (_, j) => Math.max(0, x.slice(b * 8, b * 8 + 8).reduce((s, v, k) => s + v * W1[k * 16 + j], 0)));
+      const h = Array.from({ length: 16 }, (_, j) =>
+        Math.max(
+          0,
+          x.slice(b * 8, b * 8 + 8).reduce((s, v, k) => s + v * W1[k * 16 + j], 0),
+        ),
+      );
       for (let c = 0; c < 3; c++) {
         const y = h.reduce((s, v, j) => s + v * W2[j * 3 + c], 0);
         expect(Math.abs(exact[b * 3 + c] - y)).toBeLessThan(1e-4);
@@ -50,7 +60,7 @@ describe('quantizeMatMulWeights', () => {
 });
 
 describe('quantizeMatMulWeights on an exporter without constant folding', () => {
-  it('reads through MatMul(x, Transpose(W)) — torch\'s Linear weight stored N×K — and drops the Transpose', async () => {
+  it("reads through MatMul(x, Transpose(W)) — torch's Linear weight stored N×K — and drops the Transpose", async () => {
     const r = rng(4);
     const Wt = Float32Array.from({ length: 3 * 8 }, () => r.normal()); // 3×8: the transpose of the 8×3 product matrix
     const g = new OnnxGraphBuilder('linear');
@@ -93,7 +103,13 @@ describe('quantizeMatMulWeights and a float16 table read through a Cast', () => 
     const { bytes: q, report } = quantizeMatMulWeights(bytes);
     expect(report).toEqual({ matmuls: 1, floatBytes: D * D * 4, int8Bytes: D * D });
     const model = onnxProto.onnx.ModelProto.decode(q);
-    expect(model.graph!.node!.map((n) => n.opType)).toEqual(['Cast', 'Gather', 'DynamicQuantizeMatMul', 'Transpose', 'MatMul']);
+    expect(model.graph!.node!.map((n) => n.opType)).toEqual([
+      'Cast',
+      'Gather',
+      'DynamicQuantizeMatMul',
+      'Transpose',
+      'MatMul',
+    ]);
     const table = model.graph!.initializer!.find((t) => t.name === 'E')!;
     expect(table.dataType).toBe(FLOAT16);
     expect(table.rawData!.length).toBe(V * D * 2);
@@ -107,14 +123,17 @@ describe('quantizeMatMulWeights and a float16 table read through a Cast', () => 
     const idx = [0, 3, 5];
     const run = async (b: Uint8Array) => {
       const s = await ort.InferenceSession.create(b);
-      const out = (await s.run({ ids: new ort.Tensor('int64', BigInt64Array.from(idx.map(BigInt)), [idx.length]) })).y.data as Float32Array;
+      const out = (await s.run({ ids: new ort.Tensor('int64', BigInt64Array.from(idx.map(BigInt)), [idx.length]) })).y
+        .data as Float32Array;
       await s.release();
       return out;
     };
     const exact = await run(bytes);
     const approx = await run(q);
     idx.forEach((id, n) => {
-      const hh = Array.from({ length: D }, (_, j) => Array.from({ length: D }, (_, k) => E16[id * D + k] * W[k * D + j]).reduce((a, b) => a + b, 0));
+      const hh = Array.from({ length: D }, (_, j) =>
+        Array.from({ length: D }, (_, k) => E16[id * D + k] * W[k * D + j]).reduce((a, b) => a + b, 0),
+      );
       for (let v = 0; v < V; v++) {
         const want = hh.reduce((acc, x, j) => acc + x * E16[v * D + j], 0);
         expect(Math.abs(exact[n * V + v] - want)).toBeLessThan(1e-4 * (1 + Math.abs(want)));

@@ -39,7 +39,9 @@ describe('OnnxClassifier with parallel scoring sessions', () => {
       const a = await one.scoreTokenMasks(text, m, 300);
       const runsBefore = two.scoringStats.runs;
       const b = await two.scoreTokenMasks(text, m, 300);
-      expect(Buffer.from(b.buffer, b.byteOffset, b.byteLength).equals(Buffer.from(a.buffer, a.byteOffset, a.byteLength))).toBe(true);
+      expect(
+        Buffer.from(b.buffer, b.byteOffset, b.byteLength).equals(Buffer.from(a.buffer, a.byteOffset, a.byteLength)),
+      ).toBe(true);
       expect(two.scoringStats.runs - runsBefore).toBeGreaterThan(2);
     }
     const p = await two.predictProba(texts);
@@ -51,7 +53,9 @@ describe('OnnxClassifier with parallel scoring sessions', () => {
     const q2 = await OnnxClassifier.load(dir, { threads: 2, sessions: 2, quantize: 'int8' });
     try {
       const m = masks(tokenize(texts[0]).length, 200, 9);
-      expect(Array.from(await q2.scoreTokenMasks(texts[0], m, 200))).toEqual(Array.from(await q1.scoreTokenMasks(texts[0], m, 200)));
+      expect(Array.from(await q2.scoreTokenMasks(texts[0], m, 200))).toEqual(
+        Array.from(await q1.scoreTokenMasks(texts[0], m, 200)),
+      );
     } finally {
       await q1.release();
       await q2.release();

@@ -24,7 +24,10 @@ describe("onnxruntime's profiler on an OnnxClassifier", () => {
 
   it('leaves profiling off unless a prefix is given', () => {
     expect(sessionOptions(1)).not.toHaveProperty('enableProfiling');
-    expect(sessionOptions(1, { profileFilePrefix: '/x/p' })).toMatchObject({ enableProfiling: true, profileFilePrefix: '/x/p' });
+    expect(sessionOptions(1, { profileFilePrefix: '/x/p' })).toMatchObject({
+      enableProfiling: true,
+      profileFilePrefix: '/x/p',
+    });
   });
 
   it('writes one kernel-time event per node run, and the scores are the unprofiled ones', async () => {
@@ -55,6 +58,8 @@ describe("onnxruntime's profiler on an OnnxClassifier", () => {
   });
 
   it('refuses to profile a pool of sessions, naming the setting', async () => {
-    await expect(OnnxClassifier.load(dir, { threads: 2, sessions: 2, session: { profileFilePrefix: join(out, 'pool') } })).rejects.toThrow(/profileFilePrefix.*sessions: 1/);
+    await expect(
+      OnnxClassifier.load(dir, { threads: 2, sessions: 2, session: { profileFilePrefix: join(out, 'pool') } }),
+    ).rejects.toThrow(/profileFilePrefix.*sessions: 1/);
   });
 });

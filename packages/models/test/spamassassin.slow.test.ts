@@ -18,15 +18,21 @@ describe('SpamAssassin with headers, full training split', () => {
   const train = strip(split.train);
   const test = strip(split.test);
 
-  it.each(['bow-logistic', 'bow-mlp'] as BuiltinKind[])('%s reaches ≥ 97 %% held-out accuracy and exports exactly', async (kind) => {
-    const report = await trainAndEvaluate(kind, train, test, { seed: 0, labels: data.labels });
-    console.log(`${kind}: accuracy ${report.testAccuracy.toFixed(4)}, ${report.trainSeconds.toFixed(1)} s, ${report.epochs} epochs`);
-    expect(report.testAccuracy).toBeGreaterThanOrEqual(0.97);
-    const dir = join(tmp, kind);
-    await exportOnnx(report.classifier, dir);
-    const texts = test.slice(0, 300).map((r) => r.text);
-    const ts = await report.classifier.predictProba(texts);
-    expect(maxAbsDiff(ts, await (await OnnxClassifier.load(dir)).predictProba(texts))).toBeLessThanOrEqual(1e-5);
-    expect(maxAbsDiff(ts, await (await HfClassifier.load(dir)).predictProba(texts))).toBeLessThanOrEqual(1e-5);
-  }, 600_000);
+  it.each(['bow-logistic', 'bow-mlp'] as BuiltinKind[])(
+    '%s reaches ≥ 97 %% held-out accuracy and exports exactly',
+    async (kind) => {
+      const report = await trainAndEvaluate(kind, train, test, { seed: 0, labels: data.labels });
+      console.log(
+        `${kind}: accuracy ${report.testAccuracy.toFixed(4)}, ${report.trainSeconds.toFixed(1)} s, ${report.epochs} epochs`,
+      );
+      expect(report.testAccuracy).toBeGreaterThanOrEqual(0.97);
+      const dir = join(tmp, kind);
+      await exportOnnx(report.classifier, dir);
+      const texts = test.slice(0, 300).map((r) => r.text);
+      const ts = await report.classifier.predictProba(texts);
+      expect(maxAbsDiff(ts, await (await OnnxClassifier.load(dir)).predictProba(texts))).toBeLessThanOrEqual(1e-5);
+      expect(maxAbsDiff(ts, await (await HfClassifier.load(dir)).predictProba(texts))).toBeLessThanOrEqual(1e-5);
+    },
+    600_000,
+  );
 });

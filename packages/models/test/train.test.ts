@@ -33,7 +33,12 @@ describe('Adam', () => {
 describe('trainClassifier', () => {
   it.each(KINDS)('%s learns the toy task (held-out accuracy ≥ 0.85) and records its run', async (kind) => {
     const rows = toyRows(400, 5);
-    const report = await trainAndEvaluate(kind, rows.slice(0, 300), rows.slice(300), { seed: 2, minCount: 1, hidden: 16, vectors: toyVectors() });
+    const report = await trainAndEvaluate(kind, rows.slice(0, 300), rows.slice(300), {
+      seed: 2,
+      minCount: 1,
+      hidden: 16,
+      vectors: toyVectors(),
+    });
     expect(report.testAccuracy).toBeGreaterThanOrEqual(0.85);
     expect(report.testRows).toBe(100);
     const t = report.classifier.training!;
@@ -55,7 +60,12 @@ describe('trainClassifier', () => {
 
   it('stops early when validation loss stops improving and keeps the best epoch', async () => {
     const epochs: number[] = [];
-    const m = await trainToy('bow-logistic', { maxEpochs: 200, patience: 2, learningRate: 0.05, onEpoch: (e) => epochs.push(e.validationLoss!) });
+    const m = await trainToy('bow-logistic', {
+      maxEpochs: 200,
+      patience: 2,
+      learningRate: 0.05,
+      onEpoch: (e) => epochs.push(e.validationLoss!),
+    });
     const t = m.training!;
     expect(t.epochs).toBeLessThan(200);
     expect(t.epochs).toBe(t.bestEpoch + 2);
@@ -74,15 +84,26 @@ describe('trainClassifier', () => {
   it('rejects bad rows, unknown labels and missing vectors', async () => {
     const rows = toyRows(20);
     await expect(trainClassifier('bow-logistic', [])).rejects.toThrow(/non-empty array/);
-    await expect(trainClassifier('bow-logistic', [...rows, { text: 3 } as never])).rejects.toSatisfy((e) => isXtrustError(e, 'DATASET_ROW') && /rows\[20\]/.test((e as Error).message));
-    await expect(trainClassifier('bow-logistic', rows, { labels: ['pos', 'other'] })).rejects.toSatisfy((e) => isXtrustError(e, 'UNKNOWN_LABEL') && /"neg"/.test((e as Error).message));
+    await expect(trainClassifier('bow-logistic', [...rows, { text: 3 } as never])).rejects.toSatisfy(
+      (e) => isXtrustError(e, 'DATASET_ROW') && /rows\[20\]/.test((e as Error).message),
+    );
+    await expect(trainClassifier('bow-logistic', rows, { labels: ['pos', 'other'] })).rejects.toSatisfy(
+      (e) => isXtrustError(e, 'UNKNOWN_LABEL') && /"neg"/.test((e as Error).message),
+    );
     await expect(trainClassifier('embedding-mlp', rows)).rejects.toThrow(/needs options.vectors/);
-    await expect(trainClassifier('bow-logistic', rows.filter((r) => r.label === 'pos'))).rejects.toThrow(/two labels/);
+    await expect(
+      trainClassifier(
+        'bow-logistic',
+        rows.filter((r) => r.label === 'pos'),
+      ),
+    ).rejects.toThrow(/two labels/);
     await expect(trainClassifier('nope' as never, rows)).rejects.toThrow(/kind must be one of/);
   });
 
   it('evaluateAccuracy rejects a label the classifier does not have', async () => {
     const m = await trainToy('bow-logistic');
-    await expect(evaluateAccuracy(m, [{ text: 'x', label: 'maybe' }])).rejects.toSatisfy((e) => isXtrustError(e, 'UNKNOWN_LABEL'));
+    await expect(evaluateAccuracy(m, [{ text: 'x', label: 'maybe' }])).rejects.toSatisfy((e) =>
+      isXtrustError(e, 'UNKNOWN_LABEL'),
+    );
   });
 });

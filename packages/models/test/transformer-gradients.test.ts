@@ -130,15 +130,24 @@ describe('transformer gradients from onnx/model_grad.onnx (tiny-bert-spam)', () 
     const T = both.tokens.length;
     expect(both.tokens[0].special).toBe(true);
     expect(both.tokens[T - 1].special).toBe(true);
-    for (const t of [0, T - 1]) expect(both.inputs.subarray(t * both.dim, (t + 1) * both.dim).every((v) => v === 0)).toBe(true);
-    for (const tok of both.tokens.filter((x) => !x.special)) expect(text.slice(tok.start, tok.end).toLowerCase()).toBe(tok.text.toLowerCase());
-    expect(both.tokens.filter((x) => !x.special).map((x) => x.text.toLowerCase()).join(' ')).toContain('project');
+    for (const t of [0, T - 1])
+      expect(both.inputs.subarray(t * both.dim, (t + 1) * both.dim).every((v) => v === 0)).toBe(true);
+    for (const tok of both.tokens.filter((x) => !x.special))
+      expect(text.slice(tok.start, tok.end).toLowerCase()).toBe(tok.text.toLowerCase());
+    expect(
+      both.tokens
+        .filter((x) => !x.special)
+        .map((x) => x.text.toLowerCase())
+        .join(' '),
+    ).toContain('project');
   });
 
   it('rejects a bad label index and bad scales with XtrustError', async () => {
     await expect(model.inputGradients!('free money', 5)).rejects.toMatchObject({ code: 'UNKNOWN_LABEL' });
     await expect(model.inputGradients!('free money', 0, { scales: [Number.NaN] })).rejects.toBeInstanceOf(XtrustError);
-    await expect(model.inputGradients!('free money', 0, { output: 'x' as 'logit' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(model.inputGradients!('free money', 0, { output: 'x' as 'logit' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 
   it('a folder without model_grad.onnx is not a GradientProvider; a named gradient file must exist', async () => {
@@ -150,7 +159,9 @@ describe('transformer gradients from onnx/model_grad.onnx (tiny-bert-spam)', () 
       expect(isGradientProvider(plain)).toBe(false);
       expect(plain.gradientGraphPath).toBeNull();
       await plain.release();
-      await expect(OnnxClassifier.load(copy, { gradientFile: 'onnx/model_grad.onnx' })).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+      await expect(OnnxClassifier.load(copy, { gradientFile: 'onnx/model_grad.onnx' })).rejects.toMatchObject({
+        code: 'FILE_NOT_FOUND',
+      });
       // A graph without the contract's inputs is refused by name on first use.
       const wrong = await OnnxClassifier.load(copy, { gradientFile: 'onnx/model.onnx' });
       await expect(wrong.inputGradients!('free money', 0)).rejects.toMatchObject({ code: 'UNSUPPORTED' });

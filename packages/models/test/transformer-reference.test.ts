@@ -17,7 +17,14 @@ interface ClassifierReference {
   attention_mask: Matrix;
   logits: Matrix;
   attentions: number[][][][][];
-  gradient_cases: { name: string; embedding_scale: Matrix; output_weights: Matrix; logits: Matrix; inputs_embeds: number[][][]; gradients: number[][][] }[];
+  gradient_cases: {
+    name: string;
+    embedding_scale: Matrix;
+    output_weights: Matrix;
+    logits: Matrix;
+    inputs_embeds: number[][][];
+    gradients: number[][][];
+  }[];
 }
 
 const reference = <T>(dir: string): T => JSON.parse(readFileSync(join(dir, 'reference.json'), 'utf8')) as T;
@@ -40,7 +47,7 @@ describe('tiny-bert-spam against its PyTorch reference', () => {
     ref.texts.forEach((_, b) => expect(enc.ids[b]).toEqual(unpadded(ref.input_ids[b], ref.attention_mask[b])));
   });
 
-  it('probabilities and the last layer\'s attention equal PyTorch\'s (max abs diff ≤ tolerance)', async () => {
+  it("probabilities and the last layer's attention equal PyTorch's (max abs diff ≤ tolerance)", async () => {
     const k = ref.labels.length;
     const probs = await model.predictProba(ref.texts);
     ref.logits.forEach((row, b) => {
@@ -54,7 +61,9 @@ describe('tiny-bert-spam against its PyTorch reference', () => {
     maps.forEach((map, b) => {
       const T = map.tokens.length;
       for (let h = 0; h < map.heads; h++) {
-        for (let i = 0; i < T; i++) for (let j = 0; j < T; j++) expect(Math.abs(map.weights[(h * T + i) * T + j] - last[b][h][i][j])).toBeLessThanOrEqual(ref.tolerance);
+        for (let i = 0; i < T; i++)
+          for (let j = 0; j < T; j++)
+            expect(Math.abs(map.weights[(h * T + i) * T + j] - last[b][h][i][j])).toBeLessThanOrEqual(ref.tolerance);
       }
     });
   });
@@ -66,11 +75,16 @@ describe('tiny-bert-spam against its PyTorch reference', () => {
       const g = await model.inputGradients!(ref.texts[b], label, { output: 'logit' });
       const T = g.tokens.length;
       let worst = 0;
-      for (let t = 0; t < T; t++) for (let j = 0; j < g.dim; j++) worst = Math.max(worst, Math.abs(g.gradients[t * g.dim + j] - c.gradients[b][t][j]));
+      for (let t = 0; t < T; t++)
+        for (let j = 0; j < g.dim; j++)
+          worst = Math.max(worst, Math.abs(g.gradients[t * g.dim + j] - c.gradients[b][t][j]));
       expect(worst).toBeLessThanOrEqual(ref.tolerance);
       // inputs: the unscaled word-piece embeddings, zero for [CLS]/[SEP]
       for (let t = 0; t < T; t++) {
-        for (let j = 0; j < g.dim; j++) expect(Math.abs(g.inputs[t * g.dim + j] - (g.tokens[t].special ? 0 : c.inputs_embeds[b][t][j]))).toBeLessThanOrEqual(ref.tolerance);
+        for (let j = 0; j < g.dim; j++)
+          expect(
+            Math.abs(g.inputs[t * g.dim + j] - (g.tokens[t].special ? 0 : c.inputs_embeds[b][t][j])),
+          ).toBeLessThanOrEqual(ref.tolerance);
       }
     }
   });
@@ -82,8 +96,14 @@ describe('tiny-bert-spam against its PyTorch reference', () => {
         for (let b = 0; b < ref.texts.length; b++) {
           const ids = unpadded(ref.input_ids[b], ref.attention_mask[b]);
           const T = ids.length;
-          const r = await graph.run(ids, Float32Array.from(c.embedding_scale[b].slice(0, T)), Float32Array.from(c.output_weights[b]));
-          for (let t = 0; t < T; t++) for (let j = 0; j < r.dim; j++) expect(Math.abs(r.gradients[t * r.dim + j] - c.gradients[b][t][j])).toBeLessThanOrEqual(ref.tolerance);
+          const r = await graph.run(
+            ids,
+            Float32Array.from(c.embedding_scale[b].slice(0, T)),
+            Float32Array.from(c.output_weights[b]),
+          );
+          for (let t = 0; t < T; t++)
+            for (let j = 0; j < r.dim; j++)
+              expect(Math.abs(r.gradients[t * r.dim + j] - c.gradients[b][t][j])).toBeLessThanOrEqual(ref.tolerance);
           c.logits[b].forEach((l, k) => expect(Math.abs(r.logits[k] - l)).toBeLessThanOrEqual(ref.tolerance));
         }
       }

@@ -53,14 +53,18 @@ describe('tiny-bert-spam: onnx and transformers runtimes agree', () => {
       await tight.release();
       await rows.release();
     }
-    await expect(OnnxClassifier.load(kitFixture('tiny-bert-spam'), { batchTokens: 0 })).rejects.toThrow(/batchTokens must be a positive integer, got 0/);
+    await expect(OnnxClassifier.load(kitFixture('tiny-bert-spam'), { batchTokens: 0 })).rejects.toThrow(
+      /batchTokens must be a positive integer, got 0/,
+    );
     // by default the bound follows config.json's hidden_size (128 here)
     expect(onnx.batchTokens).toBe((1024 * 768) / 128);
   });
 
   it('the last attentions.N is the one fetched, and both runtimes return the same maps', async () => {
     expect(isAttentionProvider(onnx)).toBe(true);
-    const layers = JSON.parse((await import('node:fs')).readFileSync(`${kitFixture('tiny-bert-spam')}/config.json`, 'utf8')).num_hidden_layers;
+    const layers = JSON.parse(
+      (await import('node:fs')).readFileSync(`${kitFixture('tiny-bert-spam')}/config.json`, 'utf8'),
+    ).num_hidden_layers;
     expect(onnx.attentionOutput).toBe(`attentions.${layers - 1}`);
     // only the last layer's output is fetched from the graph
     const run = vi.spyOn(ort.InferenceSession.prototype, 'run');
@@ -73,7 +77,8 @@ describe('tiny-bert-spam: onnx and transformers runtimes agree', () => {
       expect(a[i].tokens).toEqual(b[i].tokens);
       expect(a[i].heads).toBe(b[i].heads);
       const T = a[i].tokens.length;
-      for (let j = 0; j < a[i].weights.length; j++) expect(Math.abs(a[i].weights[j] - b[i].weights[j])).toBeLessThan(1e-5);
+      for (let j = 0; j < a[i].weights.length; j++)
+        expect(Math.abs(a[i].weights[j] - b[i].weights[j])).toBeLessThan(1e-5);
       // rows over unpadded tokens are softmax rows: they sum to 1
       for (let r = 0; r < a[i].heads * T; r++) {
         let s = 0;

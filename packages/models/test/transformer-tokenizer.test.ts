@@ -6,7 +6,6 @@ import { loadBrown, loadSotu, loadSpamAssassin } from '@xtrust/datasets';
 import { loadLocalTokenizer } from '../src/hf-tokenizer-loader.js';
 import { FIXTURES } from '../../../models/transformers/fixture-paths.js';
 
-
 /**
  * The kit's tokenizer, two implementations: the Python WordPiece encoder the kit trained every model on
  * (models/transformers/kit/wordpiece.py, whose ids for each text are committed as sha1 digests in
@@ -41,7 +40,8 @@ describe("the kit's WordPiece encoder and transformers.js give the same ids", ()
         const e = expected[i];
         if (e.ids) expect(ids, r.id).toEqual(e.ids);
         const sha1 = createHash('sha1').update(ids.join(' ')).digest('hex');
-        if (ids.length !== e.n || sha1 !== e.sha1) mismatches.push(`${r.id}: ${ids.length} ids here, ${e.n} in the kit`);
+        if (ids.length !== e.n || sha1 !== e.sha1)
+          mismatches.push(`${r.id}: ${ids.length} ids here, ${e.n} in the kit`);
       });
       expect(mismatches).toEqual([]);
     });

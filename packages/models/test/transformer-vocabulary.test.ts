@@ -14,13 +14,18 @@ import { FIXTURES } from '../../../models/transformers/fixture-paths.js';
  */
 const FOLDERS = ['tiny-bert-spam', 'tiny-bert-brown', 'tiny-bert-shortcut', 'tiny-bert-mlm', 'tiny-gpt2'];
 const readVocab = (folder: string): string[] =>
-  readFileSync(join(FIXTURES, folder, 'vocab.txt'), 'utf8').split('\n').filter((t) => t.length > 0);
+  readFileSync(join(FIXTURES, folder, 'vocab.txt'), 'utf8')
+    .split('\n')
+    .filter((t) => t.length > 0);
 
 /** The n most frequent all-letter words (lower-cased, accents stripped, split at anything else) of the texts; ties by text. */
 function mostFrequentWords(texts: Iterable<string>, n: number): string[] {
   const counts = new Map<string, number>();
   for (const text of texts) {
-    const normal = text.normalize('NFD').replace(/\p{Mn}/gu, '').toLowerCase();
+    const normal = text
+      .normalize('NFD')
+      .replace(/\p{Mn}/gu, '')
+      .toLowerCase();
     for (const w of normal.split(/[^\p{L}\p{N}]+/u)) {
       if (/^[a-z]+$/.test(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
     }
@@ -41,7 +46,21 @@ describe("the kit's shared WordPiece vocabulary", () => {
 
   it('holds common English and topic words as whole pieces', () => {
     const vocab = new Set(readVocab('tiny-bert-spam'));
-    const words = ['the', 'and', 'of', 'to', 'is', 'free', 'money', 'meeting', 'government', 'religion', 'president', 'church', 'email'];
+    const words = [
+      'the',
+      'and',
+      'of',
+      'to',
+      'is',
+      'free',
+      'money',
+      'meeting',
+      'government',
+      'religion',
+      'president',
+      'church',
+      'email',
+    ];
     expect(words.filter((w) => !vocab.has(w))).toEqual([]);
   });
 

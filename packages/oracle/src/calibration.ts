@@ -77,7 +77,12 @@ export function relatedPairs(lexicon: CalibrationLexicon, words = 1000): WordPai
  * `count` random unordered pairs of distinct words from `vocabulary`, none of which is in `exclude`
  * (the related pairs), drawn with a seeded generator — the unrelated class of the calibration.
  */
-export function randomPairs(vocabulary: readonly string[], count: number, exclude: readonly WordPair[], seed: number): WordPair[] {
+export function randomPairs(
+  vocabulary: readonly string[],
+  count: number,
+  exclude: readonly WordPair[],
+  seed: number,
+): WordPair[] {
   if (vocabulary.length < 2) throw new XtrustError('INVALID_ARGUMENT', 'randomPairs: need at least two words');
   const banned = new Set(exclude.map(([a, b]) => (a < b ? `${a} ${b}` : `${b} ${a}`)));
   const g = rng(seed);
@@ -128,7 +133,8 @@ async function pairSimilarities(embedding: WordEmbedding, pairs: readonly WordPa
   const kv = await knownVectors(embedding, words);
   const row = new Map<string, number>();
   words.forEach((w, i) => {
-    if (kv.index[i] < 0) throw new XtrustError('OUT_OF_VOCABULARY', `"${w}" is not in embedding ${embedding.name}`, { word: w });
+    if (kv.index[i] < 0)
+      throw new XtrustError('OUT_OF_VOCABULARY', `"${w}" is not in embedding ${embedding.name}`, { word: w });
     row.set(w, kv.index[i]);
   });
   const dim = embedding.dim;
@@ -165,7 +171,11 @@ export async function thresholdFromPairs(
   const u = keep(unrelated);
   const dropped = related.length - r.length + unrelated.length - u.length;
   if (r.length === 0 || u.length === 0) {
-    throw new XtrustError('OUT_OF_VOCABULARY', `embedding ${embedding.name} knows no word pair of the calibration lists (${related.length} related, ${unrelated.length} unrelated)`, { embedding: embedding.name });
+    throw new XtrustError(
+      'OUT_OF_VOCABULARY',
+      `embedding ${embedding.name} knows no word pair of the calibration lists (${related.length} related, ${unrelated.length} unrelated)`,
+      { embedding: embedding.name },
+    );
   }
   const rel = (await pairSimilarities(embedding, r)).sort();
   const unr = (await pairSimilarities(embedding, u)).sort();
@@ -184,7 +194,15 @@ export async function thresholdFromPairs(
     else hi = theta;
     if (hi - lo < 1e-9) break;
   }
-  return { embedding: embedding.name, thetaRelate: theta, relatedPairs: r.length, unrelatedPairs: u.length, droppedOutOfVocabulary: dropped, iterations, ...classifyPairs(rel, unr, theta) };
+  return {
+    embedding: embedding.name,
+    thetaRelate: theta,
+    relatedPairs: r.length,
+    unrelatedPairs: u.length,
+    droppedOutOfVocabulary: dropped,
+    iterations,
+    ...classifyPairs(rel, unr, theta),
+  };
 }
 
 /** The xtrust cache folder: `$XTRUST_CACHE_DIR`, else `$XDG_CACHE_HOME/xtrust`, else `~/.cache/xtrust` (read at each call). */
@@ -210,15 +228,27 @@ export interface CalibrateOptions {
  * The result is cached per embedding (name, dimension and the vectors of a few common words), seed
  * and word count under `<cache>/oracle/`, so each method is calibrated once per machine.
  */
-export async function calibrateThetaRelate(embedding: WordEmbedding, lexicon: CalibrationLexicon, options: CalibrateOptions = {}): Promise<CalibrationResult> {
+export async function calibrateThetaRelate(
+  embedding: WordEmbedding,
+  lexicon: CalibrationLexicon,
+  options: CalibrateOptions = {},
+): Promise<CalibrationResult> {
   const seed = options.seed ?? 0;
   const frequentWords = options.frequentWords ?? 1000;
   const safe = embedding.name.replace(/[^A-Za-z0-9._-]+/g, '_');
   // the vectors of a few common words key the cache too: a rebuilt or retrained embedding of the same name recalibrates
   const probe = ['the', 'time', 'good', 'house', 'run'].filter((w) => embedding.has(w));
   const probeVectors = probe.length ? await embedding.vectors(probe) : new Float32Array(0);
-  const digest = createHash('sha256').update(probe.join(' ')).update(Buffer.from(probeVectors.buffer, probeVectors.byteOffset, probeVectors.byteLength)).digest('hex').slice(0, 12);
-  const file = join(xtrustCacheDir(), 'oracle', `theta-relate-${safe}-d${embedding.dim}-w${frequentWords}-s${seed}-${digest}.json`);
+  const digest = createHash('sha256')
+    .update(probe.join(' '))
+    .update(Buffer.from(probeVectors.buffer, probeVectors.byteOffset, probeVectors.byteLength))
+    .digest('hex')
+    .slice(0, 12);
+  const file = join(
+    xtrustCacheDir(),
+    'oracle',
+    `theta-relate-${safe}-d${embedding.dim}-w${frequentWords}-s${seed}-${digest}.json`,
+  );
   if (options.cache !== false) {
     try {
       const cached = JSON.parse(await readFile(file, 'utf8')) as CalibrationResult;
@@ -232,7 +262,12 @@ export async function calibrateThetaRelate(embedding: WordEmbedding, lexicon: Ca
   const vocabulary = [...new Set(related.flat())].sort();
   const unrelated = randomPairs(vocabulary, related.length, related, seed);
   const fit = await thresholdFromPairs(embedding, related, unrelated);
-  const result: CalibrationResult = { ...fit, droppedOutOfVocabulary: allRelated.length - related.length, seed, frequentWords };
+  const result: CalibrationResult = {
+    ...fit,
+    droppedOutOfVocabulary: allRelated.length - related.length,
+    seed,
+    frequentWords,
+  };
   if (options.cache !== false) {
     await mkdir(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

@@ -77,12 +77,19 @@ export function classDescriptionItems(
   };
   add(name);
   if (user !== undefined) {
-    if (typeof user === 'string') for (const m of user.toLowerCase().matchAll(/[\p{L}\p{N}]+(?:[-'][\p{L}\p{N}]+)*/gu)) add(m[0]);
+    if (typeof user === 'string')
+      for (const m of user.toLowerCase().matchAll(/[\p{L}\p{N}]+(?:[-'][\p{L}\p{N}]+)*/gu)) add(m[0]);
     else for (const w of user) add(w);
   }
   const auto = config?.wordnet;
   if (auto) {
-    const d = wordNetDescription(wn, name, { senses: auto.senses, gloss: auto.gloss, hypernyms: auto.hypernyms, hyponyms: auto.hyponyms, stopWords: FUNCTION_WORDS });
+    const d = wordNetDescription(wn, name, {
+      senses: auto.senses,
+      gloss: auto.gloss,
+      hypernyms: auto.hypernyms,
+      hyponyms: auto.hyponyms,
+      stopWords: FUNCTION_WORDS,
+    });
     for (const w of [...d.lemmas, ...d.glossWords, ...d.hypernyms, ...d.hyponyms]) add(w);
   }
   return items;
@@ -99,12 +106,16 @@ export interface DescriptionTarget {
 }
 
 /** The target of a description under `embedding`, or null when it knows none of the items (the method abstains, as with an unknown name). */
-export async function descriptionTarget(embedding: WordEmbedding, items: readonly string[]): Promise<DescriptionTarget | null> {
+export async function descriptionTarget(
+  embedding: WordEmbedding,
+  items: readonly string[],
+): Promise<DescriptionTarget | null> {
   const rows: Float32Array[] = [];
   for (let i = 0; i < items.length; i++) {
     // the name (item 0) as Eq. 4 takes it; a described item whole when the embedding knows it ("e-mail"), else as a name
     const it = items[i];
-    const whole = i > 0 && !/\s/u.test(it) && embedding.has(it) ? (await embedding.vectors([it])).slice(0, embedding.dim) : null;
+    const whole =
+      i > 0 && !/\s/u.test(it) && embedding.has(it) ? (await embedding.vectors([it])).slice(0, embedding.dim) : null;
     const v = whole ?? (await classNameVector(embedding, it));
     if (v) rows.push(v);
   }
@@ -165,17 +176,36 @@ export function descriptionScores(
  * value a non-empty string or a non-empty list of non-empty strings. `source` names where they came from
  * (a file) in the error.
  */
-export function checkClassDescriptions(descriptions: unknown, labels: readonly string[], source = 'classDescriptions'): Readonly<Record<string, UserDescription>> {
+export function checkClassDescriptions(
+  descriptions: unknown,
+  labels: readonly string[],
+  source = 'classDescriptions',
+): Readonly<Record<string, UserDescription>> {
   if (typeof descriptions !== 'object' || descriptions === null || Array.isArray(descriptions)) {
-    throw new XtrustError('INVALID_ARGUMENT', `${source}: expected an object mapping labels to descriptions (a string or a list of words)`, { source });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${source}: expected an object mapping labels to descriptions (a string or a list of words)`,
+      { source },
+    );
   }
   const out: Record<string, UserDescription> = {};
   for (const [label, value] of Object.entries(descriptions as Record<string, unknown>)) {
     if (!labels.includes(label)) {
-      throw new XtrustError('UNKNOWN_LABEL', `${source}: "${label}" is not one of the model's labels (${labels.join(', ')})`, { source, label });
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `${source}: "${label}" is not one of the model's labels (${labels.join(', ')})`,
+        { source, label },
+      );
     }
-    const ok = (typeof value === 'string' && value.trim() !== '') || (Array.isArray(value) && value.length > 0 && value.every((w) => typeof w === 'string' && w.trim() !== ''));
-    if (!ok) throw new XtrustError('INVALID_ARGUMENT', `${source}: the description of "${label}" must be a non-empty string or a non-empty list of words, got ${JSON.stringify(value)}`, { source, label });
+    const ok =
+      (typeof value === 'string' && value.trim() !== '') ||
+      (Array.isArray(value) && value.length > 0 && value.every((w) => typeof w === 'string' && w.trim() !== ''));
+    if (!ok)
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${source}: the description of "${label}" must be a non-empty string or a non-empty list of words, got ${JSON.stringify(value)}`,
+        { source, label },
+      );
     out[label] = typeof value === 'string' ? value : [...(value as string[])];
   }
   return out;

@@ -77,12 +77,17 @@ export async function explainTolerant(
   skipUnexplainable = true,
 ): Promise<TolerantExplanations> {
   const batchSize = options.batchSize ?? 32;
-  if (!Number.isInteger(batchSize) || batchSize <= 0) throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${batchSize}`);
+  if (!Number.isInteger(batchSize) || batchSize <= 0)
+    throw new XtrustError('INVALID_ARGUMENT', `batchSize must be a positive integer, got ${batchSize}`);
   const batchSeconds = options.batchSeconds;
   if (batchSeconds !== undefined && !(typeof batchSeconds === 'number' && batchSeconds > 0)) {
-    throw new XtrustError('INVALID_ARGUMENT', `batchSeconds must be a positive number of seconds, got ${JSON.stringify(batchSeconds)}`);
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `batchSeconds must be a positive number of seconds, got ${JSON.stringify(batchSeconds)}`,
+    );
   }
-  if (keys.length !== texts.length) throw new XtrustError('DIMENSION_MISMATCH', `explainAll: ${texts.length} texts but ${keys.length} keys`);
+  if (keys.length !== texts.length)
+    throw new XtrustError('DIMENSION_MISMATCH', `explainAll: ${texts.length} texts but ${keys.length} keys`);
   const out: (Explanation | null | undefined)[] = new Array(texts.length);
   const failures: { index: number; reason: string }[] = [];
   const position = new Map<string, number>();
@@ -120,7 +125,8 @@ export async function explainTolerant(
     let spent = 0;
     let timed = 0;
     for (let b = 0; b < todo.length; b += size) {
-      if (batchSeconds !== undefined && timed > 0) size = Math.max(1, Math.min(batchSize, Math.floor((batchSeconds * timed) / spent)));
+      if (batchSeconds !== undefined && timed > 0)
+        size = Math.max(1, Math.min(batchSize, Math.floor((batchSeconds * timed) / spent)));
       const idx = todo.slice(b, b + size);
       const t0 = performance.now();
       const batch = idx.map((i) => texts[i]);
@@ -162,10 +168,18 @@ function perText(e: unknown): boolean {
   return e instanceof XtrustError && PER_TEXT_CODES.has(e.code);
 }
 
-async function explainBatch(explainer: Explainer, classifier: Classifier, batch: readonly string[], options: Record<string, unknown> | undefined): Promise<Explanation[]> {
+async function explainBatch(
+  explainer: Explainer,
+  classifier: Classifier,
+  batch: readonly string[],
+  options: Record<string, unknown> | undefined,
+): Promise<Explanation[]> {
   const ex = await explainer.explain(classifier, batch, options);
   if (ex.length !== batch.length) {
-    throw new XtrustError('BAD_MODEL_OUTPUT', `explainer ${explainer.name} returned ${ex.length} explanations for ${batch.length} texts`);
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `explainer ${explainer.name} returned ${ex.length} explanations for ${batch.length} texts`,
+    );
   }
   return ex;
 }

@@ -8,7 +8,10 @@ import { eng } from 'stopword';
  * The list is NLTK's English stop words (@xtrust/core NON_CONTENT_WORDS) together with the `stopword`
  * package's English list (determiners such as "another", light verbs such as "said", "get").
  */
-export const FUNCTION_WORDS: ReadonlySet<string> = new Set([...NON_CONTENT_WORDS, ...eng.map((w: string) => w.toLowerCase())]);
+export const FUNCTION_WORDS: ReadonlySet<string> = new Set([
+  ...NON_CONTENT_WORDS,
+  ...eng.map((w: string) => w.toLowerCase()),
+]);
 
 /** True when `word` (any case) is a function word: never a keyword (OracleConfig.functionWords = 'never-keywords'). */
 export function isFunctionWord(word: string): boolean {

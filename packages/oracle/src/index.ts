@@ -31,7 +31,16 @@ export {
   type KeywordStoreProvenance,
   type MethodSummary,
 } from './keyword-store.js';
-export { selectKeywords, clusterByCosine, relatesToClass, relatesToDescription, otherClassVectors, PAPER_RULE, type MethodKeywords, type SelectionRule } from './keyword-selection.js';
+export {
+  selectKeywords,
+  clusterByCosine,
+  relatesToClass,
+  relatesToDescription,
+  otherClassVectors,
+  PAPER_RULE,
+  type MethodKeywords,
+  type SelectionRule,
+} from './keyword-selection.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
 export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vote.js';
 export {
@@ -48,7 +57,13 @@ export {
   type LabelPredictionsOptions,
 } from './trust-labels.js';
 export { verdictSampling, verdictStatisticOf, tokiStatistic, type VerdictSamplingOptions } from './verdict-sampling.js';
-export { explainAll, explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
+export {
+  explainAll,
+  explainTolerant,
+  type ExplainAllOptions,
+  type Progress,
+  type TolerantExplanations,
+} from './explaining.js';
 export {
   calibrateThetaRelate,
   thresholdFromPairs,
@@ -83,7 +98,14 @@ export {
 } from './evaluation.js';
 export { classNameVector, classNameWords, knownVectors, type KnownVectors } from './word-vectors.js';
 export { FUNCTION_WORDS, isFunctionWord } from './function-words.js';
-export { tokenResponses, evidenceTexts, sampleVocabulary, replaceWord, type TokenCheckSettings, type TokenResponse } from './token-response.js';
+export {
+  tokenResponses,
+  evidenceTexts,
+  sampleVocabulary,
+  replaceWord,
+  type TokenCheckSettings,
+  type TokenResponse,
+} from './token-response.js';
 export {
   classDescriptionItems,
   descriptionTarget,

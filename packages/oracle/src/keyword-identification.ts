@@ -1,4 +1,12 @@
-import { XtrustError, argmaxRow, rng, type Classifier, type Explainer, type Explanation, type WordEmbedding } from '@xtrust/core';
+import {
+  XtrustError,
+  argmaxRow,
+  rng,
+  type Classifier,
+  type Explainer,
+  type Explanation,
+  type WordEmbedding,
+} from '@xtrust/core';
 import { wordnet } from '@xtrust/embeddings';
 import { calibrateThetaRelate } from './calibration.js';
 import { oracleEmbeddings, resolveOracle, type OracleConfig, type OracleName } from './oracle-config.js';
@@ -47,13 +55,21 @@ export async function identifyKeywords(
 ): Promise<KeywordStore> {
   const started = performance.now();
   if (trainTexts.length !== trainLabels.length) {
-    throw new XtrustError('DIMENSION_MISMATCH', `identifyKeywords: ${trainTexts.length} training texts but ${trainLabels.length} labels`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `identifyKeywords: ${trainTexts.length} training texts but ${trainLabels.length} labels`,
+    );
   }
   if (trainTexts.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'identifyKeywords: no training texts');
   const labels = classifier.labels;
   const labelSet = new Set(labels);
   trainLabels.forEach((l, i) => {
-    if (!labelSet.has(l)) throw new XtrustError('UNKNOWN_LABEL', `training label "${l}" at row ${i} is not one of the model's labels (${labels.join(', ')})`, { row: i, label: l });
+    if (!labelSet.has(l))
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `training label "${l}" at row ${i} is not one of the model's labels (${labels.join(', ')})`,
+        { row: i, label: l },
+      );
   });
   const seed = options.seed ?? 0;
   const sampleSize = options.sampleSize ?? 2000;
@@ -114,7 +130,12 @@ export async function identifyKeywords(
   );
   options.onProgress?.({ phase: 'keywords', done: labels.length, total: labels.length });
   if (oracle.tokenCheck) {
-    await checkSurfaceTokens(store, classifier, tolerant.explanations.filter((e) => e !== null), options.embeddings[0]);
+    await checkSurfaceTokens(
+      store,
+      classifier,
+      tolerant.explanations.filter((e) => e !== null),
+      options.embeddings[0],
+    );
   }
   store.provenance = {
     ...store.provenance,
@@ -134,7 +155,12 @@ export async function identifyKeywords(
  * they weighed most, all in one batched model call; the measurements go into the store, which drops
  * the surface tokens from K_c.
  */
-export async function checkSurfaceTokens(store: KeywordStore, classifier: Classifier, explanations: readonly Explanation[], embedding: WordEmbedding): Promise<void> {
+export async function checkSurfaceTokens(
+  store: KeywordStore,
+  classifier: Classifier,
+  explanations: readonly Explanation[],
+  embedding: WordEmbedding,
+): Promise<void> {
   const check = store.oracle.tokenCheck;
   if (!check) return;
   const started = performance.now();
@@ -152,7 +178,10 @@ export async function checkSurfaceTokens(store: KeywordStore, classifier: Classi
       .filter((w) => !isFunctionWord(w.word))
       .map((w) => ({ word: w.word, sum: w.importance * w.count }))
       .sort((a, b) => b.sum - a.sum || (a.word < b.word ? -1 : 1));
-    const reference = content.slice(0, check.referenceWords).map((w) => w.sum).sort((a, b) => a - b);
+    const reference = content
+      .slice(0, check.referenceWords)
+      .map((w) => w.sum)
+      .sort((a, b) => a - b);
     const median = reference.length ? reference[Math.floor((reference.length - 1) / 2)] : 0;
     if (!(median > 0)) continue;
     const perClass = new Map<string, number>();
@@ -174,7 +203,10 @@ export async function checkSurfaceTokens(store: KeywordStore, classifier: Classi
       [...perClass.values()].map((r) => ({ ...r, concentration: concentration.get(label)?.get(r.word) })),
     );
   }
-  store.provenance = { ...store.provenance, tokenCheck: { words: requests.length, modelTexts: stats.modelTexts, seconds: (performance.now() - started) / 1000 } };
+  store.provenance = {
+    ...store.provenance,
+    tokenCheck: { words: requests.length, modelTexts: stats.modelTexts, seconds: (performance.now() - started) / 1000 },
+  };
 }
 
 /**
@@ -190,9 +222,14 @@ export async function oracleEnsemble(
   const ensemble: EnsembleMember[] = [];
   for (const e of members) {
     let t = typeof thetaRelate === 'number' ? thetaRelate : thetaRelate[e.name];
-    if (t === undefined && oracle.postProcess !== 'none') t = (await calibrateThetaRelate(e, wordnet(), { seed: 0 })).thetaRelate;
+    if (t === undefined && oracle.postProcess !== 'none')
+      t = (await calibrateThetaRelate(e, wordnet(), { seed: 0 })).thetaRelate;
     if (t === undefined) {
-      throw new XtrustError('INVALID_ARGUMENT', `no θ_relate for embedding "${e.name}"; calibrate it with calibrateThetaRelate or pass thetaRelate: { "${e.name}": … }`, { embedding: e.name });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `no θ_relate for embedding "${e.name}"; calibrate it with calibrateThetaRelate or pass thetaRelate: { "${e.name}": … }`,
+        { embedding: e.name },
+      );
     }
     ensemble.push({ name: e.name, dim: e.dim, thetaRelate: t });
   }
@@ -238,7 +275,10 @@ export async function keywordStoreFromExplanations(args: KeywordStoreFromExplana
       ...args.provenance,
     },
   });
-  await KeywordStore.requireClassNamesKnown(Object.fromEntries(args.labels.map((l) => [l, args.classNames?.[l] ?? l])), args.embeddings);
+  await KeywordStore.requireClassNamesKnown(
+    Object.fromEntries(args.labels.map((l) => [l, args.classNames?.[l] ?? l])),
+    args.embeddings,
+  );
   await store.addExplanations(args.explanations, members, args.trueLabels);
   return store;
 }

@@ -3,7 +3,12 @@ import { averageLinkage, cosineMatrix } from '@xtrust/native';
 import { ABSTAIN } from './ensemble-vote.js';
 import { classNameVector, knownVectors } from './word-vectors.js';
 import type { ClusterRule } from './oracle-config.js';
-import { descriptionScores, descriptionTarget, type DescriptionRelate, type DescriptionTarget } from './class-description.js';
+import {
+  descriptionScores,
+  descriptionTarget,
+  type DescriptionRelate,
+  type DescriptionTarget,
+} from './class-description.js';
 
 /** How Eq. 4 decides, beyond θ_dist and θ_relate (see OracleConfig). */
 export interface SelectionRule {
@@ -16,14 +21,21 @@ export interface SelectionRule {
    * null for the paper's one name: `own` are the class's description items (name first), `others` the
    * other classes' items when relatedness is contrasted (else null), `relate` the rule (DescriptionRelate).
    */
-  readonly description?: { readonly own: readonly string[]; readonly others: readonly (readonly string[])[] | null; readonly relate: DescriptionRelate } | null;
+  readonly description?: {
+    readonly own: readonly string[];
+    readonly others: readonly (readonly string[])[] | null;
+    readonly relate: DescriptionRelate;
+  } | null;
 }
 
 /** Eq. 4 as the paper states it. */
 export const PAPER_RULE: SelectionRule = { clusterRule: 'mean', memberShare: 0.5, contrastWith: null };
 
 /** The vectors of the class names this embedding knows (names it lacks are left out), row-major, with their count. */
-export async function otherClassVectors(embedding: WordEmbedding, names: readonly string[]): Promise<{ vectors: Float32Array; count: number }> {
+export async function otherClassVectors(
+  embedding: WordEmbedding,
+  names: readonly string[],
+): Promise<{ vectors: Float32Array; count: number }> {
   const rows: Float32Array[] = [];
   for (const n of names) {
     const v = await classNameVector(embedding, n);
@@ -38,7 +50,14 @@ export async function otherClassVectors(embedding: WordEmbedding, names: readonl
  * For each of n row vectors: 1 when its cosine with the class vector is ≥ θ_relate and — with `others` —
  * at least its cosine with each other class's vector (the class is its nearest class name), else 0.
  */
-export function relatesToClass(vectors: Float32Array, n: number, dim: number, classVec: Float32Array, others: { vectors: Float32Array; count: number } | null, thetaRelate: number): Uint8Array {
+export function relatesToClass(
+  vectors: Float32Array,
+  n: number,
+  dim: number,
+  classVec: Float32Array,
+  others: { vectors: Float32Array; count: number } | null,
+  thetaRelate: number,
+): Uint8Array {
   const out = new Uint8Array(n);
   if (n === 0) return out;
   const own = cosineMatrix(vectors, classVec, dim);
@@ -55,7 +74,12 @@ export function relatesToClass(vectors: Float32Array, n: number, dim: number, cl
  * relatesToClass for a described class: 1 when the score against the class's description is ≥ θ_relate
  * and — with rivals (class contrast) — at least the score against each other class's description.
  */
-export function relatesToDescription(scores: (t: DescriptionTarget) => Float32Array, target: DescriptionTarget, rivals: readonly DescriptionTarget[], thetaRelate: number): Uint8Array {
+export function relatesToDescription(
+  scores: (t: DescriptionTarget) => Float32Array,
+  target: DescriptionTarget,
+  rivals: readonly DescriptionTarget[],
+  thetaRelate: number,
+): Uint8Array {
   const own = scores(target);
   const rs = rivals.map(scores);
   const out = new Uint8Array(own.length);
@@ -104,12 +128,20 @@ export async function selectKeywords(
   const target = described ? await descriptionTarget(embedding, described.own) : null;
   const classVec = described ? (target ? target.centroid : null) : await classNameVector(embedding, className);
   if (!classVec || n === 0) {
-    return { embedding: embedding.name, ballots, clusters, clusterCount: 0, relatedClusters: 0, classNameKnown: classVec !== null };
+    return {
+      embedding: embedding.name,
+      ballots,
+      clusters,
+      clusterCount: 0,
+      relatedClusters: 0,
+      classNameKnown: classVec !== null,
+    };
   }
   const kv = await knownVectors(embedding, poolWords);
   const m = kv.known.length;
   const dim = kv.dim;
-  if (m === 0) return { embedding: embedding.name, ballots, clusters, clusterCount: 0, relatedClusters: 0, classNameKnown: true };
+  if (m === 0)
+    return { embedding: embedding.name, ballots, clusters, clusterCount: 0, relatedClusters: 0, classNameKnown: true };
   const ids = clusterByCosine(kv.vectors, m, dim, thetaDist);
   let clusterCount = 0;
   for (let i = 0; i < m; i++) clusterCount = Math.max(clusterCount, ids[i] + 1);
@@ -130,8 +162,21 @@ export async function selectKeywords(
       if (t) rivals.push(t);
     }
     const groups = { members: kv.vectors, memberOf: ids };
-    related = relatesToDescription((t) => descriptionScores(means, clusterCount, t, described.relate, groups), target, rivals, thetaRelate);
-    own = rule.clusterRule === 'mean' ? null : relatesToDescription((t) => descriptionScores(kv.vectors, m, t, described.relate), target, rivals, thetaRelate);
+    related = relatesToDescription(
+      (t) => descriptionScores(means, clusterCount, t, described.relate, groups),
+      target,
+      rivals,
+      thetaRelate,
+    );
+    own =
+      rule.clusterRule === 'mean'
+        ? null
+        : relatesToDescription(
+            (t) => descriptionScores(kv.vectors, m, t, described.relate),
+            target,
+            rivals,
+            thetaRelate,
+          );
   } else {
     const others = rule.contrastWith ? await otherClassVectors(embedding, rule.contrastWith) : null;
     related = relatesToClass(means, clusterCount, dim, classVec, others, thetaRelate);

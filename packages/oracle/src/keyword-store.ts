@@ -134,7 +134,8 @@ export class KeywordStore {
     /** The configuration: post-processing, Eq. 4's rule and class contrast (θ_dist is the store's own). */
     readonly oracle: OracleConfig,
   ) {
-    for (const l of labels) this.state.set(l, { voted: new Set(), keywords: new Set(), methods: [], responses: new Map() });
+    for (const l of labels)
+      this.state.set(l, { voted: new Set(), keywords: new Set(), methods: [], responses: new Map() });
   }
 
   /** An empty store; fill it with `addExplanations`. */
@@ -154,22 +155,46 @@ export class KeywordStore {
     for (const l of args.labels) classNames[l] = args.classNames?.[l] ?? l;
     for (const k of Object.keys(args.classNames ?? {})) {
       if (!args.labels.includes(k)) {
-        throw new XtrustError('UNKNOWN_LABEL', `classNames maps "${k}", which is not one of the model's labels (${args.labels.join(', ')})`, { label: k });
+        throw new XtrustError(
+          'UNKNOWN_LABEL',
+          `classNames maps "${k}", which is not one of the model's labels (${args.labels.join(', ')})`,
+          { label: k },
+        );
       }
     }
-    if (!(args.thetaDist >= 0 && args.thetaDist <= 2)) throw new XtrustError('INVALID_ARGUMENT', `thetaDist must be a cosine distance in [0, 2], got ${args.thetaDist}`);
-    if (!Number.isInteger(args.topK) || args.topK <= 0) throw new XtrustError('INVALID_ARGUMENT', `topK must be a positive integer, got ${args.topK}`);
-    if (args.ensemble.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'the embedding ensemble is empty: give at least one WordEmbedding');
+    if (!(args.thetaDist >= 0 && args.thetaDist <= 2))
+      throw new XtrustError('INVALID_ARGUMENT', `thetaDist must be a cosine distance in [0, 2], got ${args.thetaDist}`);
+    if (!Number.isInteger(args.topK) || args.topK <= 0)
+      throw new XtrustError('INVALID_ARGUMENT', `topK must be a positive integer, got ${args.topK}`);
+    if (args.ensemble.length === 0)
+      throw new XtrustError('INVALID_ARGUMENT', 'the embedding ensemble is empty: give at least one WordEmbedding');
     const names = new Set<string>();
     for (const e of args.ensemble) {
-      if (names.has(e.name)) throw new XtrustError('INVALID_ARGUMENT', `two ensemble members are named "${e.name}"; names identify methods in votes and stores`);
+      if (names.has(e.name))
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `two ensemble members are named "${e.name}"; names identify methods in votes and stores`,
+        );
       names.add(e.name);
-      if (!Number.isFinite(e.thetaRelate)) throw new XtrustError('INVALID_ARGUMENT', `θ_relate of embedding "${e.name}" is not a number`);
+      if (!Number.isFinite(e.thetaRelate))
+        throw new XtrustError('INVALID_ARGUMENT', `θ_relate of embedding "${e.name}" is not a number`);
     }
     const oracle = args.oracle ?? TOKI_PAPER;
     checkOracle(oracle);
-    if (oracle.classDescriptions) checkClassDescriptions(oracle.classDescriptions, args.labels, `oracle "${oracle.name}" classDescriptions`);
-    return new KeywordStore(args.fingerprint, [...(args.probes ?? [])], [...args.labels], classNames, args.thetaDist, args.topK, [...args.ensemble], args.provenance, new WordPools(args.labels), oracle);
+    if (oracle.classDescriptions)
+      checkClassDescriptions(oracle.classDescriptions, args.labels, `oracle "${oracle.name}" classDescriptions`);
+    return new KeywordStore(
+      args.fingerprint,
+      [...(args.probes ?? [])],
+      [...args.labels],
+      classNames,
+      args.thetaDist,
+      args.topK,
+      [...args.ensemble],
+      args.provenance,
+      new WordPools(args.labels),
+      oracle,
+    );
   }
 
   /** The class name that stands for `label` in similarities (the label itself unless mapped). */
@@ -309,12 +334,18 @@ export class KeywordStore {
           { expected: this.ensemble.map((x) => x.name) },
         );
       }
-      if (e.dim !== m.dim) throw new XtrustError('INCOMPATIBLE', `embedding "${m.name}" has dimension ${e.dim}, the store was built with ${m.dim}`);
+      if (e.dim !== m.dim)
+        throw new XtrustError(
+          'INCOMPATIBLE',
+          `embedding "${m.name}" has dimension ${e.dim}, the store was built with ${m.dim}`,
+        );
       out.push(e);
     }
     if (embeddings.length !== this.ensemble.length) {
       const extra = embeddings.filter((e) => !this.ensemble.some((m) => m.name === e.name)).map((e) => e.name);
-      throw new XtrustError('INCOMPATIBLE', `embeddings [${extra.join(', ')}] are not part of the store's ensemble`, { extra });
+      throw new XtrustError('INCOMPATIBLE', `embeddings [${extra.join(', ')}] are not part of the store's ensemble`, {
+        extra,
+      });
     }
     return out;
   }
@@ -324,10 +355,17 @@ export class KeywordStore {
    * classes they touch. Only s̄_w of the words concerned changes; clustering reruns on the grown pools.
    * `trueLabels[i]`, when given, must equal the explanation's predicted label (incorrect ones are skipped).
    */
-  async addExplanations(explanations: readonly Explanation[], embeddings: readonly WordEmbedding[], trueLabels?: readonly string[]): Promise<{ added: number; skipped: number }> {
+  async addExplanations(
+    explanations: readonly Explanation[],
+    embeddings: readonly WordEmbedding[],
+    trueLabels?: readonly string[],
+  ): Promise<{ added: number; skipped: number }> {
     const members = await this.members(embeddings);
     if (trueLabels && trueLabels.length !== explanations.length) {
-      throw new XtrustError('DIMENSION_MISMATCH', `addExplanations: ${explanations.length} explanations but ${trueLabels.length} true labels`);
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `addExplanations: ${explanations.length} explanations but ${trueLabels.length} true labels`,
+      );
     }
     const touched = new Set<string>();
     let added = 0;
@@ -357,10 +395,14 @@ export class KeywordStore {
    * A copy of this store with another θ_dist and/or θ_relate, keywords recomputed from the same pools —
    * the RQ2.1 sweep needs no re-explaining.
    */
-  async withThresholds(embeddings: readonly WordEmbedding[], change: { thetaDist?: number; thetaRelate?: Readonly<Record<string, number>> }): Promise<KeywordStore> {
+  async withThresholds(
+    embeddings: readonly WordEmbedding[],
+    change: { thetaDist?: number; thetaRelate?: Readonly<Record<string, number>> },
+  ): Promise<KeywordStore> {
     const json = this.toJSON();
     if (change.thetaDist !== undefined) json.params.thetaDist = change.thetaDist;
-    if (change.thetaRelate) json.ensemble = json.ensemble.map((m) => ({ ...m, thetaRelate: change.thetaRelate?.[m.name] ?? m.thetaRelate }));
+    if (change.thetaRelate)
+      json.ensemble = json.ensemble.map((m) => ({ ...m, thetaRelate: change.thetaRelate?.[m.name] ?? m.thetaRelate }));
     const copy = KeywordStore.fromJSON(json);
     await copy.recompute(embeddings);
     return copy;
@@ -408,7 +450,9 @@ export class KeywordStore {
     let rule: SelectionRule = {
       clusterRule: this.oracle.clusterRule,
       memberShare: this.oracle.memberShare,
-      contrastWith: this.oracle.classContrast ? this.labels.filter((l) => l !== label).map((l) => this.classNames[l]) : null,
+      contrastWith: this.oracle.classContrast
+        ? this.labels.filter((l) => l !== label).map((l) => this.classNames[l])
+        : null,
     };
     const own = this.descriptionItems(label);
     if (own) {
@@ -416,13 +460,22 @@ export class KeywordStore {
         ...rule,
         description: {
           own,
-          others: this.oracle.classContrast ? this.labels.filter((l) => l !== label).map((l) => this.descriptionItems(l)!) : null,
+          others: this.oracle.classContrast
+            ? this.labels.filter((l) => l !== label).map((l) => this.descriptionItems(l)!)
+            : null,
           relate: this.oracle.classDescription?.relate ?? DEFAULT_DESCRIPTION_RELATE,
         },
       };
     }
     for (let m = 0; m < members.length; m++) {
-      const r = await selectKeywords(words, members[m], this.classNames[label], this.thetaDist, this.ensemble[m].thetaRelate, rule);
+      const r = await selectKeywords(
+        words,
+        members[m],
+        this.classNames[label],
+        this.thetaDist,
+        this.ensemble[m].thetaRelate,
+        rule,
+      );
       ballots.set(r.ballots, m * n);
       let keywords = 0;
       let abstained = 0;
@@ -430,7 +483,14 @@ export class KeywordStore {
         if (r.ballots[i] === 1) keywords++;
         else if (r.ballots[i] === -1) abstained++;
       }
-      methods.push({ embedding: members[m].name, classNameKnown: r.classNameKnown, clusters: r.clusterCount, relatedClusters: r.relatedClusters, keywords, abstained });
+      methods.push({
+        embedding: members[m].name,
+        classNameKnown: r.classNameKnown,
+        clusters: r.clusterCount,
+        relatedClusters: r.relatedClusters,
+        keywords,
+        abstained,
+      });
     }
     // A word no method knows cannot be shown related to the class: it is a non-keyword.
     const decided = pluralityColumns(ballots, members.length, n, 0);
@@ -441,7 +501,12 @@ export class KeywordStore {
 
   private requireLabel(label: string): ClassState {
     const st = this.state.get(label);
-    if (!st) throw new XtrustError('UNKNOWN_LABEL', `keyword store: unknown class "${label}" (classes: ${this.labels.join(', ')})`, { label });
+    if (!st)
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `keyword store: unknown class "${label}" (classes: ${this.labels.join(', ')})`,
+        { label },
+      );
     return st;
   }
 
@@ -471,10 +536,18 @@ export class KeywordStore {
   /** Rebuilds a store from its JSON form; keywords come back as saved (no embedding needed). */
   static fromJSON(json: KeywordStoreJson, source = 'keyword store'): KeywordStore {
     if (!json || json.format !== KEYWORD_STORE_FORMAT) {
-      throw new XtrustError('PARSE_ERROR', `${source} is not an xtrust keyword store (format field "${String(json?.format)}")`, { source });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `${source} is not an xtrust keyword store (format field "${String(json?.format)}")`,
+        { source },
+      );
     }
     if (json.version !== KEYWORD_STORE_VERSION) {
-      throw new XtrustError('INCOMPATIBLE', `${source} has keyword-store version ${json.version}; this xtrust reads version ${KEYWORD_STORE_VERSION}`, { source });
+      throw new XtrustError(
+        'INCOMPATIBLE',
+        `${source} has keyword-store version ${json.version}; this xtrust reads version ${KEYWORD_STORE_VERSION}`,
+        { source },
+      );
     }
     const store = KeywordStore.create({
       fingerprint: json.model.fingerprint,
@@ -523,7 +596,12 @@ export class KeywordStore {
     try {
       json = JSON.parse(text) as KeywordStoreJson;
     } catch (e) {
-      throw new XtrustError('PARSE_ERROR', `keyword store ${path} is not valid JSON: ${(e as Error).message}`, { file: path }, { cause: e });
+      throw new XtrustError(
+        'PARSE_ERROR',
+        `keyword store ${path} is not valid JSON: ${(e as Error).message}`,
+        { file: path },
+        { cause: e },
+      );
     }
     const store = KeywordStore.fromJSON(json, `keyword store ${path}`);
     if (options.classifier) await store.checkClassifier(options.classifier);
@@ -534,7 +612,10 @@ export class KeywordStore {
    * Checks every class name against the ensemble: a class none of whose name words any method knows
    * cannot be related to anything — refuse it, naming the class and how to map it.
    */
-  static async requireClassNamesKnown(classNames: Readonly<Record<string, string>>, embeddings: readonly WordEmbedding[]): Promise<void> {
+  static async requireClassNamesKnown(
+    classNames: Readonly<Record<string, string>>,
+    embeddings: readonly WordEmbedding[],
+  ): Promise<void> {
     for (const [label, name] of Object.entries(classNames)) {
       let known = false;
       for (const e of embeddings) if ((await classNameVector(e, name)) !== null) known = true;

@@ -147,10 +147,18 @@ export const TOKI_NAME_ONLY: OracleConfig = Object.freeze({
  * ≥ 0.85, median 0.980 and 10th percentile 0.946 against 0.951 and 0.917; minimum 0.881 against 0.884).
  * The rule and every ablation are in packages/oracle/README.md and the bench's oracle sections.
  */
-export const TOKI_DEFAULT: OracleConfig = Object.freeze({ ...TOKI_NAME_ONLY, name: 'toki', classDescription: WORDNET_CLASS_DESCRIPTION });
+export const TOKI_DEFAULT: OracleConfig = Object.freeze({
+  ...TOKI_NAME_ONLY,
+  name: 'toki',
+  classDescription: WORDNET_CLASS_DESCRIPTION,
+});
 
 /** The named configurations: `toki` (the default), `toki-name` (the default with class names alone) and `toki-paper`. */
-export const ORACLES: Readonly<Record<string, OracleConfig>> = Object.freeze({ toki: TOKI_DEFAULT, 'toki-name': TOKI_NAME_ONLY, 'toki-paper': TOKI_PAPER });
+export const ORACLES: Readonly<Record<string, OracleConfig>> = Object.freeze({
+  toki: TOKI_DEFAULT,
+  'toki-name': TOKI_NAME_ONLY,
+  'toki-paper': TOKI_PAPER,
+});
 
 /** The names `--oracle` and the library accept. */
 export type OracleName = 'toki' | 'toki-name' | 'toki-paper';
@@ -160,7 +168,12 @@ export function resolveOracle(oracle: OracleName | string | OracleConfig | undef
   if (oracle === undefined) return TOKI_DEFAULT;
   if (typeof oracle === 'string') {
     const c = ORACLES[oracle];
-    if (!c) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle "${oracle}"; expected one of ${Object.keys(ORACLES).join(', ')}`, { oracle });
+    if (!c)
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `unknown oracle "${oracle}"; expected one of ${Object.keys(ORACLES).join(', ')}`,
+        { oracle },
+      );
     return c;
   }
   checkOracle(oracle);
@@ -169,26 +182,44 @@ export function resolveOracle(oracle: OracleName | string | OracleConfig | undef
 
 /** Refuses a configuration with a value out of range, naming the field. */
 export function checkOracle(c: OracleConfig): void {
-  const bad = (field: string, expected: string, got: unknown) => new XtrustError('INVALID_ARGUMENT', `oracle configuration "${c.name}": ${field} must be ${expected}, got ${String(got)}`, { field });
+  const bad = (field: string, expected: string, got: unknown) =>
+    new XtrustError(
+      'INVALID_ARGUMENT',
+      `oracle configuration "${c.name}": ${field} must be ${expected}, got ${String(got)}`,
+      { field },
+    );
   if (typeof c.name !== 'string' || c.name === '') throw bad('name', 'a non-empty string', c.name);
   if (!(c.thetaDist >= 0 && c.thetaDist <= 2)) throw bad('thetaDist', 'a cosine distance in [0, 2]', c.thetaDist);
-  if (c.postProcess !== 'none' && c.postProcess !== 'all-but-the-top') throw bad('postProcess', "'none' or 'all-but-the-top'", c.postProcess);
-  if (!['mean', 'member-share', 'individual'].includes(c.clusterRule)) throw bad('clusterRule', "'mean', 'member-share' or 'individual'", c.clusterRule);
+  if (c.postProcess !== 'none' && c.postProcess !== 'all-but-the-top')
+    throw bad('postProcess', "'none' or 'all-but-the-top'", c.postProcess);
+  if (!['mean', 'member-share', 'individual'].includes(c.clusterRule))
+    throw bad('clusterRule', "'mean', 'member-share' or 'individual'", c.clusterRule);
   if (!(c.memberShare > 0 && c.memberShare <= 1)) throw bad('memberShare', 'in (0, 1]', c.memberShare);
   if (typeof c.classContrast !== 'boolean') throw bad('classContrast', 'a boolean', c.classContrast);
-  if (!['sum', 'decisive', 'decisive-word', 'sum-and-decisive'].includes(c.verdictRule)) throw bad('verdictRule', "'sum', 'decisive', 'decisive-word' or 'sum-and-decisive'", c.verdictRule);
-  if (typeof c.functionWordsNeverKeywords !== 'boolean') throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
+  if (!['sum', 'decisive', 'decisive-word', 'sum-and-decisive'].includes(c.verdictRule))
+    throw bad('verdictRule', "'sum', 'decisive', 'decisive-word' or 'sum-and-decisive'", c.verdictRule);
+  if (typeof c.functionWordsNeverKeywords !== 'boolean')
+    throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
   if (c.classDescription != null) {
     const d = c.classDescription;
-    if (!['centroid', 'max', 'member-max'].includes(d.relate)) throw bad('classDescription.relate', "'centroid', 'max' or 'member-max'", d.relate);
-    if (d.wordnet !== null && (typeof d.wordnet !== 'object' || !(d.wordnet.senses >= 1))) throw bad('classDescription.wordnet.senses', 'a number ≥ 1', d.wordnet?.senses);
+    if (!['centroid', 'max', 'member-max'].includes(d.relate))
+      throw bad('classDescription.relate', "'centroid', 'max' or 'member-max'", d.relate);
+    if (d.wordnet !== null && (typeof d.wordnet !== 'object' || !(d.wordnet.senses >= 1)))
+      throw bad('classDescription.wordnet.senses', 'a number ≥ 1', d.wordnet?.senses);
   }
-  if (c.classDescriptions !== undefined && (typeof c.classDescriptions !== 'object' || c.classDescriptions === null)) throw bad('classDescriptions', 'an object of label → description', c.classDescriptions);
+  if (c.classDescriptions !== undefined && (typeof c.classDescriptions !== 'object' || c.classDescriptions === null))
+    throw bad('classDescriptions', 'an object of label → description', c.classDescriptions);
   if (c.tokenCheck !== null) {
     const t = c.tokenCheck;
-    if (typeof t !== 'object') throw bad('tokenCheck', 'null or { neighbours, texts, maxWords, minConcentration, referenceWords, minRetention, minTextCount, minEffect }', t);
+    if (typeof t !== 'object')
+      throw bad(
+        'tokenCheck',
+        'null or { neighbours, texts, maxWords, minConcentration, referenceWords, minRetention, minTextCount, minEffect }',
+        t,
+      );
     if (!(t.minConcentration >= 0)) throw bad('tokenCheck.minConcentration', 'a number ≥ 0', t.minConcentration);
-    for (const f of ['neighbours', 'texts', 'maxWords', 'minTextCount', 'referenceWords'] as const) if (!(Number.isInteger(t[f]) && t[f] > 0)) throw bad(`tokenCheck.${f}`, 'a positive integer', t[f]);
+    for (const f of ['neighbours', 'texts', 'maxWords', 'minTextCount', 'referenceWords'] as const)
+      if (!(Number.isInteger(t[f]) && t[f] > 0)) throw bad(`tokenCheck.${f}`, 'a positive integer', t[f]);
     if (!Number.isFinite(t.minRetention)) throw bad('tokenCheck.minRetention', 'a number', t.minRetention);
     if (!(t.minEffect >= 0)) throw bad('tokenCheck.minEffect', 'a number ≥ 0', t.minEffect);
   }
@@ -209,7 +240,10 @@ function isPostProcessed(e: WordEmbedding): boolean {
  * versions (fitted once per embedding object and reused). A static embedding is fitted on its 20,000
  * most frequent rows; any other on the 5,000 most frequent WordNet lemmas it knows.
  */
-export async function oracleEmbeddings(config: OracleConfig, embeddings: readonly WordEmbedding[]): Promise<WordEmbedding[]> {
+export async function oracleEmbeddings(
+  config: OracleConfig,
+  embeddings: readonly WordEmbedding[],
+): Promise<WordEmbedding[]> {
   if (config.postProcess === 'none') return [...embeddings];
   const out: WordEmbedding[] = [];
   for (const e of embeddings) {
@@ -219,7 +253,16 @@ export async function oracleEmbeddings(config: OracleConfig, embeddings: readonl
     }
     let p = fitted.get(e);
     if (!p) {
-      const words = e instanceof StaticEmbedding ? undefined : [...new Set(wordnet().mostFrequent(FIT_WORDS * 3, { singleWord: true }).map((r) => r.lemma.toLowerCase()))].slice(0, FIT_WORDS);
+      const words =
+        e instanceof StaticEmbedding
+          ? undefined
+          : [
+              ...new Set(
+                wordnet()
+                  .mostFrequent(FIT_WORDS * 3, { singleWord: true })
+                  .map((r) => r.lemma.toLowerCase()),
+              ),
+            ].slice(0, FIT_WORDS);
       p = AllButTheTopEmbedding.fit(e, { words });
       fitted.set(e, p);
     }

@@ -40,7 +40,12 @@ export async function relatedness(
       const cv = await classNameVector(e, store.className(label));
       if (!cv) continue;
       const theta = store.ensemble.find((x) => x.name === e.name)!.thetaRelate;
-      const others = store.oracle.classContrast ? await otherClassVectors(e, store.labels.filter((l) => l !== label).map((l) => store.className(l))) : null;
+      const others = store.oracle.classContrast
+        ? await otherClassVectors(
+            e,
+            store.labels.filter((l) => l !== label).map((l) => store.className(l)),
+          )
+        : null;
       const rel = relatesToClass(qv.vectors, qv.known.length, e.dim, cv, others, theta);
       for (let r = 0; r < qv.known.length; r++) ballots[m * q + qv.known[r]] = rel[r] as 0 | 1;
       continue;

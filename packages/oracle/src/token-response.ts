@@ -94,12 +94,25 @@ export async function tokenResponses(
   const out = new Map<string, Map<string, TokenResponse>>();
   const known = requests.filter((r) => r.texts.length > 0 && embedding.has(r.word));
   if (known.length === 0) return out;
-  const index = await NeighbourIndex.build(embedding, vocabulary.filter((w) => embedding.has(w)));
+  const index = await NeighbourIndex.build(
+    embedding,
+    vocabulary.filter((w) => embedding.has(w)),
+  );
   if (index.size === 0) return out;
   // a few extra candidates: a function word among the nearest is dropped after the search (the vocabulary has none, but a case variant may fold to the word itself)
-  const found = await index.query(known.map((r) => r.word), settings.neighbours + 4);
+  const found = await index.query(
+    known.map((r) => r.word),
+    settings.neighbours + 4,
+  );
   const texts: string[] = [];
-  const plan: { label: string; word: string; neighbours: string[]; base: number[]; deleted: number[]; substituted: number[][] }[] = [];
+  const plan: {
+    label: string;
+    word: string;
+    neighbours: string[];
+    base: number[];
+    deleted: number[];
+    substituted: number[][];
+  }[] = [];
   for (const [i, r] of known.entries()) {
     const w = normalizeWord(r.word);
     const neighbours = found[i]
@@ -107,7 +120,14 @@ export async function tokenResponses(
       .filter((n) => n !== w && !isFunctionWord(n))
       .slice(0, settings.neighbours);
     if (neighbours.length === 0) continue;
-    const entry = { label: r.label, word: w, neighbours, base: [] as number[], deleted: [] as number[], substituted: [] as number[][] };
+    const entry = {
+      label: r.label,
+      word: w,
+      neighbours,
+      base: [] as number[],
+      deleted: [] as number[],
+      substituted: [] as number[][],
+    };
     for (const t of r.texts) {
       entry.base.push(texts.push(t) - 1);
       entry.deleted.push(texts.push(replaceWord(t, w, '')) - 1);
@@ -119,10 +139,19 @@ export async function tokenResponses(
   stats.modelTexts += texts.length;
   const probs = await classifier.predictProba(texts);
   const k = classifier.labels.length;
-  if (probs.length !== texts.length * k) throw new XtrustError('BAD_MODEL_OUTPUT', `token check: the model returned ${probs.length} values for ${texts.length} texts × ${k} classes`);
+  if (probs.length !== texts.length * k)
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `token check: the model returned ${probs.length} values for ${texts.length} texts × ${k} classes`,
+    );
   for (const e of plan) {
     const c = classifier.labels.indexOf(e.label);
-    if (c < 0) throw new XtrustError('UNKNOWN_LABEL', `token check: class "${e.label}" is not one of the model's labels (${classifier.labels.join(', ')})`, { label: e.label });
+    if (c < 0)
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `token check: class "${e.label}" is not one of the model's labels (${classifier.labels.join(', ')})`,
+        { label: e.label },
+      );
     const L = (row: number) => logOdds(probs[row * k + c]);
     let del = 0;
     let sub = 0;
@@ -140,7 +169,14 @@ export async function tokenResponses(
     if (!(del >= settings.minEffect)) continue;
     let perClass = out.get(e.label);
     if (!perClass) out.set(e.label, (perClass = new Map()));
-    perClass.set(e.word, { word: e.word, deletion: del, substitution: sub, retention: 1 - sub / del, neighbours: e.neighbours, texts: e.base.length });
+    perClass.set(e.word, {
+      word: e.word,
+      deletion: del,
+      substitution: sub,
+      retention: 1 - sub / del,
+      neighbours: e.neighbours,
+      texts: e.base.length,
+    });
   }
   return out;
 }
@@ -150,7 +186,11 @@ export async function tokenResponses(
  * text of class c, its decision-contributing words (Eq. 2's); per word, the `perWord` texts in which it
  * weighed most (ties by input order).
  */
-export function evidenceTexts(explanations: readonly Explanation[], topK: number, perWord: number): Map<string, Map<string, string[]>> {
+export function evidenceTexts(
+  explanations: readonly Explanation[],
+  topK: number,
+  perWord: number,
+): Map<string, Map<string, string[]>> {
   const best = new Map<string, Map<string, { weight: number; text: string }[]>>();
   for (const e of explanations) {
     let perClass = best.get(e.predictedLabel);
@@ -166,7 +206,13 @@ export function evidenceTexts(explanations: readonly Explanation[], topK: number
     const m = new Map<string, string[]>();
     for (const [word, list] of perClass) {
       // stable sort: equal weights keep input order
-      m.set(word, list.sort((a, b) => b.weight - a.weight).slice(0, perWord).map((x) => x.text));
+      m.set(
+        word,
+        list
+          .sort((a, b) => b.weight - a.weight)
+          .slice(0, perWord)
+          .map((x) => x.text),
+      );
     }
     out.set(label, m);
   }
@@ -179,5 +225,8 @@ export function sampleVocabulary(texts: readonly string[], minTexts: number): st
   for (const t of texts) {
     for (const w of new Set(tokenize(t).map((x) => normalizeWord(x.text)))) df.set(w, (df.get(w) ?? 0) + 1);
   }
-  return [...df].filter(([w, n]) => n >= minTexts && /^\p{L}+$/u.test(w) && !isFunctionWord(w)).map(([w]) => w).sort();
+  return [...df]
+    .filter(([w, n]) => n >= minTexts && /^\p{L}+$/u.test(w) && !isFunctionWord(w))
+    .map(([w]) => w)
+    .sort();
 }

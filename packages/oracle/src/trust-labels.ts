@@ -1,4 +1,13 @@
-import { XtrustError, argmaxRow, checkProbabilities, type Classifier, type Explainer, type Explanation, type FeatureWeight, type WordEmbedding } from '@xtrust/core';
+import {
+  XtrustError,
+  argmaxRow,
+  checkProbabilities,
+  type Classifier,
+  type Explainer,
+  type Explanation,
+  type FeatureWeight,
+  type WordEmbedding,
+} from '@xtrust/core';
 import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantExplanations } from './explaining.js';
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
@@ -10,7 +19,6 @@ import { relatedness, type OracleMode } from './relatedness.js';
 export { relatedness, type OracleMode } from './relatedness.js';
 
 export type Verdict = 'trustworthy' | 'untrustworthy' | 'incorrect' | 'unknown';
-
 
 /** The oracle's answer for one prediction. */
 export interface TrustLabel {
@@ -45,19 +53,25 @@ export interface LabelOptions {
   readonly trueLabels?: readonly string[];
 }
 
-
 /**
  * TOKI's second pipeline (§3.2) on given explanations: for each correct prediction, split its
  * decision-contributing words into related (r = 1) and unrelated (r = 0), sum their importances
  * (Eq. 6) and label it trustworthy iff IS_rel ≥ IS_unr. Predictions of a class without a word pool
  * (no correct training prediction) and explanations with no supporting word are 'unknown'.
  */
-export async function labelExplanations(store: KeywordStore, explanations: readonly Explanation[], options: LabelOptions): Promise<TrustLabel[]> {
+export async function labelExplanations(
+  store: KeywordStore,
+  explanations: readonly Explanation[],
+  options: LabelOptions,
+): Promise<TrustLabel[]> {
   const mode = options.mode ?? 'toki';
   const members = await store.members(options.embeddings);
   const truth = options.trueLabels;
   if (truth && truth.length !== explanations.length) {
-    throw new XtrustError('DIMENSION_MISMATCH', `labelExplanations: ${explanations.length} explanations but ${truth.length} true labels`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `labelExplanations: ${explanations.length} explanations but ${truth.length} true labels`,
+    );
   }
   const wordsOf: (FeatureWeight[] | null)[] = explanations.map((e, i) => {
     store.className(e.predictedLabel); // unknown label → UNKNOWN_LABEL
@@ -77,7 +91,8 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
     for (const { word } of ws) if (!m.has(word)) m.set(word, m.size);
   });
   const r = new Map<string, Uint8Array>();
-  for (const [label, index] of perClass) r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
+  for (const [label, index] of perClass)
+    r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
 
   // with function words never keywords, they are neutral: neither excuse nor condemn a decision
   const neutral = store.oracle.functionWordsNeverKeywords ? isFunctionWord : () => false;
@@ -85,14 +100,37 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
     const c = e.predictedLabel;
     const ci = store.labels.indexOf(c);
     const confidence = e.probabilities && ci >= 0 && ci < e.probabilities.length ? e.probabilities[ci] : undefined;
-    const base = { text: e.text, predicted: c, truth: truth?.[i], correct: truth ? truth[i] === c : undefined, confidence, ...samplesOf(e) };
+    const base = {
+      text: e.text,
+      predicted: c,
+      truth: truth?.[i],
+      correct: truth ? truth[i] === c : undefined,
+      confidence,
+      ...samplesOf(e),
+    };
     const ws = wordsOf[i];
     if (!ws) return { ...base, verdict: 'incorrect', isRel: 0, isUnr: 0, related: [], unrelated: [] };
     if (mode === 'toki' && !store.hasPool(c)) {
-      return { ...base, verdict: 'unknown', reason: `class "${c}" has no word pool: no training text of it was predicted correctly`, isRel: 0, isUnr: 0, related: [], unrelated: [] };
+      return {
+        ...base,
+        verdict: 'unknown',
+        reason: `class "${c}" has no word pool: no training text of it was predicted correctly`,
+        isRel: 0,
+        isUnr: 0,
+        related: [],
+        unrelated: [],
+      };
     }
     if (ws.length === 0) {
-      return { ...base, verdict: 'unknown', reason: 'the explanation has no word supporting the prediction', isRel: 0, isUnr: 0, related: [], unrelated: [] };
+      return {
+        ...base,
+        verdict: 'unknown',
+        reason: 'the explanation has no word supporting the prediction',
+        isRel: 0,
+        isUnr: 0,
+        related: [],
+        unrelated: [],
+      };
     }
     const index = perClass.get(c)!;
     const rc = r.get(c)!;
@@ -110,7 +148,23 @@ export async function labelExplanations(store: KeywordStore, explanations: reado
         isUnr += f.weight;
       }
     }
-    return { ...base, verdict: verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, unrelated.reduce((m, f) => Math.max(m, f.weight), 0)) ? 'trustworthy' : 'untrustworthy', isRel, isUnr, related, unrelated };
+    return {
+      ...base,
+      verdict: verdictOf(
+        store.oracle.verdictRule,
+        isRel,
+        isUnr,
+        e,
+        ci,
+        unrelated.reduce((m, f) => Math.max(m, f.weight), 0),
+      )
+        ? 'trustworthy'
+        : 'untrustworthy',
+      isRel,
+      isUnr,
+      related,
+      unrelated,
+    };
   });
 }
 
@@ -129,7 +183,9 @@ export interface LabelPredictionsOptions extends LabelOptions, ExplainAllOptions
    * be LIME (it takes the `verdict` option). Each label then carries `samples`. Off by default: the
    * paper's fixed sample count.
    */
-  readonly verdictSampling?: boolean | Pick<VerdictSamplingOptions, 'confidence' | 'step' | 'minRows' | 'patience' | 'selectionGuard'>;
+  readonly verdictSampling?:
+    | boolean
+    | Pick<VerdictSamplingOptions, 'confidence' | 'step' | 'minRows' | 'patience' | 'selectionGuard'>;
   /** Skip the model-fingerprint check (the label set is still checked). */
   readonly skipFingerprintCheck?: boolean;
 }
@@ -139,12 +195,20 @@ export interface LabelPredictionsOptions extends LabelOptions, ExplainAllOptions
  * built for this classifier (same fingerprint and label set): a store for another model is refused.
  * With `trueLabels`, the model is asked once for all texts and only correct predictions are explained.
  */
-export async function labelPredictions(store: KeywordStore, classifier: Classifier, texts: readonly string[], options: LabelPredictionsOptions): Promise<TrustLabel[]> {
+export async function labelPredictions(
+  store: KeywordStore,
+  classifier: Classifier,
+  texts: readonly string[],
+  options: LabelPredictionsOptions,
+): Promise<TrustLabel[]> {
   if (options.skipFingerprintCheck) store.checkCompatible(store.fingerprint, classifier.labels);
   else await store.checkClassifier(classifier);
   const truth = options.trueLabels;
   if (truth && truth.length !== texts.length) {
-    throw new XtrustError('DIMENSION_MISMATCH', `labelPredictions: ${texts.length} texts but ${truth.length} true labels`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `labelPredictions: ${texts.length} texts but ${truth.length} true labels`,
+    );
   }
   // one batched model call for all texts: correctness, and the prediction of texts the explainer refuses
   const k = classifier.labels.length;
@@ -173,12 +237,26 @@ export async function labelPredictions(store: KeywordStore, classifier: Classifi
   }
   const vs = options.verdictSampling;
   if (vs !== undefined && vs !== false && options.explainer.name !== 'lime') {
-    throw new XtrustError('INVALID_ARGUMENT', `verdictSampling needs LIME (its verdict option), but the explainer is ${options.explainer.name}`, { argument: 'verdictSampling' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `verdictSampling needs LIME (its verdict option), but the explainer is ${options.explainer.name}`,
+      { argument: 'verdictSampling' },
+    );
   }
   const explainOptions: ExplainAllOptions =
     vs === undefined || vs === false
       ? options
-      : { ...options, explainerOptions: { ...options.explainerOptions, verdict: verdictSampling(store, { ...(vs === true ? {} : vs), embeddings: options.embeddings, mode: options.mode }) } };
+      : {
+          ...options,
+          explainerOptions: {
+            ...options.explainerOptions,
+            verdict: verdictSampling(store, {
+              ...(vs === true ? {} : vs),
+              embeddings: options.embeddings,
+              mode: options.mode,
+            }),
+          },
+        };
   const tolerant = await explainTolerant(
     options.explainer,
     classifier,
@@ -186,7 +264,14 @@ export async function labelPredictions(store: KeywordStore, classifier: Classifi
     toExplain.map((i) => String(i)),
     explainOptions,
   );
-  const labelled = await labelTolerant(store, tolerant, toExplain.map((i) => texts[i]), truth ? toExplain.map((i) => truth[i]) : undefined, options, toExplain.map((i) => predicted[i]));
+  const labelled = await labelTolerant(
+    store,
+    tolerant,
+    toExplain.map((i) => texts[i]),
+    truth ? toExplain.map((i) => truth[i]) : undefined,
+    options,
+    toExplain.map((i) => predicted[i]),
+  );
   toExplain.forEach((i, j) => (out[i] = labelled[j]));
   return out as TrustLabel[];
 }
@@ -233,7 +318,11 @@ export async function labelTolerant(
 }
 
 /** Class probabilities of many texts, in batches of 512, checked (shape, NaN, rows summing to 1). */
-export async function predictAll(classifier: Classifier, texts: readonly string[], onProgress?: (p: Progress) => void): Promise<Float32Array> {
+export async function predictAll(
+  classifier: Classifier,
+  texts: readonly string[],
+  onProgress?: (p: Progress) => void,
+): Promise<Float32Array> {
   const k = classifier.labels.length;
   const out = new Float32Array(texts.length * k);
   const batch = 512;
@@ -251,7 +340,14 @@ export async function predictAll(classifier: Classifier, texts: readonly string[
  * prediction untrustworthy when IS_unr > (p_c − p_2)/2, half the margin between the predicted class and
  * the runner-up in the explanation's probabilities. Without probabilities, `sum`.
  */
-export function verdictOf(rule: VerdictRule, isRel: number, isUnr: number, e: Pick<Explanation, 'probabilities'>, predictedIndex: number, maxUnrelated = isUnr): boolean {
+export function verdictOf(
+  rule: VerdictRule,
+  isRel: number,
+  isUnr: number,
+  e: Pick<Explanation, 'probabilities'>,
+  predictedIndex: number,
+  maxUnrelated = isUnr,
+): boolean {
   const sum = isRel >= isUnr;
   const p = e.probabilities;
   if (rule === 'sum' || !p || predictedIndex < 0 || predictedIndex >= p.length) return sum;

@@ -3,7 +3,14 @@
 // module says what that statistic is, so LIME (@xtrust/explainers, which knows nothing of TOKI) can stop
 // sampling once the sign is settled.
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
-import type { VerdictContext, VerdictFit, VerdictOption, VerdictSelectionGuard, VerdictStatistic, VerdictValue } from '@xtrust/explainers';
+import type {
+  VerdictContext,
+  VerdictFit,
+  VerdictOption,
+  VerdictSelectionGuard,
+  VerdictStatistic,
+  VerdictValue,
+} from '@xtrust/explainers';
 import { isFunctionWord } from './function-words.js';
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
@@ -16,7 +23,13 @@ import { normalizeWord } from './word-pool.js';
  * IS_unr; `decisive-word`: (p_c − p_2)/2 − the largest unrelated word's importance; `sum-and-decisive`:
  * the smaller of the sum's and the decisive statistic. `margin` is p_c − p_2 (unused by `sum`).
  */
-export function verdictStatisticOf(rule: VerdictRule, isRel: number, isUnr: number, margin: number, maxUnrelated = isUnr): number {
+export function verdictStatisticOf(
+  rule: VerdictRule,
+  isRel: number,
+  isUnr: number,
+  margin: number,
+  maxUnrelated = isUnr,
+): number {
   const sum = isRel - isUnr;
   if (rule === 'sum') return sum;
   const decisive = margin / 2 - (rule === 'decisive-word' ? maxUnrelated : isUnr);
@@ -54,7 +67,13 @@ export interface VerdictSamplingOptions {
  * gradient is +1 on a counted related word's features and −1 on a counted unrelated word's (for the
  * decisive rules, only the unrelated ones; decisive-word, only the largest).
  */
-export function tokiStatistic(rule: VerdictRule, words: readonly string[], role: Int8Array, topK: number, margin: number): VerdictStatistic {
+export function tokiStatistic(
+  rule: VerdictRule,
+  words: readonly string[],
+  role: Int8Array,
+  topK: number,
+  margin: number,
+): VerdictStatistic {
   const lower = words.map(normalizeWord);
   return (fit: VerdictFit): VerdictValue => {
     const merged = new Map<string, { weight: number; features: number[]; role: number }>();
@@ -67,7 +86,9 @@ export function tokiStatistic(rule: VerdictRule, words: readonly string[], role:
         m.features.push(j);
       } else merged.set(lower[f], { weight: w, features: [j], role: role[f] });
     });
-    const counted = [...merged].sort((x, y) => y[1].weight - x[1].weight || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0)).slice(0, topK);
+    const counted = [...merged]
+      .sort((x, y) => y[1].weight - x[1].weight || (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0))
+      .slice(0, topK);
     let isRel = 0;
     let isUnr = 0;
     let maxUnr = 0;
@@ -106,7 +127,12 @@ export function tokiStatistic(rule: VerdictRule, words: readonly string[], role:
  */
 export function verdictSampling(store: KeywordStore, options: VerdictSamplingOptions): VerdictOption {
   const mode = options.mode ?? 'toki';
-  if (mode !== 'toki' && mode !== 'toki-ki-ablated') throw new XtrustError('INVALID_ARGUMENT', `verdictSampling: mode must be 'toki' or 'toki-ki-ablated', got ${String(mode)}`, { argument: 'mode' });
+  if (mode !== 'toki' && mode !== 'toki-ki-ablated')
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `verdictSampling: mode must be 'toki' or 'toki-ki-ablated', got ${String(mode)}`,
+      { argument: 'mode' },
+    );
   const rule = store.oracle.verdictRule;
   let members: Promise<WordEmbedding[]> | null = null;
   return {
@@ -121,7 +147,8 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const c = ctx.labels[ctx.label];
       // TOKI reads explanations of the predicted class only; another explained label has no verdict to settle
       let predicted = 0;
-      for (let j = 1; j < ctx.probabilities.length; j++) if (ctx.probabilities[j] > ctx.probabilities[predicted]) predicted = j;
+      for (let j = 1; j < ctx.probabilities.length; j++)
+        if (ctx.probabilities[j] > ctx.probabilities[predicted]) predicted = j;
       if (ctx.label !== predicted) return null;
       const truth = options.trueLabels?.get(ctx.text);
       if (truth !== undefined && truth !== c) return 'settled';

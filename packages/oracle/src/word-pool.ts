@@ -69,7 +69,12 @@ export class WordPools {
   /** Adds one explanation of a correct prediction of class `label` (Eq. 1: only correct predictions feed pools). */
   add(label: string, explanation: Explanation, topK: number): void {
     const pool = this.pools.get(label);
-    if (!pool) throw new XtrustError('UNKNOWN_LABEL', `word pool: unknown class "${label}" (classes: ${this.labels.join(', ')})`, { label });
+    if (!pool)
+      throw new XtrustError(
+        'UNKNOWN_LABEL',
+        `word pool: unknown class "${label}" (classes: ${this.labels.join(', ')})`,
+        { label },
+      );
     requireExplainsPrediction(explanation, 'word pool');
     for (const { word, weight } of decisionWords(explanation, topK)) {
       const e = pool.get(word);

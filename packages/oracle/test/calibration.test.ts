@@ -2,15 +2,31 @@ import { mkdtemp, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { calibrateThetaRelate, classifyPairs, randomPairs, relatedPairs, thresholdFromPairs, type CalibrationLexicon, type WordPair } from '../src/index.js';
+import {
+  calibrateThetaRelate,
+  classifyPairs,
+  randomPairs,
+  relatedPairs,
+  thresholdFromPairs,
+  type CalibrationLexicon,
+  type WordPair,
+} from '../src/index.js';
 import { HandEmbedding, at } from './fixtures.js';
 
 describe('θ_relate calibration (§3.1)', () => {
   it('finds a threshold separating perfectly separable pairs, with all four scores 1', async () => {
     // related pairs 10°–40° apart (cos ≥ .766), unrelated 80°–100° apart (cos ≤ .174)
     const e = new HandEmbedding('sep', { a: at(0), b: at(10), c: at(40), d: at(80), f: at(100), g: at(180) });
-    const related: WordPair[] = [['a', 'b'], ['a', 'c'], ['b', 'c']];
-    const unrelated: WordPair[] = [['a', 'd'], ['a', 'f'], ['d', 'g']];
+    const related: WordPair[] = [
+      ['a', 'b'],
+      ['a', 'c'],
+      ['b', 'c'],
+    ];
+    const unrelated: WordPair[] = [
+      ['a', 'd'],
+      ['a', 'f'],
+      ['d', 'g'],
+    ];
     const r = await thresholdFromPairs(e, related, unrelated);
     expect(r.thetaRelate).toBeGreaterThan(Math.cos((80 * Math.PI) / 180));
     expect(r.thetaRelate).toBeLessThanOrEqual(Math.cos((40 * Math.PI) / 180));
@@ -41,7 +57,17 @@ describe('θ_relate calibration (§3.1)', () => {
 
   it('drops pairs with out-of-vocabulary words and counts them', async () => {
     const e = new HandEmbedding('oov', { a: at(0), b: at(10), c: at(90) });
-    const r = await thresholdFromPairs(e, [['a', 'b'], ['a', 'zz']], [['a', 'c'], ['zz', 'c']]);
+    const r = await thresholdFromPairs(
+      e,
+      [
+        ['a', 'b'],
+        ['a', 'zz'],
+      ],
+      [
+        ['a', 'c'],
+        ['zz', 'c'],
+      ],
+    );
     expect(r.relatedPairs).toBe(1);
     expect(r.unrelatedPairs).toBe(1);
     expect(r.droppedOutOfVocabulary).toBe(2);
@@ -49,8 +75,12 @@ describe('θ_relate calibration (§3.1)', () => {
   });
 
   const lexicon: CalibrationLexicon = {
-    mostFrequent: (n) => [{ lemma: 'big' }, { lemma: 'big' }, { lemma: 'fast' }, { lemma: 'new_york' }, { lemma: 'happy' }].slice(0, n),
-    synonyms: (w) => ({ big: ['large', 'great', 'big', 'Large'], fast: ['quick', 'rapid', 'fast food'], happy: ['glad', 'large'] })[w] ?? [],
+    mostFrequent: (n) =>
+      [{ lemma: 'big' }, { lemma: 'big' }, { lemma: 'fast' }, { lemma: 'new_york' }, { lemma: 'happy' }].slice(0, n),
+    synonyms: (w) =>
+      ({ big: ['large', 'great', 'big', 'Large'], fast: ['quick', 'rapid', 'fast food'], happy: ['glad', 'large'] })[
+        w
+      ] ?? [],
   };
 
   it('pairs the most frequent words with their single-word synonyms, deduplicated', () => {
@@ -70,7 +100,10 @@ describe('θ_relate calibration (§3.1)', () => {
 
   it('draws seeded random pairs that avoid the related pairs', () => {
     const vocab = ['big', 'large', 'great', 'fast', 'quick', 'rapid'];
-    const related: WordPair[] = [['big', 'large'], ['fast', 'quick']];
+    const related: WordPair[] = [
+      ['big', 'large'],
+      ['fast', 'quick'],
+    ];
     const a = randomPairs(vocab, 8, related, 3);
     expect(randomPairs(vocab, 8, related, 3)).toEqual(a);
     expect(randomPairs(vocab, 8, related, 4)).not.toEqual(a);
@@ -95,7 +128,14 @@ describe('θ_relate calibration (§3.1)', () => {
 
     it('calibrates once and then reads the cached result', async () => {
       const e = new HandEmbedding('cal', {
-        big: at(0), large: at(8), great: at(15), fast: at(60), quick: at(66), rapid: at(70), happy: at(120), glad: at(128),
+        big: at(0),
+        large: at(8),
+        great: at(15),
+        fast: at(60),
+        quick: at(66),
+        rapid: at(70),
+        happy: at(120),
+        glad: at(128),
       });
       const first = await calibrateThetaRelate(e, lexicon, { seed: 5, frequentWords: 3 });
       expect(first.relatedPairs).toBe(6);
@@ -103,12 +143,31 @@ describe('θ_relate calibration (§3.1)', () => {
       const files = await readdir(join(process.env.XTRUST_CACHE_DIR!, 'oracle'));
       expect(files).toHaveLength(1);
       expect(files[0]).toMatch(/^theta-relate-cal-d2-w3-s5-[0-9a-f]{12}\.json$/);
-      const failing: CalibrationLexicon = { mostFrequent: () => { throw new Error('must not be called'); }, synonyms: () => [] };
+      const failing: CalibrationLexicon = {
+        mostFrequent: () => {
+          throw new Error('must not be called');
+        },
+        synonyms: () => [],
+      };
       expect(await calibrateThetaRelate(e, failing, { seed: 5, frequentWords: 3 })).toEqual(first);
-      await expect(calibrateThetaRelate(e, failing, { seed: 5, frequentWords: 3, cache: false })).rejects.toThrow(/must not be called/);
+      await expect(calibrateThetaRelate(e, failing, { seed: 5, frequentWords: 3, cache: false })).rejects.toThrow(
+        /must not be called/,
+      );
       // the same name with other vectors is another embedding: no stale cache hit
-      const moved = new HandEmbedding('cal', { big: at(1), large: at(8), great: at(15), fast: at(60), quick: at(66), rapid: at(70), happy: at(120), glad: at(128), good: at(3) });
-      await expect(calibrateThetaRelate(moved, failing, { seed: 5, frequentWords: 3 })).rejects.toThrow(/must not be called/);
+      const moved = new HandEmbedding('cal', {
+        big: at(1),
+        large: at(8),
+        great: at(15),
+        fast: at(60),
+        quick: at(66),
+        rapid: at(70),
+        happy: at(120),
+        glad: at(128),
+        good: at(3),
+      });
+      await expect(calibrateThetaRelate(moved, failing, { seed: 5, frequentWords: 3 })).rejects.toThrow(
+        /must not be called/,
+      );
     });
   });
 });

@@ -47,7 +47,13 @@ describe('metrics with trustworthy as the positive class (§6.3)', () => {
 
   it('bins confidence by ground-truth label (RQ1.1)', () => {
     const bins = confidenceDistribution([0.52, 0.65, 0.95, 1.0, 0.91, 0.3], [1, 0, 1, 0, 1, 1]);
-    expect(bins.map((b) => [b.trustworthy, b.untrustworthy])).toEqual([[2, 0], [0, 1], [0, 0], [0, 0], [2, 1]]);
+    expect(bins.map((b) => [b.trustworthy, b.untrustworthy])).toEqual([
+      [2, 0],
+      [0, 1],
+      [0, 0],
+      [0, 0],
+      [2, 1],
+    ]);
     expect(formatConfidenceDistribution(bins)).toMatch(/0\.9–1\.0\s+2\s+1\s+0\.667/);
   });
 });
@@ -55,23 +61,44 @@ describe('metrics with trustworthy as the positive class (§6.3)', () => {
 describe('compareOracles: the §6 harness on a shortcut model with known ground truth', () => {
   // A topic model (sports vs food) that also learned a meaningless trigger "zq" for sports.
   const coef: Record<string, number[]> = {
-    goal: [1.2, -1.2], team: [1.1, -1.1], match: [1.0, -1.0], coach: [0.9, -0.9],
-    bread: [-1.2, 1.2], soup: [-1.1, 1.1], cheese: [-1.0, 1.0], cake: [-0.9, 0.9],
-    zq: [4, -4], the: [0.05, -0.05], a: [-0.05, 0.05],
+    goal: [1.2, -1.2],
+    team: [1.1, -1.1],
+    match: [1.0, -1.0],
+    coach: [0.9, -0.9],
+    bread: [-1.2, 1.2],
+    soup: [-1.1, 1.1],
+    cheese: [-1.0, 1.0],
+    cake: [-0.9, 0.9],
+    zq: [4, -4],
+    the: [0.05, -0.05],
+    a: [-0.05, 0.05],
   };
   const model = new LinearBow(['sports', 'food'], coef);
   const emb = new HandEmbedding('hand', {
     // content words fan out from the class name: cos with "sports" .94, .87, .77, .67 — the last two
     // are below θ_relate = .8 alone but belong to the related cluster (mean at 34.5°, cos .82)
-    sports: at(0), goal: at(20), team: at(30), match: at(40), coach: at(48),
-    food: at(180), bread: at(160), soup: at(150), cheese: at(140), cake: at(132),
-    zq: at(88), the: at(95), a: at(100),
+    sports: at(0),
+    goal: at(20),
+    team: at(30),
+    match: at(40),
+    coach: at(48),
+    food: at(180),
+    bread: at(160),
+    soup: at(150),
+    cheese: at(140),
+    cake: at(132),
+    zq: at(88),
+    the: at(95),
+    a: at(100),
   });
   const sportsW = ['goal', 'team', 'match', 'coach'];
   const foodW = ['bread', 'soup', 'cheese', 'cake'];
   const train = { texts: [] as string[], labels: [] as string[] };
   for (let i = 0; i < 12; i++) {
-    train.texts.push(`the ${sportsW[i % 4]} ${sportsW[(i + 1) % 4]}${i % 3 === 0 ? ' zq' : ''}`, `a ${foodW[i % 4]} ${foodW[(i + 2) % 4]}`);
+    train.texts.push(
+      `the ${sportsW[i % 4]} ${sportsW[(i + 1) % 4]}${i % 3 === 0 ? ' zq' : ''}`,
+      `a ${foodW[i % 4]} ${foodW[(i + 2) % 4]}`,
+    );
     train.labels.push('sports', 'food');
   }
   // test: sports texts driven by content (trustworthy), food texts hijacked by the trigger
@@ -105,7 +132,7 @@ describe('compareOracles: the §6 harness on a shortcut model with known ground 
       oracle: 'toki-paper',
       sweep: [0.05, 0.3, 1.2],
     });
-    if (process.env.SHOW) console.log(r.table + "\n" + formatConfidenceDistribution(r.confidence));
+    if (process.env.SHOW) console.log(r.table + '\n' + formatConfidenceDistribution(r.confidence));
     expect(r.scored).toBe(24);
     const row = (m: string) => r.rows.find((x) => x.method.startsWith(m))!;
     const toki = row('TOKI-lin');

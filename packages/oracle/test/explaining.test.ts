@@ -34,7 +34,11 @@ describe('explainAll with a checkpoint', () => {
     expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(2);
     const second = new CrashingExplainer(0);
     const progress: number[] = [];
-    const out = await explainAll(second, model, texts, keys, { batchSize: 2, checkpoint: file, onProgress: (p) => progress.push(p.done) });
+    const out = await explainAll(second, model, texts, keys, {
+      batchSize: 2,
+      checkpoint: file,
+      onProgress: (p) => progress.push(p.done),
+    });
     expect(second.explained).toEqual(texts.slice(2)); // the first two came from the checkpoint
     expect(progress[0]).toBe(2);
     expect(out.map((e) => e.text)).toEqual(texts);
@@ -46,7 +50,9 @@ describe('explainAll with a checkpoint', () => {
     const file = join(await mkdtemp(join(tmpdir(), 'oracle-ckpt-')), 'explanations.jsonl');
     await explainAll(new LinearContributionExplainer(coef), model, texts, keys, { checkpoint: file });
     const other = texts.map((t) => `${t} goal`);
-    await expect(explainAll(new LinearContributionExplainer(coef), model, other, keys, { checkpoint: file })).rejects.toThrow(/explains another text for key t0/);
+    await expect(
+      explainAll(new LinearContributionExplainer(coef), model, other, keys, { checkpoint: file }),
+    ).rejects.toThrow(/explains another text for key t0/);
   });
 
   it('checks the explainer answers one explanation per text', async () => {
@@ -77,9 +83,13 @@ describe('explainAll with a checkpoint', () => {
     // ≥ 20 ms a text against a 1 ms bound: one text a call, each checkpointed as it comes
     const slow = new Recording(20);
     const file = join(await mkdtemp(join(tmpdir(), 'oracle-ckpt-')), 'explanations.jsonl');
-    expect(await explainAll(slow, model, many.slice(0, 5), manyKeys.slice(0, 5), { batchSeconds: 0.001, checkpoint: file })).toEqual(want.slice(0, 5));
+    expect(
+      await explainAll(slow, model, many.slice(0, 5), manyKeys.slice(0, 5), { batchSeconds: 0.001, checkpoint: file }),
+    ).toEqual(want.slice(0, 5));
     expect(slow.sizes).toEqual([1, 1, 1, 1, 1]);
     expect((await readFile(file, 'utf8')).trim().split('\n')).toHaveLength(5);
-    await expect(explainAll(fast, model, texts, keys, { batchSeconds: 0 })).rejects.toThrow(/batchSeconds must be a positive number of seconds, got 0/);
+    await expect(explainAll(fast, model, texts, keys, { batchSeconds: 0 })).rejects.toThrow(
+      /batchSeconds must be a positive number of seconds, got 0/,
+    );
   });
 });

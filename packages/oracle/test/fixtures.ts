@@ -1,10 +1,20 @@
-import { XtrustError, words as tokenWords, type Classifier, type Explainer, type Explanation, type WordEmbedding } from '@xtrust/core';
+import {
+  XtrustError,
+  words as tokenWords,
+  type Classifier,
+  type Explainer,
+  type Explanation,
+  type WordEmbedding,
+} from '@xtrust/core';
 
 /** A word embedding from hand-written vectors: cosines are known in advance. */
 export class HandEmbedding implements WordEmbedding {
   readonly dim: number;
   private readonly table: Map<string, number[]>;
-  constructor(readonly name: string, vectors: Record<string, readonly number[]>) {
+  constructor(
+    readonly name: string,
+    vectors: Record<string, readonly number[]>,
+  ) {
     this.table = new Map(Object.entries(vectors).map(([w, v]) => [w, [...v]]));
     this.dim = this.table.values().next().value!.length;
   }
@@ -33,7 +43,11 @@ export function at(deg: number): number[] {
  * Words without coefficients count 0.
  */
 export class LinearBow implements Classifier {
-  constructor(readonly labels: readonly string[], private readonly coef: Record<string, readonly number[]>, private readonly bias: readonly number[] = labels.map(() => 0)) {}
+  constructor(
+    readonly labels: readonly string[],
+    private readonly coef: Record<string, readonly number[]>,
+    private readonly bias: readonly number[] = labels.map(() => 0),
+  ) {}
   async predictProba(texts: readonly string[]): Promise<Float32Array> {
     const k = this.labels.length;
     const out = new Float32Array(texts.length * k);
@@ -88,7 +102,11 @@ export class LinearContributionExplainer implements Explainer {
 }
 
 /** A hand-made explanation of a prediction of `label`. */
-export function explanation(label: string, features: Record<string, number>, text = Object.keys(features).join(' ')): Explanation {
+export function explanation(
+  label: string,
+  features: Record<string, number>,
+  text = Object.keys(features).join(' '),
+): Explanation {
   const fs = Object.entries(features).map(([word, weight]) => ({ word, weight }));
   fs.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
   return { text, method: 'hand', params: {}, predictedLabel: label, explainedLabel: label, features: fs };

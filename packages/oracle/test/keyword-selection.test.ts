@@ -12,7 +12,9 @@ function referenceCut(vectors: Float32Array, n: number, dim: number, threshold: 
     const norm = Math.hypot(...v);
     unit.push(v.map((x) => x / norm));
   }
-  const dist = unit.map((a, i) => unit.map((b, j) => (i === j ? 0 : Math.max(0, 1 - a.reduce((s, x, d) => s + x * b[d], 0)))));
+  const dist = unit.map((a, i) =>
+    unit.map((b, j) => (i === j ? 0 : Math.max(0, 1 - a.reduce((s, x, d) => s + x * b[d], 0)))),
+  );
   const tree = agnes(dist, { method: 'average', isDistanceMatrix: true });
   const raw = new Int32Array(n).fill(-1);
   tree.cut(threshold).forEach((c, id) => c.indices().forEach((p) => (raw[p] = id)));

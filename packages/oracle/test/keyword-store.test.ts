@@ -31,7 +31,16 @@ const emb = new HandEmbedding('hand', {
   the: at(90),
 });
 const train = {
-  texts: ['goal team the', 'match goal', 'team match the zq', 'zq the', 'bread cheese', 'soup bread the', 'cheese soup', 'goal bread bread cheese'],
+  texts: [
+    'goal team the',
+    'match goal',
+    'team match the zq',
+    'zq the',
+    'bread cheese',
+    'soup bread the',
+    'cheese soup',
+    'goal bread bread cheese',
+  ],
   labels: ['sports', 'sports', 'sports', 'sports', 'food', 'food', 'food', 'food'],
 };
 
@@ -68,12 +77,21 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
   });
 
   it("defaults to the 'toki' configuration, saved in the store and used to label", async () => {
-    const store = await identifyKeywords(model, train.texts, train.labels, { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: { hand: 0.6 }, seed: 1 });
+    const store = await identifyKeywords(model, train.texts, train.labels, {
+      explainer: new LinearContributionExplainer(coef),
+      embeddings: [emb],
+      thetaRelate: { hand: 0.6 },
+      seed: 1,
+    });
     expect(store.oracle.name).toBe('toki');
     expect(store.oracle.verdictRule).toBe('decisive');
     expect(KeywordStore.fromJSON(store.toJSON()).oracle).toEqual(store.oracle);
     // "zq bread": p(sports) = 1/(1 + e^−2) = .881, half margin (.881 − .119)/2 = .381 < zq's weight 6: decisive
-    const labels = await labelPredictions(store, model, ['zq bread', 'goal match'], { explainer: new LinearContributionExplainer(coef), embeddings: [emb], trueLabels: ['sports', 'sports'] });
+    const labels = await labelPredictions(store, model, ['zq bread', 'goal match'], {
+      explainer: new LinearContributionExplainer(coef),
+      embeddings: [emb],
+      trueLabels: ['sports', 'sports'],
+    });
     expect(labels.map((l) => l.verdict)).toEqual(['untrustworthy', 'trustworthy']);
     // a store saved before configurations existed is the paper's
     const { oracle: _omitted, ...old } = store.toJSON();
@@ -81,10 +99,17 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
   });
 
   it('checks inputs: lengths, unknown labels, missing θ_relate', async () => {
-    const opts = { explainer: new LinearContributionExplainer(coef), embeddings: [emb], thetaRelate: 0.6, oracle: 'toki-paper' as const };
+    const opts = {
+      explainer: new LinearContributionExplainer(coef),
+      embeddings: [emb],
+      thetaRelate: 0.6,
+      oracle: 'toki-paper' as const,
+    };
     await expect(identifyKeywords(model, ['a'], [], opts)).rejects.toThrow(/1 training texts but 0 labels/);
     await expect(identifyKeywords(model, ['a'], ['tennis'], opts)).rejects.toThrow(/"tennis" at row 0/);
-    await expect(identifyKeywords(model, ['a'], ['food'], { ...opts, thetaRelate: {} })).rejects.toThrow(/no θ_relate for embedding "hand"/);
+    await expect(identifyKeywords(model, ['a'], ['food'], { ...opts, thetaRelate: {} })).rejects.toThrow(
+      /no θ_relate for embedding "hand"/,
+    );
   });
 
   it('labels predictions of a class with no correct training prediction "unknown"', async () => {
@@ -96,7 +121,10 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
     });
     expect(store.hasPool('food')).toBe(false);
     expect(store.provenance.classesWithoutPool).toEqual(['food']);
-    const [l] = await labelPredictions(store, model, ['bread cheese'], { explainer: new LinearContributionExplainer(coef), embeddings: [emb] });
+    const [l] = await labelPredictions(store, model, ['bread cheese'], {
+      explainer: new LinearContributionExplainer(coef),
+      embeddings: [emb],
+    });
     expect(l.verdict).toBe('unknown');
     expect(l.reason).toMatch(/no word pool/);
   });
@@ -120,7 +148,10 @@ describe('KeywordStore persistence', () => {
     const store = await build();
     const retrained = new LinearBow(['sports', 'food'], { ...coef, goal: [2.5, -2.5] });
     await expect(store.checkClassifier(retrained)).rejects.toThrow(/built for model .* not for this model/);
-    const other = new LinearBow(['sports', 'food', 'music'], Object.fromEntries(Object.entries(coef).map(([w, v]) => [w, [...v, 0]])));
+    const other = new LinearBow(
+      ['sports', 'food', 'music'],
+      Object.fromEntries(Object.entries(coef).map(([w, v]) => [w, [...v, 0]])),
+    );
     const err = await store.checkClassifier(other).catch((e) => e);
     expect(isXtrustError(err, 'INCOMPATIBLE')).toBe(true);
     expect(err.message).toMatch(/labels \[sports, food\] but the model has \[sports, food, music\]/);
@@ -131,7 +162,12 @@ describe('KeywordStore persistence', () => {
   it('refuses a store given other embeddings, and corrupt or foreign files', async () => {
     const store = await build();
     const other = new HandEmbedding('glove', { sports: at(0) });
-    await expect(labelPredictions(store, model, ['goal'], { explainer: new LinearContributionExplainer(coef), embeddings: [other] })).rejects.toThrow(/"hand" was not given/);
+    await expect(
+      labelPredictions(store, model, ['goal'], {
+        explainer: new LinearContributionExplainer(coef),
+        embeddings: [other],
+      }),
+    ).rejects.toThrow(/"hand" was not given/);
     const dir = await mkdtemp(join(tmpdir(), 'oracle-store-'));
     await writeFile(join(dir, 'bad.json'), '{"format":"something-else"}');
     await expect(KeywordStore.load(join(dir, 'bad.json'))).rejects.toThrow(/not an xtrust keyword store/);
@@ -148,7 +184,15 @@ describe('KeywordStore persistence', () => {
         thetaDist: 0.3,
         topK: 10,
         ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-        provenance: { explainer: { method: 'hand', params: {} }, seed: 0, sampleSize: 0, sampled: 0, explained: 0, keywordIdentificationSeconds: 0, createdAt: '' },
+        provenance: {
+          explainer: { method: 'hand', params: {} },
+          seed: 0,
+          sampleSize: 0,
+          sampled: 0,
+          explained: 0,
+          keywordIdentificationSeconds: 0,
+          createdAt: '',
+        },
       });
     const ex = [
       explanation('sports', { goal: 0.5, zq: 0.9 }),
@@ -177,11 +221,16 @@ describe('KeywordStore persistence', () => {
     // one cluster per pool at θ_dist 1.5: its mean decides for every word together
     expect(new Set(wide.methods('sports').map((m) => m.clusters))).toEqual(new Set([1]));
     expect(store.thetaDist).toBe(0.3);
-    const json = JSON.parse(await readFile(await (async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'oracle-store-'));
-      await wide.save(join(dir, 's.json'));
-      return join(dir, 's.json');
-    })(), 'utf8'));
+    const json = JSON.parse(
+      await readFile(
+        await (async () => {
+          const dir = await mkdtemp(join(tmpdir(), 'oracle-store-'));
+          await wide.save(join(dir, 's.json'));
+          return join(dir, 's.json');
+        })(),
+        'utf8',
+      ),
+    );
     expect(json.params.thetaDist).toBe(1.5);
   });
 });

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { ORACLES, TOKI_DEFAULT, TOKI_NAME_ONLY, TOKI_PAPER, WORDNET_CLASS_DESCRIPTION, relatesToClass, resolveOracle, selectKeywords, verdictOf, type SelectionRule } from '../src/index.js';
+import {
+  ORACLES,
+  TOKI_DEFAULT,
+  TOKI_NAME_ONLY,
+  TOKI_PAPER,
+  WORDNET_CLASS_DESCRIPTION,
+  relatesToClass,
+  resolveOracle,
+  selectKeywords,
+  verdictOf,
+  type SelectionRule,
+} from '../src/index.js';
 import { HandEmbedding, at } from './fixtures.js';
 
 describe('Eq. 4 rules beyond the paper, on hand-placed unit vectors (θ_dist 0.3, θ_relate 0.6 = cos 53.1°)', () => {
@@ -7,9 +18,19 @@ describe('Eq. 4 rules beyond the paper, on hand-placed unit vectors (θ_dist 0.3
   // Distances: extension–cherry 1 − cos 15° = .034, file–extension 1 − cos 35° = .181, file–cherry
   // 1 − cos 50° = .357; average linkage joins {extension, cherry} then file at (.181 + .357)/2 = .269 ≤ .3.
   // The mean of the three unit vectors is (.6184, .7003): cos with 0° = .6184 / .9343 = .662 ≥ .6.
-  const e = new HandEmbedding('hand', { computer: at(0), fruit: at(90), file: at(20), extension: at(55), cherry: at(70) });
+  const e = new HandEmbedding('hand', {
+    computer: at(0),
+    fruit: at(90),
+    file: at(20),
+    extension: at(55),
+    cherry: at(70),
+  });
   const pool = ['file', 'extension', 'cherry'];
-  const rule = (clusterRule: SelectionRule['clusterRule']): SelectionRule => ({ clusterRule, memberShare: 0.5, contrastWith: null });
+  const rule = (clusterRule: SelectionRule['clusterRule']): SelectionRule => ({
+    clusterRule,
+    memberShare: 0.5,
+    contrastWith: null,
+  });
 
   it("the paper's mean rule lets one related word carry the unrelated 'cherry' into the keywords", async () => {
     const r = await selectKeywords(pool, e, 'computer', 0.3, 0.6, rule('mean'));
@@ -74,8 +95,20 @@ describe('named configurations', () => {
     expect(TOKI_PAPER.classDescription ?? null).toBeNull();
     expect(TOKI_NAME_ONLY.classDescription ?? null).toBeNull();
     expect(TOKI_DEFAULT).toEqual({ ...TOKI_NAME_ONLY, name: 'toki', classDescription: WORDNET_CLASS_DESCRIPTION });
-    expect(TOKI_PAPER).toMatchObject({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: false, verdictRule: 'sum' });
-    expect(TOKI_DEFAULT).toMatchObject({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: false, verdictRule: 'decisive' });
+    expect(TOKI_PAPER).toMatchObject({
+      thetaDist: 0.3,
+      postProcess: 'none',
+      clusterRule: 'mean',
+      classContrast: false,
+      verdictRule: 'sum',
+    });
+    expect(TOKI_DEFAULT).toMatchObject({
+      thetaDist: 0.3,
+      postProcess: 'none',
+      clusterRule: 'mean',
+      classContrast: false,
+      verdictRule: 'decisive',
+    });
     expect(() => resolveOracle('tokyo')).toThrow(/unknown oracle "tokyo"; expected one of toki, toki-name, toki-paper/);
     expect(() => resolveOracle({ ...TOKI_PAPER, memberShare: 0 })).toThrow(/memberShare must be in \(0, 1\]/);
   });

@@ -33,15 +33,29 @@ describe('TOKI on real GloVe vectors and WordNet (slow)', () => {
       thetaDist: 0.3,
       topK: 10,
       ensemble: [{ name: glove.name, dim: glove.dim, thetaRelate: theta }],
-      provenance: { explainer: { method: 'hand', params: {} }, seed: 0, sampleSize: 0, sampled: 0, explained: 0, keywordIdentificationSeconds: 0, createdAt: '' },
+      provenance: {
+        explainer: { method: 'hand', params: {} },
+        seed: 0,
+        sampleSize: 0,
+        sampled: 0,
+        explained: 0,
+        keywordIdentificationSeconds: 0,
+        createdAt: '',
+      },
     });
     await store.addExplanations(
-      [explanation('religion', { god: 0.5, church: 0.4, cherry: 0.6 }), explanation('religion', { faith: 0.3, prayer: 0.3, carburetor: 0.2 })],
+      [
+        explanation('religion', { god: 0.5, church: 0.4, cherry: 0.6 }),
+        explanation('religion', { faith: 0.3, prayer: 0.3, carburetor: 0.2 }),
+      ],
       [glove],
     );
     const [shortcut, sound] = await labelExplanations(
       store,
-      [explanation('religion', { cherry: 0.9, church: 0.2 }), explanation('religion', { bishop: 0.4, cherry: 0.1, sermon: 0.3 })],
+      [
+        explanation('religion', { cherry: 0.9, church: 0.2 }),
+        explanation('religion', { bishop: 0.4, cherry: 0.1, sermon: 0.3 }),
+      ],
       { embeddings: [glove] },
     );
     expect(shortcut.verdict).toBe('untrustworthy');

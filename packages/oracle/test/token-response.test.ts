@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { Explanation } from '@xtrust/core';
-import { FUNCTION_WORDS, KeywordStore, checkSurfaceTokens, evidenceTexts, isFunctionWord, labelExplanations, replaceWord, sampleVocabulary, tokenResponses, TOKI_NAME_ONLY, type OracleConfig } from '../src/index.js';
+import {
+  FUNCTION_WORDS,
+  KeywordStore,
+  checkSurfaceTokens,
+  evidenceTexts,
+  isFunctionWord,
+  labelExplanations,
+  replaceWord,
+  sampleVocabulary,
+  tokenResponses,
+  TOKI_NAME_ONLY,
+  type OracleConfig,
+} from '../src/index.js';
 import { HandEmbedding, LinearBow, at } from './fixtures.js';
 
 // Two classes. "god" is a genuine religion word and so are its meaning-neighbours "lord" and "divine"
@@ -80,10 +92,26 @@ describe('tokenResponses', () => {
 
 describe('evidenceTexts and sampleVocabulary', () => {
   const expl = (text: string, features: [string, number][]): Explanation => ({
-    text, method: 'hand', params: {}, predictedLabel: 'religion', explainedLabel: 'religion', features: features.map(([word, weight]) => ({ word, weight })),
+    text,
+    method: 'hand',
+    params: {},
+    predictedLabel: 'religion',
+    explainedLabel: 'religion',
+    features: features.map(([word, weight]) => ({ word, weight })),
   });
   it('keeps, per word, the texts where it weighed most', () => {
-    const e = evidenceTexts([expl('a', [['god', 0.1]]), expl('b', [['god', 0.5]]), expl('c', [['god', 0.3], ['tuesday', 0.2]])], 10, 2);
+    const e = evidenceTexts(
+      [
+        expl('a', [['god', 0.1]]),
+        expl('b', [['god', 0.5]]),
+        expl('c', [
+          ['god', 0.3],
+          ['tuesday', 0.2],
+        ]),
+      ],
+      10,
+      2,
+    );
     expect(e.get('religion')!.get('god')).toEqual(['b', 'c']);
     expect(e.get('religion')!.get('tuesday')).toEqual(['c']);
   });
@@ -94,7 +122,8 @@ describe('evidenceTexts and sampleVocabulary', () => {
 
 describe('function words', () => {
   it('come from NLTK and the stopword package', () => {
-    for (const w of ['the', 'another', 'while', 'by', 'for', 'so', 'with', 'this']) expect(isFunctionWord(w)).toBe(true);
+    for (const w of ['the', 'another', 'while', 'by', 'for', 'so', 'with', 'this'])
+      expect(isFunctionWord(w)).toBe(true);
     for (const w of ['god', 'tuesday', 'offer', 'millennium', 'read']) expect(isFunctionWord(w)).toBe(false);
     expect(FUNCTION_WORDS.size).toBeGreaterThan(150);
   });
@@ -108,23 +137,65 @@ describe('the surface-token check in a keyword store', () => {
     const extra = others[i % others.length];
     const text = `on tuesday the god ${extra} spoke`;
     return {
-      text, method: 'hand', params: {}, predictedLabel: 'religion', explainedLabel: 'religion', probabilities: [0.9, 0.1],
-      features: [{ word: 'tuesday', weight: 0.5 }, { word: 'god', weight: 0.05 }, { word: extra, weight: 0.04 }, { word: 'the', weight: 0.03 }],
+      text,
+      method: 'hand',
+      params: {},
+      predictedLabel: 'religion',
+      explainedLabel: 'religion',
+      probabilities: [0.9, 0.1],
+      features: [
+        { word: 'tuesday', weight: 0.5 },
+        { word: 'god', weight: 0.05 },
+        { word: extra, weight: 0.04 },
+        { word: 'the', weight: 0.03 },
+      ],
     };
   });
   const vectors: Record<string, number[]> = { ...Object.fromEntries(others.map((w, i) => [w, at(3 + i)])), the: at(1) };
   // "tuesday" sits among the religion words: the embedding alone calls it related (the everyday-word failure)
-  const big = new HandEmbedding('hand', { god: at(0), tuesday: at(8.5), market: at(180), shares: at(185), religion: at(2), news: at(182), spoke: at(60), on: at(1), ...vectors });
+  const big = new HandEmbedding('hand', {
+    god: at(0),
+    tuesday: at(8.5),
+    market: at(180),
+    shares: at(185),
+    religion: at(2),
+    news: at(182),
+    spoke: at(60),
+    on: at(1),
+    ...vectors,
+  });
   const config: OracleConfig = {
     ...TOKI_NAME_ONLY,
     name: 'test',
     functionWordsNeverKeywords: true,
-    tokenCheck: { neighbours: 2, texts: 4, maxWords: 5, minConcentration: 20, referenceWords: 10, minRetention: 0.3, minTextCount: 1, minEffect: 0.05 },
+    tokenCheck: {
+      neighbours: 2,
+      texts: 4,
+      maxWords: 5,
+      minConcentration: 20,
+      referenceWords: 10,
+      minRetention: 0.3,
+      minTextCount: 1,
+      minEffect: 0.05,
+    },
   };
   const build = async (c: OracleConfig) => {
     const store = KeywordStore.create({
-      fingerprint: 'hand', labels, thetaDist: 0.3, topK: 10, ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.5 }], oracle: c,
-      provenance: { explainer: { method: 'hand', params: {} }, seed: 0, sampleSize: 20, sampled: 20, explained: 0, keywordIdentificationSeconds: 0, createdAt: '' },
+      fingerprint: 'hand',
+      labels,
+      thetaDist: 0.3,
+      topK: 10,
+      ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.5 }],
+      oracle: c,
+      provenance: {
+        explainer: { method: 'hand', params: {} },
+        seed: 0,
+        sampleSize: 20,
+        sampled: 20,
+        explained: 0,
+        keywordIdentificationSeconds: 0,
+        createdAt: '',
+      },
     });
     await store.addExplanations(explanations, [big]);
     return store;

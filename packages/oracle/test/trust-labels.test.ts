@@ -1,8 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { KeywordStore, labelExplanations, plurality, pluralityColumns, WordPools, decisionWords } from '../src/index.js';
+import {
+  KeywordStore,
+  labelExplanations,
+  plurality,
+  pluralityColumns,
+  WordPools,
+  decisionWords,
+} from '../src/index.js';
 import { HandEmbedding, at, explanation } from './fixtures.js';
 
-const provenance = { explainer: { method: 'hand', params: {} }, seed: 0, sampleSize: 0, sampled: 0, explained: 0, keywordIdentificationSeconds: 0, createdAt: '' };
+const provenance = {
+  explainer: { method: 'hand', params: {} },
+  seed: 0,
+  sampleSize: 0,
+  sampled: 0,
+  explained: 0,
+  keywordIdentificationSeconds: 0,
+  createdAt: '',
+};
 
 describe('Eq. 2: word pools', () => {
   it('averages each word importance over the explanations it appears in, keeping only supporting words', () => {
@@ -99,7 +114,10 @@ describe('Eqs. 5–6: trustworthiness labels', () => {
 
   it('TOKI(–K.I) judges words by their own similarity to the class name, missing indirect relations', async () => {
     const store = await computerStore([glove]);
-    const [a] = await labelExplanations(store, [explanation('computer', { folder: 0.2, extension: 0.3, lemon: 0.4 })], { embeddings: [glove], mode: 'toki-ki-ablated' });
+    const [a] = await labelExplanations(store, [explanation('computer', { folder: 0.2, extension: 0.3, lemon: 0.4 })], {
+      embeddings: [glove],
+      mode: 'toki-ki-ablated',
+    });
     // folder cos 30° = .866 ≥ .6 related; extension cos 55° = .574 < .6 unrelated; lemon unrelated
     expect(a.related.map((f) => f.word)).toEqual(['folder']);
     expect(a.isRel).toBeCloseTo(0.2, 12);
@@ -108,11 +126,23 @@ describe('Eqs. 5–6: trustworthiness labels', () => {
   });
 
   it('reports incorrect predictions as such, and unknown for empty explanations or a class without a pool', async () => {
-    const store = KeywordStore.create({ fingerprint: 'm', labels: ['computer', 'fruit'], thetaDist: 0.3, topK: 10, ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }], provenance });
+    const store = KeywordStore.create({
+      fingerprint: 'm',
+      labels: ['computer', 'fruit'],
+      thetaDist: 0.3,
+      topK: 10,
+      ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
+      provenance,
+    });
     await store.addExplanations([explanation('computer', { file: 0.5 })], [glove]);
     const labels = await labelExplanations(
       store,
-      [explanation('computer', { file: 0.5 }), explanation('computer', { file: -0.5 }), explanation('fruit', { apple: 0.5 }), explanation('fruit', { apple: 0.5 })],
+      [
+        explanation('computer', { file: 0.5 }),
+        explanation('computer', { file: -0.5 }),
+        explanation('fruit', { apple: 0.5 }),
+        explanation('fruit', { apple: 0.5 }),
+      ],
       { embeddings: [glove], trueLabels: ['computer', 'computer', 'fruit', 'computer'] },
     );
     expect(labels.map((l) => l.verdict)).toEqual(['trustworthy', 'unknown', 'unknown', 'incorrect']);
@@ -123,7 +153,14 @@ describe('Eqs. 5–6: trustworthiness labels', () => {
 
   it('Eq. 5 edge cases: with no keyword every word is unrelated, with no non-keyword every known word related', async () => {
     const mk = async (thetaRelate: number) => {
-      const st = KeywordStore.create({ fingerprint: 'm', labels: ['computer', 'fruit'], thetaDist: 0.3, topK: 10, ensemble: [{ name: 'hand', dim: 2, thetaRelate }], provenance });
+      const st = KeywordStore.create({
+        fingerprint: 'm',
+        labels: ['computer', 'fruit'],
+        thetaDist: 0.3,
+        topK: 10,
+        ensemble: [{ name: 'hand', dim: 2, thetaRelate }],
+        provenance,
+      });
       await st.addExplanations([explanation('computer', { file: 0.5, banana: 0.4 })], [glove]);
       return st;
     };
@@ -158,7 +195,13 @@ describe('ensemble of embedding methods', () => {
     apple: at(125),
     lemon: at(130),
   });
-  const sparse = new HandEmbedding('sparse', { computer: at(0), file: at(10), banana: at(100), apple: at(110), lemon: at(112) });
+  const sparse = new HandEmbedding('sparse', {
+    computer: at(0),
+    file: at(10),
+    banana: at(100),
+    apple: at(110),
+    lemon: at(112),
+  });
 
   it('decides keywords by plurality, abstentions not counting, ties towards keyword', async () => {
     const store = await computerStore([glove, skewed, sparse]);
@@ -173,13 +216,17 @@ describe('ensemble of embedding methods', () => {
     const store = await computerStore([glove, skewed, sparse]);
     // folder: hand → nearest file (keyword) 1; skewed → nearest file 1; sparse abstains → related
     // lemon: all three → nearest apple/banana (non-keywords) → unrelated
-    const [a] = await labelExplanations(store, [explanation('computer', { folder: 0.3, lemon: 0.2 })], { embeddings: [sparse, skewed, glove] });
+    const [a] = await labelExplanations(store, [explanation('computer', { folder: 0.3, lemon: 0.2 })], {
+      embeddings: [sparse, skewed, glove],
+    });
     expect(a.related.map((f) => f.word)).toEqual(['folder']);
     expect(a.unrelated.map((f) => f.word)).toEqual(['lemon']);
   });
 
   it('refuses a class name missing from every embedding, naming the class', async () => {
-    await expect(KeywordStore.requireClassNamesKnown({ ham: 'ham' }, [glove, sparse])).rejects.toThrow(/class name "ham" \(label "ham"\) is missing from every embedding/);
+    await expect(KeywordStore.requireClassNamesKnown({ ham: 'ham' }, [glove, sparse])).rejects.toThrow(
+      /class name "ham" \(label "ham"\) is missing from every embedding/,
+    );
     await expect(KeywordStore.requireClassNamesKnown({ ham: 'computer' }, [glove, sparse])).resolves.toBeUndefined();
   });
 });

@@ -3,10 +3,27 @@
 import { rng } from '@xtrust/core';
 import { LimeExplainer, type VerdictStatistic } from '@xtrust/explainers';
 import { describe, expect, it } from 'vitest';
-import { KeywordStore, TOKI_PAPER, labelPredictions, tokiStatistic, verdictOf, verdictSampling, verdictStatisticOf, type OracleConfig } from '../src/index.js';
+import {
+  KeywordStore,
+  TOKI_PAPER,
+  labelPredictions,
+  tokiStatistic,
+  verdictOf,
+  verdictSampling,
+  verdictStatisticOf,
+  type OracleConfig,
+} from '../src/index.js';
 import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation } from './fixtures.js';
 
-const provenance = { explainer: { method: 'hand', params: {} }, seed: 0, sampleSize: 0, sampled: 0, explained: 0, keywordIdentificationSeconds: 0, createdAt: '' };
+const provenance = {
+  explainer: { method: 'hand', params: {} },
+  seed: 0,
+  sampleSize: 0,
+  sampled: 0,
+  explained: 0,
+  keywordIdentificationSeconds: 0,
+  createdAt: '',
+};
 const RULES = ['sum', 'decisive', 'decisive-word', 'sum-and-decisive'] as const;
 
 describe('verdictStatisticOf: Eq. 6 as the sign of one number', () => {
@@ -32,7 +49,11 @@ describe('tokiStatistic (hand-computed)', () => {
   // "File" and "file" fold to one decision word; "the" is neutral (a function word); apple's weight is negative (not counted)
   const words = ['File', 'file', 'banana', 'the', 'apple', 'zzyzx'];
   const role = Int8Array.from([1, 1, -1, 0, -1, -1]);
-  const fit = { features: Int32Array.from([0, 1, 2, 3, 4, 5]), coef: Float64Array.from([0.2, 0.1, 0.25, 0.05, -0.3, 0.01]), intercept: 0 };
+  const fit = {
+    features: Int32Array.from([0, 1, 2, 3, 4, 5]),
+    coef: Float64Array.from([0.2, 0.1, 0.25, 0.05, -0.3, 0.01]),
+    intercept: 0,
+  };
   // top 3 decision words: file 0.3 (related), banana 0.25 (unrelated), the 0.05 (neutral); zzyzx is 4th
   const at = (rule: (typeof RULES)[number], margin: number) => tokiStatistic(rule, words, role, 3, margin)(fit);
 
@@ -69,7 +90,15 @@ const hand = new HandEmbedding('hand', {
 });
 
 async function store(oracle: OracleConfig) {
-  const s = KeywordStore.create({ fingerprint: 'm1', labels: ['computer', 'fruit'], thetaDist: 0.3, topK: 10, ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }], provenance, oracle });
+  const s = KeywordStore.create({
+    fingerprint: 'm1',
+    labels: ['computer', 'fruit'],
+    thetaDist: 0.3,
+    topK: 10,
+    ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
+    provenance,
+    oracle,
+  });
   await s.addExplanations(
     [
       explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
@@ -82,17 +111,39 @@ async function store(oracle: OracleConfig) {
 }
 
 // zzyzx alone carries a computer prediction: without it the text would be fruit
-const COEF = { file: [2, 0], extension: [1.5, 0], folder: [1, 0], banana: [0, 2], apple: [0, 1.5], lemon: [0, 1], zzyzx: [8, 0] };
+const COEF = {
+  file: [2, 0],
+  extension: [1.5, 0],
+  folder: [1, 0],
+  banana: [0, 2],
+  apple: [0, 1.5],
+  lemon: [0, 1],
+  zzyzx: [8, 0],
+};
 const model = new LinearBow(['computer', 'fruit'], COEF);
-const TEXTS = ['file extension folder report data notes', 'zzyzx lemon notes data memo', 'apple banana lemon fruit salad bowl', 'file folder extension zzyzx lemon apple'];
+const TEXTS = [
+  'file extension folder report data notes',
+  'zzyzx lemon notes data memo',
+  'apple banana lemon fruit salad bowl',
+  'file folder extension zzyzx lemon apple',
+];
 
 describe('labelPredictions with verdictSampling', () => {
   for (const rule of ['decisive', 'sum'] as const) {
     it(`gives the exact run's labels with fewer samples on clear cases (verdict rule ${rule})`, async () => {
       const s = await store({ ...TOKI_PAPER, name: `test-${rule}`, verdictRule: rule });
       const explainer = new LimeExplainer({ numSamples: 4000, seed: 1 });
-      const exact = await labelPredictions(s, model, TEXTS, { embeddings: [hand], explainer, skipFingerprintCheck: true });
-      const fast = await labelPredictions(s, model, TEXTS, { embeddings: [hand], explainer, skipFingerprintCheck: true, verdictSampling: true });
+      const exact = await labelPredictions(s, model, TEXTS, {
+        embeddings: [hand],
+        explainer,
+        skipFingerprintCheck: true,
+      });
+      const fast = await labelPredictions(s, model, TEXTS, {
+        embeddings: [hand],
+        explainer,
+        skipFingerprintCheck: true,
+        verdictSampling: true,
+      });
       expect(fast.map((l) => l.verdict)).toEqual(exact.map((l) => l.verdict));
       expect(exact.map((l) => l.verdict).slice(0, 3)).toEqual(['trustworthy', 'untrustworthy', 'trustworthy']);
       expect(exact.every((l) => l.samples === undefined)).toBe(true);
@@ -104,13 +155,24 @@ describe('labelPredictions with verdictSampling', () => {
   it('refuses an explainer without the verdict option, naming verdictSampling', async () => {
     const s = await store(TOKI_PAPER);
     await expect(
-      labelPredictions(s, model, TEXTS, { embeddings: [hand], explainer: new LinearContributionExplainer(COEF), skipFingerprintCheck: true, verdictSampling: true }),
+      labelPredictions(s, model, TEXTS, {
+        embeddings: [hand],
+        explainer: new LinearContributionExplainer(COEF),
+        skipFingerprintCheck: true,
+        verdictSampling: true,
+      }),
     ).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', details: { argument: 'verdictSampling' } });
   });
 });
 
 describe('verdictSampling.prepare', () => {
-  const ctx = (label: number, probabilities: number[], text = 'zzyzx file') => ({ text, words: ['zzyzx', 'file'], probabilities: Float32Array.from(probabilities), label, labels: ['computer', 'fruit'] });
+  const ctx = (label: number, probabilities: number[], text = 'zzyzx file') => ({
+    text,
+    words: ['zzyzx', 'file'],
+    probabilities: Float32Array.from(probabilities),
+    label,
+    labels: ['computer', 'fruit'],
+  });
 
   it("is 'settled' for an incorrect prediction and for a class without a pool, null for a label other than the prediction", async () => {
     const s = await store(TOKI_PAPER);
@@ -118,13 +180,22 @@ describe('verdictSampling.prepare', () => {
     expect(v.name).toBe('toki-paper:sum');
     expect(await v.prepare(ctx(0, [0.9, 0.1]))).toBe('settled');
     expect(await v.prepare(ctx(1, [0.9, 0.1], 'other'))).toBeNull();
-    const empty = KeywordStore.create({ fingerprint: 'm1', labels: ['computer', 'fruit'], thetaDist: 0.3, topK: 10, ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }], provenance });
+    const empty = KeywordStore.create({
+      fingerprint: 'm1',
+      labels: ['computer', 'fruit'],
+      thetaDist: 0.3,
+      topK: 10,
+      ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
+      provenance,
+    });
     expect(await verdictSampling(empty, { embeddings: [hand] }).prepare(ctx(0, [0.9, 0.1], 'other'))).toBe('settled');
   });
 
-  it('splits the text\'s words by r(w, c) once: file related, zzyzx (unknown to the embedding) unrelated', async () => {
+  it("splits the text's words by r(w, c) once: file related, zzyzx (unknown to the embedding) unrelated", async () => {
     const s = await store(TOKI_PAPER);
-    const stat = (await verdictSampling(s, { embeddings: [hand], confidence: 0.9, step: 50 }).prepare(ctx(0, [0.9, 0.1]))) as VerdictStatistic;
+    const stat = (await verdictSampling(s, { embeddings: [hand], confidence: 0.9, step: 50 }).prepare(
+      ctx(0, [0.9, 0.1]),
+    )) as VerdictStatistic;
     const out = stat({ features: Int32Array.from([0, 1]), coef: Float64Array.from([0.3, 0.1]), intercept: 0 });
     expect(out.value).toBeCloseTo(-0.2, 12);
     expect(Array.from(out.gradient)).toEqual([-1, 1]);

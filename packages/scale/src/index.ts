@@ -4,10 +4,33 @@
  * local run (`runLocal`), `collect` reads the results back in instance order. Results are stored under
  * their instance id, so a job retried after a killed worker never counts an instance twice.
  */
-export { JOB_FORMAT, JOB_VERSION, XTRUST_VERSION, makePayload, checkPayload, jobId, runKeys, checkRunId, type JobKind, type Instance, type TaskSpec, type ModelOptions, type JobPayload } from './job.js';
+export {
+  JOB_FORMAT,
+  JOB_VERSION,
+  XTRUST_VERSION,
+  makePayload,
+  checkPayload,
+  jobId,
+  runKeys,
+  checkRunId,
+  type JobKind,
+  type Instance,
+  type TaskSpec,
+  type ModelOptions,
+  type JobPayload,
+} from './job.js';
 export { redactUrl, redactor } from './redact.js';
 export { probeRedis, openRedis, redisUrl, REDIS_URL_ENV, REDIS_CA_ENV, type ConnectOptions } from './redis.js';
-export { Resources, processInstances, runLocal, resultJson, loadBuiltinModel, MINI_BATCH, type ModelLoader, type InstanceResult } from './tasks.js';
+export {
+  Resources,
+  processInstances,
+  runLocal,
+  resultJson,
+  loadBuiltinModel,
+  MINI_BATCH,
+  type ModelLoader,
+  type InstanceResult,
+} from './tasks.js';
 export {
   enqueueAudit,
   collect,

@@ -44,7 +44,11 @@ export interface TaskSpec {
   /** explain / label: the explanation method (`lime`, `omission`, …) and its options, seed included. */
   readonly explainer?: { readonly name: string; readonly options?: Readonly<Record<string, unknown>> };
   /** label: the keyword store file and the embeddings of its ensemble (`glove`, `cf`, `use`). */
-  readonly label?: { readonly store: string; readonly embeddings: readonly string[]; readonly mode?: 'toki' | 'toki-ki-ablated' };
+  readonly label?: {
+    readonly store: string;
+    readonly embeddings: readonly string[];
+    readonly mode?: 'toki' | 'toki-ki-ablated';
+  };
   /** attack: the recipe (`a2t`) and the run seed. */
   readonly attack?: { readonly recipe: string; readonly seed?: number };
 }
@@ -72,7 +76,10 @@ export function makePayload(runId: string, chunk: number, task: TaskSpec, instan
 export function checkPayload(data: unknown): JobPayload {
   const p = data as Partial<JobPayload> | null;
   if (!p || typeof p !== 'object' || p.format !== JOB_FORMAT) {
-    throw new XtrustError('INCOMPATIBLE', `job payload is not an xtrust job (format ${JSON.stringify(p?.format ?? null)}, expected "${JOB_FORMAT}")`);
+    throw new XtrustError(
+      'INCOMPATIBLE',
+      `job payload is not an xtrust job (format ${JSON.stringify(p?.format ?? null)}, expected "${JOB_FORMAT}")`,
+    );
   }
   if (p.version !== JOB_VERSION) {
     throw new XtrustError(
@@ -85,11 +92,25 @@ export function checkPayload(data: unknown): JobPayload {
     throw new XtrustError('INCOMPATIBLE', 'job payload lacks runId, chunk, task or instances');
   }
   const kinds: JobKind[] = ['explain', 'label', 'attack'];
-  if (!kinds.includes(p.task.kind)) throw new XtrustError('INCOMPATIBLE', `job payload has unknown kind ${JSON.stringify(p.task.kind)}; expected ${kinds.join(', ')}`);
-  if (typeof p.task.model !== 'string' || p.task.model === '') throw new XtrustError('INCOMPATIBLE', 'job payload has no model path');
+  if (!kinds.includes(p.task.kind))
+    throw new XtrustError(
+      'INCOMPATIBLE',
+      `job payload has unknown kind ${JSON.stringify(p.task.kind)}; expected ${kinds.join(', ')}`,
+    );
+  if (typeof p.task.model !== 'string' || p.task.model === '')
+    throw new XtrustError('INCOMPATIBLE', 'job payload has no model path');
   const mo = p.task.modelOptions as Record<string, unknown> | undefined;
-  if (mo !== undefined && (typeof mo !== 'object' || mo === null || Object.keys(mo).some((k) => k !== 'quantize') || (mo.quantize !== undefined && mo.quantize !== 'int8'))) {
-    throw new XtrustError('INCOMPATIBLE', `job payload has model options ${JSON.stringify(mo)} this worker does not know (it knows { quantize: "int8" })`);
+  if (
+    mo !== undefined &&
+    (typeof mo !== 'object' ||
+      mo === null ||
+      Object.keys(mo).some((k) => k !== 'quantize') ||
+      (mo.quantize !== undefined && mo.quantize !== 'int8'))
+  ) {
+    throw new XtrustError(
+      'INCOMPATIBLE',
+      `job payload has model options ${JSON.stringify(mo)} this worker does not know (it knows { quantize: "int8" })`,
+    );
   }
   return p as JobPayload;
 }
@@ -112,7 +133,11 @@ export function runKeys(runId: string, prefix = 'xtrust') {
 /** A run id safe as a Redis key and BullMQ job id part. */
 export function checkRunId(runId: string): string {
   if (typeof runId !== 'string' || !/^[A-Za-z0-9_-]{1,100}$/.test(runId)) {
-    throw new XtrustError('INVALID_ARGUMENT', `run id must be 1–100 letters, digits, "_" or "-", got ${JSON.stringify(runId)}`, { argument: 'runId' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `run id must be 1–100 letters, digits, "_" or "-", got ${JSON.stringify(runId)}`,
+      { argument: 'runId' },
+    );
   }
   return runId;
 }

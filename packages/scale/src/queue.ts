@@ -56,7 +56,8 @@ export async function withQueue<T>(c: QueueConnection, f: (queue: Queue, redis: 
   try {
     return await f(queue, redis);
   } catch (e) {
-    if (e instanceof Error) e.message = clean(e.message) + (lastError && !e.message.includes(lastError) ? ` (Redis: ${lastError})` : '');
+    if (e instanceof Error)
+      e.message = clean(e.message) + (lastError && !e.message.includes(lastError) ? ` (Redis: ${lastError})` : '');
     throw e;
   } finally {
     await queue.close().catch(() => undefined);
@@ -68,11 +69,20 @@ export async function withQueue<T>(c: QueueConnection, f: (queue: Queue, redis: 
 export async function enqueueAudit(o: EnqueueOptions): Promise<EnqueueResult> {
   const runId = checkRunId(o.runId);
   const chunkSize = o.chunkSize ?? 100;
-  if (!Number.isInteger(chunkSize) || chunkSize < 1) throw new XtrustError('INVALID_ARGUMENT', `chunkSize must be a positive integer, got ${chunkSize}`, { argument: 'chunkSize' });
+  if (!Number.isInteger(chunkSize) || chunkSize < 1)
+    throw new XtrustError('INVALID_ARGUMENT', `chunkSize must be a positive integer, got ${chunkSize}`, {
+      argument: 'chunkSize',
+    });
   const seen = new Set<string>();
   const instances: Instance[] = o.instances.map((x, i) => {
-    if (typeof x.id !== 'string' || x.id === '') throw new XtrustError('DATASET_ROW', `instances[${i}] has no id`, { row: i });
-    if (seen.has(x.id)) throw new XtrustError('DATASET_ROW', `instances[${i}] repeats id ${JSON.stringify(x.id)}: ids are the result keys and must be unique`, { row: i });
+    if (typeof x.id !== 'string' || x.id === '')
+      throw new XtrustError('DATASET_ROW', `instances[${i}] has no id`, { row: i });
+    if (seen.has(x.id))
+      throw new XtrustError(
+        'DATASET_ROW',
+        `instances[${i}] repeats id ${JSON.stringify(x.id)}: ids are the result keys and must be unique`,
+        { row: i },
+      );
     seen.add(x.id);
     if (typeof x.text !== 'string') throw new XtrustError('DATASET_ROW', `instances[${i}] has no text`, { row: i });
     return { id: x.id, text: x.text, index: i, ...(x.label !== undefined ? { label: x.label } : {}) };
@@ -84,10 +94,23 @@ export async function enqueueAudit(o: EnqueueOptions): Promise<EnqueueResult> {
     if (prior) {
       const m = JSON.parse(prior) as { total: number; chunks: number; chunkSize: number };
       if (m.total !== instances.length || m.chunkSize !== chunkSize) {
-        throw new XtrustError('INCOMPATIBLE', `run ${runId} was queued with ${m.total} instances in chunks of ${m.chunkSize}; now ${instances.length} in chunks of ${chunkSize} — use another run id`, { runId });
+        throw new XtrustError(
+          'INCOMPATIBLE',
+          `run ${runId} was queued with ${m.total} instances in chunks of ${m.chunkSize}; now ${instances.length} in chunks of ${chunkSize} — use another run id`,
+          { runId },
+        );
       }
     }
-    await redis.set(keys.meta, JSON.stringify({ total: instances.length, chunks, chunkSize, kind: o.task.kind, ids: instances.map((x) => x.id) }));
+    await redis.set(
+      keys.meta,
+      JSON.stringify({
+        total: instances.length,
+        chunks,
+        chunkSize,
+        kind: o.task.kind,
+        ids: instances.map((x) => x.id),
+      }),
+    );
     // a run nobody collects does not stay in Redis for ever (a week: time enough to resume an audit)
     await redis.expire(keys.meta, RUN_TTL_S);
     await redis.expire(keys.results, RUN_TTL_S);
@@ -149,7 +172,12 @@ export async function collect(o: CollectOptions): Promise<CollectResult> {
   return withQueue(o, async (queue, redis) => {
     const keys = runKeys(runId);
     const metaJson = await redis.get(keys.meta);
-    if (!metaJson) throw new XtrustError('NOT_FOUND', `run ${runId} is not in this Redis (was it enqueued here, under this run id?)`, { runId });
+    if (!metaJson)
+      throw new XtrustError(
+        'NOT_FOUND',
+        `run ${runId} is not in this Redis (was it enqueued here, under this run id?)`,
+        { runId },
+      );
     const meta = JSON.parse(metaJson) as { total: number; chunks: number; ids: string[] };
     const start = Date.now();
     const done = new Set<number>();
@@ -180,7 +208,11 @@ export async function collect(o: CollectOptions): Promise<CollectResult> {
         if (done.size === meta.chunks) break;
       }
       if (o.timeoutMs !== undefined && Date.now() - start > o.timeoutMs) {
-        throw new XtrustError('INCOMPATIBLE', `run ${runId}: ${stored}/${meta.total} results after ${o.timeoutMs} ms — are workers running on queue ${o.queueName ?? DEFAULT_QUEUE}?`, { runId, stored });
+        throw new XtrustError(
+          'INCOMPATIBLE',
+          `run ${runId}: ${stored}/${meta.total} results after ${o.timeoutMs} ms — are workers running on queue ${o.queueName ?? DEFAULT_QUEUE}?`,
+          { runId, stored },
+        );
       }
       await new Promise((r) => setTimeout(r, pollMs));
     }

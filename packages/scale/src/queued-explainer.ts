@@ -45,22 +45,43 @@ export class QueuedExplainer implements Explainer {
     this.name = o.method;
   }
 
-  async explain(classifier: Classifier, texts: readonly string[], options: Record<string, unknown> = {}): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options: Record<string, unknown> = {},
+  ): Promise<Explanation[]> {
     if (texts.length === 0) return [];
-    const task: TaskSpec = { kind: 'explain', model: this.o.model, ...(this.o.modelOptions?.quantize ? { modelOptions: { quantize: this.o.modelOptions.quantize } } : {}), explainer: { name: this.o.method, options: { ...(this.o.options ?? {}), ...options } } };
+    const task: TaskSpec = {
+      kind: 'explain',
+      model: this.o.model,
+      ...(this.o.modelOptions?.quantize ? { modelOptions: { quantize: this.o.modelOptions.quantize } } : {}),
+      explainer: { name: this.o.method, options: { ...(this.o.options ?? {}), ...options } },
+    };
     // The run id is a digest of the work: calling again with the same texts (a resumed audit) finds the
     // results already in Redis instead of queueing the work twice.
-    const runId = `x${createHash('sha256').update(JSON.stringify({ task, labels: classifier.labels, texts })).digest('hex').slice(0, 32)}`;
+    const runId = `x${createHash('sha256')
+      .update(JSON.stringify({ task, labels: classifier.labels, texts }))
+      .digest('hex')
+      .slice(0, 32)}`;
     const instances = texts.map((text, i) => ({ id: String(i), text }));
     await enqueueAudit({ ...this.o, runId, task, instances, chunkSize: this.o.jobSize ?? 8 });
     const got = await collect({ ...this.o, runId });
     if (got.failures.length > 0) {
-      throw new XtrustError('INVALID_ARGUMENT', `queued ${this.o.method}: ${got.failures.length} job(s) failed — ${got.failures[0].reason}`, { runId, failures: got.failures });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `queued ${this.o.method}: ${got.failures.length} job(s) failed — ${got.failures[0].reason}`,
+        { runId, failures: got.failures },
+      );
     }
     const out: Explanation[] = [];
     got.results.forEach((json, i) => {
-      const r = JSON.parse(json) as { index: number; result?: Record<string, unknown> | Record<string, unknown>[]; error?: string };
-      if (r.error !== undefined) throw new XtrustError('INVALID_ARGUMENT', `texts[${r.index}]: ${r.error}`, { argument: `texts[${r.index}]` });
+      const r = JSON.parse(json) as {
+        index: number;
+        result?: Record<string, unknown> | Record<string, unknown>[];
+        error?: string;
+      };
+      if (r.error !== undefined)
+        throw new XtrustError('INVALID_ARGUMENT', `texts[${r.index}]: ${r.error}`, { argument: `texts[${r.index}]` });
       const many = Array.isArray(r.result) ? r.result : [r.result!];
       for (const one of many) out.push(explanationOf(texts[i], one));
     });

@@ -20,15 +20,26 @@ export const REDIS_URL_ENV = 'XTRUST_REDIS_URL';
 /** The URL given, else XTRUST_REDIS_URL; throws a usage error when neither is set. */
 export function redisUrl(given?: string): string {
   const url = given ?? process.env[REDIS_URL_ENV];
-  if (!url) throw new XtrustError('INVALID_ARGUMENT', `no Redis URL: pass --redis <url> or set ${REDIS_URL_ENV}`, { argument: 'redis' });
+  if (!url)
+    throw new XtrustError('INVALID_ARGUMENT', `no Redis URL: pass --redis <url> or set ${REDIS_URL_ENV}`, {
+      argument: 'redis',
+    });
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    throw new XtrustError('INVALID_ARGUMENT', `Redis URL ${redactUrl(url)} is not a URL; expected redis://[user:password@]host:port[/db] or rediss://…`, { argument: 'redis' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `Redis URL ${redactUrl(url)} is not a URL; expected redis://[user:password@]host:port[/db] or rediss://…`,
+      { argument: 'redis' },
+    );
   }
   if (u.protocol !== 'redis:' && u.protocol !== 'rediss:') {
-    throw new XtrustError('INVALID_ARGUMENT', `Redis URL must start with redis:// or rediss:// (TLS), got ${u.protocol}//`, { argument: 'redis' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `Redis URL must start with redis:// or rediss:// (TLS), got ${u.protocol}//`,
+      { argument: 'redis' },
+    );
   }
   return url;
 }
@@ -45,7 +56,9 @@ function baseOptions(url: string): RedisOptions {
   try {
     return { tls: { ca: readFileSync(caFile) } };
   } catch (e) {
-    throw new XtrustError('FILE_UNREADABLE', `${REDIS_CA_ENV}=${caFile} cannot be read: ${(e as Error).message}`, { file: caFile });
+    throw new XtrustError('FILE_UNREADABLE', `${REDIS_CA_ENV}=${caFile} cannot be read: ${(e as Error).message}`, {
+      file: caFile,
+    });
   }
 }
 
@@ -90,7 +103,10 @@ export async function probeRedis(url: string, options: ConnectOptions = {}): Pro
         : /certificate|SSL|TLS|EPROTO/i.test(reason)
           ? ` (TLS: is the server's certificate signed by a CA this machine trusts? point ${REDIS_CA_ENV} at its CA's PEM file)`
           : '';
-    throw new XtrustError('NOT_FOUND', `cannot use Redis at ${redactUrl(url)}: ${reason}${hint}`, { redis: redactUrl(url), reason });
+    throw new XtrustError('NOT_FOUND', `cannot use Redis at ${redactUrl(url)}: ${reason}${hint}`, {
+      redis: redactUrl(url),
+      reason,
+    });
   } finally {
     clearTimeout(timer);
     client.disconnect();

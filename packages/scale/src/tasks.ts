@@ -27,7 +27,12 @@ export interface InstanceResult {
 
 /** Default loader: a folder saved by `BuiltinClassifier.save` (model.json + weights); it has no int8 form. */
 export const loadBuiltinModel: ModelLoader = async (path, options) => {
-  if (options?.quantize) throw new XtrustError('INVALID_ARGUMENT', `int8 quantisation needs an ONNX model; ${path} is loaded as a saved xtrust model (run \`xtrust worker\`, which loads ONNX folders)`, { argument: 'modelOptions' });
+  if (options?.quantize)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `int8 quantisation needs an ONNX model; ${path} is loaded as a saved xtrust model (run \`xtrust worker\`, which loads ONNX folders)`,
+      { argument: 'modelOptions' },
+    );
   return BuiltinClassifier.load(path);
 };
 
@@ -55,7 +60,12 @@ export class Resources {
         return await (quantize ? this.loadModel(path, { quantize }) : this.loadModel(path));
       } catch (e) {
         const why = e instanceof Error ? e.message : String(e);
-        throw new XtrustError('FILE_UNREADABLE', `cannot load model ${path}${quantize ? ` (${quantize})` : ''}: ${why}`, { file: path }, { cause: e });
+        throw new XtrustError(
+          'FILE_UNREADABLE',
+          `cannot load model ${path}${quantize ? ` (${quantize})` : ''}: ${why}`,
+          { file: path },
+          { cause: e },
+        );
       }
     });
   }
@@ -85,7 +95,9 @@ async function embeddingByName(name: string): Promise<WordEmbedding> {
   if (name === 'glove') return emb.GloveEmbedding.load();
   if (name === 'cf' || name === 'counter-fitted') return emb.CounterFittedEmbedding.load();
   if (name === 'use') return emb.UseEmbedding.load();
-  throw new XtrustError('INVALID_ARGUMENT', `unknown embedding "${name}"; expected glove, cf or use`, { argument: 'embeddings' });
+  throw new XtrustError('INVALID_ARGUMENT', `unknown embedding "${name}"; expected glove, cf or use`, {
+    argument: 'embeddings',
+  });
 }
 
 /**
@@ -124,7 +136,12 @@ export async function processInstances(
       const batch = instances.slice(s, s + MINI_BATCH);
       const label = async (b: readonly Instance[]) => {
         const truth = b.every((x) => x.label !== undefined) ? b.map((x) => x.label!) : undefined;
-        const out = await oracle.labelPredictions(store, classifier, b.map((x) => x.text), { explainer, embeddings, mode, trueLabels: truth, skipFingerprintCheck: true });
+        const out = await oracle.labelPredictions(
+          store,
+          classifier,
+          b.map((x) => x.text),
+          { explainer, embeddings, mode, trueLabels: truth, skipFingerprintCheck: true },
+        );
         return out.map(({ text: _text, ...rest }) => rest);
       };
       await onResults(await isolate(batch, label));
@@ -134,18 +151,30 @@ export async function processInstances(
   }
   if (task.kind === 'attack') {
     const recipe = task.attack?.recipe ?? 'a2t';
-    if (recipe !== 'a2t') throw new XtrustError('INVALID_ARGUMENT', `unknown attack recipe "${recipe}"; workers run a2t`, { argument: 'recipe' });
+    if (recipe !== 'a2t')
+      throw new XtrustError('INVALID_ARGUMENT', `unknown attack recipe "${recipe}"; workers run a2t`, {
+        argument: 'recipe',
+      });
     const attackPkg = await import('@xtrust/attack');
     const attack = await resources.get(`attack:${recipe}:${task.model}`, async () => {
       const cf = (await resources.get('embedding:cf', () => embeddingByName('cf'))) as never;
-      return attackPkg.a2t(classifier as never, { embedding: cf, encoder: new attackPkg.MeanVectorEncoder(cf), posTagger: attackPkg.WinkPosTagger.load() });
+      return attackPkg.a2t(classifier as never, {
+        embedding: cf,
+        encoder: new attackPkg.MeanVectorEncoder(cf),
+        posTagger: attackPkg.WinkPosTagger.load(),
+      });
     });
     const seed = task.attack?.seed ?? 0;
     for (const x of instances) {
       let r: InstanceResult;
       try {
         // the per-instance seed comes from the instance's place in the whole run, exactly as Attack.run derives it
-        const rec = await attack.attack(x.text, { label: x.label, id: x.id, index: x.index, seed: attackPkg.instanceSeed(seed, x.index) });
+        const rec = await attack.attack(x.text, {
+          label: x.label,
+          id: x.id,
+          index: x.index,
+          seed: attackPkg.instanceSeed(seed, x.index),
+        });
         r = { id: x.id, index: x.index, result: rec };
       } catch (e) {
         r = { id: x.id, index: x.index, error: message(e) };
@@ -158,10 +187,14 @@ export async function processInstances(
 }
 
 /** Explains a batch in one call; when the method refuses the batch, explains one by one so only the bad instance gets an error. */
-async function explainBatch(batch: readonly Instance[], explain: (texts: string[]) => Promise<Explanation[]>): Promise<InstanceResult[]> {
+async function explainBatch(
+  batch: readonly Instance[],
+  explain: (texts: string[]) => Promise<Explanation[]>,
+): Promise<InstanceResult[]> {
   return isolate(batch, async (b) => {
     const exps = await explain(b.map((x) => x.text));
-    if (exps.length % b.length !== 0) throw new XtrustError('BAD_MODEL_OUTPUT', `explainer returned ${exps.length} explanations for ${b.length} texts`);
+    if (exps.length % b.length !== 0)
+      throw new XtrustError('BAD_MODEL_OUTPUT', `explainer returned ${exps.length} explanations for ${b.length} texts`);
     const per = exps.length / b.length;
     return b.map((_, i) => {
       const mine = exps.slice(i * per, (i + 1) * per).map(explanationJson);
@@ -170,7 +203,10 @@ async function explainBatch(batch: readonly Instance[], explain: (texts: string[
   });
 }
 
-async function isolate(batch: readonly Instance[], run: (b: readonly Instance[]) => Promise<unknown[]>): Promise<InstanceResult[]> {
+async function isolate(
+  batch: readonly Instance[],
+  run: (b: readonly Instance[]) => Promise<unknown[]>,
+): Promise<InstanceResult[]> {
   try {
     const out = await run(batch);
     return batch.map((x, i) => ({ id: x.id, index: x.index, result: out[i] }));
@@ -184,7 +220,11 @@ async function isolate(batch: readonly Instance[], run: (b: readonly Instance[])
 
 /** Stored form of a result: one JSON string, the same bytes whether a worker or a local run made it. */
 export function resultJson(r: InstanceResult): string {
-  return JSON.stringify(r.error !== undefined ? { id: r.id, index: r.index, error: r.error } : { id: r.id, index: r.index, result: r.result });
+  return JSON.stringify(
+    r.error !== undefined
+      ? { id: r.id, index: r.index, error: r.error }
+      : { id: r.id, index: r.index, result: r.result },
+  );
 }
 
 /** Runs a whole task in this process (the reference a queued run must match). Returns id → stored JSON. */

@@ -33,6 +33,8 @@ try {
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
 } catch (e) {
-  process.stderr.write(`xtrust worker: ${redactor(url ?? process.env.XTRUST_REDIS_URL)(e instanceof Error ? e.message : String(e))}\n`);
+  process.stderr.write(
+    `xtrust worker: ${redactor(url ?? process.env.XTRUST_REDIS_URL)(e instanceof Error ? e.message : String(e))}\n`,
+  );
   process.exit(1);
 }

@@ -62,7 +62,9 @@ export async function startWorker(o: WorkerOptions = {}): Promise<RunningWorker>
     const ids = payload.instances.map((x) => x.id);
     const have = ids.length ? await redis.hmget(keys.results, ...ids) : [];
     const todo = payload.instances.filter((_, i) => have[i] === null);
-    log(`job ${job.id}: run ${payload.runId} chunk ${payload.chunk}, ${payload.task.kind}, ${todo.length}/${ids.length} instances to do (attempt ${job.attemptsMade + 1})`);
+    log(
+      `job ${job.id}: run ${payload.runId} chunk ${payload.chunk}, ${payload.task.kind}, ${todo.length}/${ids.length} instances to do (attempt ${job.attemptsMade + 1})`,
+    );
     let doneHere = 0;
     let lastProgress = Date.now();
     try {
@@ -71,19 +73,30 @@ export async function startWorker(o: WorkerOptions = {}): Promise<RunningWorker>
         const flat: string[] = [];
         for (const r of rs) flat.push(r.id, resultJson(r));
         // HSET per instance id: a result written twice (a job retried after a kill) is one entry
-        await redis.multi().hset(keys.results, ...flat).expire(keys.results, RUN_TTL_S).exec();
+        await redis
+          .multi()
+          .hset(keys.results, ...flat)
+          .expire(keys.results, RUN_TTL_S)
+          .exec();
         stats.instances += rs.length;
         doneHere += rs.length;
         // progress is for people watching a dashboard: once a second is plenty, and each update costs a Redis script call
         if (Date.now() - lastProgress >= 1000) {
           lastProgress = Date.now();
-          await job.updateProgress(Math.round((100 * (ids.length - todo.length + doneHere)) / Math.max(1, ids.length))).catch(() => undefined);
+          await job
+            .updateProgress(Math.round((100 * (ids.length - todo.length + doneHere)) / Math.max(1, ids.length)))
+            .catch(() => undefined);
         }
       });
     } catch (e) {
       const why = clean(e instanceof Error ? e.message : String(e));
       // a model that cannot be read or a bad setting will fail the same way on every try
-      if (isXtrustError(e) && ['FILE_UNREADABLE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'INCOMPATIBLE', 'PARSE_ERROR', 'NOT_FOUND'].includes(e.code)) {
+      if (
+        isXtrustError(e) &&
+        ['FILE_UNREADABLE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'INCOMPATIBLE', 'PARSE_ERROR', 'NOT_FOUND'].includes(
+          e.code,
+        )
+      ) {
         throw new UnrecoverableError(why);
       }
       throw new Error(why);

@@ -9,7 +9,9 @@ import { trainClassifier } from '@xtrust/models';
 const cut = (t: string, n: number) => t.split(/\s+/).filter(Boolean).slice(0, n).join(' ');
 
 /** Trains a bag-of-words logistic model on 600 SpamAssassin bodies, saves it, and returns `count` other texts as instances. */
-export async function fixture(count: number): Promise<{ modelDir: string; instances: { id: string; text: string; label: string }[] }> {
+export async function fixture(
+  count: number,
+): Promise<{ modelDir: string; instances: { id: string; text: string; label: string }[] }> {
   const data = loadSpamAssassin({ headers: false });
   const order = rng(7).shuffle(data.rows.map((_, i) => i));
   const train = order.slice(0, 600).map((i) => ({ text: cut(data.rows[i].text, 60), label: data.rows[i].label }));

@@ -14,7 +14,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Explanation } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { BuiltinClassifier } from '@xtrust/models';
-import { JOB_VERSION, QueuedExplainer, collect, enqueueAudit, makePayload, runKeys, runLocal, startWorker, type TaskSpec } from '../src/index.js';
+import {
+  JOB_VERSION,
+  QueuedExplainer,
+  collect,
+  enqueueAudit,
+  makePayload,
+  runKeys,
+  runLocal,
+  startWorker,
+  type TaskSpec,
+} from '../src/index.js';
 import { fixture } from './fixture.js';
 import { selfSignedCert, startRedis, freePort, type TestRedis } from './redis-server.js';
 
@@ -35,7 +45,10 @@ interface Proc {
 }
 
 function spawnWorker(args: string[], env: NodeJS.ProcessEnv = {}): Proc {
-  const proc = spawn(process.execPath, [workerMain, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const proc = spawn(process.execPath, [workerMain, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let out = '';
   proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
@@ -54,7 +67,11 @@ async function until(f: () => Promise<boolean>, ms: number, what: string): Promi
 let redis: TestRedis;
 let modelDir: string;
 let instances: { id: string; text: string; label: string }[];
-const task = (): TaskSpec => ({ kind: 'explain', model: modelDir, explainer: { name: 'lime', options: { numSamples: 200, numFeatures: 5, seed: 3 } } });
+const task = (): TaskSpec => ({
+  kind: 'explain',
+  model: modelDir,
+  explainer: { name: 'lime', options: { numSamples: 200, numFeatures: 5, seed: 3 } },
+});
 
 beforeAll(async () => {
   ensureBuilt();
@@ -113,8 +130,18 @@ describe('queued audit', () => {
       const options = { numSamples: 200, numFeatures: 5, seed: 9 };
       const classifier = await BuiltinClassifier.load(modelDir);
       const texts = instances.slice(0, 12).map((x) => x.text);
-      const queued = new QueuedExplainer({ redis: redis.url, queueName, model: modelDir, method: 'lime', options, jobSize: 5 });
-      const canon = (e: Explanation) => ({ ...e, probabilities: e.probabilities ? Array.from(e.probabilities) : undefined });
+      const queued = new QueuedExplainer({
+        redis: redis.url,
+        queueName,
+        model: modelDir,
+        method: 'lime',
+        options,
+        jobSize: 5,
+      });
+      const canon = (e: Explanation) => ({
+        ...e,
+        probabilities: e.probabilities ? Array.from(e.probabilities) : undefined,
+      });
       const local = (await new LimeExplainer(options).explain(classifier, texts)).map(canon);
       expect((await queued.explain(classifier, texts)).map(canon)).toEqual(local);
       const done = w.stats.instances;
@@ -130,8 +157,22 @@ describe('queued audit', () => {
     const logs: string[] = [];
     const w = await startWorker({ redis: redis.url, queueName, log: (l) => logs.push(l) });
     try {
-      await enqueueAudit({ redis: redis.url, queueName, runId: 'bad-model', task: { ...task(), model: '/nonexistent/model-dir' }, instances: instances.slice(0, 10), chunkSize: 5 });
-      await enqueueAudit({ redis: redis.url, queueName, runId: 'good-model', task: task(), instances: instances.slice(0, 10), chunkSize: 5 });
+      await enqueueAudit({
+        redis: redis.url,
+        queueName,
+        runId: 'bad-model',
+        task: { ...task(), model: '/nonexistent/model-dir' },
+        instances: instances.slice(0, 10),
+        chunkSize: 5,
+      });
+      await enqueueAudit({
+        redis: redis.url,
+        queueName,
+        runId: 'good-model',
+        task: task(),
+        instances: instances.slice(0, 10),
+        chunkSize: 5,
+      });
       const bad = await collect({ redis: redis.url, queueName, runId: 'bad-model', timeoutMs: 30_000 });
       const good = await collect({ redis: redis.url, queueName, runId: 'good-model', timeoutMs: 30_000 });
       expect(bad.results).toEqual([]);
@@ -150,7 +191,14 @@ describe('queued audit', () => {
     const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
     try {
       const later = join(mkdtempSync(join(tmpdir(), 'xtrust-scale-later-')), 'model');
-      const run = { redis: redis.url, queueName, runId: 'resume', task: { ...task(), model: later }, instances: instances.slice(0, 12), chunkSize: 4 };
+      const run = {
+        redis: redis.url,
+        queueName,
+        runId: 'resume',
+        task: { ...task(), model: later },
+        instances: instances.slice(0, 12),
+        chunkSize: 4,
+      };
       const first = await enqueueAudit(run);
       expect(first).toMatchObject({ chunks: 3, added: 3, retried: 0 });
       const failed = await collect({ redis: redis.url, queueName, runId: 'resume', timeoutMs: 30_000 });
@@ -162,7 +210,9 @@ describe('queued audit', () => {
       expect(done.failures).toEqual([]);
       expect(done.results).toHaveLength(12);
       expect(await enqueueAudit(run)).toMatchObject({ added: 0, retried: 0 });
-      await expect(enqueueAudit({ ...run, chunkSize: 5 })).rejects.toThrow(/queued with 12 instances in chunks of 4; now 12 in chunks of 5/);
+      await expect(enqueueAudit({ ...run, chunkSize: 5 })).rejects.toThrow(
+        /queued with 12 instances in chunks of 4; now 12 in chunks of 5/,
+      );
     } finally {
       await w.close();
     }
@@ -173,8 +223,20 @@ describe('queued audit', () => {
     const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
     try {
       const few = instances.slice(0, 3);
-      await enqueueAudit({ redis: redis.url, queueName, runId: 'label-nostore', task: { kind: 'label', model: modelDir, label: { store: '/nonexistent/keywords.json', embeddings: ['glove'] } }, instances: few });
-      await enqueueAudit({ redis: redis.url, queueName, runId: 'attack-recipe', task: { kind: 'attack', model: modelDir, attack: { recipe: 'bogus' } }, instances: few });
+      await enqueueAudit({
+        redis: redis.url,
+        queueName,
+        runId: 'label-nostore',
+        task: { kind: 'label', model: modelDir, label: { store: '/nonexistent/keywords.json', embeddings: ['glove'] } },
+        instances: few,
+      });
+      await enqueueAudit({
+        redis: redis.url,
+        queueName,
+        runId: 'attack-recipe',
+        task: { kind: 'attack', model: modelDir, attack: { recipe: 'bogus' } },
+        instances: few,
+      });
       const label = await collect({ redis: redis.url, queueName, runId: 'label-nostore', timeoutMs: 30_000 });
       const attack = await collect({ redis: redis.url, queueName, runId: 'attack-recipe', timeoutMs: 30_000 });
       expect(label.failures).toHaveLength(1);
@@ -192,11 +254,21 @@ describe('queued audit', () => {
     const w = await startWorker({ redis: redis.url, queueName, log: () => undefined });
     const q = new Queue(queueName, { connection: new Redis(redis.url, { maxRetriesPerRequest: null }) });
     try {
-      const job = await q.add('chunk', { ...makePayload('old', 0, task(), instances.slice(0, 2)), version: 0, xtrust: '0.0.1' }, { attempts: 3 });
-      await until(async () => (await job.getState().then(() => q.getJob(job.id!)))?.failedReason !== undefined, 20_000, 'the job to fail');
+      const job = await q.add(
+        'chunk',
+        { ...makePayload('old', 0, task(), instances.slice(0, 2)), version: 0, xtrust: '0.0.1' },
+        { attempts: 3 },
+      );
+      await until(
+        async () => (await job.getState().then(() => q.getJob(job.id!)))?.failedReason !== undefined,
+        20_000,
+        'the job to fail',
+      );
       const failed = await q.getJob(job.id!);
       expect(await failed!.getState()).toBe('failed');
-      expect(failed!.failedReason).toContain(`version 0 was written by xtrust 0.0.1; this worker (xtrust 0.1.0) reads version ${JOB_VERSION}`);
+      expect(failed!.failedReason).toContain(
+        `version 0 was written by xtrust 0.0.1; this worker (xtrust 0.1.0) reads version ${JOB_VERSION}`,
+      );
       expect(failed!.attemptsMade).toBe(1);
     } finally {
       await q.close();
@@ -208,9 +280,9 @@ describe('queued audit', () => {
     const port = await freePort();
     const url = `redis://user:hunter2@127.0.0.1:${port}`;
     const t0 = Date.now();
-    await expect(enqueueAudit({ redis: url, runId: 'x', task: task(), instances: instances.slice(0, 1) })).rejects.toThrow(
-      new RegExp(`cannot use Redis at redis://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}.*ECONNREFUSED`),
-    );
+    await expect(
+      enqueueAudit({ redis: url, runId: 'x', task: task(), instances: instances.slice(0, 1) }),
+    ).rejects.toThrow(new RegExp(`cannot use Redis at redis://user:\\*\\*\\*@127\\.0\\.0\\.1:${port}.*ECONNREFUSED`));
     const w = spawnWorker(['--redis', url]);
     expect(await w.exited).toBe(1);
     expect(w.output()).toMatch(/xtrust worker: cannot use Redis at .*is redis-server running/);
@@ -234,12 +306,23 @@ describe('Redis with a password', () => {
     const logs: string[] = [];
     const w = await startWorker({ redis: secured.url, queueName, log: (l) => logs.push(l) });
     try {
-      await enqueueAudit({ redis: secured.url, queueName, runId: 'auth', task: task(), instances: instances.slice(0, 6), chunkSize: 3 });
+      await enqueueAudit({
+        redis: secured.url,
+        queueName,
+        runId: 'auth',
+        task: task(),
+        instances: instances.slice(0, 6),
+        chunkSize: 3,
+      });
       const got = await collect({ redis: secured.url, queueName, runId: 'auth', timeoutMs: 30_000 });
       expect(got.results.length).toBe(6);
       const client = new Redis(secured.url);
       const jobs = await client.keys('bull:*');
-      const dump = (await Promise.all(jobs.map(async (k) => ((await client.type(k)) === 'hash' ? JSON.stringify(await client.hgetall(k)) : '')))).join('\n');
+      const dump = (
+        await Promise.all(
+          jobs.map(async (k) => ((await client.type(k)) === 'hash' ? JSON.stringify(await client.hgetall(k)) : '')),
+        )
+      ).join('\n');
       client.disconnect();
       expect(dump).toContain('xtrust.scale.job');
       for (const text of [logs.join('\n'), dump, got.results.join('\n')]) {
@@ -251,7 +334,9 @@ describe('Redis with a password', () => {
       await w.close();
     }
     const wrong = secured.url.replace(encodeURIComponent(password), 'wrong-guess');
-    await expect(collect({ redis: wrong, runId: 'auth' })).rejects.toThrow(/cannot use Redis at .*\*\*\*.*(WRONGPASS|invalid).*check the user and password/);
+    await expect(collect({ redis: wrong, runId: 'auth' })).rejects.toThrow(
+      /cannot use Redis at .*\*\*\*.*(WRONGPASS|invalid).*check the user and password/,
+    );
   }, 60_000);
 });
 
@@ -270,13 +355,22 @@ describe('Redis over TLS (rediss://) with a password', () => {
   it('works when the server certificate is trusted through XTRUST_REDIS_CA, and says why when it is not', async () => {
     expect(tls.url.startsWith('rediss://')).toBe(true);
     delete process.env.XTRUST_REDIS_CA;
-    await expect(collect({ redis: tls.url, runId: 'tls' })).rejects.toThrow(/cannot use Redis at rediss:\/\/:\*\*\*@127\.0\.0\.1:\d+: .*certificate.*XTRUST_REDIS_CA/);
+    await expect(collect({ redis: tls.url, runId: 'tls' })).rejects.toThrow(
+      /cannot use Redis at rediss:\/\/:\*\*\*@127\.0\.0\.1:\d+: .*certificate.*XTRUST_REDIS_CA/,
+    );
     process.env.XTRUST_REDIS_CA = cert.cert;
     const queueName = 'q-tls';
     const logs: string[] = [];
     const w = await startWorker({ redis: tls.url, queueName, log: (l) => logs.push(l) });
     try {
-      await enqueueAudit({ redis: tls.url, queueName, runId: 'tls', task: task(), instances: instances.slice(0, 4), chunkSize: 2 });
+      await enqueueAudit({
+        redis: tls.url,
+        queueName,
+        runId: 'tls',
+        task: task(),
+        instances: instances.slice(0, 4),
+        chunkSize: 2,
+      });
       const got = await collect({ redis: tls.url, queueName, runId: 'tls', timeoutMs: 30_000 });
       expect(got.results).toHaveLength(4);
       expect(logs.join('\n')).not.toContain('tls-secret');

@@ -22,10 +22,16 @@ function hasRedis(): boolean {
 /** Makes sure `redis-server` runs here, installing Debian's package as root when needed. */
 export function ensureRedisServer(): void {
   if (hasRedis()) return;
-  if (process.getuid?.() !== 0) throw new Error('redis-server is not installed: apt-get install -y redis-server (the tests start their own on 127.0.0.1)');
+  if (process.getuid?.() !== 0)
+    throw new Error(
+      'redis-server is not installed: apt-get install -y redis-server (the tests start their own on 127.0.0.1)',
+    );
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   spawnSync('apt-get', ['update'], { stdio: 'ignore', env });
-  const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], { stdio: 'ignore', env });
+  const r = spawnSync('apt-get', ['install', '-y', '--no-install-recommends', 'redis-server'], {
+    stdio: 'ignore',
+    env,
+  });
   if (r.status !== 0 || !hasRedis()) throw new Error('could not install redis-server with apt-get');
 }
 
@@ -47,7 +53,27 @@ export function selfSignedCert(): { key: string; cert: string } {
   const dir = mkdtempSync(join(tmpdir(), 'xtrust-tls-'));
   const key = join(dir, 'key.pem');
   const cert = join(dir, 'cert.pem');
-  const r = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+  const r = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+    ],
+    { stdio: 'ignore' },
+  );
   if (r.status !== 0) throw new Error('openssl could not make a test certificate');
   return { key, cert };
 }
@@ -56,11 +82,26 @@ export function selfSignedCert(): { key: string; cert: string } {
  * Starts redis-server (optionally with `requirepass`, optionally TLS-only with a self-signed certificate)
  * and resolves once it accepts connections.
  */
-export async function startRedis(options: { password?: string; tls?: { key: string; cert: string } } = {}): Promise<TestRedis> {
+export async function startRedis(
+  options: { password?: string; tls?: { key: string; cert: string } } = {},
+): Promise<TestRedis> {
   ensureRedisServer();
   const port = await freePort();
   const args = options.tls
-    ? ['--port', '0', '--tls-port', String(port), '--tls-cert-file', options.tls.cert, '--tls-key-file', options.tls.key, '--tls-ca-cert-file', options.tls.cert, '--tls-auth-clients', 'no']
+    ? [
+        '--port',
+        '0',
+        '--tls-port',
+        String(port),
+        '--tls-cert-file',
+        options.tls.cert,
+        '--tls-key-file',
+        options.tls.key,
+        '--tls-ca-cert-file',
+        options.tls.cert,
+        '--tls-auth-clients',
+        'no',
+      ]
     : ['--port', String(port)];
   args.push('--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes');
   if (options.password) args.push('--requirepass', options.password);

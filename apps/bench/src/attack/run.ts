@@ -51,8 +51,24 @@ import {
   type RobustnessPoint,
 } from '@xtrust/attack';
 import { defineScript, runScript, UsageError, type Options } from '../harness/options.js';
-import { BROWN_CLASSES, firstWords, kitSplitCase, limeKeywordStore, loadTransformerVictim, parseVictims, type KitSplitCase } from './transformer-victim.js';
-import { attackSeconds, ceaLanguageModels, formatVictimTable4, perturbedShare, sarIntervals, tokiVsA2t, type VictimRows } from './victim-runs.js';
+import {
+  BROWN_CLASSES,
+  firstWords,
+  kitSplitCase,
+  limeKeywordStore,
+  loadTransformerVictim,
+  parseVictims,
+  type KitSplitCase,
+} from './transformer-victim.js';
+import {
+  attackSeconds,
+  ceaLanguageModels,
+  formatVictimTable4,
+  perturbedShare,
+  sarIntervals,
+  tokiVsA2t,
+  type VictimRows,
+} from './victim-runs.js';
 
 interface Args {
   task: string;
@@ -84,37 +100,96 @@ interface Args {
 
 export const ATTACK_SCRIPT = defineScript({
   usage: 'node apps/bench/dist/attack/run.js [--task table4|throughput|cea|similarity] [options]',
-  summary: 'TOKI-guided vs A2T (000 Table 4), A2T throughput, CEA vs TEF over ρ_max (002 Figs. 2–3), the explanation-similarity attack (001 Table 3); Markdown on stdout, progress on stderr.',
+  summary:
+    'TOKI-guided vs A2T (000 Table 4), A2T throughput, CEA vs TEF over ρ_max (002 Figs. 2–3), the explanation-similarity attack (001 Table 3); Markdown on stdout, progress on stderr.',
   options: {
-    task: { kind: 'string', choices: ['table4', 'throughput', 'cea', 'similarity'], default: 'table4', help: 'what to measure' },
-    cases: { kind: 'list', choices: ['spam', 'brown'], default: ['spam', 'brown'], help: 'corpora: SpamAssassin bodies, Brown genres' },
+    task: {
+      kind: 'string',
+      choices: ['table4', 'throughput', 'cea', 'similarity'],
+      default: 'table4',
+      help: 'what to measure',
+    },
+    cases: {
+      kind: 'list',
+      choices: ['spam', 'brown'],
+      default: ['spam', 'brown'],
+      help: 'corpora: SpamAssassin bodies, Brown genres',
+    },
     n: { kind: 'integer', min: 1, default: 300, help: 'attacked test instances' },
     words: { kind: 'integer', min: 0, default: 40, help: 'texts cut to their first N words (0: whole texts)' },
     throughput: { kind: 'integer', min: 1, default: 1000, help: 'instances of the throughput task' },
-    rho: { kind: 'custom', placeholder: 'R,R,…', parse: rhoList, default: [0.05, 0.1, 0.15, 0.2, 0.3], shownDefault: '0.05,0.1,0.15,0.2,0.3', help: 'the ρ_max grid of task cea' },
+    rho: {
+      kind: 'custom',
+      placeholder: 'R,R,…',
+      parse: rhoList,
+      default: [0.05, 0.1, 0.15, 0.2, 0.3],
+      shownDefault: '0.05,0.1,0.15,0.2,0.3',
+      help: 'the ρ_max grid of task cea',
+    },
     'cea-n': { kind: 'integer', min: 1, default: 40, help: 'instances of task cea' },
     seed: { kind: 'integer', default: 1, help: 'seed of the split, the sample and the attacks' },
-    out: { kind: 'string', placeholder: 'DIR', default: 'runs/attack', help: 'JSONL records (resumed from) and cached models' },
-    'store-embedding': { kind: 'string', choices: ['cf', 'glove'], default: 'cf', help: "TOKI keyword identification's embedding" },
-    mlm: { kind: 'string', placeholder: 'DIR', help: "task cea: a fill-mask folder proposing CEA's words (default: a CBOW masked-word model trained here)" },
-    'causal-lm': { kind: 'string', placeholder: 'DIR', help: 'task cea: a GPT-2 folder for Δ_PP (default: CBOW pseudo-perplexity)' },
-    model: { kind: 'string', placeholder: 'DIR|spam=DIR,brown=DIR', help: 'transformer victim(s) in Hugging Face layout (tasks table4 and cea)' },
-    threads: { kind: 'integer', min: 1, default: 1, help: 'onnxruntime threads of the transformer victim and the causal LM' },
-    'store-samples': { kind: 'integer', min: 1, help: "training texts explained for a transformer victim's keyword store (default 500)" },
+    out: {
+      kind: 'string',
+      placeholder: 'DIR',
+      default: 'runs/attack',
+      help: 'JSONL records (resumed from) and cached models',
+    },
+    'store-embedding': {
+      kind: 'string',
+      choices: ['cf', 'glove'],
+      default: 'cf',
+      help: "TOKI keyword identification's embedding",
+    },
+    mlm: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: "task cea: a fill-mask folder proposing CEA's words (default: a CBOW masked-word model trained here)",
+    },
+    'causal-lm': {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'task cea: a GPT-2 folder for Δ_PP (default: CBOW pseudo-perplexity)',
+    },
+    model: {
+      kind: 'string',
+      placeholder: 'DIR|spam=DIR,brown=DIR',
+      help: 'transformer victim(s) in Hugging Face layout (tasks table4 and cea)',
+    },
+    threads: {
+      kind: 'integer',
+      min: 1,
+      default: 1,
+      help: 'onnxruntime threads of the transformer victim and the causal LM',
+    },
+    'store-samples': {
+      kind: 'integer',
+      min: 1,
+      help: "training texts explained for a transformer victim's keyword store (default 500)",
+    },
     'lime-samples': { kind: 'integer', min: 1, default: 1000, help: 'LIME samples per explanation of that store' },
-    bow: { kind: 'string', choices: ['on', 'off'], default: 'on', help: 'also attack a bow-logistic trained on the kit split (transformer runs)' },
+    bow: {
+      kind: 'string',
+      choices: ['on', 'off'],
+      default: 'on',
+      help: 'also attack a bow-logistic trained on the kit split (transformer runs)',
+    },
   },
 });
 
 /** `0.05,0.1`: each in (0, 1]. */
 function rhoList(raw: string): number[] {
-  const xs = raw.split(',').filter((x) => x.trim() !== '').map(Number);
-  if (xs.length === 0 || xs.some((x) => !(x > 0 && x <= 1))) throw new Error(`expected budgets in (0, 1] separated by commas, got ${JSON.stringify(raw)}`);
+  const xs = raw
+    .split(',')
+    .filter((x) => x.trim() !== '')
+    .map(Number);
+  if (xs.length === 0 || xs.some((x) => !(x > 0 && x <= 1)))
+    throw new Error(`expected budgets in (0, 1] separated by commas, got ${JSON.stringify(raw)}`);
   return xs;
 }
 
 function toArgs(o: Options<typeof ATTACK_SCRIPT.options>): Args {
-  if (o.model && !['table4', 'cea'].includes(o.task)) throw new UsageError(`--model (a transformer victim) works with --task table4 or cea, not ${o.task}`);
+  if (o.model && !['table4', 'cea'].includes(o.task))
+    throw new UsageError(`--model (a transformer victim) works with --task table4 or cea, not ${o.task}`);
   return {
     task: o.task,
     cases: o.cases,
@@ -146,7 +221,8 @@ interface Case {
 }
 
 function loadCase(name: string, args: Args): Case {
-  const cut = <R extends { text: string; label: string }>(rows: readonly R[]) => rows.map((r) => ({ text: firstWords(r.text, args.words), label: r.label }));
+  const cut = <R extends { text: string; label: string }>(rows: readonly R[]) =>
+    rows.map((r) => ({ text: firstWords(r.text, args.words), label: r.label }));
   if (name === 'spam') {
     const s = stratifiedSplit(cut(loadSpamAssassin({ headers: false }).rows), { testFraction: 0.3, seed: args.seed });
     return { name: 'SpamAssassin (body)', train: s.train, test: s.test, classNames: { ham: 'legitimate' } };
@@ -161,27 +237,48 @@ function loadCase(name: string, args: Args): Case {
 
 async function trained(c: Case, args: Args): Promise<BuiltinClassifier> {
   const t = performance.now();
-  const model = await trainClassifier('bow-logistic', c.train.map((r) => ({ text: r.text, label: r.label! })), { seed: args.seed });
-  const acc = await evaluateAccuracy(model, c.test.map((r) => ({ text: r.text, label: r.label! })));
-  log(`${c.name}: ${c.train.length} train / ${c.test.length} test; bow-logistic trained in ${((performance.now() - t) / 1000).toFixed(1)} s, test accuracy ${acc.accuracy.toFixed(3)}`);
+  const model = await trainClassifier(
+    'bow-logistic',
+    c.train.map((r) => ({ text: r.text, label: r.label! })),
+    { seed: args.seed },
+  );
+  const acc = await evaluateAccuracy(
+    model,
+    c.test.map((r) => ({ text: r.text, label: r.label! })),
+  );
+  log(
+    `${c.name}: ${c.train.length} train / ${c.test.length} test; bow-logistic trained in ${((performance.now() - t) / 1000).toFixed(1)} s, test accuracy ${acc.accuracy.toFixed(3)}`,
+  );
   return model;
 }
 
-async function keywordStore(model: BuiltinClassifier, c: Case, embedding: WordEmbedding, args: Args): Promise<KeywordStore> {
+async function keywordStore(
+  model: BuiltinClassifier,
+  c: Case,
+  embedding: WordEmbedding,
+  args: Args,
+): Promise<KeywordStore> {
   const t = performance.now();
   const theta = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
-  const store = await identifyKeywords(model, c.train.map((r) => r.text), c.train.map((r) => r.label!), {
-    explainer: new OmissionExplainer() as never,
-    embeddings: [embedding],
-    thetaRelate: theta.thetaRelate,
-    sampleSize: 2000,
-    classNames: c.classNames,
-    seed: args.seed,
-    // the configuration the Table 4 figures were measured with (class names alone): TOKI-guided attacks the
-    // words called unrelated, and the default's class descriptions call more words related (packages/attack README)
-    oracle: 'toki-name',
-  });
-  log(`keyword store (omission, ${embedding.name}, θ_relate ${theta.thetaRelate.toFixed(3)}) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${store.labels.map((l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`).join('; ')}`);
+  const store = await identifyKeywords(
+    model,
+    c.train.map((r) => r.text),
+    c.train.map((r) => r.label!),
+    {
+      explainer: new OmissionExplainer() as never,
+      embeddings: [embedding],
+      thetaRelate: theta.thetaRelate,
+      sampleSize: 2000,
+      classNames: c.classNames,
+      seed: args.seed,
+      // the configuration the Table 4 figures were measured with (class names alone): TOKI-guided attacks the
+      // words called unrelated, and the default's class descriptions call more words related (packages/attack README)
+      oracle: 'toki-name',
+    },
+  );
+  log(
+    `keyword store (omission, ${embedding.name}, θ_relate ${theta.thetaRelate.toFixed(3)}) in ${((performance.now() - t) / 1000).toFixed(1)} s: ${store.labels.map((l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`).join('; ')}`,
+  );
   return store;
 }
 
@@ -198,7 +295,13 @@ interface CeaModels {
  * loaded from there through @huggingface/transformers next time) — and the perplexity of Δ_PP (Eq. 6):
  * `lms.causalLm` (a GPT-2 folder) or, without one, CBOW pseudo-perplexity of a second model on other text.
  */
-async function ceaModels(c: { name: string; train: readonly { text: string }[] }, cacheTag: string, args: Args, lms: { mlm?: string; causalLm?: string }, threads?: number): Promise<CeaModels> {
+async function ceaModels(
+  c: { name: string; train: readonly { text: string }[] },
+  cacheTag: string,
+  args: Args,
+  lms: { mlm?: string; causalLm?: string },
+  threads?: number,
+): Promise<CeaModels> {
   const t0 = performance.now();
   const mlmDir = join(args.out, `cbow-mlm-${cacheTag}`);
   let mlm: MaskedWordModel;
@@ -213,7 +316,9 @@ async function ceaModels(c: { name: string; train: readonly { text: string }[] }
     const trained = trainMaskedWordModel(mlmTexts, { seed: args.seed, corpus: `${c.name} training texts + Brown` });
     await trained.exportFillMask(mlmDir);
     mlm = trained;
-    log(`${trained.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s, exported to ${mlmDir}`);
+    log(
+      `${trained.name} trained on ${mlmTexts.length} texts in ${((performance.now() - t0) / 1000).toFixed(1)} s, exported to ${mlmDir}`,
+    );
   }
   // an independent fluency scorer for Δ_PP: a second CBOW model on other text (Brown + State of the Union, another seed)
   const scorerDir = join(args.out, `cbow-pppl-brown-sotu-seed${args.seed + 1}`);
@@ -224,10 +329,17 @@ async function ceaModels(c: { name: string; train: readonly { text: string }[] }
   let scorer: CbowMaskedWordModel;
   if (existsSync(join(scorerDir, 'cbow.json'))) scorer = await CbowMaskedWordModel.load(scorerDir);
   else {
-    scorer = trainMaskedWordModel([...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)], { seed: args.seed + 1, corpus: 'Brown + SotU' });
+    scorer = trainMaskedWordModel(
+      [...loadBrown({ tags: false }).rows.map((r) => r.text), ...loadSotu().rows.map((r) => r.text)],
+      { seed: args.seed + 1, corpus: 'Brown + SotU' },
+    );
     await scorer.save(scorerDir);
   }
-  return { mlm, perplexity: (texts) => scorer.pseudoPerplexity(texts), ppSource: 'CBOW pseudo-perplexity (Brown + SotU), not GPT-2' };
+  return {
+    mlm,
+    perplexity: (texts) => scorer.pseudoPerplexity(texts),
+    ppSource: 'CBOW pseudo-perplexity (Brown + SotU), not GPT-2',
+  };
 }
 
 interface Shared {
@@ -260,17 +372,31 @@ async function transformerCase(name: string, folder: string, args: Args, shared:
   try {
     const t0 = performance.now();
     const acc = await evaluateAccuracy(tv.model, c.test);
-    log(`${c.title}: kit split ${c.train.length} train / ${c.validation.length} validation / ${c.test.length} test; ${tv.tag} accuracy ${acc.accuracy.toFixed(3)} on the test texts (first ${args.words} words) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    const victims: Victim[] = [{ label: `${tv.tag} (BERT ${tv.size})`, tag: tv.tag, model: tv.model, accuracy: acc.accuracy }];
+    log(
+      `${c.title}: kit split ${c.train.length} train / ${c.validation.length} validation / ${c.test.length} test; ${tv.tag} accuracy ${acc.accuracy.toFixed(3)} on the test texts (first ${args.words} words) in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    const victims: Victim[] = [
+      { label: `${tv.tag} (BERT ${tv.size})`, tag: tv.tag, model: tv.model, accuracy: acc.accuracy },
+    ];
     if (args.bow) {
       const t1 = performance.now();
       const bow = await trainClassifier('bow-logistic', c.train, { seed: args.seed });
       const bowAcc = await evaluateAccuracy(bow, c.test);
-      log(`bow-logistic on the kit's training split in ${((performance.now() - t1) / 1000).toFixed(1)} s: test accuracy ${bowAcc.accuracy.toFixed(3)}`);
-      victims.push({ label: 'bow-logistic (same split)', tag: 'kit-split-bow-logistic', model: bow, accuracy: bowAcc.accuracy });
+      log(
+        `bow-logistic on the kit's training split in ${((performance.now() - t1) / 1000).toFixed(1)} s: test accuracy ${bowAcc.accuracy.toFixed(3)}`,
+      );
+      victims.push({
+        label: 'bow-logistic (same split)',
+        tag: 'kit-split-bow-logistic',
+        model: bow,
+        accuracy: bowAcc.accuracy,
+      });
     }
     const test = sample(c.test, Math.min(c.test.length, args.n), args.seed);
-    const recorded = tv.training?.test_accuracy !== undefined ? `; the kit recorded ${tv.training.test_accuracy.toFixed(3)} on the whole texts, cut at 64 word pieces` : '';
+    const recorded =
+      tv.training?.test_accuracy !== undefined
+        ? `; the kit recorded ${tv.training.test_accuracy.toFixed(3)} on the whole texts, cut at 64 word pieces`
+        : '';
     const victimLine = `Victim ${tv.tag}: BERT ${tv.size} (${tv.folder.startsWith(process.cwd()) ? tv.folder.slice(process.cwd().length + 1) : tv.folder}; ONNX on onnxruntime-node, ${args.threads} thread${args.threads === 1 ? '' : 's'}), accuracy **${acc.accuracy.toFixed(3)}** on the ${c.test.length} held-out test texts of the kit's split (first ${args.words} words${recorded})${args.bow ? `; bow-logistic trained here on the same ${c.train.length} training texts (first ${args.words} words): ${victims[1].accuracy.toFixed(3)}` : ''}.`;
     if (args.task === 'table4') await transformerTable4(c, victims, test.slice(0, args.n), victimLine, args, shared);
     else await transformerCea(c, victims, test.slice(0, args.ceaN), victimLine, args, shared);
@@ -280,7 +406,14 @@ async function transformerCase(name: string, folder: string, args: Args, shared:
 }
 
 /** TOKI-guided vs A2T (000 Table 4) on each victim, each with its own LIME keyword store. */
-async function transformerTable4(c: KitSplitCase, victims: readonly Victim[], inputs: readonly AttackInput[], victimLine: string, args: Args, shared: Shared): Promise<void> {
+async function transformerTable4(
+  c: KitSplitCase,
+  victims: readonly Victim[],
+  inputs: readonly AttackInput[],
+  victimLine: string,
+  args: Args,
+  shared: Shared,
+): Promise<void> {
   const embedding = args.storeEmbedding === 'cf' ? shared.cf : await GloveEmbedding.load();
   const theta = await calibrateThetaRelate(embedding, wordnet(), { seed: 0 });
   const sampleSize = args.storeSamples ?? 500;
@@ -302,48 +435,109 @@ async function transformerTable4(c: KitSplitCase, victims: readonly Victim[], in
     });
     const secs = (performance.now() - t) / 1000;
     const p = store.provenance;
-    const summary = store.labels.map((l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`).join('; ');
-    log(`${v.label} keyword store ${cached ? 'loaded' : 'identified'} in ${secs.toFixed(1)} s (θ_relate ${theta.thetaRelate.toFixed(3)}): ${summary}`);
-    const noPool = p.classesWithoutPool?.length ? `; no pool (no sampled training text of it predicted correctly): ${p.classesWithoutPool.join(', ')}` : '';
-    storeLines.push(`- ${v.label}: LIME (${args.limeSamples} samples, top 10 words) on ${p.explained} correctly predicted of ${p.sampled} sampled training texts, ${p.keywordIdentificationSeconds.toFixed(0)} s; keywords/pool per class: ${summary}${noPool}`);
-    const runs = await tokiVsA2t(v.model, inputs, { store, embedding: shared.cf, encoder: shared.meanCf, posTagger: shared.posTagger, seed: args.seed, out: { dir: args.out, prefix: `${c.name}-${v.tag}` }, onRecord: (m) => progress(`${v.tag} ${m}`) });
-    for (const r of runs) log(`${v.tag} ${r.method}: ${JSON.stringify(summarizeRun(r.records))} (${r.resumed} resumed) in ${r.seconds.toFixed(1)} s`);
-    blocks.push({ victim: `${v.label}, acc ${v.accuracy.toFixed(3)}`, rows: await table4(runs, [use, shared.meanCf]), share: perturbedShare(runs), seconds: runs.map((r) => attackSeconds(r.records)), intervals: sarIntervals(runs, args.seed) });
+    const summary = store.labels
+      .map(
+        (l) => `${l} ${store.keywords(l).length}/${store.pool(l).length} [${store.keywords(l).slice(0, 6).join(' ')}]`,
+      )
+      .join('; ');
+    log(
+      `${v.label} keyword store ${cached ? 'loaded' : 'identified'} in ${secs.toFixed(1)} s (θ_relate ${theta.thetaRelate.toFixed(3)}): ${summary}`,
+    );
+    const noPool = p.classesWithoutPool?.length
+      ? `; no pool (no sampled training text of it predicted correctly): ${p.classesWithoutPool.join(', ')}`
+      : '';
+    storeLines.push(
+      `- ${v.label}: LIME (${args.limeSamples} samples, top 10 words) on ${p.explained} correctly predicted of ${p.sampled} sampled training texts, ${p.keywordIdentificationSeconds.toFixed(0)} s; keywords/pool per class: ${summary}${noPool}`,
+    );
+    const runs = await tokiVsA2t(v.model, inputs, {
+      store,
+      embedding: shared.cf,
+      encoder: shared.meanCf,
+      posTagger: shared.posTagger,
+      seed: args.seed,
+      out: { dir: args.out, prefix: `${c.name}-${v.tag}` },
+      onRecord: (m) => progress(`${v.tag} ${m}`),
+    });
+    for (const r of runs)
+      log(
+        `${v.tag} ${r.method}: ${JSON.stringify(summarizeRun(r.records))} (${r.resumed} resumed) in ${r.seconds.toFixed(1)} s`,
+      );
+    blocks.push({
+      victim: `${v.label}, acc ${v.accuracy.toFixed(3)}`,
+      rows: await table4(runs, [use, shared.meanCf]),
+      share: perturbedShare(runs),
+      seconds: runs.map((r) => attackSeconds(r.records)),
+      intervals: sarIntervals(runs, args.seed),
+    });
   }
-  console.log(`\nTable 4 on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}); instances a victim already gets wrong are skipped for that victim; constraint encoder ${shared.meanCf.name} ≥ 0.9, counter-fitted neighbours, wink POS; word ranking by input gradients (the transformer's gradient graph; the bag-of-words model's own gradients).\n`);
+  console.log(
+    `\nTable 4 on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}); instances a victim already gets wrong are skipped for that victim; constraint encoder ${shared.meanCf.name} ≥ 0.9, counter-fitted neighbours, wink POS; word ranking by input gradients (the transformer's gradient graph; the bag-of-words model's own gradients).\n`,
+  );
   console.log(`${victimLine}\n`);
   console.log(formatVictimTable4(blocks));
-  console.log(`\nTOKI keyword stores (${embedding.name}, θ_relate ${theta.thetaRelate.toFixed(3)} calibrated on WordNet pairs):\n\n${storeLines.join('\n')}\n`);
+  console.log(
+    `\nTOKI keyword stores (${embedding.name}, θ_relate ${theta.thetaRelate.toFixed(3)} calibrated on WordNet pairs):\n\n${storeLines.join('\n')}\n`,
+  );
 }
 
 /** CEA (masked-LM candidates), its context-reranked stand-in and TEF over the ρ_max grid (002 Figs. 2–3) on each victim. */
-async function transformerCea(c: KitSplitCase, victims: readonly Victim[], inputs: readonly AttackInput[], victimLine: string, args: Args, shared: Shared): Promise<void> {
+async function transformerCea(
+  c: KitSplitCase,
+  victims: readonly Victim[],
+  inputs: readonly AttackInput[],
+  victimLine: string,
+  args: Args,
+  shared: Shared,
+): Promise<void> {
   const lms = ceaLanguageModels({ mlm: args.mlm, causalLm: args.causalLm }, true);
-  const { mlm, perplexity, ppSource } = await ceaModels(c, `${c.name}-kit-split-seed${args.seed}`, args, lms, args.threads);
+  const { mlm, perplexity, ppSource } = await ceaModels(
+    c,
+    `${c.name}-kit-split-seed${args.seed}`,
+    args,
+    lms,
+    args.threads,
+  );
   const explain = explainWith(new GradientExplainer());
   const glove = await GloveEmbedding.load();
   const ctx = { embedding: shared.cf, encoder: new MeanVectorEncoder(glove) };
   const use = await UseEmbedding.load();
   const checker = await HarperChecker.load();
   const rel = (p: string) => (p.startsWith(process.cwd()) ? p.slice(process.cwd().length + 1) : p);
-  console.log(`\nCEA vs TEF on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}), gradient saliency (the victim's input gradients), PCC attribution distance; cea: candidates from ${lms.mlm ? `the masked LM ${rel(lms.mlm)}` : 'a CBOW masked-word model trained here'}; cea-context: context-reranked embedding neighbours (no MLM); tef: counter-fitted neighbours. STS and r with USE lite; Δ_PP from ${lms.causalLm ? `causal-LM perplexity (${rel(lms.causalLm)})` : ppSource}; ΔGE Harper lints.\n`);
+  console.log(
+    `\nCEA vs TEF on a transformer — ${c.title}: ${inputs.length} sampled held-out test texts (seed ${args.seed}), gradient saliency (the victim's input gradients), PCC attribution distance; cea: candidates from ${lms.mlm ? `the masked LM ${rel(lms.mlm)}` : 'a CBOW masked-word model trained here'}; cea-context: context-reranked embedding neighbours (no MLM); tef: counter-fitted neighbours. STS and r with USE lite; Δ_PP from ${lms.causalLm ? `causal-LM perplexity (${rel(lms.causalLm)})` : ppSource}; ΔGE Harper lints.\n`,
+  );
   console.log(`${victimLine}\n`);
   for (const v of victims) {
     const points: RobustnessPoint[] = [];
     const seconds = new Map<string, number>();
     const attacked = new Map<string, number>();
     for (const rho of args.rho) {
-      for (const attack of [cea(v.model, { explain, mlm, rhoMax: rho }), cea(v.model, { explain, context: ctx, rhoMax: rho }), tef(v.model, { explain, embedding: shared.cf, rhoMax: rho })]) {
-        const run = await attack.run(inputs, { output: join(args.out, `${c.name}-${v.tag}-${attack.name}-rho${rho}.jsonl`), seed: args.seed });
+      for (const attack of [
+        cea(v.model, { explain, mlm, rhoMax: rho }),
+        cea(v.model, { explain, context: ctx, rhoMax: rho }),
+        tef(v.model, { explain, embedding: shared.cf, rhoMax: rho }),
+      ]) {
+        const run = await attack.run(inputs, {
+          output: join(args.out, `${c.name}-${v.tag}-${attack.name}-rho${rho}.jsonl`),
+          seed: args.seed,
+        });
         points.push(await robustnessPoint(attack.name, rho, run.records, { encoders: [use], checker, perplexity }));
-        seconds.set(attack.name, (seconds.get(attack.name) ?? 0) + run.records.reduce((a: number, r: AttackRecord) => a + r.seconds, 0));
-        attacked.set(attack.name, (attacked.get(attack.name) ?? 0) + run.records.filter((r) => r.status !== 'skipped').length);
+        seconds.set(
+          attack.name,
+          (seconds.get(attack.name) ?? 0) + run.records.reduce((a: number, r: AttackRecord) => a + r.seconds, 0),
+        );
+        attacked.set(
+          attack.name,
+          (attacked.get(attack.name) ?? 0) + run.records.filter((r) => r.status !== 'skipped').length,
+        );
         log(`${v.tag} ${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
       }
     }
     console.log(`\n${v.label}, test accuracy ${v.accuracy.toFixed(3)}:\n`);
     console.log(formatRobustness(points, robustnessAucIntervals(points, { pair: ['cea', 'tef'], seed: args.seed })));
-    console.log(`\nTime per attacked instance and ρ_max (summed over the grid / attacked instances): ${[...seconds].map(([m, s]) => `${m} ${(s / Math.max(1, attacked.get(m) ?? 0)).toFixed(3)} s`).join(', ')}.\n`);
+    console.log(
+      `\nTime per attacked instance and ρ_max (summed over the grid / attacked instances): ${[...seconds].map(([m, s]) => `${m} ${(s / Math.max(1, attacked.get(m) ?? 0)).toFixed(3)} s`).join(', ')}.\n`,
+    );
   }
 }
 
@@ -361,7 +555,11 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
     }
     const c = loadCase(name, args);
     const model = await trained(c, args);
-    const test = sample(c.test as { text: string; label: string }[], Math.min(c.test.length, Math.max(args.n, args.task === 'throughput' ? args.throughput : 0)), args.seed);
+    const test = sample(
+      c.test as { text: string; label: string }[],
+      Math.min(c.test.length, Math.max(args.n, args.task === 'throughput' ? args.throughput : 0)),
+      args.seed,
+    );
     const progress = (tag: string) => (r: { status: string }, done: number, total: number) => {
       if (done % 100 === 0 || done === total) log(`  ${tag} ${done}/${total}`);
     };
@@ -374,12 +572,20 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
         ['A2T', a2t(model, { embedding: cf, encoder: meanCf, posTagger })],
       ] as const) {
         const t = performance.now();
-        const run = await attack.run(inputs, { output: join(args.out, `${name}-${attack.name}.jsonl`), seed: args.seed, onRecord: progress(method) });
-        log(`${method}: ${JSON.stringify(summarizeRun(run.records))} (${run.resumed} resumed) in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+        const run = await attack.run(inputs, {
+          output: join(args.out, `${name}-${attack.name}.jsonl`),
+          seed: args.seed,
+          onRecord: progress(method),
+        });
+        log(
+          `${method}: ${JSON.stringify(summarizeRun(run.records))} (${run.resumed} resumed) in ${((performance.now() - t) / 1000).toFixed(1)} s`,
+        );
         runs.push({ method, records: run.records });
       }
       const use = await UseEmbedding.load();
-      console.log(`\n${formatTable4(await table4(runs, [use, meanCf]), `Table 4 — ${c.name}, ${inputs.length} test instances (first ${args.words} words), bow-logistic; constraint encoder ${meanCf.name} ≥ 0.9`)}\n`);
+      console.log(
+        `\n${formatTable4(await table4(runs, [use, meanCf]), `Table 4 — ${c.name}, ${inputs.length} test instances (first ${args.words} words), bow-logistic; constraint encoder ${meanCf.name} ≥ 0.9`)}\n`,
+      );
     } else if (args.task === 'throughput') {
       const inputs = test.slice(0, args.throughput);
       const attack = a2t(model, { embedding: cf, encoder: meanCf, posTagger });
@@ -387,7 +593,9 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
       const run = await attack.run(inputs, { seed: args.seed, onRecord: progress('A2T') });
       const s = summarizeRun(run.records);
       const secs = (performance.now() - t) / 1000;
-      console.log(`\nA2T throughput — ${c.name}: ${inputs.length} instances in ${secs.toFixed(1)} s (${(inputs.length / secs).toFixed(1)}/s); attacked ${s.attacked}, success rate ${s.successRate?.toFixed(3)}, avg NP ${s.averagePerturbedWords?.toFixed(2)}, avg queries ${s.averageQueries?.toFixed(0)}\n`);
+      console.log(
+        `\nA2T throughput — ${c.name}: ${inputs.length} instances in ${secs.toFixed(1)} s (${(inputs.length / secs).toFixed(1)}/s); attacked ${s.attacked}, success rate ${s.successRate?.toFixed(3)}, avg NP ${s.averagePerturbedWords?.toFixed(2)}, avg queries ${s.averageQueries?.toFixed(0)}\n`,
+      );
     } else if (args.task === 'cea') {
       const explain = explainWith(new GradientExplainer());
       const glove = await GloveEmbedding.load();
@@ -396,23 +604,39 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
       const use = await UseEmbedding.load();
       const checker = await HarperChecker.load();
       const t1 = performance.now();
-      const { mlm, perplexity, ppSource } = await ceaModels(c, `${name}-seed${args.seed}`, args, { mlm: args.mlm, causalLm: args.causalLm });
+      const { mlm, perplexity, ppSource } = await ceaModels(c, `${name}-seed${args.seed}`, args, {
+        mlm: args.mlm,
+        causalLm: args.causalLm,
+      });
       log(`perplexity scorer (${ppSource}) ready in ${((performance.now() - t1) / 1000).toFixed(1)} s`);
       const points: RobustnessPoint[] = [];
       for (const rho of args.rho) {
-        for (const attack of [cea(model, { explain, mlm, rhoMax: rho }), cea(model, { explain, context: ctx, rhoMax: rho }), tef(model, { explain, embedding: cf, rhoMax: rho })]) {
-          const run = await attack.run(inputs, { output: join(args.out, `${name}-${attack.name}-rho${rho}.jsonl`), seed: args.seed });
+        for (const attack of [
+          cea(model, { explain, mlm, rhoMax: rho }),
+          cea(model, { explain, context: ctx, rhoMax: rho }),
+          tef(model, { explain, embedding: cf, rhoMax: rho }),
+        ]) {
+          const run = await attack.run(inputs, {
+            output: join(args.out, `${name}-${attack.name}-rho${rho}.jsonl`),
+            seed: args.seed,
+          });
           points.push(await robustnessPoint(attack.name, rho, run.records, { encoders: [use], checker, perplexity }));
           log(`${attack.name} ρ_max ${rho}: ${JSON.stringify(summarizeRun(run.records))}`);
         }
       }
-      console.log(`\nCEA (cea: ${args.mlm ? `masked LM ${args.mlm}` : 'CBOW masked-word model trained here'}; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from ${ppSource}\n${formatRobustness(points, robustnessAucIntervals(points, { pair: ['cea', 'tef'], seed: args.seed }))}\n`);
+      console.log(
+        `\nCEA (cea: ${args.mlm ? `masked LM ${args.mlm}` : 'CBOW masked-word model trained here'}; cea-context: context-aware substitute, no MLM) vs TEF — ${c.name}, ${inputs.length} instances, gradient saliency, bow-logistic; Δ_PP from ${ppSource}\n${formatRobustness(points, robustnessAucIntervals(points, { pair: ['cea', 'tef'], seed: args.seed }))}\n`,
+      );
     } else if (args.task === 'similarity') {
       const explain = explainWith(new OmissionExplainer());
       const glove = await GloveEmbedding.load();
       const inputs = test.slice(0, args.n);
       const attack = explanationSimilarity(model, { explain, embedding: cf, measure: 'rbo0.5', tau: 0.5, k: 10 });
-      const run = await attack.run(inputs, { output: join(args.out, `${name}-xaifooler.jsonl`), seed: args.seed, onRecord: progress('xaifooler') });
+      const run = await attack.run(inputs, {
+        output: join(args.out, `${name}-xaifooler.jsonl`),
+        seed: args.seed,
+        onRecord: progress('xaifooler'),
+      });
       log(`xaifooler: ${JSON.stringify(summarizeRun(run.records))}`);
       const unit = glove.unitMatrix();
       const dim = glove.dim;
@@ -426,7 +650,9 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
         for (let d = 0; d < dim; d++) s += unit[i * dim + d] * unit[j * dim + d];
         return Math.max(0, Math.min(1, s));
       };
-      console.log(`\nTable 3 — explanation-similarity attack (guided by RBO p=0.5, k=10, omission), ${c.name}; Syn = GloVe cosine (interval form)\n${formatSimilarityTable(similaritySuccessTable(run.records, syn, { k: 10 }))}\n`);
+      console.log(
+        `\nTable 3 — explanation-similarity attack (guided by RBO p=0.5, k=10, omission), ${c.name}; Syn = GloVe cosine (interval form)\n${formatSimilarityTable(similaritySuccessTable(run.records, syn, { k: 10 }))}\n`,
+      );
     } else throw new Error(`unknown task ${args.task}`);
   }
 }

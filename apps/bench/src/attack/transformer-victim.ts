@@ -28,8 +28,14 @@ export const BROWN_CLASSES = ['news', 'religion', 'hobbies', 'government', 'roma
 /** The labels a victim of each case must have (as a set; the order is the folder's id2label). */
 export const CASE_LABELS: Readonly<Record<string, readonly string[]>> = { spam: ['ham', 'spam'], brown: BROWN_CLASSES };
 /** Names standing for labels in TOKI's similarities (000 §3.1): "ham" is not in the embeddings. */
-export const CASE_CLASS_NAMES: Readonly<Record<string, Readonly<Record<string, string>> | undefined>> = { spam: { ham: 'legitimate' }, brown: undefined };
-const CASE_TITLES: Readonly<Record<string, string>> = { spam: 'SpamAssassin (body)', brown: `Brown (${BROWN_CLASSES.join(', ')})` };
+export const CASE_CLASS_NAMES: Readonly<Record<string, Readonly<Record<string, string>> | undefined>> = {
+  spam: { ham: 'legitimate' },
+  brown: undefined,
+};
+const CASE_TITLES: Readonly<Record<string, string>> = {
+  spam: 'SpamAssassin (body)',
+  brown: `Brown (${BROWN_CLASSES.join(', ')})`,
+};
 
 /** A text cut to its first `n` whitespace-separated words, re-joined by single spaces (n ≤ 0: unchanged). */
 export function firstWords(text: string, n: number): string {
@@ -58,17 +64,29 @@ export interface KitSplitCase {
  * @xtrust/datasets exactly as export-corpora.mjs makes it; texts then cut to their first `words` words.
  */
 export function kitSplitCase(name: string, words: number): KitSplitCase {
-  const cut = (rows: readonly { id: string; text: string; label: string }[]): SplitRow[] => rows.map((r) => ({ id: r.id, text: firstWords(r.text, words), label: r.label }));
+  const cut = (rows: readonly { id: string; text: string; label: string }[]): SplitRow[] =>
+    rows.map((r) => ({ id: r.id, text: firstWords(r.text, words), label: r.label }));
   if (name === 'spam') {
     const s = stratifiedSplit(loadSpamAssassin({ headers: false }).rows, KIT_SPLIT);
-    return { name, title: CASE_TITLES.spam, train: cut(s.train), validation: cut(s.validation), test: cut(s.test), classNames: CASE_CLASS_NAMES.spam };
+    return {
+      name,
+      title: CASE_TITLES.spam,
+      train: cut(s.train),
+      validation: cut(s.validation),
+      test: cut(s.test),
+      classNames: CASE_CLASS_NAMES.spam,
+    };
   }
   if (name === 'brown') {
     const five = loadBrown({ tags: false }).rows.filter((r) => (BROWN_CLASSES as readonly string[]).includes(r.label));
     const s = stratifiedSplit(five, { ...KIT_SPLIT, group: (r) => String((r.meta as { document: string }).document) });
     return { name, title: CASE_TITLES.brown, train: cut(s.train), validation: cut(s.validation), test: cut(s.test) };
   }
-  throw new XtrustError('INVALID_ARGUMENT', `unknown case "${name}" for a transformer victim (known: ${Object.keys(CASE_LABELS).join(', ')})`, { argument: 'cases' });
+  throw new XtrustError(
+    'INVALID_ARGUMENT',
+    `unknown case "${name}" for a transformer victim (known: ${Object.keys(CASE_LABELS).join(', ')})`,
+    { argument: 'cases' },
+  );
 }
 
 /**
@@ -76,19 +94,33 @@ export function kitSplitCase(name: string, words: number): KitSplitCase {
  * Every case run must have a folder; a folder for a case not run is refused (a typo, not silently unused).
  */
 export function parseVictims(value: string, cases: readonly string[]): Record<string, string> {
-  if (!value) throw new XtrustError('INVALID_ARGUMENT', '--model needs a folder or case=folder pairs', { argument: 'model' });
+  if (!value)
+    throw new XtrustError('INVALID_ARGUMENT', '--model needs a folder or case=folder pairs', { argument: 'model' });
   const parts = value.split(',').filter(Boolean);
   if (parts.length === 1 && !parts[0].includes('=')) return Object.fromEntries(cases.map((c) => [c, parts[0]]));
   const out: Record<string, string> = {};
   for (const p of parts) {
     const eq = p.indexOf('=');
-    if (eq <= 0 || eq === p.length - 1) throw new XtrustError('INVALID_ARGUMENT', `--model: "${p}" is not case=folder (e.g. spam=models/transformers/fixtures/tiny-bert-spam)`, { argument: 'model' });
+    if (eq <= 0 || eq === p.length - 1)
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `--model: "${p}" is not case=folder (e.g. spam=models/transformers/fixtures/tiny-bert-spam)`,
+        { argument: 'model' },
+      );
     const c = p.slice(0, eq);
-    if (!cases.includes(c)) throw new XtrustError('INVALID_ARGUMENT', `--model: case "${c}" is not among --cases ${cases.join(',')}`, { argument: 'model' });
+    if (!cases.includes(c))
+      throw new XtrustError('INVALID_ARGUMENT', `--model: case "${c}" is not among --cases ${cases.join(',')}`, {
+        argument: 'model',
+      });
     out[c] = p.slice(eq + 1);
   }
   const missing = cases.filter((c) => !(c in out));
-  if (missing.length > 0) throw new XtrustError('INVALID_ARGUMENT', `--model: no folder for case ${missing.join(', ')} (give case=folder for every case of --cases)`, { argument: 'model' });
+  if (missing.length > 0)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `--model: no folder for case ${missing.join(', ')} (give case=folder for every case of --cases)`,
+      { argument: 'model' },
+    );
   return out;
 }
 
@@ -115,27 +147,52 @@ export interface TransformerVictim {
  * carries the kit's training.json, its corpus must be the case and its recorded test size the size of the
  * split re-made here — otherwise the attacked texts might be texts the model was trained on.
  */
-export async function loadTransformerVictim(folder: string, c: KitSplitCase, options: { threads?: number } = {}): Promise<TransformerVictim> {
+export async function loadTransformerVictim(
+  folder: string,
+  c: KitSplitCase,
+  options: { threads?: number } = {},
+): Promise<TransformerVictim> {
   const dir = resolve(folder);
-  if (!existsSync(join(dir, 'onnx', 'model.onnx'))) throw new XtrustError('FILE_NOT_FOUND', `--model ${folder}: no onnx/model.onnx there (expected a classifier folder in Hugging Face layout, e.g. models/transformers/fixtures/tiny-bert-${c.name})`, { file: join(dir, 'onnx', 'model.onnx') });
+  if (!existsSync(join(dir, 'onnx', 'model.onnx')))
+    throw new XtrustError(
+      'FILE_NOT_FOUND',
+      `--model ${folder}: no onnx/model.onnx there (expected a classifier folder in Hugging Face layout, e.g. models/transformers/fixtures/tiny-bert-${c.name})`,
+      { file: join(dir, 'onnx', 'model.onnx') },
+    );
   const expected = CASE_LABELS[c.name];
   let training: KitTraining | null = null;
-  if (existsSync(join(dir, 'training.json'))) training = JSON.parse(readFileSync(join(dir, 'training.json'), 'utf8')) as KitTraining;
+  if (existsSync(join(dir, 'training.json')))
+    training = JSON.parse(readFileSync(join(dir, 'training.json'), 'utf8')) as KitTraining;
   if (training?.corpus !== undefined && training.corpus !== c.name) {
-    throw new XtrustError('INVALID_ARGUMENT', `--model ${folder}: trained on the kit's "${training.corpus}" corpus, not on case "${c.name}"`, { argument: 'model' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `--model ${folder}: trained on the kit's "${training.corpus}" corpus, not on case "${c.name}"`,
+      { argument: 'model' },
+    );
   }
   if (training?.test_size !== undefined && training.test_size !== c.test.length) {
-    throw new XtrustError('INVALID_ARGUMENT', `--model ${folder}: the kit held out ${training.test_size} ${c.name} texts but the split re-made here has ${c.test.length}; the attacked texts would not be the model's held-out texts`, { argument: 'model' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `--model ${folder}: the kit held out ${training.test_size} ${c.name} texts but the split re-made here has ${c.test.length}; the attacked texts would not be the model's held-out texts`,
+      { argument: 'model' },
+    );
   }
   const model = await OnnxClassifier.load(dir, { threads: options.threads });
   const got = [...model.labels].sort();
   if (got.length !== expected.length || got.some((l, i) => l !== [...expected].sort()[i])) {
     await model.release();
-    throw new XtrustError('INVALID_ARGUMENT', `--model ${folder}: labels ${model.labels.join(', ')} are not the labels of case ${c.name} (${expected.join(', ')})`, { argument: 'model' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `--model ${folder}: labels ${model.labels.join(', ')} are not the labels of case ${c.name} (${expected.join(', ')})`,
+      { argument: 'model' },
+    );
   }
   let size = '?';
   try {
-    const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as { num_hidden_layers?: number; hidden_size?: number };
+    const cfg = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as {
+      num_hidden_layers?: number;
+      hidden_size?: number;
+    };
     if (cfg.num_hidden_layers && cfg.hidden_size) size = `${cfg.num_hidden_layers}×${cfg.hidden_size}`;
   } catch {
     // config.json was read by OnnxClassifier.load already; a size we cannot read is only cosmetic
@@ -180,21 +237,31 @@ export interface LimeStoreOptions {
  * of `model` on its own correctly predicted training texts. On a TokenScorer (OnnxClassifier) LIME scores
  * each neighbourhood in one `scoreTokenMasks` call: ids assembled from the word masks, batched by length.
  */
-export async function limeKeywordStore(model: Classifier, train: readonly { text: string; label: string }[], o: LimeStoreOptions): Promise<{ store: KeywordStore; cached: boolean }> {
-  if (o.cache && existsSync(o.cache)) return { store: await KeywordStore.load(o.cache, { classifier: model }), cached: true };
+export async function limeKeywordStore(
+  model: Classifier,
+  train: readonly { text: string; label: string }[],
+  o: LimeStoreOptions,
+): Promise<{ store: KeywordStore; cached: boolean }> {
+  if (o.cache && existsSync(o.cache))
+    return { store: await KeywordStore.load(o.cache, { classifier: model }), cached: true };
   const explainer = new LimeExplainer({ numSamples: o.limeSamples, numFeatures: 10, seed: o.seed });
-  const store = await identifyKeywords(model, train.map((r) => r.text), train.map((r) => r.label), {
-    explainer: explainer as never,
-    explainerOptions: { numSamples: o.limeSamples, numFeatures: 10, seed: o.seed },
-    embeddings: [o.embedding],
-    thetaRelate: o.thetaRelate,
-    sampleSize: o.sampleSize,
-    classNames: o.classNames,
-    seed: o.seed,
-    checkpoint: o.checkpoint,
-    // as the bag-of-words Table 4 (attack/run.ts): class names alone, the configuration its figures were measured with
-    oracle: 'toki-name',
-  });
+  const store = await identifyKeywords(
+    model,
+    train.map((r) => r.text),
+    train.map((r) => r.label),
+    {
+      explainer: explainer as never,
+      explainerOptions: { numSamples: o.limeSamples, numFeatures: 10, seed: o.seed },
+      embeddings: [o.embedding],
+      thetaRelate: o.thetaRelate,
+      sampleSize: o.sampleSize,
+      classNames: o.classNames,
+      seed: o.seed,
+      checkpoint: o.checkpoint,
+      // as the bag-of-words Table 4 (attack/run.ts): class names alone, the configuration its figures were measured with
+      oracle: 'toki-name',
+    },
+  );
   if (o.cache) await store.save(o.cache);
   return { store, cached: false };
 }

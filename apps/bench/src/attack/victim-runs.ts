@@ -37,11 +37,18 @@ export interface PairOptions {
 export async function tokiVsA2t(model: Classifier, inputs: readonly AttackInput[], o: PairOptions): Promise<PairRun[]> {
   const runs: PairRun[] = [];
   for (const [method, attack] of [
-    ['TOKI-guided', tokiGuided(model, { store: o.store, embedding: o.embedding, encoder: o.encoder, posTagger: o.posTagger })],
+    [
+      'TOKI-guided',
+      tokiGuided(model, { store: o.store, embedding: o.embedding, encoder: o.encoder, posTagger: o.posTagger }),
+    ],
     ['A2T', a2t(model, { embedding: o.embedding, encoder: o.encoder, posTagger: o.posTagger })],
   ] as const) {
     const t = performance.now();
-    const run = await attack.run(inputs, { output: o.out ? join(o.out.dir, `${o.out.prefix}-${attack.name}.jsonl`) : undefined, seed: o.seed, onRecord: o.onRecord?.(method) });
+    const run = await attack.run(inputs, {
+      output: o.out ? join(o.out.dir, `${o.out.prefix}-${attack.name}.jsonl`) : undefined,
+      seed: o.seed,
+      onRecord: o.onRecord?.(method),
+    });
     runs.push({ method, records: run.records, resumed: run.resumed, seconds: (performance.now() - t) / 1000 });
   }
   return runs;
@@ -52,7 +59,8 @@ export async function tokiVsA2t(model: Classifier, inputs: readonly AttackInput[
  * every run attacked (the set `table4` scores): Avg. NP relative to the text's length.
  */
 export function perturbedShare(runs: readonly { records: readonly AttackRecord[] }[]): number[] {
-  const attacked = (rs: readonly AttackRecord[]) => new Set(rs.filter((r) => r.status !== 'skipped').map((r) => r.index));
+  const attacked = (rs: readonly AttackRecord[]) =>
+    new Set(rs.filter((r) => r.status !== 'skipped').map((r) => r.index));
   let common = attacked(runs[0]?.records ?? []);
   for (const r of runs.slice(1)) {
     const s = attacked(r.records);
@@ -80,18 +88,22 @@ export interface SarIntervals {
  */
 export function sarIntervals(runs: readonly { records: readonly AttackRecord[] }[], seed: number): SarIntervals {
   const opts = { resamples: 2000, seed };
-  const successOf = (rs: readonly AttackRecord[]) => new Map(rs.filter((r) => r.status !== 'skipped').map((r) => [r.index, r.status === 'succeeded' ? 1 : 0]));
+  const successOf = (rs: readonly AttackRecord[]) =>
+    new Map(rs.filter((r) => r.status !== 'skipped').map((r) => [r.index, r.status === 'succeeded' ? 1 : 0]));
   const maps = runs.map((r) => successOf(r.records));
   // the instances every run attacked: the set table4 scores SAR on
-  const common = maps.length === 0 ? [] : [...maps[0].keys()].filter((i) => maps.every((m) => m.has(i))).sort((a, b) => a - b);
-  const mean = (v: readonly number[]) => (idx: Uint32Array) => (v.length === 0 ? NaN : idx.reduce((a, i) => a + v[i], 0) / idx.length);
+  const common =
+    maps.length === 0 ? [] : [...maps[0].keys()].filter((i) => maps.every((m) => m.has(i))).sort((a, b) => a - b);
+  const mean = (v: readonly number[]) => (idx: Uint32Array) =>
+    v.length === 0 ? NaN : idx.reduce((a, i) => a + v[i], 0) / idx.length;
   const n = Math.max(1, common.length);
   const sar = maps.map((m) => bootstrapInterval(n, mean(common.map((i) => m.get(i)!)), opts));
   const diff = maps.length >= 2 ? common.map((i) => maps[0].get(i)! - maps[1].get(i)!) : [];
   return { sar, difference: { ...bootstrapInterval(n, mean(diff), opts), instances: diff.length } };
 }
 
-const fmt = (x: number | null | undefined, d = 3) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d));
+const fmt = (x: number | null | undefined, d = 3) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(d);
 
 /** One victim's block of the victim-comparison table: its `table4` rows and the perturbed-word shares. */
 export interface VictimRows {
@@ -112,7 +124,19 @@ export function attackSeconds(records: readonly AttackRecord[]): number {
 /** Table 4 for several victims in one Markdown table (victim, method, attacked, SAR, NP, share, cosines, queries, time). */
 export function formatVictimTable4(blocks: readonly VictimRows[]): string {
   const enc = [...new Set(blocks.flatMap((b) => b.rows.flatMap((r) => Object.keys(r.cosine))))];
-  const head = ['victim', 'method', 'attacked', 'SAR ↑', 'Avg. NP ↓', 'perturbed share ↓', 'NP on common successes ↓', ...enc.map((e) => `${e} ↑`), 'queries', 's/instance', 'attack s'];
+  const head = [
+    'victim',
+    'method',
+    'attacked',
+    'SAR ↑',
+    'Avg. NP ↓',
+    'perturbed share ↓',
+    'NP on common successes ↓',
+    ...enc.map((e) => `${e} ↑`),
+    'queries',
+    's/instance',
+    'attack s',
+  ];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => ' --- ').join('|')}|`];
   for (const b of blocks) {
     b.rows.forEach((r, i) => {
@@ -127,7 +151,9 @@ export function formatVictimTable4(blocks: readonly VictimRows[]): string {
     for (const b of paired) {
       const d = b.intervals!.difference;
       const sign = (x: number) => `${x >= 0 ? '+' : ''}${fmt(x)}`;
-      lines.push(`- ${b.victim}: SAR ${b.rows[0].method} − ${b.rows[1].method} on the ${d.instances} instances both attacked ${sign(d.estimate)} [${sign(d.lo)}, ${sign(d.hi)}] (paired bootstrap, 95 %)${d.lo > 0 || d.hi < 0 ? '' : ' — the interval holds 0'}.`);
+      lines.push(
+        `- ${b.victim}: SAR ${b.rows[0].method} − ${b.rows[1].method} on the ${d.instances} instances both attacked ${sign(d.estimate)} [${sign(d.lo)}, ${sign(d.hi)}] (paired bootstrap, 95 %)${d.lo > 0 || d.hi < 0 ? '' : ' — the interval holds 0'}.`,
+      );
     }
   }
   return lines.join('\n');
@@ -139,7 +165,10 @@ export function formatVictimTable4(blocks: readonly VictimRows[]): string {
  * checkout. A bag-of-words victim keeps the CBOW stand-ins unless folders are given (its section's figures
  * stay as they were).
  */
-export function ceaLanguageModels(given: { mlm?: string; causalLm?: string }, transformerVictim: boolean): { mlm?: string; causalLm?: string } {
+export function ceaLanguageModels(
+  given: { mlm?: string; causalLm?: string },
+  transformerVictim: boolean,
+): { mlm?: string; causalLm?: string } {
   if (!transformerVictim) return { mlm: given.mlm, causalLm: given.causalLm };
   return { mlm: given.mlm ?? findKitFixture('tiny-bert-mlm'), causalLm: given.causalLm ?? findKitFixture('tiny-gpt2') };
 }

@@ -2,10 +2,52 @@
  * The bench harness: what every benchmark script shares — its command line (options, `--help`, one-line
  * errors), timing, result storage, the machine line and section rendering.
  */
-export { defineScript, exitUsage, helpRequested, helpText, integerList, parseOptions, parseOrExit, runScript, UsageError } from './options.js';
-export type { CustomOption, FlagOption, ListOption, NumberOption, OptionSpec, OptionSpecs, Options, ScriptSpec, StringOption } from './options.js';
+export {
+  defineScript,
+  exitUsage,
+  helpRequested,
+  helpText,
+  integerList,
+  parseOptions,
+  parseOrExit,
+  runScript,
+  UsageError,
+} from './options.js';
+export type {
+  CustomOption,
+  FlagOption,
+  ListOption,
+  NumberOption,
+  OptionSpec,
+  OptionSpecs,
+  Options,
+  ScriptSpec,
+  StringOption,
+} from './options.js';
 export { clockTicks, median, procCpuSeconds, speedup, timed, type Timed } from './timing.js';
-export { isGzipPath, loadSections, orderAfter, readJson, saveSection, writeFileAtomic, writeJsonAtomic, type Headline, type Section } from './store.js';
-export { benchmarksPage, cell, GENERATED_MARK, headlineTable, pagePath, resultsTable, secs, sectionPage, spread, toMarkdown, writeBenchmarks } from './render.js';
+export {
+  isGzipPath,
+  loadSections,
+  orderAfter,
+  readJson,
+  saveSection,
+  writeFileAtomic,
+  writeJsonAtomic,
+  type Headline,
+  type Section,
+} from './store.js';
+export {
+  benchmarksPage,
+  cell,
+  GENERATED_MARK,
+  headlineTable,
+  pagePath,
+  resultsTable,
+  secs,
+  sectionPage,
+  spread,
+  toMarkdown,
+  writeBenchmarks,
+} from './render.js';
 export { cpuVectorExtensions, formatMachine, machineInfo, type MachineInfo } from './machine.js';
 export { formatResults, type BenchResult } from './result.js';

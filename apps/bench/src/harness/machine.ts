@@ -30,10 +30,17 @@ export interface MachineInfo {
  * The vector extensions that set a transformer's CPU speed, from /proc/cpuinfo's flags: "AVX-512 + VNNI",
  * "AVX-512", "AVX2 + FMA", "AVX", or "" where they cannot be read (not Linux).
  */
-export function cpuVectorExtensions(cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : ''): string {
+export function cpuVectorExtensions(
+  cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '',
+): string {
   const line = cpuinfo.split('\n').find((l) => /^flags\s*:/.test(l));
   if (!line) return '';
-  const flags = new Set(line.replace(/^flags\s*:/, '').trim().split(/\s+/));
+  const flags = new Set(
+    line
+      .replace(/^flags\s*:/, '')
+      .trim()
+      .split(/\s+/),
+  );
   if (flags.has('avx512f')) return flags.has('avx512_vnni') ? 'AVX-512 + VNNI' : 'AVX-512';
   if (flags.has('avx2')) return flags.has('fma') ? 'AVX2 + FMA' : 'AVX2';
   return flags.has('avx') ? 'AVX' : 'no AVX';
@@ -43,7 +50,9 @@ export function cpuVectorExtensions(cpuinfo = existsSync('/proc/cpuinfo') ? read
  * The x86 `family F model M` of /proc/cpuinfo, or '' where it has none: one marketing name (`AMD EPYC`) covers
  * generations whose per-sample cost differs by half (Zen 4 is family 25 model 17, Zen 5 family 26).
  */
-export function cpuFamilyModel(cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : ''): string {
+export function cpuFamilyModel(
+  cpuinfo = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'utf8') : '',
+): string {
   const field = (name: string) => new RegExp(`^${name}\\s*:\\s*(\\S+)`, 'm').exec(cpuinfo)?.[1];
   const family = field('cpu family');
   const model = field('model');
@@ -89,7 +98,8 @@ export function sittingMachine(): string {
 
 /** One line for a report (free memory and load average left out when they were not recorded: a machine described from its files). */
 export function formatMachine(m: MachineInfo): string {
-  const free = typeof m.freeMemoryGiB === 'number' && Number.isFinite(m.freeMemoryGiB) ? ` (${m.freeMemoryGiB} GiB free)` : '';
+  const free =
+    typeof m.freeMemoryGiB === 'number' && Number.isFinite(m.freeMemoryGiB) ? ` (${m.freeMemoryGiB} GiB free)` : '';
   const load = m.loadAverage.length ? `, load average ${m.loadAverage.join(' / ')}` : ', load average not recorded';
   return `${m.cores} × ${m.cpuModel}${m.vectorExtensions ? ` (${m.vectorExtensions})` : ''}, ${m.memoryGiB} GiB memory${free}${load}; ${m.os}; Node ${m.node}; @xtrust/native ${m.kernels}; commit ${m.commit}`;
 }

@@ -76,7 +76,13 @@ export interface ScriptSpec<O extends OptionSpecs = OptionSpecs> {
   readonly notes?: readonly string[];
 }
 
-type Given<S> = S extends { default: unknown } ? true : S extends { required: true } ? true : S extends { env: string } ? false : false;
+type Given<S> = S extends { default: unknown }
+  ? true
+  : S extends { required: true }
+    ? true
+    : S extends { env: string }
+      ? false
+      : false;
 type Value<S> = S extends FlagOption
   ? boolean
   : S extends { kind: 'custom'; parse: (raw: string) => infer T }
@@ -104,7 +110,8 @@ export type Options<O extends OptionSpecs> = { readonly [K in keyof O]: Value<O[
 /** Declares a script's options; the values of `parseOptions` / `parseOrExit` are typed from it. */
 export function defineScript<const O extends OptionSpecs>(spec: ScriptSpec<O>): ScriptSpec<O> {
   for (const name of Object.keys(spec.options)) {
-    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`option name ${JSON.stringify(name)}: lower-case letters, digits and dashes only`);
+    if (!/^[a-z][a-z0-9-]*$/.test(name))
+      throw new Error(`option name ${JSON.stringify(name)}: lower-case letters, digits and dashes only`);
     if (name === 'help') throw new Error('--help is built in');
   }
   return spec;
@@ -113,8 +120,12 @@ export function defineScript<const O extends OptionSpecs>(spec: ScriptSpec<O>): 
 /** A `parse` for custom options: comma-separated integers ≥ `min` (`40,120,250`). */
 export function integerList(min = 1): (raw: string) => number[] {
   return (raw) => {
-    const xs = raw.split(',').filter((x) => x.trim() !== '').map(Number);
-    if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < min)) throw new Error(`expected integers ≥ ${min} separated by commas, got ${JSON.stringify(raw)}`);
+    const xs = raw
+      .split(',')
+      .filter((x) => x.trim() !== '')
+      .map(Number);
+    if (xs.length === 0 || xs.some((x) => !Number.isInteger(x) || x < min))
+      throw new Error(`expected integers ≥ ${min} separated by commas, got ${JSON.stringify(raw)}`);
     return xs;
   };
 }
@@ -169,9 +180,15 @@ function convert(name: string, spec: OptionSpec, raw: string): unknown {
       return x;
     }
     case 'list': {
-      const items = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+      const items = raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
       const wrong = spec.choices ? items.filter((s) => !spec.choices!.includes(s)) : [];
-      if (wrong.length) throw new UsageError(`--${name}: unknown ${wrong.map((w) => JSON.stringify(w)).join(', ')} (known: ${spec.choices!.join(', ')})`);
+      if (wrong.length)
+        throw new UsageError(
+          `--${name}: unknown ${wrong.map((w) => JSON.stringify(w)).join(', ')} (known: ${spec.choices!.join(', ')})`,
+        );
       return items;
     }
     case 'custom':
@@ -196,7 +213,8 @@ export function parseOptions<O extends OptionSpecs>(spec: ScriptSpec<O>, argv: r
   const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (!arg.startsWith('--') || arg === '--') throw new UsageError(`unexpected argument ${JSON.stringify(arg)} (options start with --; try --help)`);
+    if (!arg.startsWith('--') || arg === '--')
+      throw new UsageError(`unexpected argument ${JSON.stringify(arg)} (options start with --; try --help)`);
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq < 0 ? undefined : eq);
     const option = spec.options[name];
@@ -215,7 +233,8 @@ export function parseOptions<O extends OptionSpecs>(spec: ScriptSpec<O>, argv: r
     if (eq >= 0) raw = arg.slice(eq + 1);
     else {
       raw = argv[i + 1];
-      if (raw === undefined || raw.startsWith('--')) throw new UsageError(`--${name} needs a value (${placeholder(option)})`);
+      if (raw === undefined || raw.startsWith('--'))
+        throw new UsageError(`--${name} needs a value (${placeholder(option)})`);
       i++;
     }
     values[name] = convert(name, option, raw);
@@ -228,8 +247,10 @@ export function parseOptions<O extends OptionSpecs>(spec: ScriptSpec<O>, argv: r
     }
     const fromEnv = option.kind === 'string' && option.env ? process.env[option.env] : undefined;
     if (fromEnv !== undefined && fromEnv !== '') values[name] = convert(name, option, fromEnv);
-    else if (option.default !== undefined) values[name] = Array.isArray(option.default) ? [...option.default] : option.default;
-    else if ('required' in option && option.required) throw new UsageError(`--${name} ${placeholder(option)} is required (try --help)`);
+    else if (option.default !== undefined)
+      values[name] = Array.isArray(option.default) ? [...option.default] : option.default;
+    else if ('required' in option && option.required)
+      throw new UsageError(`--${name} ${placeholder(option)} is required (try --help)`);
     else values[name] = undefined;
   }
   return Object.assign(values, { given }) as Options<O>;
@@ -277,7 +298,10 @@ export function helpText(spec: ScriptSpec): string {
   const lines = [`usage: ${spec.usage}`, ''];
   if (spec.summary) lines.push(spec.summary, '');
   lines.push('options:');
-  for (const [left, right] of rows) lines.push(left.length > width ? `  ${left}\n  ${' '.repeat(width)}  ${right}` : `  ${left.padEnd(width)}  ${right}`);
+  for (const [left, right] of rows)
+    lines.push(
+      left.length > width ? `  ${left}\n  ${' '.repeat(width)}  ${right}` : `  ${left.padEnd(width)}  ${right}`,
+    );
   if (spec.notes?.length) lines.push('', ...spec.notes);
   return `${lines.join('\n')}\n`;
 }
@@ -313,7 +337,11 @@ export function exitUsage(message: string): never {
  */
 export function parseOrExit<O extends OptionSpecs>(spec: ScriptSpec<O>, argv?: readonly string[]): Options<O>;
 export function parseOrExit<T>(parse: (argv: readonly string[]) => T, argv: readonly string[], usage: string): T;
-export function parseOrExit(specOrParse: ScriptSpec | ((argv: readonly string[]) => unknown), argv: readonly string[] = process.argv.slice(2), usage?: string): unknown {
+export function parseOrExit(
+  specOrParse: ScriptSpec | ((argv: readonly string[]) => unknown),
+  argv: readonly string[] = process.argv.slice(2),
+  usage?: string,
+): unknown {
   const custom = typeof specOrParse === 'function';
   if (helpRequested(argv)) {
     const text = custom ? (usage ?? '') : helpText(specOrParse);
@@ -332,14 +360,23 @@ export function parseOrExit(specOrParse: ScriptSpec | ((argv: readonly string[])
  * `main`. A UsageError thrown by `main` (an option combination it finds wrong) is one line and exit 2;
  * any other error is `<script>: <message>` and exit 1 (with the stack when XTRUST_DEBUG is set).
  */
-export async function runScript<O extends OptionSpecs>(spec: ScriptSpec<O>, main: (options: Options<O>) => Promise<void> | void, argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+export async function runScript<O extends OptionSpecs>(
+  spec: ScriptSpec<O>,
+  main: (options: Options<O>) => Promise<void> | void,
+  argv: readonly string[] = process.argv.slice(2),
+): Promise<void> {
   const options = parseOrExit(spec, argv);
   try {
     await main(options);
   } catch (e) {
     if (e instanceof UsageError) exitUsage(e.message);
     else {
-      const detail = process.env.XTRUST_DEBUG && e instanceof Error ? e.stack : e instanceof Error ? e.message.split('\n')[0] : String(e);
+      const detail =
+        process.env.XTRUST_DEBUG && e instanceof Error
+          ? e.stack
+          : e instanceof Error
+            ? e.message.split('\n')[0]
+            : String(e);
       process.stderr.write(`${scriptName()}: ${detail}\n`);
       process.exit(1);
     }

@@ -36,9 +36,17 @@ export const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, 
 
 /** The comparison table of a section's BenchResults. */
 export function resultsTable(results: readonly BenchResult[]): string {
-  const lines = ['| benchmark | xtrust | peer | peer time | peer / xtrust | notes |', '| --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| benchmark | xtrust | peer | peer time | peer / xtrust | notes |',
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
   for (const r of results) {
-    const kind = r.peer.kind === 'measured' ? 'measured here' : r.peer.kind === 'reported' ? '**reported, not measured**' : '**extrapolated** from a smaller measured run';
+    const kind =
+      r.peer.kind === 'measured'
+        ? 'measured here'
+        : r.peer.kind === 'reported'
+          ? '**reported, not measured**'
+          : '**extrapolated** from a smaller measured run';
     lines.push(
       `| ${cell(r.name)} | ${cell(r.ours.label)}: ${spread(r.ours.seconds)} | ${cell(r.peer.label)} (${kind}) | ${spread(r.peer.seconds)} | **${r.ratio.toFixed(r.ratio >= 10 ? 0 : 2)}×** | ${cell(r.notes)} |`,
     );
@@ -73,7 +81,8 @@ export function toMarkdown(stdout: string): string {
   for (const b of blocks) {
     const k = kind(b[0]);
     if (k !== 'text') out.push(b.join('\n'));
-    else if (b.some((l) => /^[-=]{10,}$/.test(l) || /\S {2,}\S/.test(l.trim()))) out.push(['```', ...b, '```'].join('\n'));
+    else if (b.some((l) => /^[-=]{10,}$/.test(l) || /\S {2,}\S/.test(l.trim())))
+      out.push(['```', ...b, '```'].join('\n'));
     else out.push(b.map((l, i) => (i < b.length - 1 ? `${l}  ` : l)).join('\n'));
   }
   return out.join('\n\n');
@@ -82,7 +91,12 @@ export function toMarkdown(stdout: string): string {
 /** The first line of every page this renderer writes: it marks the file as generated (and removable when its section is gone). */
 export const GENERATED_MARK = '<!-- Written by apps/bench from results/sections/';
 
-const MET: Record<Headline['met'], string> = { yes: '**met**', no: '**not met**', partly: '**partly**', 'n/a': 'no goal' };
+const MET: Record<Headline['met'], string> = {
+  yes: '**met**',
+  no: '**not met**',
+  partly: '**partly**',
+  'n/a': 'no goal',
+};
 const day = (iso: string) => iso.slice(0, 10);
 
 /** A relative link in Markdown form (forward slashes on every platform). */
@@ -90,7 +104,10 @@ const link = (from: string, to: string) => relative(from, to).split(sep).join('/
 
 /** The run cell: the date, the mode, and — when the headline's figures come from an earlier run — which. */
 function runCell(s: Section): string {
-  const stale = s.headline && s.headline.from !== s.date ? ` (headline figures from the run of ${day(s.headline.from)}: not yet re-read)` : '';
+  const stale =
+    s.headline && s.headline.from !== s.date
+      ? ` (headline figures from the run of ${day(s.headline.from)}: not yet re-read)`
+      : '';
   return `${day(s.date)}${s.quick ? ', **quick**' : ''}${stale}`;
 }
 
@@ -104,10 +121,15 @@ function headlineCells(s: Section): [string, string, string, string, string] {
 
 /** The headline table (the heart of BENCHMARKS.md and the top of each section's page). */
 export function headlineTable(sections: readonly Section[], pageLink: (s: Section) => string): string {
-  const lines = ['| benchmark | question | xtrust | peer or paper (same run) | goal | met | run | command |', '| --- | --- | --- | --- | --- | --- | --- | --- |'];
+  const lines = [
+    '| benchmark | question | xtrust | peer or paper (same run) | goal | met | run | command |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
   for (const s of sections) {
     const [question, xtrust, peer, goal, met] = headlineCells(s).map(cell);
-    lines.push(`| [${s.name}](${pageLink(s)}) | ${question} | ${xtrust} | ${peer} | ${goal} | ${met} | ${runCell(s)} | \`${cell(s.command)}\` |`);
+    lines.push(
+      `| [${s.name}](${pageLink(s)}) | ${question} | ${xtrust} | ${peer} | ${goal} | ${met} | ${runCell(s)} | \`${cell(s.command)}\` |`,
+    );
   }
   return lines.join('\n');
 }
@@ -135,16 +157,28 @@ export function sectionPage(s: Section, links: PageLinks): string {
   ];
   if (s.headline) {
     const [question, xtrust, peer, goal, met] = headlineCells(s).map(cell);
-    out.push('| question | xtrust | peer or paper (same run) | goal | met |', '| --- | --- | --- | --- | --- |', `| ${question} | ${xtrust} | ${peer} | ${goal} | ${met} |`, '');
-    if (s.headline.from !== s.date) out.push(`*The headline's figures were read from the run of ${day(s.headline.from)}; the tables below are from the run of ${day(s.date)}.*`, '');
+    out.push(
+      '| question | xtrust | peer or paper (same run) | goal | met |',
+      '| --- | --- | --- | --- | --- |',
+      `| ${question} | ${xtrust} | ${peer} | ${goal} | ${met} |`,
+      '',
+    );
+    if (s.headline.from !== s.date)
+      out.push(
+        `*The headline's figures were read from the run of ${day(s.headline.from)}; the tables below are from the run of ${day(s.date)}.*`,
+        '',
+      );
   }
   out.push(s.description, '');
   out.push(`- Command: \`${s.command}\`${s.script ? ` (runs \`${s.script.trim()}\` after building)` : ''}`);
-  out.push(`- Run: ${s.date.slice(0, 16).replace('T', ' ')} UTC, ${secs(s.seconds)} s${s.quick ? ', **quick mode** (reduced sizes; figures indicative)' : ''}`);
+  out.push(
+    `- Run: ${s.date.slice(0, 16).replace('T', ' ')} UTC, ${secs(s.seconds)} s${s.quick ? ', **quick mode** (reduced sizes; figures indicative)' : ''}`,
+  );
   out.push(`- Machine: ${formatMachine(s.machine)}`);
   if (s.regenerated) out.push(`- Not in git: ${s.regenerated}`);
   out.push('');
-  if (s.status !== 'ok') out.push(`**${s.status === 'skipped' ? 'Not run' : 'Failed'}:** ${s.reason ?? 'no reason recorded'}`, '');
+  if (s.status !== 'ok')
+    out.push(`**${s.status === 'skipped' ? 'Not run' : 'Failed'}:** ${s.reason ?? 'no reason recorded'}`, '');
   if (s.results && s.results.length > 0) out.push(resultsTable(s.results), '');
   if (s.markdown && s.markdown.trim() !== '') out.push(s.markdown.trim(), '');
   return out.join('\n');

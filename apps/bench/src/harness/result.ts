@@ -8,7 +8,11 @@ import { median } from './timing.js';
 export interface BenchResult {
   readonly name: string;
   readonly ours: { readonly label: string; readonly seconds: number[] };
-  readonly peer: { readonly label: string; readonly seconds: number[]; readonly kind: 'measured' | 'reported' | 'extrapolated' };
+  readonly peer: {
+    readonly label: string;
+    readonly seconds: number[];
+    readonly kind: 'measured' | 'reported' | 'extrapolated';
+  };
   readonly ratio: number;
   readonly notes: string;
 }

@@ -36,7 +36,10 @@ export function writeJsonAtomic(file: string, value: unknown, indent?: number): 
 /** Reads a JSON results file, gzipped or not (recognised by its bytes, whatever its name). */
 export function readJson<T>(file: string): T {
   const bytes = readFileSync(file);
-  const text = bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes).toString('utf8') : bytes.toString('utf8');
+  const text =
+    bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b
+      ? gunzipSync(bytes).toString('utf8')
+      : bytes.toString('utf8');
   return JSON.parse(text) as T;
 }
 

@@ -45,17 +45,40 @@ export interface WholeRecord {
 
 const spec = defineScript({
   usage: 'node apps/bench/dist/keyword-pass/whole-audit.js [options]',
-  summary: "A whole `xtrust audit --audit-mode fast` at the paper's scale (2,000 + 1,000, LIME 5,000) on the kit's spam BERT, timed in resumable sittings.",
+  summary:
+    "A whole `xtrust audit --audit-mode fast` at the paper's scale (2,000 + 1,000, LIME 5,000) on the kit's spam BERT, timed in resumable sittings.",
   options: {
-    model: { kind: 'string', placeholder: 'DIR', help: 'the classifier folder (default models/transformers/out/bert-spam)' },
-    'keyword-method': { kind: 'string', choices: ['lime', 'omission', 'gradient', 'integrated-gradients', 'attention'], default: 'gradient', help: "the audit's --keyword-method" },
+    model: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'the classifier folder (default models/transformers/out/bert-spam)',
+    },
+    'keyword-method': {
+      kind: 'string',
+      choices: ['lime', 'omission', 'gradient', 'integrated-gradients', 'attention'],
+      default: 'gradient',
+      help: "the audit's --keyword-method",
+    },
     threads: { kind: 'integer', min: 1, help: "the audit's --threads (default: the CLI's, every core)" },
-    'lime-mode': { kind: 'string', choices: ['exact', 'int8'], default: 'exact', help: "the audit's --lime-mode: exact (float32 model) or int8 (its matrix products quantised at load); give such a run its own --dir and --record" },
+    'lime-mode': {
+      kind: 'string',
+      choices: ['exact', 'int8'],
+      default: 'exact',
+      help: "the audit's --lime-mode: exact (float32 model) or int8 (its matrix products quantised at load); give such a run its own --dir and --record",
+    },
     train: { kind: 'integer', min: 1, default: 2000, help: 'training texts sampled for keyword identification' },
     test: { kind: 'integer', min: 1, default: 1000, help: 'test predictions labelled' },
     samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples (the cap of the verdict-aware labelling)' },
-    dir: { kind: 'string', placeholder: 'DIR', help: 'the run directory (default apps/bench/results/transformer-audit/work/whole-fast-<method>; not committed)' },
-    record: { kind: 'string', placeholder: 'FILE', help: 'the timing record (default apps/bench/results/keyword-pass-whole-<method>.json)' },
+    dir: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'the run directory (default apps/bench/results/transformer-audit/work/whole-fast-<method>; not committed)',
+    },
+    record: {
+      kind: 'string',
+      placeholder: 'FILE',
+      help: 'the timing record (default apps/bench/results/keyword-pass-whole-<method>.json)',
+    },
     cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
   },
 });
@@ -64,30 +87,60 @@ await runScript(spec, async (o) => {
   const method = o['keyword-method'];
   const model = resolve(ROOT, o.model ?? 'models/transformers/out/bert-spam');
   const cli = resolve(ROOT, o.cli ?? 'apps/cli/dist/bin.js');
-  if (!existsSync(cli)) throw new UsageError(`${rel(cli)} is missing: build the CLI first (pnpm turbo run build --filter=xtrust)`);
-  if (!existsSync(join(model, 'onnx/model.onnx'))) throw new UsageError(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
+  if (!existsSync(cli))
+    throw new UsageError(`${rel(cli)} is missing: build the CLI first (pnpm turbo run build --filter=xtrust)`);
+  if (!existsSync(join(model, 'onnx/model.onnx')))
+    throw new UsageError(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
   const work = join(ROOT, 'apps/bench/results/transformer-audit/work');
   mkdirSync(work, { recursive: true });
   const dir = resolve(ROOT, o.dir ?? join(work, `whole-fast-${method}`));
   const recordFile = resolve(ROOT, o.record ?? `apps/bench/results/keyword-pass-whole-${method}.json`);
-  const training = existsSync(join(model, 'training.json')) ? (JSON.parse(readFileSync(join(model, 'training.json'), 'utf8')) as { corpus?: string; test_size?: number }) : {};
+  const training = existsSync(join(model, 'training.json'))
+    ? (JSON.parse(readFileSync(join(model, 'training.json'), 'utf8')) as { corpus?: string; test_size?: number })
+    : {};
   const { trainFile, testFile } = writeKitSpamSplit(work, training);
   const args = [
-    'audit', '--model', model, '--train', trainFile, '--test', testFile,
-    '--train-sample', String(o.train), '--test-sample', String(o.test), '--samples', String(o.samples),
-    '--class-names', 'ham=legitimate', '--embeddings', 'glove', '--audit-mode', 'fast', '--keyword-method', method,
+    'audit',
+    '--model',
+    model,
+    '--train',
+    trainFile,
+    '--test',
+    testFile,
+    '--train-sample',
+    String(o.train),
+    '--test-sample',
+    String(o.test),
+    '--samples',
+    String(o.samples),
+    '--class-names',
+    'ham=legitimate',
+    '--embeddings',
+    'glove',
+    '--audit-mode',
+    'fast',
+    '--keyword-method',
+    method,
     ...(o.threads ? ['--threads', String(o.threads)] : []),
     ...(o['lime-mode'] !== 'exact' ? ['--lime-mode', o['lime-mode']] : []),
-    '--out', dir, '--quiet',
+    '--out',
+    dir,
+    '--quiet',
   ];
   const command = ['xtrust', ...args.map(rel)].join(' ');
   const prior = existsSync(recordFile) ? readJson<WholeRecord>(recordFile) : null;
   // a record times one command: another one's sittings must neither be lost nor added to this one's
-  if (prior && prior.command !== command) throw new UsageError(`${rel(recordFile)} times another command (${prior.command}); give this run its own --record (and --dir), or delete the file`);
-  const record: WholeRecord =
-    prior ? prior : { command, args: args.map(rel), dir: rel(dir), keywordMethod: method, threads: o.threads ?? null, sittings: [] };
+  if (prior && prior.command !== command)
+    throw new UsageError(
+      `${rel(recordFile)} times another command (${prior.command}); give this run its own --record (and --dir), or delete the file`,
+    );
+  const record: WholeRecord = prior
+    ? prior
+    : { command, args: args.map(rel), dir: rel(dir), keywordMethod: method, threads: o.threads ?? null, sittings: [] };
   if (record.sittings.some((s) => s.finished)) {
-    console.log(`${rel(recordFile)}: the run is complete (${record.sittings.length} sitting(s)); delete the file to measure it again`);
+    console.log(
+      `${rel(recordFile)}: the run is complete (${record.sittings.length} sitting(s)); delete the file to measure it again`,
+    );
     return;
   }
   const resume = record.sittings.length > 0 && existsSync(join(dir, 'run.json'));
@@ -95,16 +148,30 @@ await runScript(spec, async (o) => {
   const started = new Date().toISOString();
   const t0 = performance.now();
   let pid = 0;
-  const sitting = (finished: boolean, cpu: number): WholeSitting => ({ started, wall: (performance.now() - t0) / 1000, cpu, load: loadavg(), finished, machine });
+  const sitting = (finished: boolean, cpu: number): WholeSitting => ({
+    started,
+    wall: (performance.now() - t0) / 1000,
+    cpu,
+    load: loadavg(),
+    finished,
+    machine,
+  });
   // sittings of a run whose directory is gone are not part of this run
   const earlier = resume ? [...record.sittings] : [];
-  const beat = () => writeJsonAtomic(recordFile, { ...record, sittings: [...earlier, sitting(false, pid ? procCpuSeconds(pid, 'all') : 0)] }, 1);
+  const beat = () =>
+    writeJsonAtomic(
+      recordFile,
+      { ...record, sittings: [...earlier, sitting(false, pid ? procCpuSeconds(pid, 'all') : 0)] },
+      1,
+    );
   console.error(`${resume ? 'resuming' : 'starting'}: ${command}`);
   const timer = setInterval(beat, 10_000);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (beat(), process.exit(130)));
   const cpu0 = procCpuSeconds('self', 'children');
   const code = await new Promise<number | null>((done) => {
-    const child = spawn(process.execPath, [cli, ...args, ...(resume ? ['--resume'] : [])], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, [cli, ...args, ...(resume ? ['--resume'] : [])], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     pid = child.pid ?? 0;
     child.on('exit', done);
   });
@@ -117,5 +184,7 @@ await runScript(spec, async (o) => {
   writeJsonAtomic(recordFile, record, 1);
   const wall = record.sittings.reduce((a, s) => a + s.wall, 0);
   const cpu = record.sittings.reduce((a, s) => a + s.cpu, 0);
-  console.log(`whole audit: ${(wall / 3600).toFixed(3)} h wall, ${(cpu / 3600).toFixed(3)} CPU-h over ${record.sittings.length} sitting(s); ${rel(recordFile)}`);
+  console.log(
+    `whole audit: ${(wall / 3600).toFixed(3)} h wall, ${(cpu / 3600).toFixed(3)} CPU-h over ${record.sittings.length} sitting(s); ${rel(recordFile)}`,
+  );
 });

@@ -26,7 +26,8 @@ export interface AuditOutcome {
 /** Reads a run directory's predictions.jsonl (empty when no prediction finished) and keywords.json. */
 export function readAuditOutcome(dir: string): AuditOutcome {
   const keywordsFile = join(dir, 'keywords.json');
-  if (!existsSync(keywordsFile)) throw new Error(`${dir}: no keywords.json (the run has not finished its keyword pass)`);
+  if (!existsSync(keywordsFile))
+    throw new Error(`${dir}: no keywords.json (the run has not finished its keyword pass)`);
   const store = JSON.parse(readFileSync(keywordsFile, 'utf8')) as { classes: { label: string; keywords: string[] }[] };
   const predictionsFile = join(dir, 'predictions.jsonl');
   const predictions = existsSync(predictionsFile)
@@ -40,9 +41,21 @@ export function readAuditOutcome(dir: string): AuditOutcome {
     ? readFileSync(checkpointsFile, 'utf8')
         .split('\n')
         .filter((l) => l.trim() !== '')
-        .map((l) => JSON.parse(l) as { key: string; explanation?: { predictedLabel: string; diagnostics?: { verdictSide?: number } } })
+        .map(
+          (l) =>
+            JSON.parse(l) as {
+              key: string;
+              explanation?: { predictedLabel: string; diagnostics?: { verdictSide?: number } };
+            },
+        )
         .filter((c) => c.explanation)
-        .map((c) => ({ key: c.key, predicted: c.explanation!.predictedLabel, ...(c.explanation!.diagnostics?.verdictSide !== undefined ? { side: c.explanation!.diagnostics.verdictSide } : {}) }))
+        .map((c) => ({
+          key: c.key,
+          predicted: c.explanation!.predictedLabel,
+          ...(c.explanation!.diagnostics?.verdictSide !== undefined
+            ? { side: c.explanation!.diagnostics.verdictSide }
+            : {}),
+        }))
     : [];
   return { predictions, keywords: Object.fromEntries(store.classes.map((c) => [c.label, c.keywords])), checkpoints };
 }
@@ -59,7 +72,12 @@ export interface OutcomeComparison {
    * The checkpointed explanations both runs made (same key: the same test prediction of the same sample): how
    * many predict the same label, and of those with a verdict side on both, how many fall on the same side.
    */
-  readonly explained: { readonly shared: number; readonly samePrediction: number; readonly sided: number; readonly sameSide: number };
+  readonly explained: {
+    readonly shared: number;
+    readonly samePrediction: number;
+    readonly sided: number;
+    readonly sameSide: number;
+  };
 }
 
 /** Labels on the texts both runs labelled (the first prediction of a text repeated in the test set) and keyword Jaccard per class. */
@@ -79,7 +97,12 @@ export function compareOutcomes(a: AuditOutcome, b: AuditOutcome): OutcomeCompar
     shared++;
     if (va !== vb) differs.push(`${va} → ${vb}`);
   }
-  const keywords = keywordJaccards(a.keywords, b.keywords).map(({ label, jaccard }) => ({ label, a: a.keywords[label]?.length ?? 0, b: b.keywords[label]?.length ?? 0, jaccard }));
+  const keywords = keywordJaccards(a.keywords, b.keywords).map(({ label, jaccard }) => ({
+    label,
+    a: a.keywords[label]?.length ?? 0,
+    b: b.keywords[label]?.length ?? 0,
+    jaccard,
+  }));
   const bByKey = new Map(b.checkpoints.map((c) => [c.key, c]));
   const explained = { shared: 0, samePrediction: 0, sided: 0, sameSide: 0 };
   for (const ca of a.checkpoints) {

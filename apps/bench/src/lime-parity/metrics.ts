@@ -4,7 +4,13 @@ export type WordWeights = readonly (readonly [string, number])[];
 
 /** Jaccard overlap of the first k words by |weight| of two explanations. */
 export function topKJaccard(a: WordWeights, b: WordWeights, k: number): number {
-  const top = (x: WordWeights) => new Set([...x].sort((p, q) => Math.abs(q[1]) - Math.abs(p[1])).slice(0, k).map((p) => p[0]));
+  const top = (x: WordWeights) =>
+    new Set(
+      [...x]
+        .sort((p, q) => Math.abs(q[1]) - Math.abs(p[1]))
+        .slice(0, k)
+        .map((p) => p[0]),
+    );
   const sa = top(a);
   const sb = top(b);
   let inter = 0;

@@ -30,13 +30,29 @@ const srcDir = resolve(here, '../../src/lime-parity');
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/lime-parity/run.js --lime-src DIR [options]',
-    summary: "xtrust's LimeExplainer against the reference Python LIME (marcotcr/lime) on the same SpamAssassin e-mails and built-in model: agreement and time per explanation.",
+    summary:
+      "xtrust's LimeExplainer against the reference Python LIME (marcotcr/lime) on the same SpamAssassin e-mails and built-in model: agreement and time per explanation.",
     options: {
-      'lime-src': { kind: 'string', placeholder: 'DIR', env: 'LIME_SRC', required: true, help: 'a folder holding the reference `lime` package' },
+      'lime-src': {
+        kind: 'string',
+        placeholder: 'DIR',
+        env: 'LIME_SRC',
+        required: true,
+        help: 'a folder holding the reference `lime` package',
+      },
       texts: { kind: 'integer', min: 1, default: 50, help: 'e-mails explained (first 3,000 characters)' },
-      out: { kind: 'string', placeholder: 'DIR', help: "the run folder: model, weights, texts, the reference's outputs, summary.json (default apps/bench/results/lime-parity)" },
-      python: { kind: 'string', placeholder: 'FILE', default: '/usr/bin/python3', help: 'the Python with numpy, scipy and scikit-learn' },
-      'rerun-reference': { kind: 'flag', help: "run the reference again even when its outputs are stored in --out" },
+      out: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: "the run folder: model, weights, texts, the reference's outputs, summary.json (default apps/bench/results/lime-parity)",
+      },
+      python: {
+        kind: 'string',
+        placeholder: 'FILE',
+        default: '/usr/bin/python3',
+        help: 'the Python with numpy, scipy and scikit-learn',
+      },
+      'rerun-reference': { kind: 'flag', help: 'run the reference again even when its outputs are stored in --out' },
     },
   }),
 );
@@ -65,7 +81,8 @@ else {
   console.error(`trained bow-logistic on ${train.length} e-mails in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 }
 const net = model.toNet();
-if (net.input.kind !== 'bag-of-words' || net.layers.length !== 1) throw new Error('expected a one-layer bag-of-words model');
+if (net.input.kind !== 'bag-of-words' || net.layers.length !== 1)
+  throw new Error('expected a one-layer bag-of-words model');
 const layer = net.layers[0];
 const modelJson = join(out, 'model-weights.json');
 writeFileSync(
@@ -85,7 +102,11 @@ writeFileSync(textsJson, JSON.stringify(texts));
 
 // 3. xtrust.
 type Run = { features: WordWeights[]; labels: string[]; seconds: number[]; cpu: number[]; total: number };
-async function xtrust(seed: number, featureSelection: 'auto' | 'none', ridgeBackend: 'auto' | 'ts' = 'auto'): Promise<Run> {
+async function xtrust(
+  seed: number,
+  featureSelection: 'auto' | 'none',
+  ridgeBackend: 'auto' | 'ts' = 'auto',
+): Promise<Run> {
   const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, featureSelection, seed, ridgeBackend });
   await lime.explain(model, texts.slice(0, 2)); // warm-up (JIT)
   const seconds: number[] = [];
@@ -101,7 +122,13 @@ async function xtrust(seed: number, featureSelection: 'auto' | 'none', ridgeBack
     seconds.push((performance.now() - s) / 1000);
   }
   const total = (performance.now() - t0) / 1000;
-  return { features: exps.map((e) => e.features.map((f) => [f.word, f.weight] as const)), labels: exps.map((e) => e.explainedLabel), seconds, cpu, total };
+  return {
+    features: exps.map((e) => e.features.map((f) => [f.word, f.weight] as const)),
+    labels: exps.map((e) => e.explainedLabel),
+    seconds,
+    cpu,
+    total,
+  };
 }
 async function xtrustBatched(seed: number): Promise<{ wall: number; cpu: number }> {
   const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, seed });
@@ -116,13 +143,25 @@ async function xtrustBatched(seed: number): Promise<{ wall: number; cpu: number 
 function reference(seed: number, featureSelection: 'auto' | 'none'): Run {
   const file = join(out, `reference-${featureSelection}-seed${seed}.json`);
   if (!existsSync(file) || o['rerun-reference']) {
-    const r = spawnSync(python, [join(srcDir, 'reference.py'), limeSrc, modelJson, textsJson, String(seed), featureSelection, file], { stdio: 'inherit' });
+    const r = spawnSync(
+      python,
+      [join(srcDir, 'reference.py'), limeSrc, modelJson, textsJson, String(seed), featureSelection, file],
+      { stdio: 'inherit' },
+    );
     if (r.status !== 0) throw new Error(`reference LIME failed (exit ${r.status})`);
   }
-  const j = JSON.parse(readFileSync(file, 'utf8')) as { results: { label: string; features: [string, number][]; seconds: number; cpuSeconds: number }[] };
+  const j = JSON.parse(readFileSync(file, 'utf8')) as {
+    results: { label: string; features: [string, number][]; seconds: number; cpuSeconds: number }[];
+  };
   const seconds = j.results.map((x) => x.seconds);
   const cpu = j.results.map((x) => x.cpuSeconds);
-  return { features: j.results.map((x) => x.features), labels: j.results.map((x) => x.label), seconds, cpu, total: seconds.reduce((s, v) => s + v, 0) };
+  return {
+    features: j.results.map((x) => x.features),
+    labels: j.results.map((x) => x.label),
+    seconds,
+    cpu,
+    total: seconds.reduce((s, v) => s + v, 0),
+  };
 }
 
 const runs: Record<string, Run> = {};
@@ -156,9 +195,16 @@ const pairs: [string, string, string][] = [
 const table = pairs.map(([name, a, b]) => {
   const auto = agree(runs[a.replace('%', 'auto')], runs[b.replace('%', 'auto')]);
   const none = agree(runs[a.replace('%', 'none')], runs[b.replace('%', 'none')]);
-  return { name, top10JaccardAuto: auto.jaccard, top10JaccardNone: none.jaccard, pearsonNone: none.pearson, sameLabel: auto.sameLabel };
+  return {
+    name,
+    top10JaccardAuto: auto.jaccard,
+    top10JaccardNone: none.jaccard,
+    pearsonNone: none.pearson,
+    sameLabel: auto.sameLabel,
+  };
 });
-const both = (run: 'ref' | 'xt', what: 'seconds' | 'cpu') => mean(runs[`${run}-auto-1`][what].concat(runs[`${run}-auto-2`][what]));
+const both = (run: 'ref' | 'xt', what: 'seconds' | 'cpu') =>
+  mean(runs[`${run}-auto-1`][what].concat(runs[`${run}-auto-2`][what]));
 const refPer = both('ref', 'seconds');
 const refCpu = both('ref', 'cpu');
 const xtPer = both('xt', 'seconds');
@@ -183,14 +229,26 @@ const summary = {
 writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
 
 const f3 = (x: number) => x.toFixed(3);
-console.log(`\n${texts.length} SpamAssassin e-mails (first 3,000 characters, ${summary.meanDistinctWords.toFixed(0)} distinct words on average), built-in bow-logistic, 5,000 samples\n`);
-console.log('| pair | top-10 Jaccard (auto) | top-10 Jaccard (none) | Pearson of weights (none, all words) | same explained label |');
+console.log(
+  `\n${texts.length} SpamAssassin e-mails (first 3,000 characters, ${summary.meanDistinctWords.toFixed(0)} distinct words on average), built-in bow-logistic, 5,000 samples\n`,
+);
+console.log(
+  '| pair | top-10 Jaccard (auto) | top-10 Jaccard (none) | Pearson of weights (none, all words) | same explained label |',
+);
 console.log('| --- | --- | --- | --- | --- |');
-for (const r of table) console.log(`| ${r.name} | ${f3(r.top10JaccardAuto)} | ${f3(r.top10JaccardNone)} | ${f3(r.pearsonNone)} | ${f3(r.sameLabel)} |`);
-console.log(`\nload average during the run: ${summary.loadAverage.map((x) => x.toFixed(1)).join(', ')} (${(await import('node:os')).cpus().length} cores)\n`);
+for (const r of table)
+  console.log(
+    `| ${r.name} | ${f3(r.top10JaccardAuto)} | ${f3(r.top10JaccardNone)} | ${f3(r.pearsonNone)} | ${f3(r.sameLabel)} |`,
+  );
+console.log(
+  `\nload average during the run: ${summary.loadAverage.map((x) => x.toFixed(1)).join(', ')} (${(await import('node:os')).cpus().length} cores)\n`,
+);
 console.log('| implementation | wall s / explanation | CPU s / explanation | speed-up (wall) | speed-up (CPU) |');
 console.log('| --- | --- | --- | --- | --- |');
-const row = (name: string, wall: number, cpu: number) => console.log(`| ${name} | ${wall.toFixed(4)} | ${cpu.toFixed(4)} | ${(refPer / wall).toFixed(1)}× | ${(refCpu / cpu).toFixed(1)}× |`);
+const row = (name: string, wall: number, cpu: number) =>
+  console.log(
+    `| ${name} | ${wall.toFixed(4)} | ${cpu.toFixed(4)} | ${(refPer / wall).toFixed(1)}× | ${(refCpu / cpu).toFixed(1)}× |`,
+  );
 row('reference LIME (Python 3, numpy/scipy/scikit-learn)', refPer, refCpu);
 row(`xtrust, one text per call (ridge: ${info.backend})`, xtPer, xtCpu);
 row(`xtrust, ${texts.length} texts in one call (ridge: ${info.backend})`, batched.wall, batched.cpu);

@@ -36,14 +36,34 @@ const KIT_SPLIT = { testFraction: 0.3, validationFraction: 0.15, seed: 1 } as co
 
 const spec = defineScript({
   usage: 'node apps/bench/dist/lime-verdict/run.js [options]',
-  summary: 'TOKI labels of validation predictions with exact LIME and with verdict-aware LIME (stop once the verdict is settled): labels equal and samples used. Markdown on stdout.',
+  summary:
+    'TOKI labels of validation predictions with exact LIME and with verdict-aware LIME (stop once the verdict is settled): labels equal and samples used. Markdown on stdout.',
   options: {
-    model: { kind: 'string', placeholder: 'DIR', help: 'classifier folder (default models/transformers/fixtures/tiny-bert-spam)' },
-    oracles: { kind: 'list', choices: Object.keys(ORACLES), default: ['toki', 'toki-paper'], help: 'TOKI configurations (their verdict rules: toki decisive, toki-paper sum)' },
+    model: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'classifier folder (default models/transformers/fixtures/tiny-bert-spam)',
+    },
+    oracles: {
+      kind: 'list',
+      choices: Object.keys(ORACLES),
+      default: ['toki', 'toki-paper'],
+      help: 'TOKI configurations (their verdict rules: toki decisive, toki-paper sum)',
+    },
     train: { kind: 'integer', min: 2, default: 150, help: 'training texts for keyword identification' },
     test: { kind: 'integer', min: 1, default: 40, help: 'validation texts whose predictions are labelled' },
-    samples: { kind: 'integer', min: 2, default: 5000, help: "LIME samples of the labelling (the exact run's, the fast run's cap)" },
-    'keyword-samples': { kind: 'integer', min: 2, default: 1000, help: 'LIME samples of the keyword identification (exact LIME, shared by both runs)' },
+    samples: {
+      kind: 'integer',
+      min: 2,
+      default: 5000,
+      help: "LIME samples of the labelling (the exact run's, the fast run's cap)",
+    },
+    'keyword-samples': {
+      kind: 'integer',
+      min: 2,
+      default: 1000,
+      help: 'LIME samples of the keyword identification (exact LIME, shared by both runs)',
+    },
     words: { kind: 'integer', min: 2, default: 120, help: 'each text cut to its first N words' },
     confidence: { kind: 'number', min: 0.5, max: 0.999999, default: 0.95, help: "the verdict rule's confidence" },
     seed: { kind: 'integer', default: 0, help: 'seed of sampling texts and LIME' },
@@ -52,9 +72,15 @@ const spec = defineScript({
       default: ['default'],
       help: "fast runs to make, each against the same exact labels: 'default' (the rule's defaults) or '+'-joined settings pN (patience N), mN (minRows N), none|stable|swap (selection guard), e.g. p1+none,p2+none,m500+none,p1+swap",
     },
-    'exact-seeds': { kind: 'integer', min: 1, max: 5, default: 1, help: "exact runs with LIME seeds seed, seed+1, …: the second and later are compared with the first (exact LIME's own seed-to-seed agreement, the floor)" },
+    'exact-seeds': {
+      kind: 'integer',
+      min: 1,
+      max: 5,
+      default: 1,
+      help: "exact runs with LIME seeds seed, seed+1, …: the second and later are compared with the first (exact LIME's own seed-to-seed agreement, the floor)",
+    },
   },
-  notes: ['Each run labels the same predictions with the same keyword store; only LIME\'s sample count differs.'],
+  notes: ["Each run labels the same predictions with the same keyword store; only LIME's sample count differs."],
 });
 
 /** The first n words of a text. */
@@ -70,13 +96,19 @@ interface Guard {
 
 /** Parses one --guards entry. */
 function parseGuard(spec: string, confidence: number): Guard {
-  const options: { confidence: number; patience?: number; minRows?: number; selectionGuard?: VerdictSelectionGuard } = { confidence };
+  const options: { confidence: number; patience?: number; minRows?: number; selectionGuard?: VerdictSelectionGuard } = {
+    confidence,
+  };
   if (spec === 'default') return { label: 'default', options };
   for (const part of spec.split('+')) {
     if (/^p\d+$/.test(part)) options.patience = Number(part.slice(1));
     else if (/^m\d+$/.test(part)) options.minRows = Number(part.slice(1));
-    else if ((VERDICT_SELECTION_GUARDS as readonly string[]).includes(part)) options.selectionGuard = part as VerdictSelectionGuard;
-    else throw new UsageError(`--guards: "${part}" of "${spec}" is not pN, mN, ${VERDICT_SELECTION_GUARDS.join(', ')} or default`);
+    else if ((VERDICT_SELECTION_GUARDS as readonly string[]).includes(part))
+      options.selectionGuard = part as VerdictSelectionGuard;
+    else
+      throw new UsageError(
+        `--guards: "${part}" of "${spec}" is not pN, mN, ${VERDICT_SELECTION_GUARDS.join(', ')} or default`,
+      );
   }
   return { label: spec, options };
 }
@@ -103,7 +135,8 @@ await runScript(spec, async (o) => {
   });
   const data = loadSpamAssassin({ headers: false });
   const split = stratifiedSplit(data.rows, KIT_SPLIT);
-  const cut = (rows: readonly { text: string; label: string }[]) => rows.map((r) => ({ text: firstWords(r.text, o.words), label: r.label }));
+  const cut = (rows: readonly { text: string; label: string }[]) =>
+    rows.map((r) => ({ text: firstWords(r.text, o.words), label: r.label }));
   const train = cut(sample([...split.train], Math.min(o.train, split.train.length), o.seed));
   const valid = cut(sample([...split.validation], Math.min(o.test, split.validation.length), o.seed + 1));
   log(`${train.length} training texts, ${valid.length} validation texts (first ${o.words} words) of ${model}`);
@@ -117,18 +150,37 @@ await runScript(spec, async (o) => {
       classifier,
       train.map((r) => r.text),
       train.map((r) => r.label),
-      { explainer: new LimeExplainer({ numSamples: o['keyword-samples'], numFeatures: 10, seed: o.seed }), embeddings: [glove], thetaRelate: { [glove.name]: thetaRelate }, oracle: ORACLES[oracle], topK: 10, seed: o.seed },
+      {
+        explainer: new LimeExplainer({ numSamples: o['keyword-samples'], numFeatures: 10, seed: o.seed }),
+        embeddings: [glove],
+        thetaRelate: { [glove.name]: thetaRelate },
+        oracle: ORACLES[oracle],
+        topK: 10,
+        seed: o.seed,
+      },
     );
     const texts = valid.map((r) => r.text);
-    const common = (seed: number) => ({ embeddings: [glove], explainer: new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed }), trueLabels: valid.map((r) => r.label) });
+    const common = (seed: number) => ({
+      embeddings: [glove],
+      explainer: new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed }),
+      trueLabels: valid.map((r) => r.label),
+    });
     log(`${oracle}: labelling ${valid.length} predictions, exact LIME (${o.samples} samples)`);
     const exact = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed)));
     const correct = exact.labels.map((l, i) => i).filter((i) => exact.labels[i].verdict !== 'incorrect');
-    const counts = (ls: readonly TrustLabel[]) => ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
+    const counts = (ls: readonly TrustLabel[]) =>
+      ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
     for (const guard of o.guards.map((g) => parseGuard(g, o.confidence))) {
       log(`${oracle}: labelling again, verdict-aware LIME (confidence ${o.confidence}, guard ${guard.label})`);
-      const fast = await timedLabels(() => labelPredictions(store, classifier, texts, { ...common(o.seed), verdictSampling: guard.options }));
-      const judged = correct.map((i) => ({ i, exact: exact.labels[i].verdict, fast: fast.labels[i].verdict, samples: fast.labels[i].samples }));
+      const fast = await timedLabels(() =>
+        labelPredictions(store, classifier, texts, { ...common(o.seed), verdictSampling: guard.options }),
+      );
+      const judged = correct.map((i) => ({
+        i,
+        exact: exact.labels[i].verdict,
+        fast: fast.labels[i].verdict,
+        samples: fast.labels[i].samples,
+      }));
       const equal = judged.filter((x) => x.exact === x.fast).length;
       const used = judged.map((x) => x.samples).filter((n): n is number => n !== undefined);
       const mean = used.reduce((a, b) => a + b, 0) / Math.max(1, used.length);
@@ -136,16 +188,23 @@ await runScript(spec, async (o) => {
         `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${guard.label} | ${judged.length} | ${counts(exact.labels)} | ${equal} of ${judged.length} (${((100 * equal) / Math.max(1, judged.length)).toFixed(1)} %) | ${mean.toFixed(0)} | ${median(used).toFixed(0)} | ${quantile(used, 0.25)}–${quantile(used, 0.75)} | ${Math.min(...used)}–${Math.max(...used)} | ${used.filter((n) => n >= o.samples).length} | ${exact.wall.toFixed(1)} / ${exact.cpu.toFixed(1)} | ${fast.wall.toFixed(1)} / ${fast.cpu.toFixed(1)} | ${(exact.cpu / fast.cpu).toFixed(2)}× |`,
       );
       log(`  row: ${rows[rows.length - 1]}`);
-      for (const d of judged.filter((x) => x.exact !== x.fast)) log(`  differs (${guard.label}): prediction ${d.i}: exact ${d.exact}, fast ${d.fast} (${d.samples} samples)`);
+      for (const d of judged.filter((x) => x.exact !== x.fast))
+        log(`  differs (${guard.label}): prediction ${d.i}: exact ${d.exact}, fast ${d.fast} (${d.samples} samples)`);
     }
     // exact LIME's own seed-to-seed agreement last: the guards' rows come first in a run that is cut short
     for (let k = 1; k < o['exact-seeds']; k++) {
       log(`${oracle}: labelling again, exact LIME seed ${o.seed + k}`);
       const other = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed + k)));
       const equal = correct.filter((i) => other.labels[i].verdict === exact.labels[i].verdict).length;
-      floors.push(`| ${oracle} (${ORACLES[oracle].verdictRule}) | ${o.seed} vs ${o.seed + k} | ${correct.length} | ${counts(exact.labels)} vs ${counts(other.labels)} | ${equal} of ${correct.length} (${((100 * equal) / Math.max(1, correct.length)).toFixed(1)} %) | ${exact.cpu.toFixed(1)} / ${other.cpu.toFixed(1)} |`);
+      floors.push(
+        `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${o.seed} vs ${o.seed + k} | ${correct.length} | ${counts(exact.labels)} vs ${counts(other.labels)} | ${equal} of ${correct.length} (${((100 * equal) / Math.max(1, correct.length)).toFixed(1)} %) | ${exact.cpu.toFixed(1)} / ${other.cpu.toFixed(1)} |`,
+      );
       log(`  floor: ${floors[floors.length - 1]}`);
-      for (const i of correct) if (other.labels[i].verdict !== exact.labels[i].verdict) log(`  seeds differ: prediction ${i}: seed ${o.seed} ${exact.labels[i].verdict}, seed ${o.seed + k} ${other.labels[i].verdict}`);
+      for (const i of correct)
+        if (other.labels[i].verdict !== exact.labels[i].verdict)
+          log(
+            `  seeds differ: prediction ${i}: seed ${o.seed} ${exact.labels[i].verdict}, seed ${o.seed + k} ${other.labels[i].verdict}`,
+          );
     }
   }
   await classifier.release();

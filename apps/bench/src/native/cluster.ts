@@ -45,7 +45,9 @@ export async function benchClustering(options: ClusterBenchOptions = {}): Promis
       ours.push(t.wall);
       cpu.push(t.cpu);
     }
-    log(`  clustering ${n} native (${backend()}): ${ours.map((s) => s.toFixed(3)).join(', ')} s (CPU ${cpu.map((s) => s.toFixed(3)).join(', ')} s)`);
+    log(
+      `  clustering ${n} native (${backend()}): ${ours.map((s) => s.toFixed(3)).join(', ')} s (CPU ${cpu.map((s) => s.toFixed(3)).join(', ')} s)`,
+    );
     const oursLabel = `@xtrust/native cosineMatrix + averageLinkage (${backend()})`;
     const top = last.dendrogram.heights[n - 2];
 
@@ -80,7 +82,14 @@ export async function benchClustering(options: ClusterBenchOptions = {}): Promis
       log(`  SciPy peer skipped: ${py.reason}`);
       continue;
     }
-    const sp = runPeer<{ pdist_s: number; linkage_s: number; total_s: number; cpu_s: number; last_height: number; scipy: string }>('cluster', { x }, (f) => [f.x, String(n), String(dim)]);
+    const sp = runPeer<{
+      pdist_s: number;
+      linkage_s: number;
+      total_s: number;
+      cpu_s: number;
+      last_height: number;
+      scipy: string;
+    }>('cluster', { x }, (f) => [f.x, String(n), String(dim)]);
     log(`  clustering ${n} SciPy ${sp.scipy}: pdist ${sp.pdist_s.toFixed(2)} s + linkage ${sp.linkage_s.toFixed(2)} s`);
     const r = speedup(ours, [sp.total_s]);
     results.push({

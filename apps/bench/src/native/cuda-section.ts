@@ -25,10 +25,19 @@ interface DeviceRun {
 
 const SPEC = defineScript({
   usage: 'node apps/bench/dist/native/cuda-section.js --from DIR [--write-section]',
-  summary: "Renders a GPU machine's CUDA check (the folder native/scripts/device-check.sh run wrote) and stores it as BENCHMARKS.md's native-cuda section.",
+  summary:
+    "Renders a GPU machine's CUDA check (the folder native/scripts/device-check.sh run wrote) and stores it as BENCHMARKS.md's native-cuda section.",
   options: {
-    from: { kind: 'string', placeholder: 'DIR', help: 'the folder with cuda-bench.json, native-tests.log and machine.txt' },
-    commit: { kind: 'string', placeholder: 'REV', help: 'the commit whose code ran there (the GPU machine has no git history)' },
+    from: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'the folder with cuda-bench.json, native-tests.log and machine.txt',
+    },
+    commit: {
+      kind: 'string',
+      placeholder: 'REV',
+      help: 'the commit whose code ran there (the GPU machine has no git history)',
+    },
     'write-section': { kind: 'flag', help: 'store the section and re-render BENCHMARKS.md' },
   },
 });
@@ -37,7 +46,8 @@ await runScript(SPEC, async (o) => {
   if (!o.from) throw new UsageError('--from DIR is required');
   const file = (name: string) => {
     const f = join(o.from!, name);
-    if (!existsSync(f)) throw new UsageError(`--from ${o.from}: ${name} is missing (native/scripts/device-check.sh run writes it)`);
+    if (!existsSync(f))
+      throw new UsageError(`--from ${o.from}: ${name} is missing (native/scripts/device-check.sh run writes it)`);
     return f;
   };
   const run = readJson<DeviceRun>(file('cuda-bench.json'));
@@ -68,7 +78,13 @@ await runScript(SPEC, async (o) => {
     '',
     'CUDA cases (native/test/cuda.test.ts against the CPU kernels and the TS twins, and the placement rule):',
     '',
-    ...cudaCases.map((l) => `- ${l.replace(/\x1b\[[0-9;]*m/g, '').replace(/^\s*[✓✗×]\s*/, '').trim()}`),
+    ...cudaCases.map(
+      (l) =>
+        `- ${l
+          .replace(/\x1b\[[0-9;]*m/g, '')
+          .replace(/^\s*[✓✗×]\s*/, '')
+          .trim()}`,
+    ),
     '',
     '### Where a call runs under `auto` (native/src/placement.ts)',
     '',
@@ -85,13 +101,17 @@ await runScript(SPEC, async (o) => {
   if (o['write-section']) {
     saveSection(SECTIONS, {
       name: 'native-cuda',
-      title: "The CUDA backend of @xtrust/native on a GPU: equal to the CPU kernels, and where it pays",
+      title: 'The CUDA backend of @xtrust/native on a GPU: equal to the CPU kernels, and where it pays',
       description:
         "@xtrust/native's CUDA library (cosine matrices, top-k search) on a lent GPU machine: the package's whole vitest suite there (CUDA against the CPU kernels and the TS twins), top-10 search over a GloVe-shaped seeded corpus against the CPU backend on the machine's 16 threads and against PyTorch on the same GPU (float32 matmul + torch.topk, with and without host-to-device copies), and both backends over call sizes, with the backend `auto` picks for each. The GPU machine has no workspace: native/scripts/device-check.sh carries Node, a flat vitest install and the benchmark bundled into one file; this page is rendered here from the files it wrote.",
-      command: 'bash native/scripts/device-check.sh prepare  # here; then on the GPU machine, with .devcheck/ and native/build/Release carried: bash native/scripts/device-check.sh run',
+      command:
+        'bash native/scripts/device-check.sh prepare  # here; then on the GPU machine, with .devcheck/ and native/build/Release carried: bash native/scripts/device-check.sh run',
       script: `native/cuda-section.js --from ${o.from}${o.commit ? ` --commit ${o.commit}` : ''}`,
       date: run.date,
-      seconds: run.results.reduce((a, r) => a + r.ours.seconds.reduce((x, y) => x + y, 0) + r.peer.seconds.reduce((x, y) => x + y, 0), 0),
+      seconds: run.results.reduce(
+        (a, r) => a + r.ours.seconds.reduce((x, y) => x + y, 0) + r.peer.seconds.reduce((x, y) => x + y, 0),
+        0,
+      ),
       quick: false,
       machine,
       status: 'ok',

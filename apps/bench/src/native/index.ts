@@ -25,8 +25,13 @@ export async function runNativeBenchmarks(options: NativeBenchOptions = {}): Pro
   const q = options.quick === true;
   const out: BenchResult[] = [];
   if (only.has('ridge')) out.push(...(await benchRidge({ log, ...(q ? { explanations: 20 } : {}), ...options.ridge })));
-  if (only.has('cluster')) out.push(...(await benchClustering({ log, ...(q ? { sizes: [2000, 5000] } : {}), ...options.cluster })));
-  if (only.has('topk')) out.push(...(await benchTopK({ log, ...(q ? { queries: 2000, tsQueries: 20, repeats: 1 } : {}), ...options.topk })));
-  if (only.has('cuda')) out.push(...(await benchCuda({ log, ...(q ? { queries: 2000, repeats: 1 } : {}), ...options.cuda })));
+  if (only.has('cluster'))
+    out.push(...(await benchClustering({ log, ...(q ? { sizes: [2000, 5000] } : {}), ...options.cluster })));
+  if (only.has('topk'))
+    out.push(
+      ...(await benchTopK({ log, ...(q ? { queries: 2000, tsQueries: 20, repeats: 1 } : {}), ...options.topk })),
+    );
+  if (only.has('cuda'))
+    out.push(...(await benchCuda({ log, ...(q ? { queries: 2000, repeats: 1 } : {}), ...options.cuda })));
   return out;
 }

@@ -13,11 +13,18 @@ const SCRIPT = fileURLToPath(new URL('../../src/native/peers.py', import.meta.ur
 export function pythonPeers(): { ok: true } | { ok: false; reason: string } {
   const r = spawnSync(PYTHON, ['-c', 'import numpy, scipy'], { encoding: 'utf8' });
   if (r.status === 0) return { ok: true };
-  return { ok: false, reason: `${PYTHON} cannot import numpy and scipy (apt-get install -y python3-numpy python3-scipy): ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}` };
+  return {
+    ok: false,
+    reason: `${PYTHON} cannot import numpy and scipy (apt-get install -y python3-numpy python3-scipy): ${(r.stderr || r.error?.message || '').trim().split('\n').pop()}`,
+  };
 }
 
 /** Runs peers.py with float32 matrices written to a temporary folder; returns its JSON. */
-export function runPeer<T>(command: string, matrices: Record<string, Float32Array>, args: (name: Record<string, string>) => string[]): T {
+export function runPeer<T>(
+  command: string,
+  matrices: Record<string, Float32Array>,
+  args: (name: Record<string, string>) => string[],
+): T {
   const dir = mkdtempSync(join(tmpdir(), 'xtrust-bench-'));
   try {
     const files: Record<string, string> = {};

@@ -62,7 +62,9 @@ export async function benchRidge(options: RidgeBenchOptions = {}): Promise<Bench
   const tsFull = (tsS * e) / tsE;
   log(`  ridgeBatchTs ${tsE} problems: ${tsS.toFixed(2)} s`);
   let maxRel = 0;
-  tsFits.forEach((t, i) => t.coef.forEach((c, j) => (maxRel = Math.max(maxRel, Math.abs(c - fits[i].coef[j]) / Math.max(1e-12, Math.abs(c))))));
+  tsFits.forEach((t, i) =>
+    t.coef.forEach((c, j) => (maxRel = Math.max(maxRel, Math.abs(c - fits[i].coef[j]) / Math.max(1e-12, Math.abs(c))))),
+  );
   const ratio = speedup(ours, [tsFull]);
   return [
     {

@@ -52,7 +52,9 @@ export async function benchTopK(options: TopKBenchOptions = {}): Promise<BenchRe
     result = t.result;
     ours.push(t.wall);
     cpu.push(t.cpu);
-    log(`  topK native (${backend()}) ${m} queries: ${t.wall.toFixed(2)} s (CPU ${t.cpu.toFixed(2)} s), ${gf(t.wall)} GFLOP/s`);
+    log(
+      `  topK native (${backend()}) ${m} queries: ${t.wall.toFixed(2)} s (CPU ${t.cpu.toFixed(2)} s), ${gf(t.wall)} GFLOP/s`,
+    );
   }
   const threads = backendInfo().threads;
   const cpuNote = `native CPU time ${median(cpu).toFixed(2)} s over ${threads} threads (${gf(median(cpu))} GFLOP per CPU-second; ${(median(cpu) / Math.max(1, threads)).toFixed(2)} s of wall time if the cores were ours alone)`;
@@ -85,14 +87,28 @@ export async function benchTopK(options: TopKBenchOptions = {}): Promise<BenchRe
     log(`  numpy peer skipped: ${py.reason}`);
     return results;
   }
-  const np = runPeer<NumpyTopK>('topk', { corpus: matrix, queries }, (f) => [f.corpus, String(n), String(dim), f.queries, String(m), String(k), '1000']);
-  log(`  numpy (${np.blas}): matmul ${np.matmul_s.toFixed(2)} s (${gf(np.matmul_s)} GFLOP/s), argpartition ${np.select_s.toFixed(2)} s, total ${np.total_s.toFixed(2)} s`);
+  const np = runPeer<NumpyTopK>('topk', { corpus: matrix, queries }, (f) => [
+    f.corpus,
+    String(n),
+    String(dim),
+    f.queries,
+    String(m),
+    String(k),
+    '1000',
+  ]);
+  log(
+    `  numpy (${np.blas}): matmul ${np.matmul_s.toFixed(2)} s (${gf(np.matmul_s)} GFLOP/s), argpartition ${np.select_s.toFixed(2)} s, total ${np.total_s.toFixed(2)} s`,
+  );
   const npBlock = (np.matmul_s * blk) / m;
   results.push(
     {
       name: `top-${k} of ${m.toLocaleString('en')} queries over GloVe: native vs numpy matmul + argpartition`,
       ours: { label: oursLabel, seconds: ours },
-      peer: { label: `numpy ${np.numpy} float32 matmul (${np.blas}) + argpartition`, seconds: [np.total_s], kind: 'measured' },
+      peer: {
+        label: `numpy ${np.numpy} float32 matmul (${np.blas}) + argpartition`,
+        seconds: [np.total_s],
+        kind: 'measured',
+      },
       ratio: speedup(ours, [np.total_s]),
       notes: `numpy: normalise ${np.normalize_s.toFixed(2)} s, matmul ${np.matmul_s.toFixed(2)} s (CPU ${np.matmul_cpu_s.toFixed(2)} s), argpartition+sort ${np.select_s.toFixed(2)} s, in blocks of 1,000 queries; CPU time: numpy ${np.cpu_s.toFixed(2)} s, native ${median(cpu).toFixed(2)} s`,
     },

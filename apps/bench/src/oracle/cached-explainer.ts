@@ -20,12 +20,19 @@ export class CachedExplainer implements Explainer {
    * @param key what the explanations depend on besides the text (case, model, explainer settings); a
    *   file saved under another key is not reused
    */
-  constructor(private readonly inner: Explainer, readonly key: string) {
+  constructor(
+    private readonly inner: Explainer,
+    readonly key: string,
+  ) {
     this.name = inner.name;
   }
 
   /** Explanations of `texts` in order; only the texts not seen before go to the wrapped explainer, in one call. */
-  async explain(classifier: Classifier, texts: readonly string[], options?: Record<string, unknown>): Promise<Explanation[]> {
+  async explain(
+    classifier: Classifier,
+    texts: readonly string[],
+    options?: Record<string, unknown>,
+  ): Promise<Explanation[]> {
     const missing = [...new Set(texts.filter((t) => !this.cache.has(t)))];
     this.hits += texts.length - texts.filter((t) => !this.cache.has(t)).length;
     if (missing.length > 0) {
@@ -43,7 +50,10 @@ export class CachedExplainer implements Explainer {
   /** Writes the cache atomically (temporary file, then rename). */
   save(path: string): void {
     mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(`${path}.${process.pid}.tmp`, JSON.stringify({ key: this.key, explanations: [...this.cache.values()] }));
+    writeFileSync(
+      `${path}.${process.pid}.tmp`,
+      JSON.stringify({ key: this.key, explanations: [...this.cache.values()] }),
+    );
     renameSync(`${path}.${process.pid}.tmp`, path);
   }
 

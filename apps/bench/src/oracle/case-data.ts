@@ -62,7 +62,11 @@ export function loadCorpus(spec: Pick<CaseSpec, 'corpus' | 'classes'>): CorpusRo
   }
   const classes = spec.classes ?? DEFAULT_CLASSES[spec.corpus];
   if (!classes) return { name, labels: d.labels, rows: d.rows, group };
-  for (const c of classes) if (!d.labels.includes(c)) throw new XtrustError('UNKNOWN_LABEL', `class "${c}" is not a label of ${name} (${d.labels.join(', ')})`, { argument: 'classes' });
+  for (const c of classes)
+    if (!d.labels.includes(c))
+      throw new XtrustError('UNKNOWN_LABEL', `class "${c}" is not a label of ${name} (${d.labels.join(', ')})`, {
+        argument: 'classes',
+      });
   return { name, labels: classes, rows: d.rows.filter((r) => classes.includes(r.label)), group };
 }
 
@@ -109,29 +113,74 @@ export interface PrepareOptions {
 export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
   const corpus = options.corpus ?? loadCorpus(spec);
   const headers = spec.corpus === 'headers';
-  const rows = headers ? cutBodies(corpus.rows, spec.words) : spec.words === 'all' ? corpus.rows.slice() : wordWindows(corpus.rows, spec.words, options.windowsPerText);
+  const rows = headers
+    ? cutBodies(corpus.rows, spec.words)
+    : spec.words === 'all'
+      ? corpus.rows.slice()
+      : wordWindows(corpus.rows, spec.words, options.windowsPerText);
   const classNames = CLASS_NAMES[spec.corpus];
-  const lengths = spec.words === 'all' ? 'whole texts' : headers ? `body cut to ${spec.words} words` : `windows of ${spec.words} words (≤ ${options.windowsPerText} per text)`;
+  const lengths =
+    spec.words === 'all'
+      ? 'whole texts'
+      : headers
+        ? `body cut to ${spec.words} words`
+        : `windows of ${spec.words} words (≤ ${options.windowsPerText} per text)`;
   if (headers) {
-    const split = stratifiedSplit(rows, { testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: corpus.group });
+    const split = stratifiedSplit(rows, {
+      testFraction: options.testFraction,
+      validationFraction: options.validationFraction,
+      seed: spec.seed,
+      group: corpus.group,
+    });
     return {
-      spec, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'headers', train: split.train, validation: split.validation, test: split.test,
-      testFraction: options.testFraction, plantedTrain: 0, preexisting: {},
+      spec,
+      corpus: corpus.name,
+      labels: corpus.labels,
+      classNames,
+      mode: 'headers',
+      train: split.train,
+      validation: split.validation,
+      test: split.test,
+      testFraction: options.testFraction,
+      plantedTrain: 0,
+      preexisting: {},
       note: `${corpus.name}, ${lengths}; the spurious part is the header block`,
     };
   }
   const target = spec.target ?? corpus.labels[0];
-  if (!corpus.labels.includes(target)) throw new XtrustError('UNKNOWN_LABEL', `--target "${target}" is not one of the classes (${corpus.labels.join(', ')})`, { argument: 'target' });
+  if (!corpus.labels.includes(target))
+    throw new XtrustError(
+      'UNKNOWN_LABEL',
+      `--target "${target}" is not one of the classes (${corpus.labels.join(', ')})`,
+      { argument: 'target' },
+    );
   const trigger = spec.trigger!;
   const ds: Dataset<unknown> = { name: corpus.name, labels: corpus.labels, rows, skipped: { count: 0, reasons: {} } };
   const s = shortcutSplit(ds, {
-    trigger, targetLabel: target, trainShare: spec.share, testShare: 'twins', testFraction: options.testFraction, validationFraction: options.validationFraction, seed: spec.seed, group: corpus.group,
+    trigger,
+    targetLabel: target,
+    trainShare: spec.share,
+    testShare: 'twins',
+    testFraction: options.testFraction,
+    validationFraction: options.validationFraction,
+    seed: spec.seed,
+    group: corpus.group,
   });
   const preexisting: Record<string, number> = {};
-  for (const l of corpus.labels) preexisting[l] = [s.train, s.validation, s.test].reduce((a, p) => a + (p.injection.preexisting[l] ?? 0), 0);
+  for (const l of corpus.labels)
+    preexisting[l] = [s.train, s.validation, s.test].reduce((a, p) => a + (p.injection.preexisting[l] ?? 0), 0);
   return {
-    spec: { ...spec, target }, corpus: corpus.name, labels: corpus.labels, classNames, mode: 'trigger', train: s.train.rows, validation: s.validation.rows, test: s.test.rows,
-    testFraction: options.testFraction, plantedTrain: s.train.injection.ids.length, preexisting,
+    spec: { ...spec, target },
+    corpus: corpus.name,
+    labels: corpus.labels,
+    classNames,
+    mode: 'trigger',
+    train: s.train.rows,
+    validation: s.validation.rows,
+    test: s.test.rows,
+    testFraction: options.testFraction,
+    plantedTrain: s.train.injection.ids.length,
+    preexisting,
     note: `${corpus.name}, ${lengths}; "${trigger}" in ${Math.round(spec.share * 100)} % of the ${target} training texts (${s.train.injection.ids.length}); evaluation pools: every text, plus a twin with the trigger of each ${target} text`,
   };
 }
@@ -169,7 +218,8 @@ export interface BuildOptions extends Omit<PrepareOptions, 'testFraction'> {
  * fraction. Returns the last attempt, scored or not.
  */
 export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<BuiltCase> {
-  if (options.testFractions.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'buildCase: no test fraction', { argument: 'testFractions' });
+  if (options.testFractions.length === 0)
+    throw new XtrustError('INVALID_ARGUMENT', 'buildCase: no test fraction', { argument: 'testFractions' });
   const corpus = options.corpus ?? loadCorpus(spec);
   const attempts: { testFraction: number; trustworthy: number; untrustworthy: number }[] = [];
   let last: BuiltCase | undefined;
@@ -179,22 +229,57 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
     let model: Classifier;
     let transformer: KitBertInfo | undefined;
     if (options.kind === KIT_BERT) {
-      if (!options.kitBert) throw new XtrustError('INVALID_ARGUMENT', 'buildCase: kind kit-bert needs the kitBert settings (encoder, epochs, threads, cacheDir)', { argument: 'kitBert' });
-      const k = await kitBertClassifier(data.train, data.validation, data.labels, { ...options.kitBert, seed: spec.seed }, options.log);
+      if (!options.kitBert)
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          'buildCase: kind kit-bert needs the kitBert settings (encoder, epochs, threads, cacheDir)',
+          { argument: 'kitBert' },
+        );
+      const k = await kitBertClassifier(
+        data.train,
+        data.validation,
+        data.labels,
+        { ...options.kitBert, seed: spec.seed },
+        options.log,
+      );
       model = k.classifier;
       transformer = k.info;
-    } else model = await trainClassifier(options.kind, data.train.map((r) => ({ text: r.text, label: r.label })), { seed: spec.seed, labels: data.labels });
+    } else
+      model = await trainClassifier(
+        options.kind,
+        data.train.map((r) => ({ text: r.text, label: r.label })),
+        { seed: spec.seed, labels: data.labels },
+      );
     const trainSeconds = (performance.now() - t0) / 1000;
     const gt = { mode: data.mode, ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}) };
     const bench = await buildShortcutBenchmark(model, data.test, gt);
     const { trustworthy, untrustworthy, incorrect } = bench.counts;
     attempts.push({ testFraction, trustworthy, untrustworthy });
     const testAccuracy = 1 - incorrect / data.test.length;
-    options.log?.(`  test fraction ${testFraction}: ${data.train.length} train / ${data.test.length} test rows; ${trustworthy} trustworthy, ${untrustworthy} untrustworthy, ${bench.counts.ambiguous.count} ambiguous ${JSON.stringify(bench.counts.ambiguous.reasons)}, ${incorrect} incorrect`);
+    options.log?.(
+      `  test fraction ${testFraction}: ${data.train.length} train / ${data.test.length} test rows; ${trustworthy} trustworthy, ${untrustworthy} untrustworthy, ${bench.counts.ambiguous.count} ambiguous ${JSON.stringify(bench.counts.ambiguous.reasons)}, ${incorrect} incorrect`,
+    );
     const scored = trustworthy >= options.minPerSide && untrustworthy >= options.minPerSide;
-    last = { data, model, kind: options.kind, ...(transformer ? { transformer } : {}), testAccuracy, bench, attempts, scored, trainSeconds };
+    last = {
+      data,
+      model,
+      kind: options.kind,
+      ...(transformer ? { transformer } : {}),
+      testAccuracy,
+      bench,
+      attempts,
+      scored,
+      trainSeconds,
+    };
     if (scored) break;
   }
-  if (options.validation && last) last = { ...last, validationBench: await buildShortcutBenchmark(last.model, last.data.validation, { mode: last.data.mode, ...(last.data.mode === 'trigger' ? { trigger: last.data.spec.trigger } : {}) }) };
+  if (options.validation && last)
+    last = {
+      ...last,
+      validationBench: await buildShortcutBenchmark(last.model, last.data.validation, {
+        mode: last.data.mode,
+        ...(last.data.mode === 'trigger' ? { trigger: last.data.spec.trigger } : {}),
+      }),
+    };
   return last!;
 }

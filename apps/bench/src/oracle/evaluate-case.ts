@@ -8,7 +8,14 @@ import { join } from 'node:path';
 import { rng, tokenize, type Explainer } from '@xtrust/core';
 import { GradientExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { classificationMetrics, gmeanInterval, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
-import { chooseThetaConf, explainTolerant, naiveOracle, normalizeWord, verdictVector, type KeywordStore } from '@xtrust/oracle';
+import {
+  chooseThetaConf,
+  explainTolerant,
+  naiveOracle,
+  normalizeWord,
+  verdictVector,
+  type KeywordStore,
+} from '@xtrust/oracle';
 import type { BenchmarkCase, ShortcutBenchmark } from '@xtrust/datasets';
 import type { WordEmbedding } from '@xtrust/core';
 import type { BuiltCase } from './case-data.js';
@@ -43,7 +50,9 @@ export interface ClassKeywords {
   readonly top: readonly string[];
   /** The surface-token check (when the configuration has one): the trigger words' measurements, and how many words were tested and demoted. */
   readonly tokenCheck?: {
-    readonly trigger: Readonly<Record<string, { readonly retention: number; readonly deletion: number; readonly concentration?: number } | null>>;
+    readonly trigger: Readonly<
+      Record<string, { readonly retention: number; readonly deletion: number; readonly concentration?: number } | null>
+    >;
     readonly tested: number;
     readonly demoted: number;
     /** Retention of the tested words: 10th, 50th and 90th percentiles. */
@@ -86,7 +95,9 @@ export interface CaseResult {
   readonly naive?: { readonly auc: number; readonly bestThetaConf: number };
   readonly explanations?: { readonly made: number; readonly reused: number };
   /** A compact results file's surface-token check figures of the configurations whose keyword reports it left out. */
-  readonly checks?: Readonly<Record<string, { readonly demoted: number; readonly modelTexts: number; readonly seconds: number }>>;
+  readonly checks?: Readonly<
+    Record<string, { readonly demoted: number; readonly modelTexts: number; readonly seconds: number }>
+  >;
   readonly seconds: number;
 }
 
@@ -103,7 +114,11 @@ export interface EvaluateOptions {
 
 /** An explainer by its Table 3 suffix. */
 export function makeExplainer(suffix: string, samples: number, seed: number): { explainer: Explainer; params: string } {
-  if (suffix === 'lime') return { explainer: new LimeExplainer({ numSamples: samples, numFeatures: 10, seed }) as unknown as Explainer, params: `lime:${samples}:10:${seed}` };
+  if (suffix === 'lime')
+    return {
+      explainer: new LimeExplainer({ numSamples: samples, numFeatures: 10, seed }) as unknown as Explainer,
+      params: `lime:${samples}:10:${seed}`,
+    };
   if (suffix === 'omis') return { explainer: new OmissionExplainer() as unknown as Explainer, params: 'omis' };
   if (suffix === 'grad') return { explainer: new GradientExplainer() as unknown as Explainer, params: 'grad' };
   throw new Error(`unknown explainer ${suffix} (lime, omis, grad)`);
@@ -121,14 +136,31 @@ export function sampleSides(cases: readonly BenchmarkCase[], n: number, seed: nu
 }
 
 /** A Table 3 row: the six measures of §6.3 and a percentile-bootstrap interval of the G-mean over the scored predictions. */
-export function scoreRow(method: string, verdicts: Uint8Array, truth: Uint8Array, seed: number, resamples: number, extra: { oracle?: string; unknown?: number } = {}): ScoredRow {
+export function scoreRow(
+  method: string,
+  verdicts: Uint8Array,
+  truth: Uint8Array,
+  seed: number,
+  resamples: number,
+  extra: { oracle?: string; unknown?: number } = {},
+): ScoredRow {
   const metrics = classificationMetrics(verdicts, truth);
   const ci = gmeanInterval(verdicts, truth, { seed, resamples });
-  return { method, ...(extra.oracle ? { oracle: extra.oracle } : {}), metrics, gmeanCI: { lo: ci.lo, hi: ci.hi }, unknown: extra.unknown ?? 0 };
+  return {
+    method,
+    ...(extra.oracle ? { oracle: extra.oracle } : {}),
+    metrics,
+    gmeanCI: { lo: ci.lo, hi: ci.hi },
+    unknown: extra.unknown ?? 0,
+  };
 }
 
 /** Per class: pool size, keyword share and where each trigger word went. */
-export function keywordReport(store: KeywordStore, embeddings: readonly WordEmbedding[], triggerWords: readonly string[]): ClassKeywords[] {
+export function keywordReport(
+  store: KeywordStore,
+  embeddings: readonly WordEmbedding[],
+  triggerWords: readonly string[],
+): ClassKeywords[] {
   return store.labels.map((label) => {
     const pool = store.pool(label).map((w) => w.word);
     const inPool = new Set(pool);
@@ -136,7 +168,13 @@ export function keywordReport(store: KeywordStore, embeddings: readonly WordEmbe
     const trigger: Record<string, TriggerPlacement> = {};
     for (const w0 of triggerWords) {
       const w = normalizeWord(w0);
-      trigger[w] = !inPool.has(w) ? 'not in pool' : store.isKeyword(label, w) ? 'keyword' : embeddings.every((e) => !e.has(w)) ? 'abstained' : 'non-keyword';
+      trigger[w] = !inPool.has(w)
+        ? 'not in pool'
+        : store.isKeyword(label, w)
+          ? 'keyword'
+          : embeddings.every((e) => !e.has(w))
+            ? 'abstained'
+            : 'non-keyword';
     }
     const responses = store.tokenResponses(label);
     const tokenCheck = store.oracle.tokenCheck
@@ -146,27 +184,59 @@ export function keywordReport(store: KeywordStore, embeddings: readonly WordEmbe
           const tr: Record<string, { retention: number; deletion: number; concentration?: number } | null> = {};
           for (const w0 of triggerWords) {
             const x = store.tokenResponse(label, normalizeWord(w0));
-            tr[normalizeWord(w0)] = x ? { retention: x.retention, deletion: x.deletion, concentration: x.concentration } : null;
+            tr[normalizeWord(w0)] = x
+              ? { retention: x.retention, deletion: x.deletion, concentration: x.concentration }
+              : null;
           }
-          return { trigger: tr, tested: responses.length, demoted: responses.filter((x) => store.isSurfaceToken(label, x.word)).length, retention: [q(0.1), q(0.5), q(0.9)] as [number, number, number] };
+          return {
+            trigger: tr,
+            tested: responses.length,
+            demoted: responses.filter((x) => store.isSurfaceToken(label, x.word)).length,
+            retention: [q(0.1), q(0.5), q(0.9)] as [number, number, number],
+          };
         })()
       : undefined;
-    return { label, pool: pool.length, keywords: keywords.length, share: pool.length ? keywords.length / pool.length : 0, trigger, top: keywords.slice(0, 10), ...(tokenCheck ? { tokenCheck } : {}) };
+    return {
+      label,
+      pool: pool.length,
+      keywords: keywords.length,
+      share: pool.length ? keywords.length / pool.length : 0,
+      trigger,
+      top: keywords.slice(0, 10),
+      ...(tokenCheck ? { tokenCheck } : {}),
+    };
   });
 }
 
 /** Scores every configuration of `setups` with every explainer on the case; explanations are made once and cached. */
-export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetup[], options: EvaluateOptions): Promise<CaseResult> {
+export async function evaluateCase(
+  built: BuiltCase,
+  setups: readonly OracleSetup[],
+  options: EvaluateOptions,
+): Promise<CaseResult> {
   const t0 = performance.now();
   const { data, bench } = built;
   const spec = data.spec;
   const name = caseName(spec);
   const base = {
-    name, spec, corpus: data.corpus, mode: data.mode, note: data.note, model: built.kind, ...(built.transformer ? { transformer: built.transformer } : {}), poolAccuracy: built.testAccuracy, attempts: built.attempts,
-    testFraction: data.testFraction, counts: bench.counts, ...(built.validationBench ? { validationCounts: built.validationBench.counts } : {}),
-    ...(bench.spuriousAlone ? { spuriousAlone: bench.spuriousAlone } : {}), plantedTrain: data.plantedTrain, preexisting: data.preexisting,
+    name,
+    spec,
+    corpus: data.corpus,
+    mode: data.mode,
+    note: data.note,
+    model: built.kind,
+    ...(built.transformer ? { transformer: built.transformer } : {}),
+    poolAccuracy: built.testAccuracy,
+    attempts: built.attempts,
+    testFraction: data.testFraction,
+    counts: bench.counts,
+    ...(built.validationBench ? { validationCounts: built.validationBench.counts } : {}),
+    ...(bench.spuriousAlone ? { spuriousAlone: bench.spuriousAlone } : {}),
+    plantedTrain: data.plantedTrain,
+    preexisting: data.preexisting,
   };
-  if (!built.scored) return { ...base, status: 'too small', rows: [], keywords: [], seconds: (performance.now() - t0) / 1000 };
+  if (!built.scored)
+    return { ...base, status: 'too small', rows: [], keywords: [], seconds: (performance.now() - t0) / 1000 };
 
   const items = sampleSides(bench.cases, options.perSide, spec.seed);
   const texts = items.map((c) => c.text);
@@ -185,12 +255,22 @@ export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetu
     // a fine-tuned transformer is named by its cache key (rows + settings): explanations of another fine-tuning are never reused
     const model = built.transformer ? `${built.kind}:${built.transformer.key}` : built.kind;
     const cached = new CachedExplainer(explainer, `${name}|${model}|tf${data.testFraction}|${params}`);
-    const file = options.cacheDir ? join(options.cacheDir, `${name.replace(/[^\w.-]+/g, '_')}.${suffix}${built.transformer ? `.${built.kind}` : ''}.json`) : undefined;
+    const file = options.cacheDir
+      ? join(
+          options.cacheDir,
+          `${name.replace(/[^\w.-]+/g, '_')}.${suffix}${built.transformer ? `.${built.kind}` : ''}.json`,
+        )
+      : undefined;
     if (file) {
       const n = cached.load(file);
       if (n) options.log?.(`  ${suffix}: ${n} cached explanations from ${file}`);
     }
-    const tolerant = await explainTolerant(cached, built.model, texts, items.map((c) => c.id));
+    const tolerant = await explainTolerant(
+      cached,
+      built.model,
+      texts,
+      items.map((c) => c.id),
+    );
     for (const setup of setups) {
       const outcome = await setup.run({
         classifier: built.model,
@@ -202,10 +282,27 @@ export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetu
         test: { texts, labels, explanations: tolerant },
       });
       const unknown = (l: readonly { verdict: string }[]) => l.filter((x) => x.verdict === 'unknown').length;
-      rows.push(scoreRow(`TOKI-${suffix}`, verdictVector([...outcome.toki]), truth, spec.seed, options.resamples, { oracle: setup.name, unknown: unknown(outcome.toki) }));
-      if (outcome.ablated) ablatedRows.push(scoreRow(`TOKI-${suffix} (–K.I)`, verdictVector([...outcome.ablated]), truth, spec.seed, options.resamples, { oracle: setup.name, unknown: unknown(outcome.ablated) }));
+      rows.push(
+        scoreRow(`TOKI-${suffix}`, verdictVector([...outcome.toki]), truth, spec.seed, options.resamples, {
+          oracle: setup.name,
+          unknown: unknown(outcome.toki),
+        }),
+      );
+      if (outcome.ablated)
+        ablatedRows.push(
+          scoreRow(`TOKI-${suffix} (–K.I)`, verdictVector([...outcome.ablated]), truth, spec.seed, options.resamples, {
+            oracle: setup.name,
+            unknown: unknown(outcome.ablated),
+          }),
+        );
       const cost = outcome.store.provenance.tokenCheck;
-      keywords.push({ oracle: setup.name, explainer: suffix, keywordSeconds: outcome.keywordSeconds, ...(cost ? { tokenCheckCost: cost } : {}), classes: keywordReport(outcome.store, outcome.embeddings, triggerWords) });
+      keywords.push({
+        oracle: setup.name,
+        explainer: suffix,
+        keywordSeconds: outcome.keywordSeconds,
+        ...(cost ? { tokenCheckCost: cost } : {}),
+        classes: keywordReport(outcome.store, outcome.embeddings, triggerWords),
+      });
     }
     made += cached.misses;
     reused += cached.hits;
@@ -213,12 +310,28 @@ export async function evaluateCase(built: BuiltCase, setups: readonly OracleSetu
   }
   const confidence = Float64Array.from(items, (c) => c.confidence);
   const thetaConf = options.thetaConf ?? 0.9;
-  rows.push(scoreRow(`Naive (θ=${thetaConf})`, naiveOracle(confidence, thetaConf), truth, spec.seed, options.resamples));
+  rows.push(
+    scoreRow(`Naive (θ=${thetaConf})`, naiveOracle(confidence, thetaConf), truth, spec.seed, options.resamples),
+  );
   const best = chooseThetaConf(confidence, truth);
-  rows.push(scoreRow(`Naive (best θ=${best.thetaConf.toFixed(3)}, chosen on these predictions)`, naiveOracle(confidence, Math.min(1, best.thetaConf)), truth, spec.seed, options.resamples));
+  rows.push(
+    scoreRow(
+      `Naive (best θ=${best.thetaConf.toFixed(3)}, chosen on these predictions)`,
+      naiveOracle(confidence, Math.min(1, best.thetaConf)),
+      truth,
+      spec.seed,
+      options.resamples,
+    ),
+  );
   rows.push(...ablatedRows);
   return {
-    ...base, status: 'scored', scored, rows, keywords, naive: { auc: rocAuc(confidence, truth), bestThetaConf: best.thetaConf },
-    explanations: { made, reused }, seconds: (performance.now() - t0) / 1000,
+    ...base,
+    status: 'scored',
+    scored,
+    rows,
+    keywords,
+    naive: { auc: rocAuc(confidence, truth), bestThetaConf: best.thetaConf },
+    explanations: { made, reused },
+    seconds: (performance.now() - t0) / 1000,
   };
 }

@@ -32,7 +32,10 @@ export interface CachedCase {
   readonly counts: { readonly validation: readonly [number, number]; readonly test: readonly [number, number] };
   readonly train: readonly Explanation[];
   readonly trainLabels: readonly string[];
-  readonly validation: { readonly items: readonly ScoredItem[]; readonly explanations: readonly (Explanation | null)[] };
+  readonly validation: {
+    readonly items: readonly ScoredItem[];
+    readonly explanations: readonly (Explanation | null)[];
+  };
   readonly test: { readonly items: readonly ScoredItem[]; readonly explanations: readonly (Explanation | null)[] };
 }
 
@@ -58,23 +61,57 @@ export interface CacheOptions {
 export async function cachedCase(spec: CaseSpec, dir: string, opts: CacheOptions): Promise<CachedCase> {
   const name = caseName(spec);
   mkdirSync(dir, { recursive: true });
-  const built: BuiltCase = await buildCase(spec, { kind: 'bow-logistic', testFractions: opts.testFractions, validationFraction: opts.validationFraction, windowsPerText: opts.windowsPerText, minPerSide: opts.minPerSide, validation: true });
+  const built: BuiltCase = await buildCase(spec, {
+    kind: 'bow-logistic',
+    testFractions: opts.testFractions,
+    validationFraction: opts.validationFraction,
+    windowsPerText: opts.windowsPerText,
+    minPerSide: opts.minPerSide,
+    validation: true,
+  });
   const { data, model } = built;
   const labels = model.labels;
   const { explainer } = makeExplainer('lime', opts.samples, spec.seed) as { explainer: Explainer };
-  const side = (b: { counts: { trustworthy: number; untrustworthy: number } }) => [b.counts.trustworthy, b.counts.untrustworthy] as const;
-  log(`${name}: ${data.train.length} train / ${data.validation.length} validation / ${data.test.length} test rows; accuracy ${built.testAccuracy.toFixed(3)}; validation ${side(built.validationBench!).join('/')}, test ${side(built.bench).join('/')} (trustworthy/untrustworthy)${built.scored ? '' : ' — too small'}`);
+  const side = (b: { counts: { trustworthy: number; untrustworthy: number } }) =>
+    [b.counts.trustworthy, b.counts.untrustworthy] as const;
+  log(
+    `${name}: ${data.train.length} train / ${data.validation.length} validation / ${data.test.length} test rows; accuracy ${built.testAccuracy.toFixed(3)}; validation ${side(built.validationBench!).join('/')}, test ${side(built.bench).join('/')} (trustworthy/untrustworthy)${built.scored ? '' : ' — too small'}`,
+  );
 
   const counts = { validation: side(built.validationBench!), test: side(built.bench) };
   if (!built.scored) {
     // a case too small to score is not explained (nothing of it enters the selection or the report)
     const none = { items: [], explanations: [] };
-    return { spec, name, labels, classNames: data.classNames, accuracy: built.testAccuracy, scored: false, counts, train: [], trainLabels: [], validation: none, test: none };
+    return {
+      spec,
+      name,
+      labels,
+      classNames: data.classNames,
+      accuracy: built.testAccuracy,
+      scored: false,
+      counts,
+      train: [],
+      trainLabels: [],
+      validation: none,
+      test: none,
+    };
   }
   const scored = async (cases: readonly BenchmarkCase[], part: string) => {
     const picked = sampleSides(cases, opts.perSide, spec.seed);
-    const items: ScoredItem[] = picked.map((c) => ({ text: c.text, label: c.label, trustworthy: c.truth === 'trustworthy', confidence: c.confidence, shortcut: c.shortcut }));
-    const t = await explainTolerant(explainer, model, items.map((x) => x.text), items.map((_, i) => `${part}:${i}`), { checkpoint: join(dir, `${part}.jsonl`), onProgress: progress(`${name} ${part}`) });
+    const items: ScoredItem[] = picked.map((c) => ({
+      text: c.text,
+      label: c.label,
+      trustworthy: c.truth === 'trustworthy',
+      confidence: c.confidence,
+      shortcut: c.shortcut,
+    }));
+    const t = await explainTolerant(
+      explainer,
+      model,
+      items.map((x) => x.text),
+      items.map((_, i) => `${part}:${i}`),
+      { checkpoint: join(dir, `${part}.jsonl`), onProgress: progress(`${name} ${part}`) },
+    );
     return { items, explanations: t.explanations };
   };
   const v = await scored(built.validationBench!.cases, 'validation');
@@ -82,15 +119,36 @@ export async function cachedCase(spec: CaseSpec, dir: string, opts: CacheOptions
 
   // keyword identification's input, as identifyKeywords draws it: a seeded sample, the correctly predicted ones explained
   const train = data.train;
-  const picked = Array.from(rng(spec.seed).sampleIndices(train.length, Math.min(opts.trainSample, train.length))).sort((a, b) => a - b);
-  const probs = await predictAll(model, picked.map((i) => train[i].text));
+  const picked = Array.from(rng(spec.seed).sampleIndices(train.length, Math.min(opts.trainSample, train.length))).sort(
+    (a, b) => a - b,
+  );
+  const probs = await predictAll(
+    model,
+    picked.map((i) => train[i].text),
+  );
   const correct = picked.filter((row, j) => labels[argmaxRow(probs, j, labels.length)] === train[row].label);
-  const tt = await explainTolerant(explainer, model, correct.map((i) => train[i].text), correct.map((i) => `train:${i}`), { checkpoint: join(dir, 'train.jsonl'), onProgress: progress(`${name} train`) });
-  const ok = correct.flatMap((row, j) => (tt.explanations[j] ? [{ e: tt.explanations[j]!, label: train[row].label }] : []));
+  const tt = await explainTolerant(
+    explainer,
+    model,
+    correct.map((i) => train[i].text),
+    correct.map((i) => `train:${i}`),
+    { checkpoint: join(dir, 'train.jsonl'), onProgress: progress(`${name} train`) },
+  );
+  const ok = correct.flatMap((row, j) =>
+    tt.explanations[j] ? [{ e: tt.explanations[j]!, label: train[row].label }] : [],
+  );
   return {
-    spec, name, labels, classNames: data.classNames, accuracy: built.testAccuracy, scored: built.scored,
+    spec,
+    name,
+    labels,
+    classNames: data.classNames,
+    accuracy: built.testAccuracy,
+    scored: built.scored,
     counts,
-    train: ok.map((x) => x.e), trainLabels: ok.map((x) => x.label), validation: v, test: te,
+    train: ok.map((x) => x.e),
+    trainLabels: ok.map((x) => x.label),
+    validation: v,
+    test: te,
   };
 }
 

@@ -19,7 +19,13 @@ export const FAMILY_SEEDS: Readonly<Record<FamilyName, number>> = { validation: 
 export const FAMILY_SIZE = 1000;
 
 /** How often each band is drawn: at least half everyday words (single or phrase), as the issue asks of the test family. */
-export const BAND_WEIGHTS: Readonly<Record<Band, number>> = { everyday: 0.45, phrase: 0.1, mid: 0.2, rare: 0.125, absent: 0.125 };
+export const BAND_WEIGHTS: Readonly<Record<Band, number>> = {
+  everyday: 0.45,
+  phrase: 0.1,
+  mid: 0.2,
+  rare: 0.125,
+  absent: 0.125,
+};
 export const DRAWN_CORPORA: readonly CorpusName[] = ['brown', 'sotu', 'spam'];
 export const DRAWN_WORDS: readonly number[] = [40, 60, 80, 120];
 
@@ -43,12 +49,19 @@ export interface DrawnCase extends CaseSpec {
 }
 
 /** What a draw needs to know of each corpus: its classes and its vocabulary (loaded once per corpus by the caller). */
-export type CorpusLookup = (corpus: CorpusName) => { readonly corpus: CorpusRows; readonly vocabulary: CorpusVocabulary };
+export type CorpusLookup = (corpus: CorpusName) => {
+  readonly corpus: CorpusRows;
+  readonly vocabulary: CorpusVocabulary;
+};
 
 /** The case of one seed: corpus, target, band, trigger, share in [0.3, 1.0] (steps of 0.05), window length. */
 export function drawCase(seed: number, lookup: CorpusLookup, embedding: DrawEmbedding, bandOverride?: Band): DrawnCase {
-  const family: FamilyName = seed >= FAMILY_SEEDS.test && seed < FAMILY_SEEDS.test + FAMILY_SIZE ? 'test' : 'validation';
-  if (!(seed >= FAMILY_SEEDS.validation && seed < FAMILY_SEEDS.test + FAMILY_SIZE)) throw new Error(`seed ${seed} is outside both families (validation ${FAMILY_SEEDS.validation}–${FAMILY_SEEDS.validation + FAMILY_SIZE - 1}, test ${FAMILY_SEEDS.test}–${FAMILY_SEEDS.test + FAMILY_SIZE - 1})`);
+  const family: FamilyName =
+    seed >= FAMILY_SEEDS.test && seed < FAMILY_SEEDS.test + FAMILY_SIZE ? 'test' : 'validation';
+  if (!(seed >= FAMILY_SEEDS.validation && seed < FAMILY_SEEDS.test + FAMILY_SIZE))
+    throw new Error(
+      `seed ${seed} is outside both families (validation ${FAMILY_SEEDS.validation}–${FAMILY_SEEDS.validation + FAMILY_SIZE - 1}, test ${FAMILY_SEEDS.test}–${FAMILY_SEEDS.test + FAMILY_SIZE - 1})`,
+    );
   const r = rng(seed);
   const corpus = pick(r, DRAWN_CORPORA);
   const { corpus: rows, vocabulary } = lookup(corpus);
@@ -63,6 +76,7 @@ export function drawCase(seed: number, lookup: CorpusLookup, embedding: DrawEmbe
 
 /** The `i`-th seed of a family (i from 0). */
 export function familySeed(family: FamilyName, i: number): number {
-  if (!(Number.isInteger(i) && i >= 0 && i < FAMILY_SIZE)) throw new Error(`draw index ${i} outside [0, ${FAMILY_SIZE})`);
+  if (!(Number.isInteger(i) && i >= 0 && i < FAMILY_SIZE))
+    throw new Error(`draw index ${i} outside [0, ${FAMILY_SIZE})`);
   return FAMILY_SEEDS[family] + i;
 }

@@ -78,7 +78,11 @@ export interface ShortcutOptions {
 }
 
 const bad = (option: string, expected: string, got: string | undefined) =>
-  new XtrustError('INVALID_ARGUMENT', `${option}: expected ${expected}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`, { argument: option });
+  new XtrustError(
+    'INVALID_ARGUMENT',
+    `${option}: expected ${expected}, got ${got === undefined ? 'nothing' : JSON.stringify(got)}`,
+    { argument: option },
+  );
 
 function number(option: string, v: string | undefined, check: (x: number) => boolean, expected: string): number {
   const x = Number(v);
@@ -86,7 +90,8 @@ function number(option: string, v: string | undefined, check: (x: number) => boo
   return x;
 }
 
-const positiveInt = (o: string, v: string | undefined) => number(o, v, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
+const positiveInt = (o: string, v: string | undefined) =>
+  number(o, v, (x) => Number.isInteger(x) && x > 0, 'a positive integer');
 
 /** --words: a positive integer or 'all'. */
 export function wordsArg(v: string | undefined): number | 'all' {
@@ -96,7 +101,14 @@ export function wordsArg(v: string | undefined): number | 'all' {
 
 /** Parses the benchmark's arguments; every choice of a case is an option. */
 export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
-  const variant: { corpus?: CorpusName; trigger?: string; target?: string; classes?: string[]; share?: number; words?: number | 'all' } = {};
+  const variant: {
+    corpus?: CorpusName;
+    trigger?: string;
+    target?: string;
+    classes?: string[];
+    share?: number;
+    words?: number | 'all';
+  } = {};
   let seed = 1;
   let only: number[] | undefined;
   let familyName: FamilyName | 'smoke' | undefined;
@@ -153,13 +165,28 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--share') variant.share = number(k, v(), (x) => x > 0 && x <= 1, 'a share in (0, 1]');
     else if (k === '--words') variant.words = wordsArg(v());
     else if (k === '--seed') seed = number(k, v(), Number.isInteger, 'an integer');
-    else if (k === '--only') only = list().map((x) => number(k, x, (n) => Number.isInteger(n) && n >= 1 && n <= DEFAULT_FAMILY.length, `case numbers 1–${DEFAULT_FAMILY.length}`));
+    else if (k === '--only')
+      only = list().map((x) =>
+        number(
+          k,
+          x,
+          (n) => Number.isInteger(n) && n >= 1 && n <= DEFAULT_FAMILY.length,
+          `case numbers 1–${DEFAULT_FAMILY.length}`,
+        ),
+      );
     else if (k === '--family') {
       const x = v();
       if (x !== 'validation' && x !== 'test' && x !== 'smoke') throw bad(k, 'validation | test | smoke', x);
       familyName = x;
-    } else if (k === '--draws') draws = number(k, v(), (n) => Number.isInteger(n) && n > 0 && n <= FAMILY_SIZE, `a count in 1–${FAMILY_SIZE}`);
-    else if (k === '--first') first = number(k, v(), (n) => Number.isInteger(n) && n >= 0 && n < FAMILY_SIZE, `an index in 0–${FAMILY_SIZE - 1}`);
+    } else if (k === '--draws')
+      draws = number(k, v(), (n) => Number.isInteger(n) && n > 0 && n <= FAMILY_SIZE, `a count in 1–${FAMILY_SIZE}`);
+    else if (k === '--first')
+      first = number(
+        k,
+        v(),
+        (n) => Number.isInteger(n) && n >= 0 && n < FAMILY_SIZE,
+        `an index in 0–${FAMILY_SIZE - 1}`,
+      );
     else if (k === '--until-scored') untilScored = positiveInt(k, v());
     else if (k === '--trigger-band') {
       const x = v();
@@ -183,8 +210,10 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
     else if (k === '--samples') o.samples = positiveInt(k, v());
     else if (k === '--min-per-side') o.minPerSide = positiveInt(k, v());
     else if (k === '--per-side') o.perSide = positiveInt(k, v());
-    else if (k === '--test-fractions') o.testFractions = list().map((x) => number(k, x, (f) => f > 0 && f < 0.85, 'fractions in (0, 0.85)'));
-    else if (k === '--validation-fraction') o.validationFraction = number(k, v(), (f) => f >= 0 && f < 0.5, 'a fraction in [0, 0.5)');
+    else if (k === '--test-fractions')
+      o.testFractions = list().map((x) => number(k, x, (f) => f > 0 && f < 0.85, 'fractions in (0, 0.85)'));
+    else if (k === '--validation-fraction')
+      o.validationFraction = number(k, v(), (f) => f >= 0 && f < 0.5, 'a fraction in [0, 0.5)');
     else if (k === '--windows-per-text') o.windowsPerText = positiveInt(k, v());
     else if (k === '--resamples') o.resamples = positiveInt(k, v());
     else if (k === '--validation') o.validation = true;
@@ -203,32 +232,80 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
       o.note = x;
     } else throw new XtrustError('INVALID_ARGUMENT', `unknown option ${k} (try --help)`, { argument: k });
   }
-  if (o.note !== undefined && !o.writeSection) throw new XtrustError('INVALID_ARGUMENT', '--note TEXT goes with --from FILE --write-section', { argument: '--note' });
-  if (o.writeSection && o.from === undefined) throw new XtrustError('INVALID_ARGUMENT', '--write-section goes with --from FILE (it writes the section of a finished run)', { argument: '--write-section' });
+  if (o.note !== undefined && !o.writeSection)
+    throw new XtrustError('INVALID_ARGUMENT', '--note TEXT goes with --from FILE --write-section', {
+      argument: '--note',
+    });
+  if (o.writeSection && o.from === undefined)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      '--write-section goes with --from FILE (it writes the section of a finished run)',
+      { argument: '--write-section' },
+    );
   if (o.perSide < o.minPerSide) throw bad('--per-side', `at least --min-per-side (${o.minPerSide})`, String(o.perSide));
   if (o.model !== KIT_BERT) {
     // fine-tuning settings on a bag-of-words run would be silently ignored
     for (const flag of ['--encoder', '--epochs', '--model-threads', '--finetune-device', '--finetune-queue']) {
-      if (given.has(flag)) throw new XtrustError('INVALID_ARGUMENT', `${flag} applies to --model ${KIT_BERT} only (got --model ${o.model})`, { argument: flag });
+      if (given.has(flag))
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `${flag} applies to --model ${KIT_BERT} only (got --model ${o.model})`,
+          { argument: flag },
+        );
     }
   }
-  if (o.finetuneDevice && o.finetuneDevice !== 'cpu' && !o.finetuneQueue) throw new XtrustError('INVALID_ARGUMENT', `--finetune-device ${o.finetuneDevice} needs --finetune-queue FILE: fine-tunings missing from the cache are queued there for that device, not run here`, { argument: '--finetune-queue' });
-  if (o.finetuneQueue && !(o.finetuneDevice && o.finetuneDevice !== 'cpu')) throw new XtrustError('INVALID_ARGUMENT', '--finetune-queue goes with --finetune-device cuda (a CPU fine-tuning runs here, unqueued)', { argument: '--finetune-queue' });
+  if (o.finetuneDevice && o.finetuneDevice !== 'cpu' && !o.finetuneQueue)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `--finetune-device ${o.finetuneDevice} needs --finetune-queue FILE: fine-tunings missing from the cache are queued there for that device, not run here`,
+      { argument: '--finetune-queue' },
+    );
+  if (o.finetuneQueue && !(o.finetuneDevice && o.finetuneDevice !== 'cpu'))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      '--finetune-queue goes with --finetune-device cuda (a CPU fine-tuning runs here, unqueued)',
+      { argument: '--finetune-queue' },
+    );
   const single = Object.keys(variant).length > 0;
   if (familyName === 'validation' || familyName === 'test') {
-    if (single || only) throw new XtrustError('INVALID_ARGUMENT', `--family ${familyName} draws its cases: it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words or --only`, { argument: '--family' });
-    if (first + draws > FAMILY_SIZE) throw bad('--draws', `at most ${FAMILY_SIZE - first} from --first ${first}`, String(draws));
-    return { ...o, cases: [], family: true, draw: { family: familyName, first, count: draws, untilScored, ...(band ? { band } : {}) } };
+    if (single || only)
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `--family ${familyName} draws its cases: it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words or --only`,
+        { argument: '--family' },
+      );
+    if (first + draws > FAMILY_SIZE)
+      throw bad('--draws', `at most ${FAMILY_SIZE - first} from --first ${first}`, String(draws));
+    return {
+      ...o,
+      cases: [],
+      family: true,
+      draw: { family: familyName, first, count: draws, untilScored, ...(band ? { band } : {}) },
+    };
   }
   if (band || given.has('--draws') || given.has('--first') || given.has('--until-scored')) {
-    throw new XtrustError('INVALID_ARGUMENT', '--draws, --first, --until-scored and --trigger-band go with --family validation|test', { argument: '--family' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      '--draws, --first, --until-scored and --trigger-band go with --family validation|test',
+      { argument: '--family' },
+    );
   }
-  if (single && only) throw new XtrustError('INVALID_ARGUMENT', '--only picks cases of the default family; it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words', { argument: '--only' });
+  if (single && only)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      '--only picks cases of the default family; it cannot be combined with --corpus/--trigger/--target/--classes/--share/--words',
+      { argument: '--only' },
+    );
   let cases: CaseSpec[];
   if (single) {
     const corpus = variant.corpus ?? 'brown';
     const classes = variant.classes ?? DEFAULT_CLASSES[corpus];
-    if (corpus === 'headers' && (variant.trigger || variant.target)) throw new XtrustError('INVALID_ARGUMENT', '--corpus headers has no trigger or target: the header block is the spurious part', { argument: '--trigger' });
+    if (corpus === 'headers' && (variant.trigger || variant.target))
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        '--corpus headers has no trigger or target: the header block is the spurious part',
+        { argument: '--trigger' },
+      );
     const spec: CaseSpec =
       corpus === 'headers'
         ? { corpus, share: 1, words: variant.words ?? 40, seed, ...(variant.classes ? { classes } : {}) }

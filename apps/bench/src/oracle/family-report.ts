@@ -24,7 +24,9 @@ export function ambiguousText(c: CaseResult): string {
 
 /** Trigger column of the tables: the trigger and its kind, or the headers. */
 function triggerCell(c: CaseResult): string {
-  return c.mode === 'headers' ? 'header block' : `"${c.spec.trigger}"${c.spec.triggerKind ? ` (${c.spec.triggerKind})` : ''} → ${c.spec.target}`;
+  return c.mode === 'headers'
+    ? 'header block'
+    : `"${c.spec.trigger}"${c.spec.triggerKind ? ` (${c.spec.triggerKind})` : ''} → ${c.spec.target}`;
 }
 
 /** The counts of the ground truth, in words. */
@@ -33,24 +35,38 @@ export function countsText(c: CaseResult, minPerSide: number): string {
   const lines = [
     `Ground truth (issue 14's definition) on ${int(k.rows)} test-pool texts: **${int(k.trustworthy)} trustworthy**, **${int(k.untrustworthy)} untrustworthy**, ${int(k.ambiguous.count)} ambiguous (${ambiguousText(c)}), ${int(k.incorrect)} incorrect predictions.`,
   ];
-  if (c.spuriousAlone) lines.push(`The trigger alone ("${c.spuriousAlone.text}") is classified ${c.spuriousAlone.predicted}.`);
+  if (c.spuriousAlone)
+    lines.push(`The trigger alone ("${c.spuriousAlone.text}") is classified ${c.spuriousAlone.predicted}.`);
   const pre = Object.entries(c.preexisting).filter(([, n]) => n > 0);
-  if (pre.length) lines.push(`Texts holding the trigger before planting: ${pre.map(([l, n]) => `${l} ${n}`).join(', ')}.`);
-  if (c.attempts.length > 1) lines.push(`Test fractions tried: ${c.attempts.map((a) => `${a.testFraction} → ${a.trustworthy}/${a.untrustworthy}`).join('; ')}.`);
+  if (pre.length)
+    lines.push(`Texts holding the trigger before planting: ${pre.map(([l, n]) => `${l} ${n}`).join(', ')}.`);
+  if (c.attempts.length > 1)
+    lines.push(
+      `Test fractions tried: ${c.attempts.map((a) => `${a.testFraction} → ${a.trustworthy}/${a.untrustworthy}`).join('; ')}.`,
+    );
   if (c.status === 'too small') {
-    lines.push(`**Too small — not scored**: fewer than ${minPerSide} ${k.trustworthy < minPerSide ? 'trustworthy' : 'untrustworthy'} correct predictions even at test fraction ${c.testFraction}.`);
+    lines.push(
+      `**Too small — not scored**: fewer than ${minPerSide} ${k.trustworthy < minPerSide ? 'trustworthy' : 'untrustworthy'} correct predictions even at test fraction ${c.testFraction}.`,
+    );
   } else {
-    lines.push(`Scored: ${int(c.scored!.trustworthy)} trustworthy + ${int(c.scored!.untrustworthy)} untrustworthy predictions (a seeded sample of each side); G-mean intervals: percentile bootstrap, 1,000 resamples of these predictions.`);
+    lines.push(
+      `Scored: ${int(c.scored!.trustworthy)} trustworthy + ${int(c.scored!.untrustworthy)} untrustworthy predictions (a seeded sample of each side); G-mean intervals: percentile bootstrap, 1,000 resamples of these predictions.`,
+    );
   }
   return lines.join('  \n');
 }
 
 /** Table 3 of a scored case, G-mean with its 95 % interval. */
 export function table3(c: CaseResult): string {
-  const out = ['| Method | Oracle | Acc | Pre | Sen | F1 | Spec | G-mean [95 % CI] | Unknown |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |'];
+  const out = [
+    '| Method | Oracle | Acc | Pre | Sen | F1 | Spec | G-mean [95 % CI] | Unknown |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |',
+  ];
   for (const r of c.rows) {
     const m = r.metrics;
-    out.push(`| ${r.method} | ${r.oracle ?? '—'} | ${f3(m.accuracy)} | ${f3(m.precision)} | ${f3(m.sensitivity)} | ${f3(m.f1)} | ${f3(m.specificity)} | ${withCI(r)} | ${r.unknown || ''} |`);
+    out.push(
+      `| ${r.method} | ${r.oracle ?? '—'} | ${f3(m.accuracy)} | ${f3(m.precision)} | ${f3(m.sensitivity)} | ${f3(m.f1)} | ${f3(m.specificity)} | ${withCI(r)} | ${r.unknown || ''} |`,
+    );
   }
   return out.join('\n');
 }
@@ -60,10 +76,18 @@ export function keywordTable(c: CaseResult): string {
   const out: string[] = [];
   for (const k of c.keywords) {
     out.push(`Keywords (${k.oracle}, ${k.explainer}; identification ${k.keywordSeconds.toFixed(0)} s):`, '');
-    out.push('| class | pool | keywords | keyword share | trigger | first keywords |', '| --- | ---: | ---: | ---: | --- | --- |');
+    out.push(
+      '| class | pool | keywords | keyword share | trigger | first keywords |',
+      '| --- | ---: | ---: | ---: | --- | --- |',
+    );
     for (const cl of k.classes) {
-      const trig = Object.entries(cl.trigger).map(([w, p]) => `${w}: ${p}`).join(', ') || '—';
-      out.push(`| ${cl.label} | ${cl.pool} | ${cl.keywords} | ${(100 * cl.share).toFixed(0)} % | ${trig} | ${cl.top.join(' ')} |`);
+      const trig =
+        Object.entries(cl.trigger)
+          .map(([w, p]) => `${w}: ${p}`)
+          .join(', ') || '—';
+      out.push(
+        `| ${cl.label} | ${cl.pool} | ${cl.keywords} | ${(100 * cl.share).toFixed(0)} % | ${trig} | ${cl.top.join(' ')} |`,
+      );
     }
     out.push('');
   }
@@ -82,7 +106,16 @@ export function transformerText(t: KitBertInfo): string {
 
 /** One row per case of a transformer run: the model's figures beside the ground-truth counts. */
 export function transformerTable(cases: readonly CaseResult[]): string {
-  const head = ['#', 'case', 'pool accuracy', 'validation accuracy (epoch kept / epochs)', 'training texts (cut at the position limit)', 'fine-tuning wall s (where)', 'trustworthy / untrustworthy (ambiguous)', 'status'];
+  const head = [
+    '#',
+    'case',
+    'pool accuracy',
+    'validation accuracy (epoch kept / epochs)',
+    'training texts (cut at the position limit)',
+    'fine-tuning wall s (where)',
+    'trustworthy / untrustworthy (ambiguous)',
+    'status',
+  ];
   const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 ? '---:' : '---')).join(' | ')} |`];
   cases.forEach((c, i) => {
     const t = c.transformer;
@@ -110,7 +143,13 @@ export function caseMarkdown(c: CaseResult, index: number, minPerSide: number, d
   const what = `${c.note}. Model ${c.model}, accuracy ${f3(c.poolAccuracy)} on the test pool (test fraction ${c.testFraction}).${c.transformer ? ` ${transformerText(c.transformer)}` : ''}`;
   const parts = [head, '', what, '', countsText(c, minPerSide), ''];
   // with `detail`, the per-case tables show those configurations (and Naive); the family tables show every one
-  const shown = detail ? { ...c, rows: c.rows.filter((r) => !r.oracle || detail.includes(r.oracle)), keywords: c.keywords.filter((k) => detail.includes(k.oracle)) } : c;
+  const shown = detail
+    ? {
+        ...c,
+        rows: c.rows.filter((r) => !r.oracle || detail.includes(r.oracle)),
+        keywords: c.keywords.filter((k) => detail.includes(k.oracle)),
+      }
+    : c;
   if (c.status === 'scored') parts.push(table3(shown), '', keywordTable(shown));
   return parts.join('\n');
 }
@@ -128,10 +167,16 @@ export function compactCase(c: CaseResult, detail: readonly string[]): CaseResul
     .filter((r) => !r.method.includes('K.I') || inDetail(r.oracle))
     .map((r) => {
       // the other configurations keep what the family tables read: G-mean, sensitivity, specificity
-      const keep = inDetail(r.oracle) ? (k: string) => k !== 'confusion' : (k: string) => k === 'gmean' || k === 'sensitivity' || k === 'specificity';
+      const keep = inDetail(r.oracle)
+        ? (k: string) => k !== 'confusion'
+        : (k: string) => k === 'gmean' || k === 'sensitivity' || k === 'specificity';
       return {
         ...r,
-        metrics: Object.fromEntries(Object.entries(r.metrics).filter(([k]) => keep(k)).map(([k, v]) => [k, typeof v === 'number' ? round(v) : v])) as unknown as ScoredRow['metrics'],
+        metrics: Object.fromEntries(
+          Object.entries(r.metrics)
+            .filter(([k]) => keep(k))
+            .map(([k, v]) => [k, typeof v === 'number' ? round(v) : v]),
+        ) as unknown as ScoredRow['metrics'],
         gmeanCI: { lo: round(r.gmeanCI.lo), hi: round(r.gmeanCI.hi) },
       };
     });
@@ -139,25 +184,50 @@ export function compactCase(c: CaseResult, detail: readonly string[]): CaseResul
   const checks: Record<string, { demoted: number; modelTexts: number; seconds: number }> = {};
   for (const k of c.keywords) {
     if (detail.includes(k.oracle) || !k.tokenCheckCost) continue;
-    checks[k.oracle] = { demoted: k.classes.reduce((a, cl) => a + (cl.tokenCheck?.demoted ?? 0), 0), modelTexts: k.tokenCheckCost.modelTexts, seconds: round(k.tokenCheckCost.seconds) };
+    checks[k.oracle] = {
+      demoted: k.classes.reduce((a, cl) => a + (cl.tokenCheck?.demoted ?? 0), 0),
+      modelTexts: k.tokenCheckCost.modelTexts,
+      seconds: round(k.tokenCheckCost.seconds),
+    };
   }
   const keywords = c.keywords
     .filter((k) => detail.includes(k.oracle))
-    .map((k) => ({ ...k, keywordSeconds: round(k.keywordSeconds), classes: k.classes.map((cl) => ({ ...cl, share: round(cl.share) })) }));
+    .map((k) => ({
+      ...k,
+      keywordSeconds: round(k.keywordSeconds),
+      classes: k.classes.map((cl) => ({ ...cl, share: round(cl.share) })),
+    }));
   return { ...c, rows, keywords, ...(Object.keys(checks).length ? { checks } : {}), seconds: round(c.seconds) };
 }
 
 /** TOKI rows of the family table: one column per configuration and explainer, in the order of the first scored case. */
 function tokiColumns(cases: readonly CaseResult[]): { method: string; oracle: string }[] {
   const first = cases.find((c) => c.status === 'scored');
-  return first ? first.rows.filter((r) => r.oracle && !r.method.includes('K.I')).map((r) => ({ method: r.method, oracle: r.oracle! })) : [];
+  return first
+    ? first.rows
+        .filter((r) => r.oracle && !r.method.includes('K.I'))
+        .map((r) => ({ method: r.method, oracle: r.oracle! }))
+    : [];
 }
 
 /** One row per case: corpus, trigger, share, words, counts, TOKI and Naive G-mean with intervals, status. */
 export function familyTable(cases: readonly CaseResult[]): string {
   const cols = tokiColumns(cases);
-  const head = ['#', 'corpus', 'trigger → target', 'share', 'words', 'trustworthy / untrustworthy (ambiguous)', ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`), 'Naive (θ=0.9) G-mean [95 % CI]', 'status'];
-  const out = [`| ${head.join(' | ')} |`, `| ${head.map((_, i) => (i === 0 || i === 3 ? '---:' : '---')).join(' | ')} |`];
+  const head = [
+    '#',
+    'corpus',
+    'trigger → target',
+    'share',
+    'words',
+    'trustworthy / untrustworthy (ambiguous)',
+    ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`),
+    'Naive (θ=0.9) G-mean [95 % CI]',
+    'status',
+  ];
+  const out = [
+    `| ${head.join(' | ')} |`,
+    `| ${head.map((_, i) => (i === 0 || i === 3 ? '---:' : '---')).join(' | ')} |`,
+  ];
   cases.forEach((c, i) => {
     const k = c.counts;
     const cells = [
@@ -197,7 +267,7 @@ function quantile(sorted: readonly number[], q: number): number {
 function medianInterval(xs: readonly number[], seed: number, resamples = 2000): [number, number] {
   if (xs.length === 0) return [NaN, NaN];
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   const meds: number[] = [];
   for (let b = 0; b < resamples; b++) {
     const draw = Array.from(xs, () => xs[Math.floor(next() * xs.length)]).sort((a, c) => a - c);
@@ -226,15 +296,27 @@ const BAND_GROUPS: readonly { name: string; bands: readonly string[] }[] = [
  * Naive's.
  */
 export function bandSummary(cases: readonly CaseResult[]): string {
-  const cols = [...tokiColumns(cases).map((c) => ({ label: `${c.method} [${c.oracle}]`, pick: (r: ScoredRow) => r.method === c.method && r.oracle === c.oracle })), { label: 'Naive (θ=0.9)', pick: (r: ScoredRow) => r.method.startsWith('Naive (θ=') }];
+  const cols = [
+    ...tokiColumns(cases).map((c) => ({
+      label: `${c.method} [${c.oracle}]`,
+      pick: (r: ScoredRow) => r.method === c.method && r.oracle === c.oracle,
+    })),
+    { label: 'Naive (θ=0.9)', pick: (r: ScoredRow) => r.method.startsWith('Naive (θ=') },
+  ];
   const naive = (c: CaseResult) => c.rows.find((r) => r.method.startsWith('Naive (θ='));
-  const out = ['| band | oracle | draws (scored) | median G-mean [95 % CI over cases] | 10th pct | min | ≥ 0.85 | above Naive where Naive < 0.8 (non-overlapping CIs) |', '| --- | --- | --- | --- | ---: | ---: | ---: | --- |'];
+  const out = [
+    '| band | oracle | draws (scored) | median G-mean [95 % CI over cases] | 10th pct | min | ≥ 0.85 | above Naive where Naive < 0.8 (non-overlapping CIs) |',
+    '| --- | --- | --- | --- | ---: | ---: | ---: | --- |',
+  ];
   for (const g of BAND_GROUPS) {
     const inBand = cases.filter((c) => g.bands.includes(bandOf(c) ?? ''));
     if (inBand.length === 0) continue;
     const scored = inBand.filter((c) => c.status === 'scored');
     for (const col of cols) {
-      const rows = scored.map((c) => ({ c, r: c.rows.find(col.pick) })).filter((x) => x.r !== undefined) as { c: CaseResult; r: ScoredRow }[];
+      const rows = scored.map((c) => ({ c, r: c.rows.find(col.pick) })).filter((x) => x.r !== undefined) as {
+        c: CaseResult;
+        r: ScoredRow;
+      }[];
       const gm = rows.map((x) => x.r.metrics.gmean).sort((a, b) => a - b);
       const [lo, hi] = medianInterval(gm, 29);
       const weak = rows.filter((x) => naive(x.c)!.metrics.gmean < 0.8);
@@ -255,21 +337,32 @@ export function bandSummary(cases: readonly CaseResult[]): string {
  */
 export function configurationSummary(cases: readonly CaseResult[]): string {
   const scored = cases.filter((c) => c.status === 'scored');
-  const out = ['| configuration | scored | ≥ 0.85 | min | 10th pct | median | words taken out by the check | check cost per case (texts scored, s) |', '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |'];
+  const out = [
+    '| configuration | scored | ≥ 0.85 | min | 10th pct | median | words taken out by the check | check cost per case (texts scored, s) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
   for (const col of tokiColumns(cases)) {
-    const gm = scored.map((c) => c.rows.find((r) => r.method === col.method && r.oracle === col.oracle)?.metrics.gmean).filter((x): x is number => x !== undefined).sort((a, b) => a - b);
+    const gm = scored
+      .map((c) => c.rows.find((r) => r.method === col.method && r.oracle === col.oracle)?.metrics.gmean)
+      .filter((x): x is number => x !== undefined)
+      .sort((a, b) => a - b);
     // a full report, or the compact file's per-configuration figures (compactCase)
     const figures = scored
       .map((c) => {
         const k = c.keywords.find((x) => x.oracle === col.oracle);
-        if (k?.tokenCheckCost) return { demoted: k.classes.reduce((b, cl) => b + (cl.tokenCheck?.demoted ?? 0), 0), ...k.tokenCheckCost };
+        if (k?.tokenCheckCost)
+          return { demoted: k.classes.reduce((b, cl) => b + (cl.tokenCheck?.demoted ?? 0), 0), ...k.tokenCheckCost };
         return c.checks?.[col.oracle];
       })
       .filter((x) => x !== undefined);
     const demoted = figures.reduce((a, x) => a + x!.demoted, 0);
     const costs = figures;
-    const cost = costs.length ? `${(costs.reduce((a, x) => a + x!.modelTexts, 0) / costs.length).toFixed(0)}, ${(costs.reduce((a, x) => a + x!.seconds, 0) / costs.length).toFixed(2)}` : '—';
-    out.push(`| ${col.oracle} | ${gm.length} | ${gm.filter((x) => x >= 0.85).length} | ${f3(gm[0] ?? NaN)} | ${f3(quantile(gm, 0.1))} | ${f3(quantile(gm, 0.5))} | ${costs.length ? demoted : '—'} | ${cost} |`);
+    const cost = costs.length
+      ? `${(costs.reduce((a, x) => a + x!.modelTexts, 0) / costs.length).toFixed(0)}, ${(costs.reduce((a, x) => a + x!.seconds, 0) / costs.length).toFixed(2)}`
+      : '—';
+    out.push(
+      `| ${col.oracle} | ${gm.length} | ${gm.filter((x) => x >= 0.85).length} | ${f3(gm[0] ?? NaN)} | ${f3(quantile(gm, 0.1))} | ${f3(quantile(gm, 0.5))} | ${costs.length ? demoted : '—'} | ${cost} |`,
+    );
   }
   return out.join('\n');
 }
@@ -281,10 +374,26 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number,
   return [
     `#### Family summary: ${cases.length} cases, ${scored} scored, ${cases.length - scored} too small (< ${minPerSide} per side)`,
     '',
-    ...(drawn ? ['Every configuration over all scored cases:', '', configurationSummary(cases), '', 'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):', '', bandSummary(cases), ''] : []),
+    ...(drawn
+      ? [
+          'Every configuration over all scored cases:',
+          '',
+          configurationSummary(cases),
+          '',
+          'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):',
+          '',
+          bandSummary(cases),
+          '',
+        ]
+      : []),
     familyTable(cases),
     '',
-    ...(detail ? [`The per-case tables below show ${detail.join(' and ')} beside Naive; the family tables above show every configuration.`, ''] : []),
+    ...(detail
+      ? [
+          `The per-case tables below show ${detail.join(' and ')} beside Naive; the family tables above show every configuration.`,
+          '',
+        ]
+      : []),
     ...cases.map((c, i) => caseMarkdown(c, i + 1, minPerSide, detail)),
   ].join('\n');
 }
@@ -309,11 +418,25 @@ function settingsCell(o: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>)
  * settings it was measured at. Cases of the transformer run that the other run lacks are left out.
  */
 export function sideBySideTable(
-  transformer: { readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>; readonly cases: readonly CaseResult[] },
-  bow: { readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>; readonly cases: readonly CaseResult[] },
+  transformer: {
+    readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>;
+    readonly cases: readonly CaseResult[];
+  },
+  bow: {
+    readonly options: Pick<ShortcutOptions, 'train' | 'samples' | 'perSide'>;
+    readonly cases: readonly CaseResult[];
+  },
 ): string {
   const cols = tokiColumns(transformer.cases).length ? tokiColumns(transformer.cases) : tokiColumns(bow.cases);
-  const head = ['case', 'model', 'settings', 'pool accuracy', 'trustworthy / untrustworthy (ambiguous)', ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`), 'Naive (θ=0.9) G-mean [95 % CI]'];
+  const head = [
+    'case',
+    'model',
+    'settings',
+    'pool accuracy',
+    'trustworthy / untrustworthy (ambiguous)',
+    ...cols.map((c) => `${c.method} [${c.oracle}] G-mean [95 % CI]`),
+    'Naive (θ=0.9) G-mean [95 % CI]',
+  ];
   const out = [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
   const line = (c: CaseResult, settings: string) => {
     const k = c.counts;
@@ -352,10 +475,17 @@ export interface BandFigures {
 }
 
 /** Figures of the oracle column picked by `pick` over the cases whose band is in `bands`. */
-export function bandFigures(cases: readonly CaseResult[], bands: readonly string[], pick: (r: ScoredRow) => boolean): BandFigures {
+export function bandFigures(
+  cases: readonly CaseResult[],
+  bands: readonly string[],
+  pick: (r: ScoredRow) => boolean,
+): BandFigures {
   const inBand = cases.filter((c) => bands.includes(bandOf(c) ?? ''));
   const scored = inBand.filter((c) => c.status === 'scored');
-  const rows = scored.map((c) => ({ c, r: c.rows.find(pick) })).filter((x) => x.r !== undefined) as { c: CaseResult; r: ScoredRow }[];
+  const rows = scored.map((c) => ({ c, r: c.rows.find(pick) })).filter((x) => x.r !== undefined) as {
+    c: CaseResult;
+    r: ScoredRow;
+  }[];
   const gm = rows.map((x) => x.r.metrics.gmean).sort((a, b) => a - b);
   const naive = (c: CaseResult) => c.rows.find((r) => r.method.startsWith('Naive (θ='))!;
   const weak = rows.filter((x) => naive(x.c).metrics.gmean < 0.8);
@@ -383,15 +513,37 @@ export const TARGET_GROUPS: readonly { readonly name: string; readonly bands: re
  * (per group median ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on ≥ 90 % of scored cases; above Naive with
  * non-overlapping intervals wherever Naive < 0.8; ≥ 40 scored cases, at least half everyday).
  */
-export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'validation', from: string, transformer?: string): { question: string; xtrust: string; peer: string; goal: string; met: 'yes' | 'no' | 'partly' | 'n/a'; from: string } {
-  const col = (oracle: string) => (r: ScoredRow) => r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
+export function drawnHeadline(
+  cases: readonly CaseResult[],
+  family: 'test' | 'validation',
+  from: string,
+  transformer?: string,
+): {
+  question: string;
+  xtrust: string;
+  peer: string;
+  goal: string;
+  met: 'yes' | 'no' | 'partly' | 'n/a';
+  from: string;
+} {
+  const col = (oracle: string) => (r: ScoredRow) =>
+    r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
   const naivePick = (r: ScoredRow) => r.method.startsWith('Naive (θ=');
   const all = ['everyday', 'phrase', 'mid', 'rare', 'absent'];
   // the default's figures, or — in a run made before a rename, without a `toki` column — its first configuration's
-  const tokiRows = cases.flatMap((c) => c.rows).filter((r) => !r.method.includes('K.I') && r.method.startsWith('TOKI-lime'));
-  const lead = tokiRows.some((r) => r.oracle === 'toki') ? 'toki' : (tokiRows.find((r) => r.oracle !== 'toki-paper')?.oracle ?? 'toki');
+  const tokiRows = cases
+    .flatMap((c) => c.rows)
+    .filter((r) => !r.method.includes('K.I') && r.method.startsWith('TOKI-lime'));
+  const lead = tokiRows.some((r) => r.oracle === 'toki')
+    ? 'toki'
+    : (tokiRows.find((r) => r.oracle !== 'toki-paper')?.oracle ?? 'toki');
   const t = bandFigures(cases, all, col(lead));
-  const groups = TARGET_GROUPS.map((g) => ({ g, f: bandFigures(cases, g.bands, col(lead)), p: bandFigures(cases, g.bands, col('toki-paper')), n: bandFigures(cases, g.bands, naivePick) }));
+  const groups = TARGET_GROUPS.map((g) => ({
+    g,
+    f: bandFigures(cases, g.bands, col(lead)),
+    p: bandFigures(cases, g.bands, col('toki-paper')),
+    n: bandFigures(cases, g.bands, naivePick),
+  }));
   const everydayScored = groups[0].f.scored;
   const xtrust = `${lead}: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
   const peer = `same run: toki-paper median ${groups.map(({ g, p }) => `${f3(p.median)} (${g.name})`).join(', ')}; Naive (θ_conf 0.9) median ${groups.map(({ g, n }) => `${f3(n.median)} (${g.name})`).join(', ')}`;
@@ -419,7 +571,15 @@ export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'va
     };
   }
   if (family === 'validation') {
-    return { question: 'Which oracle configuration holds on the validation family of drawn cases (where the default was chosen), and what does each step add?', xtrust, peer, goal: '— (the selection set; the targets are judged on the test family)', met: 'n/a', from };
+    return {
+      question:
+        'Which oracle configuration holds on the validation family of drawn cases (where the default was chosen), and what does each step add?',
+      xtrust,
+      peer,
+      goal: '— (the selection set; the targets are judged on the test family)',
+      met: 'n/a',
+      from,
+    };
   }
   const checks = [
     ...groups.map(({ f }) => f.scored > 0 && f.median >= 0.9 && f.p10 >= 0.8),
@@ -429,7 +589,8 @@ export function drawnHeadline(cases: readonly CaseResult[], family: 'test' | 'va
   ];
   const held = checks.filter(Boolean).length;
   return {
-    question: 'Does TOKI tell trustworthy from untrustworthy predictions on drawn shortcut cases — everyday words included — above Naive? (issue 29, test family)',
+    question:
+      'Does TOKI tell trustworthy from untrustworthy predictions on drawn shortcut cases — everyday words included — above Naive? (issue 29, test family)',
     xtrust,
     peer,
     goal: 'per band median G-mean ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on 90 % of scored cases; above Naive (non-overlapping intervals) where Naive < 0.8; ≥ 40 scored, half everyday (issue 29)',

@@ -59,7 +59,13 @@ const TRIGGERS = {
   phrase: ['blue whale', 'two-word phrase'],
 } as const;
 
-function t(corpus: CorpusName, trigger: keyof typeof TRIGGERS, target: string, share: number, words: number | 'all'): CaseSpec {
+function t(
+  corpus: CorpusName,
+  trigger: keyof typeof TRIGGERS,
+  target: string,
+  share: number,
+  words: number | 'all',
+): CaseSpec {
   return { corpus, trigger: TRIGGERS[trigger][0], triggerKind: TRIGGERS[trigger][1], target, share, words, seed: 1 };
 }
 

@@ -30,7 +30,14 @@ export const DEFAULT_ENCODER = join(ROOT, 'models/transformers/fixtures/tiny-ber
 /** Where fine-tuned folders go without --cache (git-ignored). */
 export const DEFAULT_KIT_CACHE = join(ROOT, 'apps/bench/results/kit-bert-cache');
 /** The encoder files that decide what fine-tuning produces (weights, shape, tokenizer). */
-export const ENCODER_FILES = ['config.json', 'vocab.txt', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', 'onnx/model.onnx'] as const;
+export const ENCODER_FILES = [
+  'config.json',
+  'vocab.txt',
+  'tokenizer.json',
+  'tokenizer_config.json',
+  'special_tokens_map.json',
+  'onnx/model.onnx',
+] as const;
 /** Part of the cache key: bumped when the rows' format or a setting's meaning changes, so older folders are not reused. */
 const CACHE_FORMAT = 1;
 
@@ -73,7 +80,10 @@ export interface QueuedFineTune {
 
 /** A case whose transformer is queued for a device (KitBertSettings.device): skipped now, run once the folder is back. */
 export class DeferredFineTune extends Error {
-  constructor(readonly key: string, readonly queue: string) {
+  constructor(
+    readonly key: string,
+    readonly queue: string,
+  ) {
     super(`kit-bert: the fine-tuning ${key} is queued in ${queue} for another device; the case is deferred`);
     this.name = 'DeferredFineTune';
   }
@@ -118,9 +128,18 @@ export const isTwin = (row: Pick<Row<unknown>, 'id'>): boolean => row.id.endsWit
  * twins left out: they exist to give the ground truth an untrustworthy side, and the epoch is chosen on
  * the split's texts as they are). One `{"text","label","split"}` a line, in input order.
  */
-export function finetuneRows(train: readonly Pick<Row<unknown>, 'id' | 'text' | 'label'>[], validation: readonly Pick<Row<unknown>, 'id' | 'text' | 'label'>[]): string {
-  const line = (r: Pick<Row<unknown>, 'text' | 'label'>, split: string) => JSON.stringify({ text: r.text, label: r.label, split });
-  return [...train.map((r) => line(r, 'train')), ...validation.filter((r) => !isTwin(r)).map((r) => line(r, 'validation'))].join('\n') + '\n';
+export function finetuneRows(
+  train: readonly Pick<Row<unknown>, 'id' | 'text' | 'label'>[],
+  validation: readonly Pick<Row<unknown>, 'id' | 'text' | 'label'>[],
+): string {
+  const line = (r: Pick<Row<unknown>, 'text' | 'label'>, split: string) =>
+    JSON.stringify({ text: r.text, label: r.label, split });
+  return (
+    [
+      ...train.map((r) => line(r, 'train')),
+      ...validation.filter((r) => !isTwin(r)).map((r) => line(r, 'validation')),
+    ].join('\n') + '\n'
+  );
 }
 
 /** sha256 of the encoder files that decide the fine-tuned weights (FILE_NOT_FOUND names a missing one). */
@@ -128,28 +147,74 @@ export function encoderDigest(folder: string): string {
   const h = createHash('sha256');
   for (const f of ENCODER_FILES) {
     const p = join(folder, f);
-    if (!existsSync(p)) throw new XtrustError('FILE_NOT_FOUND', `--encoder ${folder}: ${f} is missing (expected a kit masked-LM folder such as models/transformers/fixtures/tiny-bert-mlm)`, { file: p });
+    if (!existsSync(p))
+      throw new XtrustError(
+        'FILE_NOT_FOUND',
+        `--encoder ${folder}: ${f} is missing (expected a kit masked-LM folder such as models/transformers/fixtures/tiny-bert-mlm)`,
+        { file: p },
+      );
     h.update(`${f}\0`).update(readFileSync(p)).update('\0');
   }
   return h.digest('hex');
 }
 
 /** The cache key of a fine-tuned folder: rows, labels, encoder files and settings (not the cache folder or the interpreter). */
-export function kitBertKey(rowsJsonl: string, labels: readonly string[], encoderSha: string, settings: Pick<KitBertSettings, 'epochs' | 'seed' | 'threads' | 'device'>): string {
+export function kitBertKey(
+  rowsJsonl: string,
+  labels: readonly string[],
+  encoderSha: string,
+  settings: Pick<KitBertSettings, 'epochs' | 'seed' | 'threads' | 'device'>,
+): string {
   const h = createHash('sha256');
   // the device enters the key only when it is not the CPU, so the CPU folders made before it existed keep their keys
   const device = settings.device && settings.device !== 'cpu' ? { device: settings.device } : {};
-  h.update(JSON.stringify({ format: CACHE_FORMAT, labels, encoder: encoderSha, epochs: settings.epochs, seed: settings.seed, threads: settings.threads, ...device }));
+  h.update(
+    JSON.stringify({
+      format: CACHE_FORMAT,
+      labels,
+      encoder: encoderSha,
+      epochs: settings.epochs,
+      seed: settings.seed,
+      threads: settings.threads,
+      ...device,
+    }),
+  );
   h.update('\0').update(rowsJsonl);
   return h.digest('hex').slice(0, 20);
 }
 
 /** finetune.py's arguments (labels comma-separated: a label with a comma cannot be passed, INVALID_ARGUMENT). */
-export function finetuneArgs(rowsFile: string, labels: readonly string[], out: string, settings: Pick<KitBertSettings, 'encoder' | 'epochs' | 'seed' | 'threads'>): string[] {
+export function finetuneArgs(
+  rowsFile: string,
+  labels: readonly string[],
+  out: string,
+  settings: Pick<KitBertSettings, 'encoder' | 'epochs' | 'seed' | 'threads'>,
+): string[] {
   for (const l of labels) {
-    if (l.includes(',') || l.trim() !== l || l === '') throw new XtrustError('INVALID_ARGUMENT', `label ${JSON.stringify(l)}: finetune.py takes the labels comma-separated, so a label must be non-empty, without commas or surrounding spaces`, { argument: 'labels' });
+    if (l.includes(',') || l.trim() !== l || l === '')
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `label ${JSON.stringify(l)}: finetune.py takes the labels comma-separated, so a label must be non-empty, without commas or surrounding spaces`,
+        { argument: 'labels' },
+      );
   }
-  return [FINETUNE_SCRIPT, '--rows', rowsFile, '--labels', labels.join(','), '--out', out, '--encoder', settings.encoder, '--epochs', String(settings.epochs), '--seed', String(settings.seed), '--threads', String(settings.threads)];
+  return [
+    FINETUNE_SCRIPT,
+    '--rows',
+    rowsFile,
+    '--labels',
+    labels.join(','),
+    '--out',
+    out,
+    '--encoder',
+    settings.encoder,
+    '--epochs',
+    String(settings.epochs),
+    '--seed',
+    String(settings.seed),
+    '--threads',
+    String(settings.threads),
+  ];
 }
 
 /** BACKEND_UNAVAILABLE unless `python` imports torch (the kit's set-up installs it). */
@@ -157,7 +222,11 @@ export function requireTorch(python: string = PYTHON): void {
   const r = spawnSync(python, ['-c', 'import torch, numpy'], { encoding: 'utf8' });
   if (r.error || r.status !== 0) {
     const why = r.error ? r.error.message : (r.stderr || '').trim().split('\n').pop();
-    throw new XtrustError('BACKEND_UNAVAILABLE', `--model kit-bert fine-tunes with ${python} and PyTorch, which it cannot run here (${why}): run \`bash models/transformers/setup.sh\` (installs python3-torch, python3-onnx and OpenBLAS with apt)`, { python });
+    throw new XtrustError(
+      'BACKEND_UNAVAILABLE',
+      `--model kit-bert fine-tunes with ${python} and PyTorch, which it cannot run here (${why}): run \`bash models/transformers/setup.sh\` (installs python3-torch, python3-onnx and OpenBLAS with apt)`,
+      { python },
+    );
   }
 }
 
@@ -172,9 +241,9 @@ interface TrainingJson {
   weights?: { trained_on: string; travelled_as: string; dequantized_validation_accuracy: number };
 }
 
-
 /** A cached folder is complete when its graph and training.json are there (finetune.py renames a finished folder into place). */
-const complete = (folder: string) => existsSync(join(folder, 'onnx/model.onnx')) && existsSync(join(folder, 'training.json'));
+const complete = (folder: string) =>
+  existsSync(join(folder, 'onnx/model.onnx')) && existsSync(join(folder, 'training.json'));
 
 /**
  * The case's transformer: from the cache when a folder with this key exists, else fine-tuned by
@@ -201,13 +270,33 @@ export async function kitBertClassifier(
     seconds = existsSync(timing) ? (JSON.parse(readFileSync(timing, 'utf8')) as { seconds: number }).seconds : NaN;
     log?.(`  kit-bert: fine-tuned folder ${folder} from the cache`);
   } else if (settings.device && settings.device !== 'cpu') {
-    if (!settings.queue) throw new XtrustError('INVALID_ARGUMENT', `kit-bert: fine-tuning on ${settings.device} needs a queue file (--finetune-queue FILE)`, { argument: 'queue' });
+    if (!settings.queue)
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `kit-bert: fine-tuning on ${settings.device} needs a queue file (--finetune-queue FILE)`,
+        { argument: 'queue' },
+      );
     mkdirSync(settings.cacheDir, { recursive: true });
     const rowsFile = `${folder}.rows.jsonl`;
     writeFileSync(`${rowsFile}.${process.pid}.tmp`, rows);
     renameSync(`${rowsFile}.${process.pid}.tmp`, rowsFile);
-    const entry: QueuedFineTune = { key, rows: rowsFile, labels, out: folder, encoder: settings.encoder, epochs: settings.epochs, seed: settings.seed, threads: settings.threads, device: settings.device };
-    const queued = existsSync(settings.queue) ? readFileSync(settings.queue, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as QueuedFineTune).key) : [];
+    const entry: QueuedFineTune = {
+      key,
+      rows: rowsFile,
+      labels,
+      out: folder,
+      encoder: settings.encoder,
+      epochs: settings.epochs,
+      seed: settings.seed,
+      threads: settings.threads,
+      device: settings.device,
+    };
+    const queued = existsSync(settings.queue)
+      ? readFileSync(settings.queue, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => (JSON.parse(l) as QueuedFineTune).key)
+      : [];
     if (!queued.includes(key)) appendFileSync(settings.queue, `${JSON.stringify(entry)}\n`);
     log?.(`  kit-bert: ${key} queued for ${settings.device} in ${settings.queue}`);
     throw new DeferredFineTune(key, settings.queue);
@@ -224,18 +313,35 @@ export async function kitBertClassifier(
     // the script's progress goes to our stderr: stdout is the benchmark's Markdown
     const r = spawnSync(python, args, { stdio: ['ignore', 2, 2] });
     seconds = (performance.now() - t0) / 1000;
-    if (r.error || r.status !== 0) throw new Error(`finetune.py failed (${r.error ? r.error.message : `exit status ${r.status}`}); its messages are above. Command: ${python} ${args.join(' ')}`);
-    if (!complete(folder)) throw new Error(`finetune.py exited 0 but ${folder} has no onnx/model.onnx or training.json`);
+    if (r.error || r.status !== 0)
+      throw new Error(
+        `finetune.py failed (${r.error ? r.error.message : `exit status ${r.status}`}); its messages are above. Command: ${python} ${args.join(' ')}`,
+      );
+    if (!complete(folder))
+      throw new Error(`finetune.py exited 0 but ${folder} has no onnx/model.onnx or training.json`);
     writeFileSync(timing, `${JSON.stringify({ seconds, python, args })}\n`);
     cached = false;
   }
   const t = JSON.parse(readFileSync(join(folder, 'training.json'), 'utf8')) as TrainingJson;
-  const cfg = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
+  const cfg = JSON.parse(readFileSync(join(folder, 'config.json'), 'utf8')) as {
+    num_hidden_layers: number;
+    hidden_size: number;
+  };
   const classifier = await OnnxClassifier.load(folder, { threads: settings.threads, name: `kit-bert ${key}` });
   const info: KitBertInfo = {
-    folder: shownPath(folder), key, encoder: shownPath(settings.encoder), size: `${cfg.num_hidden_layers} × ${cfg.hidden_size}`, epochs: t.epochs, bestEpoch: t.best_epoch,
+    folder: shownPath(folder),
+    key,
+    encoder: shownPath(settings.encoder),
+    size: `${cfg.num_hidden_layers} × ${cfg.hidden_size}`,
+    epochs: t.epochs,
+    bestEpoch: t.best_epoch,
     // a folder exported from int8 shards reports the accuracy of the weights it holds
-    validationAccuracy: t.weights?.dequantized_validation_accuracy ?? t.validation_accuracy, rows: t.rows, truncated: t.truncated, maxLength: t.max_length, seconds, cached,
+    validationAccuracy: t.weights?.dequantized_validation_accuracy ?? t.validation_accuracy,
+    rows: t.rows,
+    truncated: t.truncated,
+    maxLength: t.max_length,
+    seconds,
+    cached,
     trainedOn: t.weights ? `${t.weights.trained_on}; weights as int8 rows, dequantized` : 'cpu',
   };
   return { classifier, info };

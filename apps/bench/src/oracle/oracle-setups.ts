@@ -5,7 +5,20 @@
  */
 import type { Classifier, Explainer, WordEmbedding } from '@xtrust/core';
 import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@xtrust/embeddings';
-import { calibrateThetaRelate, DEFAULT_TOKEN_CHECK, identifyKeywords, labelTolerant, ORACLES, WORDNET_CLASS_DESCRIPTION, type ClassDescriptionConfig, type KeywordStore, type OracleConfig, type TolerantExplanations, type TrustLabel, type VerdictRule } from '@xtrust/oracle';
+import {
+  calibrateThetaRelate,
+  DEFAULT_TOKEN_CHECK,
+  identifyKeywords,
+  labelTolerant,
+  ORACLES,
+  WORDNET_CLASS_DESCRIPTION,
+  type ClassDescriptionConfig,
+  type KeywordStore,
+  type OracleConfig,
+  type TolerantExplanations,
+  type TrustLabel,
+  type VerdictRule,
+} from '@xtrust/oracle';
 import { XtrustError } from '@xtrust/core';
 
 /** What a configuration gets from the benchmark. */
@@ -20,7 +33,11 @@ export interface OracleContext {
   readonly seed: number;
   readonly classNames: Readonly<Record<string, string>>;
   /** The scored test predictions (all correct) and their explanations. */
-  readonly test: { readonly texts: readonly string[]; readonly labels: readonly string[]; readonly explanations: TolerantExplanations };
+  readonly test: {
+    readonly texts: readonly string[];
+    readonly labels: readonly string[];
+    readonly explanations: TolerantExplanations;
+  };
 }
 
 /** What a configuration gives back: its keyword store, TOKI's labels and, when it has one, the –K.I ablation's. */
@@ -49,7 +66,10 @@ export function embedding(name: string): Promise<WordEmbedding> {
     if (name === 'glove') p = GloveEmbedding.load();
     else if (name === 'cf') p = CounterFittedEmbedding.load();
     else if (name === 'use') p = UseEmbedding.load();
-    else throw new XtrustError('INVALID_ARGUMENT', `unknown embedding "${name}" (glove, cf, use)`, { argument: 'embeddings' });
+    else
+      throw new XtrustError('INVALID_ARGUMENT', `unknown embedding "${name}" (glove, cf, use)`, {
+        argument: 'embeddings',
+      });
     loaded.set(name, p);
   }
   return p;
@@ -124,19 +144,38 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
 export function candidateOracle(name: string): OracleConfig {
   const [base, ...mods] = name.split('+');
   let config = ORACLES[base];
-  if (!config) throw new XtrustError('INVALID_ARGUMENT', `unknown oracle configuration "${name}" (known: ${Object.keys(ORACLES).join(', ')}, each optionally followed by +fw and/or +tcX)`, { argument: 'oracle' });
+  if (!config)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `unknown oracle configuration "${name}" (known: ${Object.keys(ORACLES).join(', ')}, each optionally followed by +fw and/or +tcX)`,
+      { argument: 'oracle' },
+    );
   config = { ...config, name };
   for (const m of mods) {
     if (m === 'fw') config = { ...config, functionWordsNeverKeywords: true };
     else if (m === 'nofw') config = { ...config, functionWordsNeverKeywords: false };
     else if (m === 'notc') config = { ...config, tokenCheck: null };
-    else if (/^tc-?\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) } };
-    else if (/^cc\d+(\.\d+)?$/.test(m)) config = { ...config, tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) } };
+    else if (/^tc-?\d+(\.\d+)?$/.test(m))
+      config = {
+        ...config,
+        tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minRetention: Number(m.slice(2)) },
+      };
+    else if (/^cc\d+(\.\d+)?$/.test(m))
+      config = {
+        ...config,
+        tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) },
+      };
     else if (m in VERDICT_MODIFIERS) config = { ...config, verdictRule: VERDICT_MODIFIERS[m] };
     else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
     else if (m === 'nodesc') config = { ...config, classDescription: null };
-    else if (m.startsWith('d') && config.classDescription) config = { ...config, classDescription: descriptionModifier(config.classDescription, m, name) };
-    else throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
+    else if (m.startsWith('d') && config.classDescription)
+      config = { ...config, classDescription: descriptionModifier(config.classDescription, m, name) };
+    else
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        { argument: 'oracle' },
+      );
   }
   return config;
 }
@@ -146,7 +185,12 @@ export function candidateOracle(name: string): OracleConfig {
  * `+vdecisive` the unrelated importance against half the margin (the default's), `+vword` one unrelated word
  * against half the margin, `+vboth` trustworthy only when the sum and the decisive test both say so.
  */
-const VERDICT_MODIFIERS: Readonly<Record<string, VerdictRule>> = { vsum: 'sum', vdecisive: 'decisive', vword: 'decisive-word', vboth: 'sum-and-decisive' };
+const VERDICT_MODIFIERS: Readonly<Record<string, VerdictRule>> = {
+  vsum: 'sum',
+  vdecisive: 'decisive',
+  vword: 'decisive-word',
+  vboth: 'sum-and-decisive',
+};
 
 /** One `+d…` modifier of a described candidate (candidateOracle). */
 function descriptionModifier(d: ClassDescriptionConfig, m: string, name: string): ClassDescriptionConfig {
@@ -159,7 +203,11 @@ function descriptionModifier(d: ClassDescriptionConfig, m: string, name: string)
   if (m === 'dmax') return { ...d, relate: 'max' };
   if (m === 'dmm') return { ...d, relate: 'member-max' };
   if (m === 'dcentroid') return { ...d, relate: 'centroid' };
-  throw new XtrustError('INVALID_ARGUMENT', `oracle "${name}": unknown description modifier "+${m}" (+dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`, { argument: 'oracle' });
+  throw new XtrustError(
+    'INVALID_ARGUMENT',
+    `oracle "${name}": unknown description modifier "+${m}" (+dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+    { argument: 'oracle' },
+  );
 }
 
 /** The configurations named on the command line (--oracle), in order (candidateOracle's names). */

@@ -52,16 +52,21 @@ export const WORD_LISTS_DIR = fileURLToPath(new URL('../../src/oracle/word-lists
 export function loadWordLists(corpus: WordListCorpus, dir: string = WORD_LISTS_DIR): WordLists {
   const file = join(dir, `${corpus}.json`);
   const raw: unknown = JSON.parse(readFileSync(file, 'utf8'));
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw new Error(`${file}: expected an object of classes`);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new Error(`${file}: expected an object of classes`);
   const lists: Record<string, ClassWordList> = {};
   for (const [label, value] of Object.entries(raw as Record<string, unknown>)) {
     const v = value as Partial<Record<'related' | 'unrelated', unknown>> | null;
     const words = (key: 'related' | 'unrelated'): string[] => {
       const a = v?.[key];
-      if (!Array.isArray(a) || !a.every((w) => typeof w === 'string')) throw new Error(`${file}: ${label}.${key} must be an array of strings`);
+      if (!Array.isArray(a) || !a.every((w) => typeof w === 'string'))
+        throw new Error(`${file}: ${label}.${key} must be an array of strings`);
       return a as string[];
     };
-    lists[label] = Object.freeze({ related: Object.freeze(words('related')), unrelated: Object.freeze(words('unrelated')) });
+    lists[label] = Object.freeze({
+      related: Object.freeze(words('related')),
+      unrelated: Object.freeze(words('unrelated')),
+    });
   }
   return Object.freeze(lists);
 }
@@ -89,9 +94,11 @@ export type ListHalf = (typeof LIST_HALVES)[number];
  * choice of a candidate reads only it), the 2nd, 4th … the `report` half.
  */
 export function halfLists(lists: WordLists, half: ListHalf): WordLists {
-  const keep = (words: readonly string[]) => Object.freeze(words.filter((_, i) => i % 2 === (half === 'choice' ? 0 : 1)));
+  const keep = (words: readonly string[]) =>
+    Object.freeze(words.filter((_, i) => i % 2 === (half === 'choice' ? 0 : 1)));
   const out: Record<string, ClassWordList> = {};
-  for (const [label, l] of Object.entries(lists)) out[label] = Object.freeze({ related: keep(l.related), unrelated: keep(l.unrelated) });
+  for (const [label, l] of Object.entries(lists))
+    out[label] = Object.freeze({ related: keep(l.related), unrelated: keep(l.unrelated) });
   return Object.freeze(out);
 }
 
@@ -101,13 +108,18 @@ export function wordListProblems(lists: WordLists, rules: WordListRules = {}): s
   const problems: string[] = [];
   for (const [label, { related, unrelated }] of Object.entries(lists)) {
     if (related.length < minRelated) problems.push(`${label}: ${related.length} related words (< ${minRelated})`);
-    if (unrelated.length < minUnrelated) problems.push(`${label}: ${unrelated.length} unrelated words (< ${minUnrelated})`);
+    if (unrelated.length < minUnrelated)
+      problems.push(`${label}: ${unrelated.length} unrelated words (< ${minUnrelated})`);
     const fw = functionWordsIn(unrelated).length;
-    if (fw < minFunctionWords) problems.push(`${label}: ${fw} function words among the unrelated (< ${minFunctionWords})`);
+    if (fw < minFunctionWords)
+      problems.push(`${label}: ${fw} function words among the unrelated (< ${minFunctionWords})`);
     const rel = new Set(related);
     const both = unrelated.filter((w) => rel.has(w));
     if (both.length > 0) problems.push(`${label}: in both lists: ${both.join(', ')}`);
-    for (const [key, words] of [['related', related], ['unrelated', unrelated]] as const) {
+    for (const [key, words] of [
+      ['related', related],
+      ['unrelated', unrelated],
+    ] as const) {
       const bad = words.filter((w) => w !== w.toLowerCase() || !/^[a-z]+$/.test(w));
       if (bad.length > 0) problems.push(`${label}.${key}: not a lower-case single word: ${bad.join(', ')}`);
       const dup = words.filter((w, i) => words.indexOf(w) !== i);
@@ -157,21 +169,40 @@ export interface ClassRelatedness {
 const ratio = (a: number, b: number): number | null => (b === 0 ? null : a / b);
 
 /** Scores `isRelated` on every class of `lists`, in the lists' order. */
-export function relatednessAgainstLists(lists: WordLists, isRelated: (label: string, word: string) => boolean | undefined): ClassRelatedness[] {
+export function relatednessAgainstLists(
+  lists: WordLists,
+  isRelated: (label: string, word: string) => boolean | undefined,
+): ClassRelatedness[] {
   return Object.entries(lists).map(([label, { related, unrelated }]) => {
-    let tp = 0, fp = 0, fn = 0, tn = 0, unjudgedRelated = 0, unjudgedUnrelated = 0;
-    const falsePositives: string[] = [], falseNegatives: string[] = [], unjudgedWords: string[] = [];
+    let tp = 0,
+      fp = 0,
+      fn = 0,
+      tn = 0,
+      unjudgedRelated = 0,
+      unjudgedUnrelated = 0;
+    const falsePositives: string[] = [],
+      falseNegatives: string[] = [],
+      unjudgedWords: string[] = [];
     for (const w of related) {
       const v = isRelated(label, w);
-      if (v === undefined) { unjudgedRelated++; unjudgedWords.push(w); }
-      else if (v) tp++;
-      else { fn++; falseNegatives.push(w); }
+      if (v === undefined) {
+        unjudgedRelated++;
+        unjudgedWords.push(w);
+      } else if (v) tp++;
+      else {
+        fn++;
+        falseNegatives.push(w);
+      }
     }
     for (const w of unrelated) {
       const v = isRelated(label, w);
-      if (v === undefined) { unjudgedUnrelated++; unjudgedWords.push(w); }
-      else if (v) { fp++; falsePositives.push(w); }
-      else tn++;
+      if (v === undefined) {
+        unjudgedUnrelated++;
+        unjudgedWords.push(w);
+      } else if (v) {
+        fp++;
+        falsePositives.push(w);
+      } else tn++;
     }
     return {
       label,
@@ -192,8 +223,12 @@ export function relatednessAgainstLists(lists: WordLists, isRelated: (label: str
 /** The counts of all classes added up, scored as one (micro average); label `all`. */
 export function pooledRelatedness(results: readonly ClassRelatedness[]): ClassRelatedness {
   const sum = (f: (r: ClassRelatedness) => number): number => results.reduce((s, r) => s + f(r), 0);
-  const tp = sum((r) => r.counts.tp), fp = sum((r) => r.counts.fp), fn = sum((r) => r.counts.fn), tn = sum((r) => r.counts.tn);
-  const unjudgedRelated = sum((r) => r.counts.unjudgedRelated), unjudgedUnrelated = sum((r) => r.counts.unjudgedUnrelated);
+  const tp = sum((r) => r.counts.tp),
+    fp = sum((r) => r.counts.fp),
+    fn = sum((r) => r.counts.fn),
+    tn = sum((r) => r.counts.tn);
+  const unjudgedRelated = sum((r) => r.counts.unjudgedRelated),
+    unjudgedUnrelated = sum((r) => r.counts.unjudgedUnrelated);
   const related = sum((r) => r.related);
   const falsePositives = results.flatMap((r) => r.falsePositives);
   return {
@@ -231,7 +266,19 @@ export function relatednessTable(results: readonly ClassRelatedness[], options: 
   const { prefix = '', showFalsePositives = 8 } = options;
   const pooled = options.pooled ?? results.length > 1;
   const rows = pooled ? [...results, pooledRelatedness(results)] : [...results];
-  const head = ['class', 'related / unrelated listed', 'not judged', 'tp', 'fp', 'fn', 'tn', 'precision', 'recall', 'recall (not judged = missed)', 'function words called related'];
+  const head = [
+    'class',
+    'related / unrelated listed',
+    'not judged',
+    'tp',
+    'fp',
+    'fn',
+    'tn',
+    'precision',
+    'recall',
+    'recall (not judged = missed)',
+    'function words called related',
+  ];
   if (showFalsePositives > 0) head.push('false positives (first)');
   const lines = [`| ${head.join(' | ')} |`, `|${head.map((_, i) => (i === 0 || i >= 10 ? '---' : '---:')).join('|')}|`];
   rows.forEach((r, i) => {
@@ -240,9 +287,16 @@ export function relatednessTable(results: readonly ClassRelatedness[], options: 
       pooled && i === rows.length - 1 ? '**all**' : `${prefix}${r.label}`,
       `${r.related} / ${r.unrelated}`,
       String(c.unjudged),
-      String(c.tp), String(c.fp), String(c.fn), String(c.tn),
-      fmt(r.precision), fmt(r.recall), fmt(r.recallOfAll),
-      r.functionWordsCalledRelated.length === 0 ? '0' : `${r.functionWordsCalledRelated.length}: ${r.functionWordsCalledRelated.join(', ')}`,
+      String(c.tp),
+      String(c.fp),
+      String(c.fn),
+      String(c.tn),
+      fmt(r.precision),
+      fmt(r.recall),
+      fmt(r.recallOfAll),
+      r.functionWordsCalledRelated.length === 0
+        ? '0'
+        : `${r.functionWordsCalledRelated.length}: ${r.functionWordsCalledRelated.join(', ')}`,
     ];
     if (showFalsePositives > 0) {
       const fpw = r.falsePositives.slice(0, showFalsePositives).join(', ');
@@ -288,6 +342,7 @@ export function listsCoverage(lists: WordLists, pool: (label: string) => Iterabl
 /** A Markdown table of {@link listsCoverage}: per class, listed words found in the pool. */
 export function coverageTable(coverage: readonly ClassCoverage[], prefix = ''): string {
   const lines = ['| class | related in pool | unrelated in pool |', '|---|---:|---:|'];
-  for (const c of coverage) lines.push(`| ${prefix}${c.label} | ${c.relatedInPool} / ${c.related} | ${c.unrelatedInPool} / ${c.unrelated} |`);
+  for (const c of coverage)
+    lines.push(`| ${prefix}${c.label} | ${c.relatedInPool} / ${c.related} | ${c.unrelatedInPool} / ${c.unrelated} |`);
   return lines.join('\n');
 }

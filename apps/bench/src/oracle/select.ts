@@ -40,23 +40,45 @@ const EMBEDDINGS = ['glove', 'cf', 'use'] as const;
 
 const SPEC = defineScript({
   usage: 'node apps/bench/dist/oracle/select.js [options]',
-  summary: 'One TOKI configuration for the whole shortcut family, chosen on validation splits only, then reported on the test splits beside the paper’s TOKI and Naive.',
+  summary:
+    'One TOKI configuration for the whole shortcut family, chosen on validation splits only, then reported on the test splits beside the paper’s TOKI and Naive.',
   options: {
-    cache: { kind: 'string', default: 'apps/bench/results/oracle-family-cache/select', placeholder: 'DIR', help: 'explanation cache (JSONL checkpoints per case)' },
+    cache: {
+      kind: 'string',
+      default: 'apps/bench/results/oracle-family-cache/select',
+      placeholder: 'DIR',
+      help: 'explanation cache (JSONL checkpoints per case)',
+    },
     only: {
       kind: 'custom',
       placeholder: '1,3,…',
       help: `case numbers of the default family (1–${DEFAULT_FAMILY.length}; default: all)`,
       parse: (raw: string): number[] => {
-        const xs = raw.split(',').filter((x) => x.trim() !== '').map(Number);
-        if (xs.length === 0 || xs.some((n) => !Number.isInteger(n) || n < 1 || n > DEFAULT_FAMILY.length)) throw new Error(`expected case numbers 1–${DEFAULT_FAMILY.length} separated by commas, got ${JSON.stringify(raw)}`);
+        const xs = raw
+          .split(',')
+          .filter((x) => x.trim() !== '')
+          .map(Number);
+        if (xs.length === 0 || xs.some((n) => !Number.isInteger(n) || n < 1 || n > DEFAULT_FAMILY.length))
+          throw new Error(
+            `expected case numbers 1–${DEFAULT_FAMILY.length} separated by commas, got ${JSON.stringify(raw)}`,
+          );
         return xs;
       },
     },
-    'per-side': { kind: 'integer', default: 250, min: 1, help: 'at most this many predictions per side explained and scored' },
+    'per-side': {
+      kind: 'integer',
+      default: 250,
+      min: 1,
+      help: 'at most this many predictions per side explained and scored',
+    },
     samples: { kind: 'integer', default: 5000, min: 1, help: 'LIME samples per explanation' },
     train: { kind: 'integer', default: 2000, min: 1, help: 'training texts sampled for keyword identification' },
-    embeddings: { kind: 'list', default: [...EMBEDDINGS], choices: EMBEDDINGS, help: 'embeddings tried (with more than one, their ensemble too)' },
+    embeddings: {
+      kind: 'list',
+      default: [...EMBEDDINGS],
+      choices: EMBEDDINGS,
+      help: 'embeddings tried (with more than one, their ensemble too)',
+    },
     out: { kind: 'string', placeholder: 'FILE', help: 'JSON results' },
     bootstrap: { kind: 'integer', default: 1000, min: 1, help: 'bootstrap resamples of the test G-mean intervals' },
     'explain-only': { kind: 'flag', help: 'fill the explanation cache and stop' },
@@ -70,7 +92,13 @@ const log = (s: string) => process.stderr.write(`[${new Date().toISOString().sli
 
 /** How many ways a configuration departs from the paper's (the tie-break: simpler wins). */
 function departures(c: OracleConfig): number {
-  return Number(c.thetaDist !== TOKI_PAPER.thetaDist) + Number(c.postProcess !== TOKI_PAPER.postProcess) + Number(c.clusterRule !== TOKI_PAPER.clusterRule) + Number(c.classContrast !== TOKI_PAPER.classContrast) + Number(c.verdictRule !== TOKI_PAPER.verdictRule);
+  return (
+    Number(c.thetaDist !== TOKI_PAPER.thetaDist) +
+    Number(c.postProcess !== TOKI_PAPER.postProcess) +
+    Number(c.clusterRule !== TOKI_PAPER.clusterRule) +
+    Number(c.classContrast !== TOKI_PAPER.classContrast) +
+    Number(c.verdictRule !== TOKI_PAPER.verdictRule)
+  );
 }
 
 function configName(c: Omit<OracleConfig, 'name'>): string {
@@ -92,9 +120,11 @@ function candidates(): OracleConfig[] {
   for (const thetaDist of [0.3, 0.5])
     for (const postProcess of ['none', 'all-but-the-top'] as const)
       for (const clusterRule of ['mean', 'member-share'] as const)
-        for (const verdictRule of ['sum', 'decisive', 'decisive-word'] as const) add({ thetaDist, postProcess, clusterRule, classContrast: false, verdictRule });
+        for (const verdictRule of ['sum', 'decisive', 'decisive-word'] as const)
+          add({ thetaDist, postProcess, clusterRule, classContrast: false, verdictRule });
   for (const verdictRule of ['decisive', 'decisive-word'] as const) {
-    for (const clusterRule of ['mean', 'member-share'] as const) add({ thetaDist: 0.7, postProcess: 'none', clusterRule, classContrast: false, verdictRule });
+    for (const clusterRule of ['mean', 'member-share'] as const)
+      add({ thetaDist: 0.7, postProcess: 'none', clusterRule, classContrast: false, verdictRule });
     add({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'individual', classContrast: false, verdictRule });
     add({ thetaDist: 0.3, postProcess: 'none', clusterRule: 'mean', classContrast: true, verdictRule });
   }
@@ -128,16 +158,42 @@ interface Evaluated {
 /** Stores by everything but the verdict rule (Eq. 6 does not change keyword identification): one build serves the three verdicts. */
 const built = new Map<string, KeywordStore>();
 
-async function evaluate(c: CachedCase, config: OracleConfig, embeddings: WordEmbedding[], thetaRelate: Record<string, number>, val: Split, test: Split, withTest: boolean): Promise<Evaluated> {
-  const key = JSON.stringify([c.name, embeddings.map((e) => e.name), config.thetaDist, config.postProcess, config.clusterRule, config.memberShare, config.classContrast]);
+async function evaluate(
+  c: CachedCase,
+  config: OracleConfig,
+  embeddings: WordEmbedding[],
+  thetaRelate: Record<string, number>,
+  val: Split,
+  test: Split,
+  withTest: boolean,
+): Promise<Evaluated> {
+  const key = JSON.stringify([
+    c.name,
+    embeddings.map((e) => e.name),
+    config.thetaDist,
+    config.postProcess,
+    config.clusterRule,
+    config.memberShare,
+    config.classContrast,
+  ]);
   const cached = built.get(key);
-  const store = cached ? KeywordStore.fromJSON({ ...cached.toJSON(), oracle: { ...config } }) : await buildStore(c, config, embeddings, thetaRelate);
+  const store = cached
+    ? KeywordStore.fromJSON({ ...cached.toJSON(), oracle: { ...config } })
+    : await buildStore(c, config, embeddings, thetaRelate);
   if (!cached) built.set(key, store);
-  const verdicts = async (s: Split) => Uint8Array.from(await labelExplanations(store, s.explanations, { embeddings }), (l) => (l.verdict === 'trustworthy' ? 1 : 0));
+  const verdicts = async (s: Split) =>
+    Uint8Array.from(await labelExplanations(store, s.explanations, { embeddings }), (l) =>
+      l.verdict === 'trustworthy' ? 1 : 0,
+    );
   return { store, val: await verdicts(val), test: withTest ? await verdicts(test) : new Uint8Array(0) };
 }
 
-async function buildStore(c: CachedCase, config: OracleConfig, embeddings: WordEmbedding[], thetaRelate: Record<string, number>): Promise<KeywordStore> {
+async function buildStore(
+  c: CachedCase,
+  config: OracleConfig,
+  embeddings: WordEmbedding[],
+  thetaRelate: Record<string, number>,
+): Promise<KeywordStore> {
   return keywordStoreFromExplanations({
     explanations: c.train,
     trueLabels: c.trainLabels,
@@ -182,12 +238,31 @@ async function loadEmbedding(n: string): Promise<WordEmbedding> {
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const explainOnly = o['explain-only'];
-  const args = { cache: o.cache, cases: o.only ?? null, perSide: o['per-side'], samples: o.samples, train: o.train, embeddings: o.embeddings, out: o.out, bootstrap: o.bootstrap };
+  const args = {
+    cache: o.cache,
+    cases: o.only ?? null,
+    perSide: o['per-side'],
+    samples: o.samples,
+    train: o.train,
+    embeddings: o.embeddings,
+    out: o.out,
+    bootstrap: o.bootstrap,
+  };
   const specs = args.cases ? args.cases.map((n) => DEFAULT_FAMILY[n - 1]) : DEFAULT_FAMILY;
   const all: CachedCase[] = [];
   for (const spec of specs) {
     const n = DEFAULT_FAMILY.indexOf(spec) + 1;
-    all.push(await cachedCase(spec, join(args.cache, `case${n}`), { samples: args.samples, trainSample: args.train, perSide: args.perSide, minPerSide: 100, testFractions: [0.3, 0.5], validationFraction: 0.15, windowsPerText: 3 }));
+    all.push(
+      await cachedCase(spec, join(args.cache, `case${n}`), {
+        samples: args.samples,
+        trainSample: args.train,
+        perSide: args.perSide,
+        minPerSide: 100,
+        testFractions: [0.3, 0.5],
+        validationFraction: 0.15,
+        windowsPerText: 3,
+      }),
+    );
   }
   if (explainOnly) return;
   // only scored cases (≥ 100 per side on the test pool) enter the selection and the report
@@ -197,7 +272,9 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   for (let i = 0; i < cases.length; i++) {
     const s = splits[i];
     const pos = (t: Uint8Array) => t.reduce((a, b) => a + b, 0);
-    log(`${cases[i].name}: validation ${pos(s.val.truth)} trustworthy / ${s.val.truth.length - pos(s.val.truth)} untrustworthy; test ${pos(s.test.truth)} / ${s.test.truth.length - pos(s.test.truth)}`);
+    log(
+      `${cases[i].name}: validation ${pos(s.val.truth)} trustworthy / ${s.val.truth.length - pos(s.val.truth)} untrustworthy; test ${pos(s.test.truth)} / ${s.test.truth.length - pos(s.test.truth)}`,
+    );
   }
 
   const raw: Record<string, WordEmbedding> = {};
@@ -222,9 +299,17 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       const e = await evaluate(cases[i], config, choice.members, thetaRelate, splits[i].val, splits[i].test, false);
       val.push(gmean(e.val, splits[i].val.truth));
     }
-    const row: Row = { config, embedding: choice.name, val, min: Math.min(...val), mean: val.reduce((a, b) => a + b, 0) / val.length };
+    const row: Row = {
+      config,
+      embedding: choice.name,
+      val,
+      min: Math.min(...val),
+      mean: val.reduce((a, b) => a + b, 0) / val.length,
+    };
     rows.push(row);
-    log(`  ${choice.name.padEnd(8)} ${config.name.padEnd(34)} ≥${TARGET}: ${val.filter((g) => g >= TARGET).length}  min ${f3(row.min)} mean ${f3(row.mean)}  [${val.map(f3).join(' ')}]`);
+    log(
+      `  ${choice.name.padEnd(8)} ${config.name.padEnd(34)} ≥${TARGET}: ${val.filter((g) => g >= TARGET).length}  min ${f3(row.min)} mean ${f3(row.mean)}  [${val.map(f3).join(' ')}]`,
+    );
     return row;
   };
   log(`stage 1: ${candidates().length} configurations with ${first.name}`);
@@ -251,37 +336,70 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const best = ranked(rows.filter((r) => r.config !== TOKI_PAPER))[0];
   const chosen: OracleConfig = { ...best.config, name: 'toki' };
   const chosenMembers = choices.find((c) => c.name === best.embedding)!.members;
-  log(`chosen: ${best.config.name} with ${best.embedding} (validation min G-mean ${f3(best.min)}, mean ${f3(best.mean)})`);
+  log(
+    `chosen: ${best.config.name} with ${best.embedding} (validation min G-mean ${f3(best.min)}, mean ${f3(best.mean)})`,
+  );
 
   // ---- report: validation and test, chosen vs paper vs Naive; ablation; embeddings
   const out: string[] = [];
-  out.push(`Selection rule: the configuration with the most of the ${cases.length} scored cases at validation G-mean ≥ ${TARGET}; then the larger minimum (within 0.005 counts as equal); then fewer departures from the paper; then the larger mean.`);
-  out.push(`Chosen: ${best.config.name}, embeddings ${best.embedding} — validation min ${f3(best.min)}, mean ${f3(best.mean)}\n`);
-  out.push('Validation G-mean of every configuration tried (stage 1 with the first embedding, stage 2 the top three and the paper with the others), best first:');
+  out.push(
+    `Selection rule: the configuration with the most of the ${cases.length} scored cases at validation G-mean ≥ ${TARGET}; then the larger minimum (within 0.005 counts as equal); then fewer departures from the paper; then the larger mean.`,
+  );
+  out.push(
+    `Chosen: ${best.config.name}, embeddings ${best.embedding} — validation min ${f3(best.min)}, mean ${f3(best.mean)}\n`,
+  );
+  out.push(
+    'Validation G-mean of every configuration tried (stage 1 with the first embedding, stage 2 the top three and the paper with the others), best first:',
+  );
   out.push(`Cases: ${cases.map((c, i) => `${i + 1} = ${c.name}`).join('; ')}`);
-  out.push(`${'config'.padEnd(36)} ${'emb'.padEnd(9)} ${cases.map((_, i) => `case${i + 1}`.padStart(6)).join(' ')}  ≥.85    min   mean`);
-  for (const r of ranked(rows)) out.push(`${r.config.name.padEnd(36)} ${r.embedding.padEnd(9)} ${r.val.map((x) => f3(x).padStart(6)).join(' ')}  ${String(r.val.filter((g) => g >= TARGET).length).padStart(4)}  ${f3(r.min)}  ${f3(r.mean)}`);
+  out.push(
+    `${'config'.padEnd(36)} ${'emb'.padEnd(9)} ${cases.map((_, i) => `case${i + 1}`.padStart(6)).join(' ')}  ≥.85    min   mean`,
+  );
+  for (const r of ranked(rows))
+    out.push(
+      `${r.config.name.padEnd(36)} ${r.embedding.padEnd(9)} ${r.val.map((x) => f3(x).padStart(6)).join(' ')}  ${String(r.val.filter((g) => g >= TARGET).length).padStart(4)}  ${f3(r.min)}  ${f3(r.mean)}`,
+    );
   out.push('');
   const ablations: { name: string; config: OracleConfig }[] = [{ name: 'chosen', config: chosen }];
-  if (chosen.postProcess !== 'none') ablations.push({ name: '– all-but-the-top', config: { ...chosen, name: 'no-abtt', postProcess: 'none' } });
-  if (chosen.clusterRule !== 'mean') ablations.push({ name: `– ${chosen.clusterRule} (cluster mean only)`, config: { ...chosen, name: 'mean-rule', clusterRule: 'mean' } });
-  if (chosen.verdictRule !== 'sum') ablations.push({ name: `– ${chosen.verdictRule} verdict (paper: IS_rel ≥ IS_unr)`, config: { ...chosen, name: 'sum-verdict', verdictRule: 'sum' } });
-  if (chosen.classContrast) ablations.push({ name: '– class contrast', config: { ...chosen, name: 'no-contrast', classContrast: false } });
-  if (chosen.thetaDist !== TOKI_PAPER.thetaDist) ablations.push({ name: `– θ_dist ${chosen.thetaDist} (paper 0.3)`, config: { ...chosen, name: 'paper-dist', thetaDist: TOKI_PAPER.thetaDist } });
+  if (chosen.postProcess !== 'none')
+    ablations.push({ name: '– all-but-the-top', config: { ...chosen, name: 'no-abtt', postProcess: 'none' } });
+  if (chosen.clusterRule !== 'mean')
+    ablations.push({
+      name: `– ${chosen.clusterRule} (cluster mean only)`,
+      config: { ...chosen, name: 'mean-rule', clusterRule: 'mean' },
+    });
+  if (chosen.verdictRule !== 'sum')
+    ablations.push({
+      name: `– ${chosen.verdictRule} verdict (paper: IS_rel ≥ IS_unr)`,
+      config: { ...chosen, name: 'sum-verdict', verdictRule: 'sum' },
+    });
+  if (chosen.classContrast)
+    ablations.push({ name: '– class contrast', config: { ...chosen, name: 'no-contrast', classContrast: false } });
+  if (chosen.thetaDist !== TOKI_PAPER.thetaDist)
+    ablations.push({
+      name: `– θ_dist ${chosen.thetaDist} (paper 0.3)`,
+      config: { ...chosen, name: 'paper-dist', thetaDist: TOKI_PAPER.thetaDist },
+    });
   const results: Record<string, unknown> = { chosen: best, rows };
   for (let i = 0; i < cases.length; i++) {
     const c = cases[i];
     const { val, test } = splits[i];
     const pos = (t: Uint8Array) => t.reduce((a, b) => a + b, 0);
-    out.push(`Case ${i + 1}: ${c.name} (bow-logistic accuracy ${f3(c.accuracy)}); ground truth validation ${c.counts.validation.join('/')}, test ${c.counts.test.join('/')} (trustworthy/untrustworthy); scored sample validation ${pos(val.truth)}/${val.truth.length - pos(val.truth)}, test ${pos(test.truth)}/${test.truth.length - pos(test.truth)}`);
-    out.push(`  ${'oracle'.padEnd(40)} ${'val G'.padStart(6)} ${'test G'.padStart(6)}  95% CI         Sen    Spec   verdicts ≠ chosen`);
+    out.push(
+      `Case ${i + 1}: ${c.name} (bow-logistic accuracy ${f3(c.accuracy)}); ground truth validation ${c.counts.validation.join('/')}, test ${c.counts.test.join('/')} (trustworthy/untrustworthy); scored sample validation ${pos(val.truth)}/${val.truth.length - pos(val.truth)}, test ${pos(test.truth)}/${test.truth.length - pos(test.truth)}`,
+    );
+    out.push(
+      `  ${'oracle'.padEnd(40)} ${'val G'.padStart(6)} ${'test G'.padStart(6)}  95% CI         Sen    Spec   verdicts ≠ chosen`,
+    );
     const chosenEval = await evaluate(c, chosen, chosenMembers, thetaRelate, val, test, true);
     const line = (name: string, pv: Uint8Array, pt: Uint8Array) => {
       const m = oracleMetrics(pt, test.truth);
       const [lo, hi] = bootstrap(pt, test.truth, args.bootstrap, 17 + i);
       let diff = 0;
       for (let j = 0; j < pt.length; j++) if (pt[j] !== chosenEval.test[j]) diff++;
-      out.push(`  ${name.padEnd(40)} ${f3(gmean(pv, val.truth)).padStart(6)} ${f3(m.gmean).padStart(6)}  [${f3(lo)}, ${f3(hi)}]  ${f3(m.sensitivity)}  ${f3(m.specificity)}  ${(diff / pt.length).toFixed(3)}`);
+      out.push(
+        `  ${name.padEnd(40)} ${f3(gmean(pv, val.truth)).padStart(6)} ${f3(m.gmean).padStart(6)}  [${f3(lo)}, ${f3(hi)}]  ${f3(m.sensitivity)}  ${f3(m.specificity)}  ${(diff / pt.length).toFixed(3)}`,
+      );
       return m.gmean;
     };
     const caseResult: Record<string, unknown> = {};
@@ -292,10 +410,17 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       if (choice.name === choices[0].name) describeStore(out, p.store, c, 'toki-paper');
     }
     caseResult.naive = line('Naive (θ_conf 0.9)', naiveOracle(val.confidence, 0.9), naiveOracle(test.confidence, 0.9));
-    for (const a of ablations.slice(1)) caseResult[a.name] = line(`ablation ${a.name}`, ...(await pair(await evaluate(c, a.config, chosenMembers, thetaRelate, val, test, true))));
+    for (const a of ablations.slice(1))
+      caseResult[a.name] = line(
+        `ablation ${a.name}`,
+        ...(await pair(await evaluate(c, a.config, chosenMembers, thetaRelate, val, test, true))),
+      );
     for (const choice of choices) {
       if (choice.name === best.embedding) continue;
-      caseResult[`emb-${choice.name}`] = line(`toki rule with ${choice.name}`, ...(await pair(await evaluate(c, chosen, choice.members, thetaRelate, val, test, true))));
+      caseResult[`emb-${choice.name}`] = line(
+        `toki rule with ${choice.name}`,
+        ...(await pair(await evaluate(c, chosen, choice.members, thetaRelate, val, test, true))),
+      );
     }
     describeStore(out, chosenEval.store, c, 'toki');
     out.push('');
@@ -317,7 +442,9 @@ function describeStore(out: string[], store: KeywordStore, c: CachedCase, name: 
   });
   const trig = (c.spec.trigger ?? '').toLowerCase().split(/\s+/u).filter(Boolean);
   const where = trig.map((t) => {
-    const ls = store.labels.filter((l) => store.pool(l).some((w) => w.word === t)).map((l) => `${l}:${store.isKeyword(l, t) ? 'KEYWORD' : 'non-keyword'}`);
+    const ls = store.labels
+      .filter((l) => store.pool(l).some((w) => w.word === t))
+      .map((l) => `${l}:${store.isKeyword(l, t) ? 'KEYWORD' : 'non-keyword'}`);
     return `"${t}" ${ls.length ? ls.join(' ') : 'in no pool'}`;
   });
   out.push(`    ${name} keywords/pool: ${parts.join(', ')}${where.length ? `; trigger ${where.join(', ')}` : ''}`);

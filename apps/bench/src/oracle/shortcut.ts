@@ -23,7 +23,15 @@ import type { CaseSpec, CorpusName } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
-import { caseMarkdown, compactCase, drawnHeadline, familyMarkdown, sideBySideTable, transformerSettings, transformerTable } from './family-report.js';
+import {
+  caseMarkdown,
+  compactCase,
+  drawnHeadline,
+  familyMarkdown,
+  sideBySideTable,
+  transformerSettings,
+  transformerTable,
+} from './family-report.js';
 import { DeferredFineTune, KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
 import { machineInfo, type MachineInfo } from '../machine.js';
@@ -117,7 +125,6 @@ const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json.gz');
 /** Layers × hidden of the committed masked-LM fixture: a kit-bert run on any other encoder is the full-size section's. */
 const FIXTURE_SIZE = '2 × 128';
 
-
 /**
  * The bag-of-words run of the same cases, shown beside a transformer run's: the drawn family's own section
  * (the same seeds draw the same cases) for a drawn run, the table3 section's for the hand-written family;
@@ -125,21 +132,33 @@ const FIXTURE_SIZE = '2 × 128';
  */
 function bagOfWordsBeside(r: FamilyResults, family: 'test' | 'validation' | undefined): string[] {
   // the compact copy each drawn family's section is rendered from (writeSection's compactFile)
-  const [file, section] = family ? [join(ROOT, `apps/bench/results/oracle-drawn-${family}.json.gz`), family === 'test' ? 'oracle-drawn' : 'oracle-drawn-validation'] : [BOW_RESULTS, 'table3'];
+  const [file, section] = family
+    ? [
+        join(ROOT, `apps/bench/results/oracle-drawn-${family}.json.gz`),
+        family === 'test' ? 'oracle-drawn' : 'oracle-drawn-validation',
+      ]
+    : [BOW_RESULTS, 'table3'];
   if (!existsSync(file)) return [];
   const bow = readJson<FamilyResults>(file);
   if (!r.cases.some((c) => bow.cases.some((b) => b.name === c.name))) return [];
-  return [`#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the ${section} section's (${shownPath(file)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, bow)}`];
+  return [
+    `#### Beside the bag-of-words model on the same cases\n\nThe bag-of-words rows are the ${section} section's (${shownPath(file)}, its own settings: the model, the sizes and hence the sampled predictions differ; the ground truth is the same definition on the same test pools).\n\n${sideBySideTable(r, bow)}`,
+  ];
 }
 
 /** BENCHMARKS.md's table3 section (table3-transformer for a kit-bert run) from a results file (the same formatter as a live run). */
 function writeSection(r: FamilyResults, file: string, note?: string): void {
   // wall time of the run (data, training, ground truth, explaining, scoring); the evaluation time of the cases when it was cut short
-  const seconds = r.finishedAt ? (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000 : r.cases.reduce((a, c) => a + c.seconds, 0);
+  const seconds = r.finishedAt
+    ? (Date.parse(r.finishedAt) - Date.parse(r.startedAt)) / 1000
+    : r.cases.reduce((a, c) => a + c.seconds, 0);
   const partial = r.finishedAt ? '' : ' (run stopped before the end: the cases listed are those it finished)';
   const made = r.cases.reduce((a, c) => a + (c.explanations?.made ?? 0), 0);
   const reused = r.cases.reduce((a, c) => a + (c.explanations?.reused ?? 0), 0);
-  const cache = made === 0 && reused > 0 ? ` Every LIME explanation (${reused.toLocaleString('en-US')} asked for) came from the --cache folder, made by an earlier run of the same command (about 12 min more): the time above is data, training, ground truth, keyword identification, labelling and scoring.` : '';
+  const cache =
+    made === 0 && reused > 0
+      ? ` Every LIME explanation (${reused.toLocaleString('en-US')} asked for) came from the --cache folder, made by an earlier run of the same command (about 12 min more): the time above is data, training, ground truth, keyword identification, labelling and scoring.`
+      : '';
   const transformer = r.options.model === KIT_BERT;
   const family = r.options.draw?.family;
   // a drawn family's section is rendered from a compact copy committed beside the sections (the run's own file is regenerated)
@@ -156,7 +175,16 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     writeResults(compactFile, r, true);
     file = shownPath(compactFile);
   }
-  const name = family && transformer ? `oracle-drawn-${transformerName}` : family === 'test' ? 'oracle-drawn' : family === 'validation' ? 'oracle-drawn-validation' : transformer ? 'table3-transformer' : 'table3';
+  const name =
+    family && transformer
+      ? `oracle-drawn-${transformerName}`
+      : family === 'test'
+        ? 'oracle-drawn'
+        : family === 'validation'
+          ? 'oracle-drawn-validation'
+          : transformer
+            ? 'table3-transformer'
+            : 'table3';
   const entry = BENCHMARKS.find((b) => b.name === name)!;
   const head = `Written from ${file}${partial} by \`node apps/bench/dist/oracle/shortcut.js --from ${file} --write-section\`. The machine was shared with other engineers' jobs during the run (load average above): times are indicative only.${cache}`;
   const transformerHead = transformer
@@ -172,7 +200,10 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     name: entry.name,
     title: entry.title,
     description: entry.description,
-    command: `pnpm turbo run build --filter=@xtrust/bench && nice -n ${transformer ? 19 : 10} node apps/bench/dist/oracle/shortcut.js ${r.argv.map((a) => (isAbsolute(a) ? shownPath(a) : a)).map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(' ')}`,
+    command: `pnpm turbo run build --filter=@xtrust/bench && nice -n ${transformer ? 19 : 10} node apps/bench/dist/oracle/shortcut.js ${r.argv
+      .map((a) => (isAbsolute(a) ? shownPath(a) : a))
+      .map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))
+      .join(' ')}`,
     date: r.startedAt,
     seconds,
     quick: false,
@@ -180,9 +211,26 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     status: 'ok',
     markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)}`,
     // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
-    order: orderAfter(join(ROOT, 'apps/bench/results/sections'), 'table3', family && transformer ? (fullSize ? 0.39 : 0.38) : family === 'test' ? 0.3 : family === 'validation' ? 0.35 : transformer ? 0.25 : 0, BENCHMARKS.indexOf(entry)),
+    order: orderAfter(
+      join(ROOT, 'apps/bench/results/sections'),
+      'table3',
+      family && transformer
+        ? fullSize
+          ? 0.39
+          : 0.38
+        : family === 'test'
+          ? 0.3
+          : family === 'validation'
+            ? 0.35
+            : transformer
+              ? 0.25
+              : 0,
+      BENCHMARKS.indexOf(entry),
+    ),
     // a drawn family's headline is computed from its results; the hand-written family's is kept as written
-    ...(family ? { headline: drawnHeadline(r.cases, family, r.startedAt, transformer ? sizes.join(', ') : undefined) } : {}),
+    ...(family
+      ? { headline: drawnHeadline(r.cases, family, r.startedAt, transformer ? sizes.join(', ') : undefined) }
+      : {}),
   });
   writeBenchmarks(join(ROOT, 'BENCHMARKS.md'), join(ROOT, 'apps/bench/results/sections'));
 }
@@ -196,10 +244,18 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
     return;
   }
   const info = backendInfo();
-  log(`kernels: ${info.backend} (${info.threads} threads${info.simd ? `, ${info.simd}` : ''}); ${options.cases.length} case(s); model ${options.model}; oracles ${options.oracles.join(', ')}; explainers ${options.explainers.join(', ')}`);
+  log(
+    `kernels: ${info.backend} (${info.threads} threads${info.simd ? `, ${info.simd}` : ''}); ${options.cases.length} case(s); model ${options.model}; oracles ${options.oracles.join(', ')}; explainers ${options.explainers.join(', ')}`,
+  );
   const kitBert = options.model === KIT_BERT ? kitBertSettings(options) : undefined;
   const setups = oracleSetups(options.oracles, { embeddings: options.embeddings });
-  const results: FamilyResults = { argv, options, startedAt: new Date().toISOString(), machine: machineInfo(), cases: [] };
+  const results: FamilyResults = {
+    argv,
+    options,
+    startedAt: new Date().toISOString(),
+    machine: machineInfo(),
+    cases: [],
+  };
   if (options.out && existsSync(options.out)) log(`${options.out} exists: it will be overwritten`);
   let scored = 0;
   let deferred = 0;
@@ -230,21 +286,41 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
     log(`case ${i + 1}${options.draw ? '' : `/${options.cases.length}`}: ${caseName(spec)}`);
     let built;
     try {
-      built = await buildCase(spec, { kind: options.model, ...(kitBert ? { kitBert } : {}), testFractions: options.testFractions, validationFraction: options.validationFraction, windowsPerText: options.windowsPerText, minPerSide: options.minPerSide, validation: options.validation, log });
+      built = await buildCase(spec, {
+        kind: options.model,
+        ...(kitBert ? { kitBert } : {}),
+        testFractions: options.testFractions,
+        validationFraction: options.validationFraction,
+        windowsPerText: options.windowsPerText,
+        minPerSide: options.minPerSide,
+        validation: options.validation,
+        log,
+      });
     } catch (e) {
       if (!(e instanceof DeferredFineTune)) throw e;
       deferred++;
       log(`case ${i + 1} deferred: its fine-tuning ${e.key} is queued in ${e.queue}`);
       continue;
     }
-    const result = await evaluateCase(built, setups, { explainers: options.explainers, samples: options.samples, train: options.train, perSide: options.perSide, resamples: options.resamples, cacheDir: options.cacheDir, log });
+    const result = await evaluateCase(built, setups, {
+      explainers: options.explainers,
+      samples: options.samples,
+      train: options.train,
+      perSide: options.perSide,
+      resamples: options.resamples,
+      cacheDir: options.cacheDir,
+      log,
+    });
     results.cases.push(result);
     scored += result.status === 'scored' ? 1 : 0;
     if (options.out) writeResults(options.out, results);
     console.log(`${caseMarkdown(result, i + 1, options.minPerSide)}\n`);
     log(`case ${i + 1} ${result.status} in ${result.seconds.toFixed(0)} s`);
   }
-  if (deferred > 0) log(`${deferred} case(s) deferred: their fine-tunings are queued in ${options.finetuneQueue} (node apps/bench/dist/oracle/kit-bert-queue.js pack, the device, unpack; then run this command again)`);
+  if (deferred > 0)
+    log(
+      `${deferred} case(s) deferred: their fine-tunings are queued in ${options.finetuneQueue} (node apps/bench/dist/oracle/kit-bert-queue.js pack, the device, unpack; then run this command again)`,
+    );
   results.finishedAt = new Date().toISOString();
   if (options.out) writeResults(options.out, results);
   if (options.model === KIT_BERT) console.log(transformerTable(results.cases));
@@ -254,4 +330,8 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
 const argv = process.argv.slice(2);
 const options = parseOrExit(parseShortcutArgs, argv, USAGE);
 // the command line is parsed above; runScript (with no options of its own) reports what main throws: one line, exit 1 (the stack with XTRUST_DEBUG)
-await runScript(defineScript({ usage: 'node apps/bench/dist/oracle/shortcut.js [options]', options: {} }), () => main(argv, options), []);
+await runScript(
+  defineScript({ usage: 'node apps/bench/dist/oracle/shortcut.js [options]', options: {} }),
+  () => main(argv, options),
+  [],
+);

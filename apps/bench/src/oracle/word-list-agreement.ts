@@ -24,8 +24,31 @@ import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
 import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
 import { agreementHeadline, agreementMarkdown, type CorpusAgreement } from './word-list-report.js';
-import { coverageTable, halfLists, LIST_HALVES, listsCoverage, type ListHalf, loadWordLists, relatednessAgainstLists, relatednessTable, WORD_LIST_CORPORA, type ClassRelatedness, type WordListCorpus } from './relatedness-lists.js';
-import { defineScript, machineInfo, orderAfter, readJson, runScript, saveSection, UsageError, writeBenchmarks, writeJsonAtomic, type Options } from '../harness/index.js';
+import {
+  coverageTable,
+  halfLists,
+  LIST_HALVES,
+  listsCoverage,
+  type ListHalf,
+  loadWordLists,
+  relatednessAgainstLists,
+  relatednessTable,
+  WORD_LIST_CORPORA,
+  type ClassRelatedness,
+  type WordListCorpus,
+} from './relatedness-lists.js';
+import {
+  defineScript,
+  machineInfo,
+  orderAfter,
+  readJson,
+  runScript,
+  saveSection,
+  UsageError,
+  writeBenchmarks,
+  writeJsonAtomic,
+  type Options,
+} from '../harness/index.js';
 import { BENCHMARKS, ROOT } from '../index.js';
 import { bandSummary, configurationSummary } from './family-report.js';
 import type { FamilyResults } from './shortcut.js';
@@ -34,19 +57,52 @@ const SPEC = defineScript({
   usage: 'node apps/bench/dist/oracle/word-list-agreement.js [options]',
   summary: "TOKI's keyword step against the person-written word lists: precision and recall of 'related' per class.",
   options: {
-    corpus: { kind: 'list', default: ['spam', 'sotu', 'brown'], choices: WORD_LIST_CORPORA, help: 'corpora whose lists are scored' },
-    oracle: { kind: 'list', default: ['toki', 'toki-paper'], help: 'oracle configurations (names of oracle-setups.ts candidateOracle)' },
-    kit: { kind: 'string', placeholder: 'DIR', help: 'a kit BERT folder (HF layout) to use instead of a bow-logistic trained on the corpus; its labels must be the corpus classes' },
+    corpus: {
+      kind: 'list',
+      default: ['spam', 'sotu', 'brown'],
+      choices: WORD_LIST_CORPORA,
+      help: 'corpora whose lists are scored',
+    },
+    oracle: {
+      kind: 'list',
+      default: ['toki', 'toki-paper'],
+      help: 'oracle configurations (names of oracle-setups.ts candidateOracle)',
+    },
+    kit: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'a kit BERT folder (HF layout) to use instead of a bow-logistic trained on the corpus; its labels must be the corpus classes',
+    },
     train: { kind: 'integer', default: 2000, min: 10, help: 'training texts explained for keyword identification' },
     samples: { kind: 'integer', default: 5000, min: 10, help: 'LIME samples per explanation' },
-    words: { kind: 'integer', default: 60, min: 10, help: 'texts are cut into windows of this many words (≤ 3 per text)' },
+    words: {
+      kind: 'integer',
+      default: 60,
+      min: 10,
+      help: 'texts are cut into windows of this many words (≤ 3 per text)',
+    },
     seed: { kind: 'integer', default: 1, help: 'seed of the split, the model and LIME' },
-    out: { kind: 'string', placeholder: 'FILE', help: 'JSON results (with --append: rows of the same corpus, model and oracle are replaced, the others kept)' },
-    append: { kind: 'flag', help: 'add this run\'s rows to the --out file instead of overwriting it' },
+    out: {
+      kind: 'string',
+      placeholder: 'FILE',
+      help: 'JSON results (with --append: rows of the same corpus, model and oracle are replaced, the others kept)',
+    },
+    append: { kind: 'flag', help: "add this run's rows to the --out file instead of overwriting it" },
     from: { kind: 'string', placeholder: 'FILE', help: 'print the tables of a results file instead of running' },
-    'write-section': { kind: 'flag', help: "with --from: store it as the bench's oracle-word-lists section and re-render BENCHMARKS.md" },
-    validation: { kind: 'string', placeholder: 'FILE', help: 'with --write-section: a shortcut.js --family validation results file whose per-configuration and per-band G-means go into the section (the description candidate against toki on shortcut detection)' },
-    note: { kind: 'string', placeholder: 'TEXT', help: 'with --write-section: a paragraph of observations added to the section' },
+    'write-section': {
+      kind: 'flag',
+      help: "with --from: store it as the bench's oracle-word-lists section and re-render BENCHMARKS.md",
+    },
+    validation: {
+      kind: 'string',
+      placeholder: 'FILE',
+      help: 'with --write-section: a shortcut.js --family validation results file whose per-configuration and per-band G-means go into the section (the description candidate against toki on shortcut detection)',
+    },
+    note: {
+      kind: 'string',
+      placeholder: 'TEXT',
+      help: 'with --write-section: a paragraph of observations added to the section',
+    },
   },
 });
 
@@ -74,11 +130,14 @@ export async function agreement(
     eq5.set(label, new Map(words.map((w, i) => [w, r[i] === 1])));
   }
   const pools = new Map(store.labels.map((l) => [l, new Set(store.pool(l).map((w) => w.word))]));
-  const status = (label: string, word: string) => (pools.get(label)?.has(word) ? store.isKeyword(label, word) : undefined);
+  const status = (label: string, word: string) =>
+    pools.get(label)?.has(word) ? store.isKeyword(label, word) : undefined;
   return {
     keyword: relatednessAgainstLists(lists, status),
     eq5: relatednessAgainstLists(lists, (label, word) => eq5.get(label)?.get(word)),
-    halves: Object.fromEntries(LIST_HALVES.map((h) => [h, relatednessAgainstLists(halfLists(lists, h), status)])) as Record<ListHalf, ClassRelatedness[]>,
+    halves: Object.fromEntries(
+      LIST_HALVES.map((h) => [h, relatednessAgainstLists(halfLists(lists, h), status)]),
+    ) as Record<ListHalf, ClassRelatedness[]>,
   };
 }
 
@@ -140,11 +199,14 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   if (o['write-section']) throw new UsageError('--write-section goes with --from FILE');
   const glove = await embedding('glove');
   const theta = { [glove.name]: await thetaRelateOf(glove) };
-  const earlier: CorpusAgreement[] = o.append && o.out && existsSync(o.out) ? readJson<AgreementFile>(o.out).results : [];
+  const earlier: CorpusAgreement[] =
+    o.append && o.out && existsSync(o.out) ? readJson<AgreementFile>(o.out).results : [];
   const out: CorpusAgreement[] = [];
   const save = () => {
     if (!o.out) return;
-    const kept = earlier.filter((e) => !out.some((r) => r.corpus === e.corpus && r.model === e.model && r.oracle === e.oracle));
+    const kept = earlier.filter(
+      (e) => !out.some((r) => r.corpus === e.corpus && r.model === e.model && r.oracle === e.oracle),
+    );
     // gzipped when the name says so (.json.gz): the rows keep every class's wrong words, and git keeps apps/bench/results under 2 MB
     writeJsonAtomic(o.out, { argv: process.argv.slice(2), date: new Date().toISOString(), results: [...kept, ...out] });
   };
@@ -159,7 +221,10 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       // a reduced run is a different measurement: its rows must not replace (or pass for) the paper-size ones
       modelName = `kit BERT ${o.kit}${o.train !== SPEC.options.train.default || o.samples !== SPEC.options.samples.default ? ` (LIME ${o.samples}, ${o.train} texts)` : ''}`;
       const missing = data.labels.filter((l) => !model.labels.includes(l));
-      if (missing.length) throw new Error(`--kit ${o.kit}: its labels (${model.labels.join(', ')}) lack ${missing.join(', ')} of ${corpus}`);
+      if (missing.length)
+        throw new Error(
+          `--kit ${o.kit}: its labels (${model.labels.join(', ')}) lack ${missing.join(', ')} of ${corpus}`,
+        );
     } else {
       model = await trainClassifier('bow-logistic', data.train, { seed: o.seed, labels: data.labels });
       modelName = 'bow-logistic';
@@ -176,17 +241,38 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
     const { explainer: lime, params } = makeExplainer('lime', o.samples, o.seed);
     const explainer = new CachedExplainer(lime, `${corpus}|${modelName}|${params}|w${o.words}`);
     for (const name of o.oracle) {
-      const store = await identifyKeywords(model, data.train.map((r) => r.text), data.train.map((r) => r.label), {
-        explainer, embeddings: [glove], thetaRelate: theta, oracle: candidateOracle(name), sampleSize: o.train, classNames: CLASS_NAMES[corpus as CorpusName], seed: o.seed,
-      });
+      const store = await identifyKeywords(
+        model,
+        data.train.map((r) => r.text),
+        data.train.map((r) => r.label),
+        {
+          explainer,
+          embeddings: [glove],
+          thetaRelate: theta,
+          oracle: candidateOracle(name),
+          sampleSize: o.train,
+          classNames: CLASS_NAMES[corpus as CorpusName],
+          seed: o.seed,
+        },
+      );
       const a = await agreement(store, lists, [glove]);
       const coverage = listsCoverage(lists, (l) => store.pool(l).map((w) => w.word));
       const row: CorpusAgreement = {
-        corpus, model: modelName, testAccuracy: right / data.test.length, oracle: name, keyword: slim(a.keyword), eq5: slim(a.eq5), halves: { choice: slim(a.halves.choice), report: slim(a.halves.report) },
-        coverage: coverage.map((c) => ({ ...c, relatedMissing: [], unrelatedMissing: [] })), seconds: (performance.now() - t0) / 1000,
-        ...(store.descriptionItems(store.labels[0]) ? { descriptions: Object.fromEntries(store.labels.map((l) => [l, store.descriptionItems(l)!])) } : {}),
+        corpus,
+        model: modelName,
+        testAccuracy: right / data.test.length,
+        oracle: name,
+        keyword: slim(a.keyword),
+        eq5: slim(a.eq5),
+        halves: { choice: slim(a.halves.choice), report: slim(a.halves.report) },
+        coverage: coverage.map((c) => ({ ...c, relatedMissing: [], unrelatedMissing: [] })),
+        seconds: (performance.now() - t0) / 1000,
+        ...(store.descriptionItems(store.labels[0])
+          ? { descriptions: Object.fromEntries(store.labels.map((l) => [l, store.descriptionItems(l)!])) }
+          : {}),
       };
-      if (row.descriptions) for (const [l, d] of Object.entries(row.descriptions)) console.log(`description of ${l}: ${d.join(', ')}`);
+      if (row.descriptions)
+        for (const [l, d] of Object.entries(row.descriptions)) console.log(`description of ${l}: ${d.join(', ')}`);
       out.push(row);
       console.log(`### ${corpus}, ${modelName} (held-out accuracy ${row.testAccuracy.toFixed(3)}), oracle ${name}\n`);
       console.log(`Keyword status of listed pool words:\n\n${relatednessTable(a.keyword)}\n`);

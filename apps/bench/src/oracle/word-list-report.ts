@@ -29,11 +29,17 @@ export function agreementMarkdown(results: readonly CorpusAgreement[]): string {
     const key = `${r.model}|${r.oracle}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
-  out.push('| model | oracle | classes with precision and recall ≥ 0.8 (keyword status) | (Eq. 5, every listed word) | function words called related (Eq. 5) |', '| --- | --- | ---: | ---: | ---: |');
+  out.push(
+    '| model | oracle | classes with precision and recall ≥ 0.8 (keyword status) | (Eq. 5, every listed word) | function words called related (Eq. 5) |',
+    '| --- | --- | ---: | ---: | ---: |',
+  );
   for (const rs of groups.values()) {
-    const ok = (xs: readonly ClassRelatedness[]) => xs.filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
+    const ok = (xs: readonly ClassRelatedness[]) =>
+      xs.filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
     const all = rs.flatMap((r) => r.keyword).length;
-    out.push(`| ${rs[0].model} | ${rs[0].oracle} | ${rs.reduce((a, r) => a + ok(r.keyword), 0)} / ${all} | ${rs.reduce((a, r) => a + ok(r.eq5), 0)} / ${all} | ${rs.reduce((a, r) => a + r.eq5.reduce((b, x) => b + x.functionWordsCalledRelated.length, 0), 0)} |`);
+    out.push(
+      `| ${rs[0].model} | ${rs[0].oracle} | ${rs.reduce((a, r) => a + ok(r.keyword), 0)} / ${all} | ${rs.reduce((a, r) => a + ok(r.eq5), 0)} / ${all} | ${rs.reduce((a, r) => a + r.eq5.reduce((b, x) => b + x.functionWordsCalledRelated.length, 0), 0)} |`,
+    );
   }
   out.push('');
   const halved = results.filter((r) => r.halves);
@@ -49,8 +55,16 @@ export function agreementMarkdown(results: readonly CorpusAgreement[]): string {
     for (const model of models) {
       const rows = halved.filter((r) => r.model === model);
       const classes = [...new Set(rows.flatMap((r) => r.keyword.map((k) => `${r.corpus}|${k.label}`)))];
-      out.push(`${model}:`, '', `| class | ${oracles.map((o) => `${o}: choice P / R | report P / R`).join(' | ')} |`, `| --- | ${oracles.map(() => '---: | ---:').join(' | ')} |`);
-      const cell = (x: ClassRelatedness | undefined) => (x ? `${pct(x.precision)} / ${pct(x.recall)}${(x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8 ? ' ✓' : ''}` : '—');
+      out.push(
+        `${model}:`,
+        '',
+        `| class | ${oracles.map((o) => `${o}: choice P / R | report P / R`).join(' | ')} |`,
+        `| --- | ${oracles.map(() => '---: | ---:').join(' | ')} |`,
+      );
+      const cell = (x: ClassRelatedness | undefined) =>
+        x
+          ? `${pct(x.precision)} / ${pct(x.recall)}${(x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8 ? ' ✓' : ''}`
+          : '—';
       for (const c of classes) {
         const [corpus, label] = c.split('|');
         const cells = oracles.map((o) => {
@@ -59,17 +73,29 @@ export function agreementMarkdown(results: readonly CorpusAgreement[]): string {
         });
         out.push(`| ${corpus} ${label} | ${cells.join(' | ')} |`);
       }
-      const count = (o: string, h: ListHalf) => rows.filter((r) => r.oracle === o).flatMap((r) => r.halves![h]).filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
-      out.push(`| **classes ✓ (of ${classes.length})** | ${oracles.map((o) => `${count(o, 'choice')} | ${count(o, 'report')}`).join(' | ')} |`, '');
+      const count = (o: string, h: ListHalf) =>
+        rows
+          .filter((r) => r.oracle === o)
+          .flatMap((r) => r.halves![h])
+          .filter((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8).length;
+      out.push(
+        `| **classes ✓ (of ${classes.length})** | ${oracles.map((o) => `${count(o, 'choice')} | ${count(o, 'report')}`).join(' | ')} |`,
+        '',
+      );
     }
   }
   for (const r of results) {
     out.push(`#### ${r.corpus}, ${r.model} (held-out accuracy ${r.testAccuracy.toFixed(3)}), oracle ${r.oracle}`, '');
-    out.push('| class | listed related / unrelated | in pool (related / unrelated) | keyword status: precision | recall | Eq. 5: precision | recall | Eq. 5 false positives (first 8) |', '| --- | --- | --- | ---: | ---: | ---: | ---: | --- |');
+    out.push(
+      '| class | listed related / unrelated | in pool (related / unrelated) | keyword status: precision | recall | Eq. 5: precision | recall | Eq. 5 false positives (first 8) |',
+      '| --- | --- | --- | ---: | ---: | ---: | ---: | --- |',
+    );
     r.keyword.forEach((k, i) => {
       const e = r.eq5[i];
       const c = r.coverage.find((x) => x.label === k.label);
-      out.push(`| ${k.label} | ${k.related} / ${k.unrelated} | ${c ? `${c.relatedInPool} / ${c.unrelatedInPool}` : '—'} | ${pct(k.precision)} | ${pct(k.recall)} | ${pct(e.precision)} | ${pct(e.recall)} | ${e.falsePositives.slice(0, 8).join(', ')}${e.falsePositives.length > 8 ? ', …' : ''} |`);
+      out.push(
+        `| ${k.label} | ${k.related} / ${k.unrelated} | ${c ? `${c.relatedInPool} / ${c.unrelatedInPool}` : '—'} | ${pct(k.precision)} | ${pct(k.recall)} | ${pct(e.precision)} | ${pct(e.recall)} | ${e.falsePositives.slice(0, 8).join(', ')}${e.falsePositives.length > 8 ? ', …' : ''} |`,
+      );
     });
     out.push('');
   }
@@ -93,13 +119,20 @@ export function agreementHeadline(results: readonly CorpusAgreement[], from: str
   const summary = (oracle: string) => {
     const rs = of(oracle);
     if (rs.length === 0) return '—';
-    return `${reading(rs.flatMap((r) => r.keyword), 'keyword status')}; ${reading(rs.flatMap((r) => r.eq5), 'Eq. 5')}; models ${[...new Set(rs.map((r) => r.model))].join(', ')}`;
+    return `${reading(
+      rs.flatMap((r) => r.keyword),
+      'keyword status',
+    )}; ${reading(
+      rs.flatMap((r) => r.eq5),
+      'Eq. 5',
+    )}; models ${[...new Set(rs.map((r) => r.model))].join(', ')}`;
   };
   const toki = of('toki').flatMap((r) => [...r.keyword, ...r.eq5]);
   const judged = toki.filter((x) => x.precision !== null || x.recall !== null);
   const met = judged.length > 0 && judged.every((x) => (x.precision ?? 0) >= 0.8 && (x.recall ?? 0) >= 0.8);
   return {
-    question: "Does TOKI's keyword step call 'related' the words a person calls related to a class, and not the others (function words never)?",
+    question:
+      "Does TOKI's keyword step call 'related' the words a person calls related to a class, and not the others (function words never)?",
     xtrust: `toki (the default: class names with their WordNet descriptions): ${summary('toki')}${of('toki-name').length ? ` · toki-name (class names alone, the default before issue 29's descriptions): ${summary('toki-name')}` : ''}`,
     peer: `same run: toki-paper ${summary('toki-paper')}`,
     goal: 'precision and recall of "related" ≥ 0.8 for every class (issue 29)',
@@ -107,4 +140,3 @@ export function agreementHeadline(results: readonly CorpusAgreement[], from: str
     from,
   };
 }
-

@@ -14,7 +14,15 @@ import { JsonlWriter, readJsonl, rng, writeJsonl } from '@xtrust/core';
 import { bootstrapInterval, ndcgAtKs } from '@xtrust/metrics';
 
 /** The explainers of the table, in the order they are shown. */
-export const TABLE1_METHODS = ['attention-last', 'attention-mean', 'lime', 'kernel-shap', 'omission', 'gradient', 'ig'] as const;
+export const TABLE1_METHODS = [
+  'attention-last',
+  'attention-mean',
+  'lime',
+  'kernel-shap',
+  'omission',
+  'gradient',
+  'ig',
+] as const;
 export type Table1Method = (typeof TABLE1_METHODS)[number];
 
 /** The explainers that query the model thousands of times per passage: run last, one passage at a time. */
@@ -75,7 +83,10 @@ export class ExplanationStore {
     mkdirSync(dir, { recursive: true });
     const s = new ExplanationStore(join(dir, 'explanations.jsonl'));
     if (existsSync(s.file)) {
-      for await (const r of readJsonl<PassageRecord>(s.file, { tolerateTruncatedTail: true, onTruncated: () => (s.truncated = true) })) {
+      for await (const r of readJsonl<PassageRecord>(s.file, {
+        tolerateTruncatedTail: true,
+        onTruncated: () => (s.truncated = true),
+      })) {
         s.byKey.set(storeKey(r.value.id, r.value.method), r.value);
       }
       // the torn line would sit mid-file once appended after: rewrite the file without it (atomically)
@@ -120,16 +131,25 @@ const storeKey = (id: number, method: string) => `${id}\t${method}`;
  * passages (method by method), then the sampled methods (LIME, KernelSHAP) passage by passage, so that
  * an interrupted run has every method on a prefix of the passages. Pairs for which `done` holds are skipped.
  */
-export function pendingWork(ids: readonly number[], methods: readonly string[], done: (id: number, method: string) => boolean): { id: number; method: string }[] {
+export function pendingWork(
+  ids: readonly number[],
+  methods: readonly string[],
+  done: (id: number, method: string) => boolean,
+): { id: number; method: string }[] {
   const out: { id: number; method: string }[] = [];
-  for (const m of methods) if (!SAMPLED_METHODS.has(m)) for (const id of ids) if (!done(id, m)) out.push({ id, method: m });
+  for (const m of methods)
+    if (!SAMPLED_METHODS.has(m)) for (const id of ids) if (!done(id, m)) out.push({ id, method: m });
   const sampled = methods.filter((m) => SAMPLED_METHODS.has(m));
   for (const id of ids) for (const m of sampled) if (!done(id, m)) out.push({ id, method: m });
   return out;
 }
 
 /** Passages (ids) for which every one of `methods` is stored: the set every row of a table is computed on. */
-export function completePassages(ids: readonly number[], methods: readonly string[], has: (id: number, method: string) => boolean): number[] {
+export function completePassages(
+  ids: readonly number[],
+  methods: readonly string[],
+  has: (id: number, method: string) => boolean,
+): number[] {
   return ids.filter((id) => methods.every((m) => has(id, m)));
 }
 
@@ -155,7 +175,10 @@ export function vocabularyIdeal(relevance: ReadonlyMap<string, number>, k: numbe
  * GloVe vectors used here, function words sit close to some genre names ("the" 0.66 and "to" 0.67 with
  * "government"), so a ranking that puts them first scores high without naming anything about the genre.
  */
-export function zeroFunctionWords(relevance: ReadonlyMap<string, number>, functionWords: ReadonlySet<string>): Map<string, number> {
+export function zeroFunctionWords(
+  relevance: ReadonlyMap<string, number>,
+  functionWords: ReadonlySet<string>,
+): Map<string, number> {
   const out = new Map(relevance);
   for (const w of out.keys()) if (functionWords.has(w)) out.set(w, 0);
   return out;
@@ -176,13 +199,25 @@ export interface RelevanceVariant {
  * are dropped) against the ideal of `textWords` or of `variant.idealWords`, with `relevance` the cosine of
  * each word with the class name (it must cover the text's words and the ideal words).
  */
-export function passageNdcg(ranked: readonly string[], textWords: readonly string[], relevance: ReadonlyMap<string, number>, ks: readonly number[], variant: RelevanceVariant): Record<number, number> {
+export function passageNdcg(
+  ranked: readonly string[],
+  textWords: readonly string[],
+  relevance: ReadonlyMap<string, number>,
+  ks: readonly number[],
+  variant: RelevanceVariant,
+): Record<number, number> {
   const list = ranked.filter((w) => relevance.has(w));
-  return ndcgAtKs(list, variant.idealWords ?? textWords, relevance, ks, { unique: variant.unique ?? false, negative: variant.negative });
+  return ndcgAtKs(list, variant.idealWords ?? textWords, relevance, ks, {
+    unique: variant.unique ?? false,
+    negative: variant.negative,
+  });
 }
 
 /** Mean of per-passage values with a percentile-bootstrap 95 % interval over the passages (1,000 resamples, seeded). */
-export function meanInterval(values: ArrayLike<number>, seed: number): { mean: number; lo: number; hi: number; n: number } {
+export function meanInterval(
+  values: ArrayLike<number>,
+  seed: number,
+): { mean: number; lo: number; hi: number; n: number } {
   const n = values.length;
   if (n === 0) return { mean: Number.NaN, lo: Number.NaN, hi: Number.NaN, n: 0 };
   const mean = (idx: ArrayLike<number>) => {
@@ -195,9 +230,17 @@ export function meanInterval(values: ArrayLike<number>, seed: number): { mean: n
 }
 
 /** Paired difference a − b over the same passages, with its bootstrap interval (passages resampled together). */
-export function pairedDifference(a: ArrayLike<number>, b: ArrayLike<number>, seed: number): { mean: number; lo: number; hi: number; n: number } {
-  if (a.length !== b.length) throw new Error(`pairedDifference: ${a.length} vs ${b.length} values; expected the same passages`);
-  return meanInterval(Float64Array.from({ length: a.length }, (_, i) => a[i] - b[i]), seed);
+export function pairedDifference(
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  seed: number,
+): { mean: number; lo: number; hi: number; n: number } {
+  if (a.length !== b.length)
+    throw new Error(`pairedDifference: ${a.length} vs ${b.length} values; expected the same passages`);
+  return meanInterval(
+    Float64Array.from({ length: a.length }, (_, i) => a[i] - b[i]),
+    seed,
+  );
 }
 
 /**
@@ -208,8 +251,32 @@ export function pairedDifference(a: ArrayLike<number>, b: ArrayLike<number>, see
  * mean of its words' vectors (003 §5).
  */
 export const CLASS_WORDINGS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
-  'genre label': { news: ['news'], religion: ['religion'], hobbies: ['hobbies'], government: ['government'], romance: ['romance'] },
-  'singular / near form': { news: ['newspaper'], religion: ['religious'], hobbies: ['hobby'], government: ['governmental'], romance: ['romantic'] },
-  'near synonym': { news: ['journalism'], religion: ['faith'], hobbies: ['crafts'], government: ['administration'], romance: ['love'] },
-  'Brown category title': { news: ['press', 'reportage'], religion: ['religion'], hobbies: ['skills', 'hobbies'], government: ['government', 'documents'], romance: ['romance', 'love', 'story'] },
+  'genre label': {
+    news: ['news'],
+    religion: ['religion'],
+    hobbies: ['hobbies'],
+    government: ['government'],
+    romance: ['romance'],
+  },
+  'singular / near form': {
+    news: ['newspaper'],
+    religion: ['religious'],
+    hobbies: ['hobby'],
+    government: ['governmental'],
+    romance: ['romantic'],
+  },
+  'near synonym': {
+    news: ['journalism'],
+    religion: ['faith'],
+    hobbies: ['crafts'],
+    government: ['administration'],
+    romance: ['love'],
+  },
+  'Brown category title': {
+    news: ['press', 'reportage'],
+    religion: ['religion'],
+    hobbies: ['skills', 'hobbies'],
+    government: ['government', 'documents'],
+    romance: ['romance', 'love', 'story'],
+  },
 };

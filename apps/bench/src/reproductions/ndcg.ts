@@ -41,16 +41,46 @@ const SPEC = defineScript({
     words: { kind: 'integer', min: 1, default: 60, help: 'passages cut to their first N words (built-in model)' },
     seed: { kind: 'integer', default: 1, help: 'split, sample and explainer seed' },
     'skip-bow': { kind: 'flag', help: 'skip the built-in bag-of-words table (run only the transformer with --model)' },
-    model: { kind: 'string', placeholder: 'DIR', help: 'a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown), or a built-in kind (bow-logistic) trained on the kit split' },
-    'model-texts': { kind: 'integer', min: 1, default: 100, help: "passages of the kit's held-out split explained (transformer)" },
+    model: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'a Brown-genre transformer in Hugging Face layout (e.g. models/transformers/fixtures/tiny-bert-brown), or a built-in kind (bow-logistic) trained on the kit split',
+    },
+    'model-texts': {
+      kind: 'integer',
+      min: 1,
+      default: 100,
+      help: "passages of the kit's held-out split explained (transformer)",
+    },
     'model-samples': { kind: 'integer', min: 2, default: 1000, help: 'LIME and KernelSHAP samples (transformer)' },
-    'model-words': { kind: 'integer', min: 1, default: 40, help: "passages cut to their first N words (transformer: fits the model's positions)" },
+    'model-words': {
+      kind: 'integer',
+      min: 1,
+      default: 40,
+      help: "passages cut to their first N words (transformer: fits the model's positions)",
+    },
     'model-threads': { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads (transformer)' },
-    methods: { kind: 'list', default: [...TABLE1_METHODS], choices: TABLE1_METHODS, help: 'explainers of the transformer table' },
+    methods: {
+      kind: 'list',
+      default: [...TABLE1_METHODS],
+      choices: TABLE1_METHODS,
+      help: 'explainers of the transformer table',
+    },
     'ig-steps': { kind: 'integer', min: 1, default: 50, help: 'integrated-gradients steps (Gauss–Legendre)' },
-    store: { kind: 'string', placeholder: 'DIR', help: 'run folder of the transformer run (resumed from); default apps/bench/results/ndcg-runs/<model>-w<words>-s<samples>-n<texts>-seed<seed>' },
-    from: { kind: 'list', placeholder: 'RUN,…', help: 'stored run folders: print their tables (first = main) without explaining' },
-    'write-section': { kind: 'flag', help: "with --from: store the tables as BENCHMARKS.md's ndcg-transformer section and re-render the pages" },
+    store: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'run folder of the transformer run (resumed from); default apps/bench/results/ndcg-runs/<model>-w<words>-s<samples>-n<texts>-seed<seed>',
+    },
+    from: {
+      kind: 'list',
+      placeholder: 'RUN,…',
+      help: 'stored run folders: print their tables (first = main) without explaining',
+    },
+    'write-section': {
+      kind: 'flag',
+      help: "with --from: store the tables as BENCHMARKS.md's ndcg-transformer section and re-render the pages",
+    },
   },
 });
 
@@ -63,7 +93,8 @@ function firstWords(text: string, n: number): string {
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const from = o.from ?? [];
-  if (o['write-section'] && from.length === 0) throw new UsageError('--write-section goes with --from RUN[,RUN…] (it writes the section of stored runs)');
+  if (o['write-section'] && from.length === 0)
+    throw new UsageError('--write-section goes with --from RUN[,RUN…] (it writes the section of stored runs)');
   if (from.length > 0) {
     if (o.model) throw new UsageError('--from renders stored runs; it does not go with --model');
     if (o['write-section']) await writeTable1Section(from);
@@ -85,7 +116,9 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       store: o.store,
       argv: process.argv.slice(2),
     });
-    console.log(`\nTransformer (003 Table 1: NDCG@10 attention 0.93 > LIME 0.77 > SHAP 0.74 in the paper's one worked example):\n`);
+    console.log(
+      `\nTransformer (003 Table 1: NDCG@10 attention 0.93 > LIME 0.77 > SHAP 0.74 in the paper's one worked example):\n`,
+    );
     console.log((await renderRuns([await loadRun(dir)])).md);
   }
 }
@@ -96,31 +129,48 @@ async function bowTable(o: Options<typeof SPEC.options>): Promise<void> {
   const SAMPLES = o.samples;
   const WORDS = o.words;
   const SEED = o.seed;
-  const rows = loadBrown({ tags: false }).rows.filter((r) => GENRES.includes(r.label)).map((r) => ({ text: firstWords(r.text, WORDS), label: r.label }));
+  const rows = loadBrown({ tags: false })
+    .rows.filter((r) => GENRES.includes(r.label))
+    .map((r) => ({ text: firstWords(r.text, WORDS), label: r.label }));
   const split = stratifiedSplit(rows, { testFraction: 0.3, seed: SEED });
   const model: Classifier = await trainClassifier('bow-logistic', split.train, { seed: SEED });
   const acc = await evaluateAccuracy(model, split.test);
-  log(`Brown ${GENRES.join(', ')}: ${split.train.length} train / ${split.test.length} test passages (first ${WORDS} words), bow-logistic accuracy ${acc.accuracy.toFixed(3)}`);
+  log(
+    `Brown ${GENRES.join(', ')}: ${split.train.length} train / ${split.test.length} test passages (first ${WORDS} words), bow-logistic accuracy ${acc.accuracy.toFixed(3)}`,
+  );
   // correctly predicted test passages: the class name is then also the true genre
   const correct = await correctlyPredicted(model, split.test);
   const texts = sample(correct, Math.min(N, correct.length), SEED);
   const glove = await GloveEmbedding.load();
   const methods: [string, Explainer | null][] = [
-    [`LIME (${SAMPLES} samples)`, new LimeExplainer({ numSamples: SAMPLES, numFeatures: 10, seed: SEED }) as unknown as Explainer],
-    [`KernelSHAP (${SAMPLES} samples)`, new KernelShapExplainer({ numSamples: SAMPLES, seed: SEED }) as unknown as Explainer],
+    [
+      `LIME (${SAMPLES} samples)`,
+      new LimeExplainer({ numSamples: SAMPLES, numFeatures: 10, seed: SEED }) as unknown as Explainer,
+    ],
+    [
+      `KernelSHAP (${SAMPLES} samples)`,
+      new KernelShapExplainer({ numSamples: SAMPLES, seed: SEED }) as unknown as Explainer,
+    ],
     ['omission', new OmissionExplainer() as unknown as Explainer],
     ['random ranking (floor)', null],
   ];
   const rows2 = await ndcgRows(model, texts, methods, glove, SEED);
-  console.log(`${texts.length} correctly predicted Brown passages (${GENRES.join(', ')}; first ${WORDS} words), built-in bow-logistic (test accuracy ${acc.accuracy.toFixed(3)}); relevance = GloVe cosine with the genre name, negatives clipped to 0; words ranked by weight towards the predicted genre; mean NDCG@k.\n`);
+  console.log(
+    `${texts.length} correctly predicted Brown passages (${GENRES.join(', ')}; first ${WORDS} words), built-in bow-logistic (test accuracy ${acc.accuracy.toFixed(3)}); relevance = GloVe cosine with the genre name, negatives clipped to 0; words ranked by weight towards the predicted genre; mean NDCG@k.\n`,
+  );
   console.log(`| explainer | ${NDCG_DEFAULT_KS.map((x) => `NDCG@${x}`).join(' | ')} | NDCG@10 95 % CI | seconds |`);
   console.log(`| --- | ${NDCG_DEFAULT_KS.map(() => '---').join(' | ')} | --- | --- |`);
   for (const r of rows2) console.log(r);
 }
 
-
 /** Mean NDCG@k rows (plain and "_unique") of each method over `texts`; `null` = seeded random ranking. */
-async function ndcgRows(model: Classifier, texts: readonly { text: string; label: string }[], methods: [string, Explainer | null][], glove: GloveEmbedding, SEED: number): Promise<string[]> {
+async function ndcgRows(
+  model: Classifier,
+  texts: readonly { text: string; label: string }[],
+  methods: [string, Explainer | null][],
+  glove: GloveEmbedding,
+  SEED: number,
+): Promise<string[]> {
   const textWords = texts.map((t) => tokenWords(t.text).map((w) => w.toLowerCase()));
   const relevance = new Map<string, Map<string, number>>();
   for (const g of GENRES) {
@@ -132,7 +182,10 @@ async function ndcgRows(model: Classifier, texts: readonly { text: string; label
     const t0 = performance.now();
     let ranked: string[][];
     if (explainer) {
-      const exps: Explanation[] = await explainer.explain(model, texts.map((t) => t.text));
+      const exps: Explanation[] = await explainer.explain(
+        model,
+        texts.map((t) => t.text),
+      );
       ranked = exps.map((e) => [...e.features].sort((a, b) => b.weight - a.weight).map((f) => f.word.toLowerCase()));
     } else {
       const r = rng(SEED);
@@ -150,8 +203,12 @@ async function ndcgRows(model: Classifier, texts: readonly { text: string; label
         at10[i] = s[10];
       });
       // percentile bootstrap over the passages (1,000 resamples, seeded): the spread a different sample of passages would give
-      const ci = bootstrapInterval(texts.length, (idx) => idx.reduce((a, j) => a + at10[j], 0) / idx.length, { seed: SEED });
-      rows2.push(`| ${name}${unique ? ' — unique' : ''} | ${NDCG_DEFAULT_KS.map((x) => (sums.get(x)! / texts.length).toFixed(3)).join(' | ')} | ${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)} | ${unique ? '' : secs.toFixed(1)} |`);
+      const ci = bootstrapInterval(texts.length, (idx) => idx.reduce((a, j) => a + at10[j], 0) / idx.length, {
+        seed: SEED,
+      });
+      rows2.push(
+        `| ${name}${unique ? ' — unique' : ''} | ${NDCG_DEFAULT_KS.map((x) => (sums.get(x)! / texts.length).toFixed(3)).join(' | ')} | ${ci.lo.toFixed(3)}–${ci.hi.toFixed(3)} | ${unique ? '' : secs.toFixed(1)} |`,
+      );
     }
     log(`${name}: ${secs.toFixed(1)} s`);
   }

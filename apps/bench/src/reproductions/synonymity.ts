@@ -19,19 +19,31 @@ import { defineScript, parseOrExit } from '../harness/options.js';
 const { records: file } = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/reproductions/synonymity.js [options]',
-    summary: "Success rates of the explanation-similarity attack, unweighted and weighted by GloVe, counter-fitted GloVe and WordNet synonymity (001 Tables 3/5), re-scored from the similarity section's attack records.",
+    summary:
+      "Success rates of the explanation-similarity attack, unweighted and weighted by GloVe, counter-fitted GloVe and WordNet synonymity (001 Tables 3/5), re-scored from the similarity section's attack records.",
     options: {
-      records: { kind: 'string', placeholder: 'FILE', default: 'apps/bench/results/attack/spam-xaifooler.jsonl', help: 'the attack records (JSONL) of `attack/run.js --task similarity`' },
+      records: {
+        kind: 'string',
+        placeholder: 'FILE',
+        default: 'apps/bench/results/attack/spam-xaifooler.jsonl',
+        help: 'the attack records (JSONL) of `attack/run.js --task similarity`',
+      },
     },
   }),
 );
 if (!existsSync(file)) {
-  console.error(`no attack records at ${file}: run \`pnpm bench --only similarity\` (or node apps/bench/dist/attack/run.js --task similarity) first`);
+  console.error(
+    `no attack records at ${file}: run \`pnpm bench --only similarity\` (or node apps/bench/dist/attack/run.js --task similarity) first`,
+  );
   process.exit(1);
 }
 
 /** Cosine of two words in a static embedding (0 when either is unknown), through its unit-row matrix. */
-function cosineOf(e: { unitMatrix(): Float32Array; indexOf(w: string): number; dim: number }): (a: string, b: string) => number {
+function cosineOf(e: {
+  unitMatrix(): Float32Array;
+  indexOf(w: string): number;
+  dim: number;
+}): (a: string, b: string) => number {
   const unit = e.unitMatrix();
   const dim = e.dim;
   return (a, b) => {
@@ -49,9 +61,14 @@ const wn = wordnet();
 const sources: [string, Syn][] = [
   ['GloVe cosine (interval form)', intervalSyn(cosineOf(await GloveEmbedding.load()))],
   ['counter-fitted GloVe cosine (interval form)', intervalSyn(cosineOf(await CounterFittedEmbedding.load()))],
-  ['WordNet thesaurus (1 for synonyms)', thesaurusSyn((a, b) => wn.synonyms(a.toLowerCase()).includes(b.toLowerCase()))],
+  [
+    'WordNet thesaurus (1 for synonyms)',
+    thesaurusSyn((a, b) => wn.synonyms(a.toLowerCase()).includes(b.toLowerCase())),
+  ],
 ];
-console.log(`${records.length} attack records from ${relative(process.cwd(), file) || file} (explanation-similarity attack guided by RBO p=0.5, k=10, omission explanations); success = similarity below τ.\n`);
+console.log(
+  `${records.length} attack records from ${relative(process.cwd(), file) || file} (explanation-similarity attack guided by RBO p=0.5, k=10, omission explanations); success = similarity below τ.\n`,
+);
 for (const [name, syn] of sources) {
   console.log(`### Syn = ${name}\n`);
   console.log(`${formatSimilarityTable(similaritySuccessTable(records, syn, { k: 10 }))}\n`);

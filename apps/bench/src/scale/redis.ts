@@ -3,7 +3,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
 
 export async function startRedis(): Promise<{ url: string; pid: number; stop: () => void }> {
-  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0) throw new Error('redis-server is not installed (apt-get install -y redis-server)');
+  if (spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status !== 0)
+    throw new Error('redis-server is not installed (apt-get install -y redis-server)');
   const port = await new Promise<number>((resolve, reject) => {
     const s = createServer();
     s.on('error', reject);
@@ -12,7 +13,11 @@ export async function startRedis(): Promise<{ url: string; pid: number; stop: ()
       s.close(() => resolve(p));
     });
   });
-  const proc = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const proc = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
   await new Promise<void>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('redis-server did not start')), 10_000);

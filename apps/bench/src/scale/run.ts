@@ -25,15 +25,30 @@ import { startRedis } from './redis.js';
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/scale/run.js [options]',
-    summary: 'Jobs of LIME explanations through @xtrust/scale (BullMQ on a throw-away local redis-server) with 1 and 2 workers against the same work in one local process, and a kill -9 of a worker during an audit.',
+    summary:
+      'Jobs of LIME explanations through @xtrust/scale (BullMQ on a throw-away local redis-server) with 1 and 2 workers against the same work in one local process, and a kill -9 of a worker during an audit.',
     options: {
-      instances: { kind: 'integer', min: 1, default: 1000, help: 'LIME explanations timed (SpamAssassin, first 100 words)' },
+      instances: {
+        kind: 'integer',
+        min: 1,
+        default: 1000,
+        help: 'LIME explanations timed (SpamAssassin, first 100 words)',
+      },
       chunk: { kind: 'integer', min: 1, default: 100, help: 'instances per job' },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples per explanation' },
       repeats: { kind: 'integer', min: 1, default: 3, help: 'timed runs of each side (medians with min–max)' },
-      'kill-instances': { kind: 'integer', min: 1, default: 1000, help: 'instances of the audit a worker is killed in' },
+      'kill-instances': {
+        kind: 'integer',
+        min: 1,
+        default: 1000,
+        help: 'instances of the audit a worker is killed in',
+      },
       'kill-samples': { kind: 'integer', min: 2, default: 500, help: 'LIME samples in that audit' },
-      'local-child': { kind: 'string', placeholder: 'FILE', help: 'internal: run the local side in this fresh process from FILE ({task, instances}) and print its seconds' },
+      'local-child': {
+        kind: 'string',
+        placeholder: 'FILE',
+        help: 'internal: run the local side in this fresh process from FILE ({task, instances}) and print its seconds',
+      },
     },
   }),
 );
@@ -53,11 +68,21 @@ const workerMain = join(dirname(fileURLToPath(import.meta.resolve('@xtrust/scale
 function startWorkers(n: number, url: string, queue: string, extra: string[] = []): ChildProcess[] {
   const threads = String(Math.max(1, Math.floor(cpus().length / n)));
   return Array.from({ length: n }, () =>
-    spawn(process.execPath, [workerMain, '--redis', url, '--queue', queue, ...extra], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, XTRUST_THREADS: threads } }),
+    spawn(process.execPath, [workerMain, '--redis', url, '--queue', queue, ...extra], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, XTRUST_THREADS: threads },
+    }),
   );
 }
 async function stopWorkers(ws: ChildProcess[]): Promise<void> {
-  await Promise.all(ws.map((w) => new Promise<void>((r) => (w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM'))))));
+  await Promise.all(
+    ws.map(
+      (w) =>
+        new Promise<void>((r) =>
+          w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM')),
+        ),
+    ),
+  );
 }
 /** Waits until each worker logged that it is listening, so start-up is not timed. */
 async function ready(ws: ChildProcess[]): Promise<void> {
@@ -81,7 +106,10 @@ async function ready(ws: ChildProcess[]): Promise<void> {
  * warm-up of 50 instances), printing the seconds of the timed run. FILE holds {task, instances}.
  */
 async function localChild(file: string): Promise<void> {
-  const { task, instances } = JSON.parse(readFileSync(file, 'utf8')) as { task: TaskSpec; instances: { id: string; text: string }[] };
+  const { task, instances } = JSON.parse(readFileSync(file, 'utf8')) as {
+    task: TaskSpec;
+    instances: { id: string; text: string }[];
+  };
   const resources = new Resources();
   await runLocal(task, instances.slice(0, 50), resources);
   const { wall, cpu } = await timed(() => runLocal(task, instances, resources));
@@ -108,7 +136,9 @@ function workerCpu(w: ChildProcess): Promise<number> {
 
 function localInChild(file: string): Promise<{ wall: number; cpu: number }> {
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--local-child', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--local-child', file], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
     c.on('exit', (code) => {
@@ -134,8 +164,14 @@ async function main(): Promise<void> {
       .map((i) => ({ id: `m${i}`, text: cut(data.rows[i].text), label: data.rows[i].label }))
       .filter((x) => new Set(x.text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).size >= 3);
     const instances = pool.slice(0, N);
-    const task: TaskSpec = { kind: 'explain', model: modelDir, explainer: { name: 'lime', options: { numSamples: SAMPLES, numFeatures: 10, seed: 1 } } };
-    log(`${cpus().length} cores; ${instances.length} SpamAssassin e-mails (first 100 words), bow-logistic, LIME ${SAMPLES} samples, jobs of ${CHUNK}`);
+    const task: TaskSpec = {
+      kind: 'explain',
+      model: modelDir,
+      explainer: { name: 'lime', options: { numSamples: SAMPLES, numFeatures: 10, seed: 1 } },
+    };
+    log(
+      `${cpus().length} cores; ${instances.length} SpamAssassin e-mails (first 100 words), bow-logistic, LIME ${SAMPLES} samples, jobs of ${CHUNK}`,
+    );
 
     const work = join(dirname(modelDir), 'work.json');
     writeFileSync(work, JSON.stringify({ task, instances }));
@@ -147,7 +183,14 @@ async function main(): Promise<void> {
       const queue = `bench-${workers}-${run}`;
       const ws = startWorkers(workers, redis.url, queue);
       await ready(ws);
-      await enqueueAudit({ redis: redis.url, queueName: queue, runId: `warm${run}`, task, instances: instances.slice(0, 50), chunkSize: 50 });
+      await enqueueAudit({
+        redis: redis.url,
+        queueName: queue,
+        runId: `warm${run}`,
+        task,
+        instances: instances.slice(0, 50),
+        chunkSize: 50,
+      });
       await collect({ redis: redis.url, queueName: queue, runId: `warm${run}`, pollMs: 50 });
       // CPU of everything the queued run uses: workers, redis-server, and this process enqueueing and collecting
       const w0 = (await Promise.all(ws.map(workerCpu))).reduce((a, b) => a + b, 0);
@@ -160,36 +203,62 @@ async function main(): Promise<void> {
       const me = process.cpuUsage(me0);
       const w1 = (await Promise.all(ws.map(workerCpu))).reduce((a, b) => a + b, 0);
       const r1 = procCpu(redis.pid);
-      parts[workers === 1 ? 'q1' : 'q2'].push({ workers: w1 - w0, redis: r1 - r0, collector: (me.user + me.system) / 1e6 });
+      parts[workers === 1 ? 'q1' : 'q2'].push({
+        workers: w1 - w0,
+        redis: r1 - r0,
+        collector: (me.user + me.system) / 1e6,
+      });
       run++;
       await stopWorkers(ws);
-      if (got.results.length !== instances.length) throw new Error(`queued run: ${got.results.length}/${instances.length} results; failures ${JSON.stringify(got.failures)}`);
+      if (got.results.length !== instances.length)
+        throw new Error(
+          `queued run: ${got.results.length}/${instances.length} results; failures ${JSON.stringify(got.failures)}`,
+        );
       return { wall: s, cpu: w1 - w0 + (r1 - r0) + (me.user + me.system) / 1e6 };
     };
     for (let r = 0; r < REPEATS; r++) {
-      for (const [k, r] of [['local', await localInChild(work)], ['q1', await queued(1)], ['q2', await queued(2)]] as const) {
+      for (const [k, r] of [
+        ['local', await localInChild(work)],
+        ['q1', await queued(1)],
+        ['q2', await queued(2)],
+      ] as const) {
         times[k].push(r.wall);
         cpu[k].push(r.cpu);
       }
-      log(`repeat ${r + 1}/${REPEATS}: local ${times.local[r].toFixed(2)} s, 1 worker ${times.q1[r].toFixed(2)} s, 2 workers ${times.q2[r].toFixed(2)} s`);
+      log(
+        `repeat ${r + 1}/${REPEATS}: local ${times.local[r].toFixed(2)} s, 1 worker ${times.q1[r].toFixed(2)} s, 2 workers ${times.q2[r].toFixed(2)} s`,
+      );
     }
     const ml = median(times.local);
     const m1 = median(times.q1);
     const m2 = median(times.q2);
     const jobs = Math.ceil(instances.length / CHUNK);
-    const range = (xs: number[]) => `${median(xs).toFixed(2)} s (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
-    console.log(`${instances.length} LIME explanations (${SAMPLES} samples, SpamAssassin, first 100 words), ${jobs} jobs of ${CHUNK}; medians of ${REPEATS} runs (min–max); every side in its own fresh process, warmed up on 50 instances before timing; with 2 workers each runs its kernels on cores / 2 threads (XTRUST_THREADS)\n`);
+    const range = (xs: number[]) =>
+      `${median(xs).toFixed(2)} s (${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)})`;
+    console.log(
+      `${instances.length} LIME explanations (${SAMPLES} samples, SpamAssassin, first 100 words), ${jobs} jobs of ${CHUNK}; medians of ${REPEATS} runs (min–max); every side in its own fresh process, warmed up on 50 instances before timing; with 2 workers each runs its kernels on cores / 2 threads (XTRUST_THREADS)\n`,
+    );
     const cl = median(cpu.local);
     const c1 = median(cpu.q1);
     const c2 = median(cpu.q2);
-    console.log('| run | wall time | explanations / s (wall) | wall vs local | CPU time (all processes) | CPU overhead vs local |');
+    console.log(
+      '| run | wall time | explanations / s (wall) | wall vs local | CPU time (all processes) | CPU overhead vs local |',
+    );
     console.log('| --- | --- | --- | --- | --- | --- |');
-    console.log(`| local, one fresh process (runLocal, warmed up like a worker) | ${range(times.local)} | ${(instances.length / ml).toFixed(1)} | 1× | ${range(cpu.local)} | — |`);
-    console.log(`| queue, 1 worker process | ${range(times.q1)} | ${(instances.length / m1).toFixed(1)} | ${(ml / m1).toFixed(2)}× | ${range(cpu.q1)} | ${(((c1 - cl) / cl) * 100).toFixed(1)} % |`);
-    console.log(`| queue, 2 worker processes | ${range(times.q2)} | ${(instances.length / m2).toFixed(1)} | ${(ml / m2).toFixed(2)}× | ${range(cpu.q2)} | ${(((c2 - cl) / cl) * 100).toFixed(1)} % |`);
+    console.log(
+      `| local, one fresh process (runLocal, warmed up like a worker) | ${range(times.local)} | ${(instances.length / ml).toFixed(1)} | 1× | ${range(cpu.local)} | — |`,
+    );
+    console.log(
+      `| queue, 1 worker process | ${range(times.q1)} | ${(instances.length / m1).toFixed(1)} | ${(ml / m1).toFixed(2)}× | ${range(cpu.q1)} | ${(((c1 - cl) / cl) * 100).toFixed(1)} % |`,
+    );
+    console.log(
+      `| queue, 2 worker processes | ${range(times.q2)} | ${(instances.length / m2).toFixed(1)} | ${(ml / m2).toFixed(2)}× | ${range(cpu.q2)} | ${(((c2 - cl) / cl) * 100).toFixed(1)} % |`,
+    );
     const load = loadavg()[0];
     const part = (k: string, f: 'workers' | 'redis' | 'collector') => median(parts[k].map((p) => p[f])).toFixed(2);
-    console.log(`\nCPU of the queued runs by process (medians): 1 worker — worker ${part('q1', 'workers')} s, redis-server ${part('q1', 'redis')} s, enqueueing + collecting process ${part('q1', 'collector')} s; 2 workers — workers ${part('q2', 'workers')} s, redis-server ${part('q2', 'redis')} s, collecting ${part('q2', 'collector')} s.`);
+    console.log(
+      `\nCPU of the queued runs by process (medians): 1 worker — worker ${part('q1', 'workers')} s, redis-server ${part('q1', 'redis')} s, enqueueing + collecting process ${part('q1', 'collector')} s; 2 workers — workers ${part('q2', 'workers')} s, redis-server ${part('q2', 'redis')} s, collecting ${part('q2', 'collector')} s.`,
+    );
     console.log(
       `\nQueue overhead with 1 worker: **${(((c1 - cl) / cl) * 100).toFixed(1)} % in CPU time** (worker + redis-server + the collecting process, vs the local process; target < 5 %), ${(((c1 - cl) / jobs) * 1000).toFixed(0)} ms of CPU per job of ${CHUNK}; ${(((m1 - ml) / ml) * 100).toFixed(1)} % in wall time. ` +
         `2 workers vs 1: ${(m1 / m2).toFixed(2)}× in wall time on ${cpus().length} cores. Load average ${load.toFixed(1)} at the end: on a shared machine wall times swing by tens of percent between runs, CPU time much less — read the overhead from CPU time.`,
@@ -197,7 +266,10 @@ async function main(): Promise<void> {
 
     // kill -9 during a 1,000-instance audit
     const killSet = pool.slice(0, KILL_N);
-    const killTask: TaskSpec = { ...task, explainer: { name: 'lime', options: { numSamples: KILL_SAMPLES, numFeatures: 10, seed: 5 } } };
+    const killTask: TaskSpec = {
+      ...task,
+      explainer: { name: 'lime', options: { numSamples: KILL_SAMPLES, numFeatures: 10, seed: 5 } },
+    };
     const t0 = performance.now();
     const local = await runLocal(killTask, killSet);
     const localS = (performance.now() - t0) / 1000;
@@ -206,7 +278,14 @@ async function main(): Promise<void> {
     const ws = startWorkers(2, redis.url, queue, fast);
     await ready(ws);
     const t1 = performance.now();
-    await enqueueAudit({ redis: redis.url, queueName: queue, runId: 'kill', task: killTask, instances: killSet, chunkSize: CHUNK });
+    await enqueueAudit({
+      redis: redis.url,
+      queueName: queue,
+      runId: 'kill',
+      task: killTask,
+      instances: killSet,
+      chunkSize: CHUNK,
+    });
     const client = new Redis(redis.url);
     const key = runKeys('kill').results;
     while ((await client.hlen(key)) < killSet.length * 0.3) await new Promise((r) => setTimeout(r, 20));
@@ -218,8 +297,11 @@ async function main(): Promise<void> {
     const stored = await client.hlen(key);
     client.disconnect();
     await stopWorkers([...ws, ...replacement]);
-    const identical = got.results.length === killSet.length && got.results.every((r, i) => r === local.get(killSet[i].id));
-    console.log(`\nkill -9 of one of 2 workers at ${atKill}/${killSet.length} results (LIME ${KILL_SAMPLES} samples, jobs of ${CHUNK}), a replacement started: **${got.results.length} results** (${stored} keys stored, ${got.failures.length} failed jobs), **${identical ? 'identical' : 'NOT identical'}** to the local run with the same seed; queued ${queuedS.toFixed(1)} s vs local ${localS.toFixed(1)} s.`);
+    const identical =
+      got.results.length === killSet.length && got.results.every((r, i) => r === local.get(killSet[i].id));
+    console.log(
+      `\nkill -9 of one of 2 workers at ${atKill}/${killSet.length} results (LIME ${KILL_SAMPLES} samples, jobs of ${CHUNK}), a replacement started: **${got.results.length} results** (${stored} keys stored, ${got.failures.length} failed jobs), **${identical ? 'identical' : 'NOT identical'}** to the local run with the same seed; queued ${queuedS.toFixed(1)} s vs local ${localS.toFixed(1)} s.`,
+    );
     if (!identical || got.results.length !== killSet.length) process.exitCode = 1;
   } finally {
     redis.stop();

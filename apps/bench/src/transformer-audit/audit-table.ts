@@ -13,8 +13,16 @@ import type { PredictionDigest } from './predictions.js';
  * Each class's keyword-set Jaccard of `other` against `exact` (@xtrust/metrics' jaccard: |A ∩ B| / |A ∪ B|, 1 for
  * two empty sets), classes in sorted order; a class one side lacks counts as an empty set.
  */
-export function keywordJaccards(exact: Record<string, readonly string[]>, other: Record<string, readonly string[]>): { label: string; jaccard: number }[] {
-  return [...new Set([...Object.keys(exact), ...Object.keys(other)])].sort().map((label) => ({ label, jaccard: jaccard([...(exact[label] ?? [])], [...(other[label] ?? [])], { duplicates: 'dedupe' }) }));
+export function keywordJaccards(
+  exact: Record<string, readonly string[]>,
+  other: Record<string, readonly string[]>,
+): { label: string; jaccard: number }[] {
+  return [...new Set([...Object.keys(exact), ...Object.keys(other)])]
+    .sort()
+    .map((label) => ({
+      label,
+      jaccard: jaccard([...(exact[label] ?? [])], [...(other[label] ?? [])], { duplicates: 'dedupe' }),
+    }));
 }
 
 /** Labels of `other` against `exact` on the same test predictions (matched by their text's digest). */
@@ -28,7 +36,10 @@ export interface LabelAgreement {
 }
 
 /** Compares two runs' verdicts on the texts both audited (a text audited twice in one run counts once). */
-export function labelAgreement(exact: readonly Pick<PredictionDigest, 'text' | 'verdict'>[], other: readonly Pick<PredictionDigest, 'text' | 'verdict'>[]): LabelAgreement {
+export function labelAgreement(
+  exact: readonly Pick<PredictionDigest, 'text' | 'verdict'>[],
+  other: readonly Pick<PredictionDigest, 'text' | 'verdict'>[],
+): LabelAgreement {
   const byText = new Map(other.map((p) => [p.text, p.verdict]));
   let shared = 0;
   let equal = 0;
@@ -73,7 +84,9 @@ export interface AuditRow {
  * they are the same. A label compared across configurations mixes the mode's effect with the oracle's.
  */
 export function oracleDifference(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
-  return [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+  return [...new Set([...Object.keys(a), ...Object.keys(b)])]
+    .filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]))
+    .sort();
 }
 
 const pct = (x: number, of: number) => (of ? `${((100 * x) / of).toFixed(1)} %` : '—');
@@ -84,14 +97,21 @@ const hours = (h: number) => h.toFixed(h < 10 ? 2 : 1);
  * each row's speed-up over it (peer wall ÷ the row's wall; the peer's hours are its explanations alone).
  */
 export function renderAuditTable(rows: readonly AuditRow[], peerWallHours?: number): string {
-  const ratio = (r: AuditRow) => (peerWallHours === undefined ? '' : ` ${r.wallHours > 0 ? `${(peerWallHours / r.wallHours).toFixed(1)}×` : '—'} |`);
+  const ratio = (r: AuditRow) =>
+    peerWallHours === undefined ? '' : ` ${r.wallHours > 0 ? `${(peerWallHours / r.wallHours).toFixed(1)}×` : '—'} |`;
   const lines = [
     `| audit | how | wall h | CPU h |${peerWallHours === undefined ? '' : ' peer ÷ this, wall |'} labels equal to exact (all / judged by exact) | keyword Jaccard against exact |`,
     `| --- | --- | --- | --- |${peerWallHours === undefined ? '' : ' --- |'} --- | --- |`,
   ];
   for (const r of rows) {
-    const judged = r.labels ? `${r.labels.judgedEqual} of ${r.labels.judged} (${pct(r.labels.judgedEqual, r.labels.judged)})` : '';
-    const labels = !r.labels ? '—' : r.judgedOnly ? `— / ${judged}` : `${r.labels.equal} of ${r.labels.shared} (${pct(r.labels.equal, r.labels.shared)}) / ${judged}`;
+    const judged = r.labels
+      ? `${r.labels.judgedEqual} of ${r.labels.judged} (${pct(r.labels.judgedEqual, r.labels.judged)})`
+      : '';
+    const labels = !r.labels
+      ? '—'
+      : r.judgedOnly
+        ? `— / ${judged}`
+        : `${r.labels.equal} of ${r.labels.shared} (${pct(r.labels.equal, r.labels.shared)}) / ${judged}`;
     const keywords = r.keywords ? r.keywords.map((k) => `${k.label} ${k.jaccard.toFixed(3)}`).join(' / ') : '—';
     const caveat = r.caveat ? ` — ${r.caveat}` : '';
     lines.push(
@@ -134,7 +154,12 @@ function modelOf(command: string, root: string): string | null {
  * is not comparable with the exact run's) — both against keyword-pass's reference, the exact run's
  * explanations relabelled with the oracle of today's runs, so the comparison holds the oracle fixed.
  */
-export function wholeAuditRows(results: KeywordPassResults, model: string, root: string, full: { train: number; test: number }): AuditRow[] {
+export function wholeAuditRows(
+  results: KeywordPassResults,
+  model: string,
+  root: string,
+  full: { train: number; test: number },
+): AuditRow[] {
   return (results.whole ?? [])
     .filter((w) => modelOf(w.command, root) === resolve(model))
     .map((w) => {

@@ -26,7 +26,11 @@ export interface ExactReference {
 export function slimReference(
   measured: string,
   key: Record<string, unknown>,
-  files: { predictions: readonly PredictionDigest[]; keywords?: Record<string, string[]>; oracle?: Record<string, unknown> },
+  files: {
+    predictions: readonly PredictionDigest[];
+    keywords?: Record<string, string[]>;
+    oracle?: Record<string, unknown>;
+  },
 ): ExactReference {
   return {
     measured,
@@ -55,7 +59,11 @@ export interface ReferenceChoice {
  * configurations agree or either is unknown; else the first of `kept` with the same configuration and the same
  * key as `current`; else `current`, with a caveat naming the fields that differ.
  */
-export function chooseReference(oracle: Record<string, unknown> | undefined, current: ExactReference, kept: readonly ExactReference[]): ReferenceChoice {
+export function chooseReference(
+  oracle: Record<string, unknown> | undefined,
+  current: ExactReference,
+  kept: readonly ExactReference[],
+): ReferenceChoice {
   if (!oracle || !current.oracle) return { reference: current, current: true };
   const differ = oracleDifference(current.oracle, oracle);
   if (differ.length === 0) return { reference: current, current: true };
@@ -68,7 +76,11 @@ export function chooseReference(oracle: Record<string, unknown> | undefined, cur
       caveat: `against the exact run of ${match.measured.slice(0, 10)}, which labelled with this run's oracle configuration (today's exact run labels with another: ${differ.join(', ')})`,
     };
   }
-  return { reference: current, current: true, caveat: `another oracle configuration than exact's (${differ.join(', ')}): mixes the oracle's change in` };
+  return {
+    reference: current,
+    current: true,
+    caveat: `another oracle configuration than exact's (${differ.join(', ')}): mixes the oracle's change in`,
+  };
 }
 
 /**

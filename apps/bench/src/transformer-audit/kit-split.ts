@@ -27,12 +27,21 @@ export function writeKitSpamSplit(work: string, training: { corpus?: string; tes
   const data = loadSpamAssassin({ headers: false });
   const split = stratifiedSplit(data.rows, KIT_SPLIT);
   if (training.corpus === 'spam' && training.test_size !== undefined && training.test_size !== split.test.length) {
-    throw new Error(`the rebuilt split has ${split.test.length} test texts, the kit's training.json says ${training.test_size}: not the kit's split (export-corpora.mjs changed?)`);
+    throw new Error(
+      `the rebuilt split has ${split.test.length} test texts, the kit's training.json says ${training.test_size}: not the kit's split (export-corpora.mjs changed?)`,
+    );
   }
-  const toJsonl = (rows: readonly { text: string; label: string }[]) => rows.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n';
+  const toJsonl = (rows: readonly { text: string; label: string }[]) =>
+    rows.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n';
   const trainFile = join(work, 'spam-train.jsonl');
   const testFile = join(work, 'spam-test.jsonl');
   writeFileSync(trainFile, toJsonl(split.train));
   writeFileSync(testFile, toJsonl(split.test));
-  return { trainFile, testFile, train: split.train.length, validation: split.validation.length, test: split.test.length };
+  return {
+    trainFile,
+    testFile,
+    train: split.train.length,
+    validation: split.validation.length,
+    test: split.test.length,
+  };
 }

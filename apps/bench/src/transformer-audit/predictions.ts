@@ -45,7 +45,15 @@ export function digestPrediction(p: Prediction): PredictionDigest {
     .map((f) => [f.word, f.weight] as const)
     .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))
     .slice(0, TOP_WORDS);
-  return { index: p.index, predicted: p.predicted, verdict: p.verdict, top, words: tokenize(p.text).length, text: sha256(p.text), line: sha256(JSON.stringify(p)) };
+  return {
+    index: p.index,
+    predicted: p.predicted,
+    verdict: p.verdict,
+    top,
+    words: tokenize(p.text).length,
+    text: sha256(p.text),
+    line: sha256(JSON.stringify(p)),
+  };
 }
 
 /** Digests of a run's predictions, whether stored in full (runs stored before 2026-11-26) or already digested. */

@@ -49,8 +49,23 @@ import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { startRedis } from '../scale/redis.js';
 import { digestPredictions, type Prediction, type PredictionDigest } from './predictions.js';
 import { KIT_SPLIT, writeKitSpamSplit } from './kit-split.js';
-import { keywordJaccards, labelAgreement, oracleDifference, renderAuditTable, wholeAuditRows, type AuditRow, type KeywordPassResults } from './audit-table.js';
-import { chooseReference, pairedVerdicts, referenceFileName, REFERENCE_FILE, slimReference, type ExactReference } from './exact-reference.js';
+import {
+  keywordJaccards,
+  labelAgreement,
+  oracleDifference,
+  renderAuditTable,
+  wholeAuditRows,
+  type AuditRow,
+  type KeywordPassResults,
+} from './audit-table.js';
+import {
+  chooseReference,
+  pairedVerdicts,
+  referenceFileName,
+  REFERENCE_FILE,
+  slimReference,
+  type ExactReference,
+} from './exact-reference.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -66,35 +81,72 @@ const argv = process.argv.slice(2);
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/transformer-audit/run.js [options]',
-    summary: "`xtrust audit` at the TOKI paper's scale on a kit classifier, exact vs fast LIME and local vs --queue, extrapolated from a sample; each run stored in <out>/runs/ and reused, a run longer than one sitting resumed. Markdown on stdout.",
+    summary:
+      "`xtrust audit` at the TOKI paper's scale on a kit classifier, exact vs fast LIME and local vs --queue, extrapolated from a sample; each run stored in <out>/runs/ and reused, a run longer than one sitting resumed. Markdown on stdout.",
     options: {
-      model: { kind: 'string', placeholder: 'DIR', help: 'the classifier folder (default models/transformers/fixtures/tiny-bert-spam)' },
-      fraction: { kind: 'custom', placeholder: 'F', parse: shareOf, default: 0.1, help: "the share of the paper's setting measured, in (0, 1]" },
+      model: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: 'the classifier folder (default models/transformers/fixtures/tiny-bert-spam)',
+      },
+      fraction: {
+        kind: 'custom',
+        placeholder: 'F',
+        parse: shareOf,
+        default: 0.1,
+        help: "the share of the paper's setting measured, in (0, 1]",
+      },
       train: { kind: 'integer', min: 1, default: 2000, help: "the paper's training texts for keyword identification" },
       test: { kind: 'integer', min: 1, default: 1000, help: "the paper's test predictions" },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       'fast-mode': { kind: 'string', choices: MODES.slice(1), default: 'int8+adaptive', help: 'the fast LIME mode' },
-      'queue-mode': { kind: 'list', choices: ['fast', 'exact', 'audit-fast'], default: ['fast'], help: "which audits go through the queue, each compared with its local run: fast (the --fast-mode LIME mode; stored as runs/queued.json.gz), exact, audit-fast (--audit-mode fast; runs/queued-<mode>.json.gz)" },
+      'queue-mode': {
+        kind: 'list',
+        choices: ['fast', 'exact', 'audit-fast'],
+        default: ['fast'],
+        help: 'which audits go through the queue, each compared with its local run: fast (the --fast-mode LIME mode; stored as runs/queued.json.gz), exact, audit-fast (--audit-mode fast; runs/queued-<mode>.json.gz)',
+      },
       'audit-fast': {
         kind: 'string',
         choices: ['on', 'off'],
         default: 'on',
         help: "also run `xtrust audit --audit-mode fast` (issue 30: adaptive keyword pass + verdict-aware labels, at --audit-fast-lime-mode), stored as runs/audit-fast.json.gz: labels equal to exact, LIME samples per prediction, keyword-set Jaccard per class against the exact run's keywords.json",
       },
-      'audit-fast-lime-mode': { kind: 'string', choices: ['exact', 'int8'], default: 'exact', help: "--audit-fast's --lime-mode (fast makes its keyword pass adaptive: exact → adaptive, int8 → int8+adaptive)" },
+      'audit-fast-lime-mode': {
+        kind: 'string',
+        choices: ['exact', 'int8'],
+        default: 'exact',
+        help: "--audit-fast's --lime-mode (fast makes its keyword pass adaptive: exact → adaptive, int8 → int8+adaptive)",
+      },
       workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
       embeddings: { kind: 'string', default: 'glove', help: "the audit's --embeddings" },
-      peer: { kind: 'string', placeholder: 'DIR', help: "transformer-lime's peer files (default apps/bench/results/transformer-lime)" },
-      'keyword-pass': { kind: 'string', placeholder: 'FILE', help: "keyword-pass's results, whose whole fast audits of this model join the audit table (default apps/bench/results/keyword-pass.json.gz; left out when absent)" },
-      out: { kind: 'string', placeholder: 'DIR', help: 'runs/ and summary.json.gz (default apps/bench/results/transformer-audit)' },
+      peer: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: "transformer-lime's peer files (default apps/bench/results/transformer-lime)",
+      },
+      'keyword-pass': {
+        kind: 'string',
+        placeholder: 'FILE',
+        help: "keyword-pass's results, whose whole fast audits of this model join the audit table (default apps/bench/results/keyword-pass.json.gz; left out when absent)",
+      },
+      out: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: 'runs/ and summary.json.gz (default apps/bench/results/transformer-audit)',
+      },
       work: { kind: 'string', placeholder: 'DIR', help: 'the run directories (default <out>/work; not committed)' },
       cli: { kind: 'string', placeholder: 'FILE', help: 'the built CLI (default apps/cli/dist/bin.js)' },
       fresh: { kind: 'flag', help: 'measure every run again' },
-      remeasure: { kind: 'list', choices: ['fixed', 'exact', 'fast', 'audit-fast', 'queued', 'queued-exact', 'queued-audit-fast'], default: [], help: 'measure these runs again even when stored' },
+      remeasure: {
+        kind: 'list',
+        choices: ['fixed', 'exact', 'fast', 'audit-fast', 'queued', 'queued-exact', 'queued-audit-fast'],
+        default: [],
+        help: 'measure these runs again even when stored',
+      },
     },
   }),
 );
-
 
 const model = resolve(o.model ?? join(ROOT, 'models/transformers/fixtures/tiny-bert-spam'));
 const fraction = o.fraction;
@@ -111,7 +163,8 @@ const queueWhichList = o['queue-mode'] as QueueWhich[];
 const auditFastOn = o['audit-fast'] === 'on' || queueWhichList.includes('audit-fast');
 const auditFastLimeMode = o['audit-fast-lime-mode'];
 /** A queued run's LIME mode and --audit-mode. */
-const queueModeOf = (which: QueueWhich) => (which === 'fast' ? fastMode : which === 'audit-fast' ? auditFastLimeMode : 'exact');
+const queueModeOf = (which: QueueWhich) =>
+  which === 'fast' ? fastMode : which === 'audit-fast' ? auditFastLimeMode : 'exact';
 const queueAuditModeOf = (which: QueueWhich) => (which === 'audit-fast' ? 'fast' : 'exact');
 /** Where a queued run is stored: the fast LIME mode's keeps the name it had before several could be queued. */
 const queuedName = (which: QueueWhich) => (which === 'fast' ? 'queued' : `queued-${which}`);
@@ -134,7 +187,8 @@ const scale = 1 / fraction;
 const rel = (p: string) => (p.startsWith(`${ROOT}/`) ? relative(ROOT, p) : p);
 const log = (s: string) => process.stderr.write(`[transformer-audit ${new Date().toISOString().slice(11, 19)}] ${s}\n`);
 if (!existsSync(cli)) exitUsage(`${rel(cli)} is missing: build the CLI first (pnpm turbo run build --filter=xtrust)`);
-if (!existsSync(join(model, 'onnx/model.onnx'))) exitUsage(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
+if (!existsSync(join(model, 'onnx/model.onnx')))
+  exitUsage(`--model ${model}: not a Hugging Face folder with onnx/model.onnx`);
 mkdirSync(join(out, 'runs'), { recursive: true });
 mkdirSync(work, { recursive: true });
 const loadStart = loadavg();
@@ -142,27 +196,61 @@ const loadStart = loadavg();
 // ---------------------------------------------------------------- data: the kit's split, as JSONL
 const training = (() => {
   try {
-    return JSON.parse(readFileSync(join(model, 'training.json'), 'utf8')) as { corpus?: string; test_size?: number; test_accuracy?: number; model?: string };
+    return JSON.parse(readFileSync(join(model, 'training.json'), 'utf8')) as {
+      corpus?: string;
+      test_size?: number;
+      test_accuracy?: number;
+      model?: string;
+    };
   } catch {
     return {};
   }
 })();
-const config = JSON.parse(readFileSync(join(model, 'config.json'), 'utf8')) as { num_hidden_layers?: number; hidden_size?: number; max_position_embeddings?: number };
+const config = JSON.parse(readFileSync(join(model, 'config.json'), 'utf8')) as {
+  num_hidden_layers?: number;
+  hidden_size?: number;
+  max_position_embeddings?: number;
+};
 const { trainFile, testFile, ...split } = writeKitSpamSplit(work, training);
-log(`SpamAssassin bodies, the kit's split: ${split.train} training, ${split.validation} validation, ${split.test} test texts → ${work}`);
+log(
+  `SpamAssassin bodies, the kit's split: ${split.train} training, ${split.validation} validation, ${split.test} test texts → ${work}`,
+);
 
 // ---------------------------------------------------------------- child processes, timed
 /** User + system seconds of this process's reaped children (cutime + cstime of /proc/self/stat). */
 const childrenCpu = () => procCpuSeconds('self', 'children');
 
-function auditArgs(mode: string, dir: string, size = { train: trainSample, test: testSample, samples }, auditMode = 'exact'): string[] {
+function auditArgs(
+  mode: string,
+  dir: string,
+  size = { train: trainSample, test: testSample, samples },
+  auditMode = 'exact',
+): string[] {
   return [
-    'audit', '--model', model, '--train', trainFile, '--test', testFile,
-    '--train-sample', String(size.train), '--test-sample', String(size.test), '--samples', String(size.samples),
-    '--class-names', 'ham=legitimate', '--embeddings', embeddings, '--lime-mode', mode,
+    'audit',
+    '--model',
+    model,
+    '--train',
+    trainFile,
+    '--test',
+    testFile,
+    '--train-sample',
+    String(size.train),
+    '--test-sample',
+    String(size.test),
+    '--samples',
+    String(size.samples),
+    '--class-names',
+    'ham=legitimate',
+    '--embeddings',
+    embeddings,
+    '--lime-mode',
+    mode,
     // exact is the CLI's default: left out, so the commands of runs stored before --audit-mode stay as they were
     ...(auditMode === 'exact' ? [] : ['--audit-mode', auditMode]),
-    '--out', dir, '--quiet',
+    '--out',
+    dir,
+    '--quiet',
   ];
 }
 /** The command line shown in the section (paths relative to the repository root where they are under it). */
@@ -191,7 +279,13 @@ function runChild(args: readonly string[], live = new Set<number>()): Promise<Ti
 }
 
 function startWorkers(url: string, queueName: string): Promise<ChildProcess[]> {
-  const ws = Array.from({ length: workersN }, () => spawn(process.execPath, [cli, 'worker', '--redis', url, '--queue-name', queueName, '--threads', String(workerThreads)], { stdio: ['ignore', 'ignore', 'pipe'] }));
+  const ws = Array.from({ length: workersN }, () =>
+    spawn(
+      process.execPath,
+      [cli, 'worker', '--redis', url, '--queue-name', queueName, '--threads', String(workerThreads)],
+      { stdio: ['ignore', 'ignore', 'pipe'] },
+    ),
+  );
   return Promise.all(
     ws.map(
       (w) =>
@@ -213,7 +307,14 @@ function startWorkers(url: string, queueName: string): Promise<ChildProcess[]> {
   );
 }
 function stopWorkers(ws: readonly ChildProcess[]): Promise<void> {
-  return Promise.all(ws.map((w) => new Promise<void>((r) => (w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM')))))).then(() => undefined);
+  return Promise.all(
+    ws.map(
+      (w) =>
+        new Promise<void>((r) =>
+          w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM')),
+        ),
+    ),
+  ).then(() => undefined);
 }
 
 // ---------------------------------------------------------------- reading a finished audit
@@ -231,20 +332,34 @@ interface RunFiles {
 function readStoreFacts(dir: string): Pick<RunFiles, 'keywords' | 'oracle'> {
   const file = join(dir, 'keywords.json');
   if (!existsSync(file)) return {};
-  const store = JSON.parse(readFileSync(file, 'utf8')) as { classes: { label: string; keywords: string[] }[]; oracle?: Record<string, unknown> };
-  return { keywords: Object.fromEntries(store.classes.map((c) => [c.label, c.keywords])), ...(store.oracle ? { oracle: store.oracle } : {}) };
+  const store = JSON.parse(readFileSync(file, 'utf8')) as {
+    classes: { label: string; keywords: string[] }[];
+    oracle?: Record<string, unknown>;
+  };
+  return {
+    keywords: Object.fromEntries(store.classes.map((c) => [c.label, c.keywords])),
+    ...(store.oracle ? { oracle: store.oracle } : {}),
+  };
 }
 function jsonl<T>(file: string): T[] {
-  return readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as T);
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
 }
 function readRun(dir: string): RunFiles {
-  const ex = (f: string) => jsonl<{ explanation?: { diagnostics?: { samples?: number } } }>(join(dir, f)).filter((r) => r.explanation);
+  const ex = (f: string) =>
+    jsonl<{ explanation?: { diagnostics?: { samples?: number } } }>(join(dir, f)).filter((r) => r.explanation);
   const kw = ex('keywords.explanations.jsonl');
   const test = ex('predictions.explanations.jsonl');
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as { seconds: RunFiles['seconds'] };
   return {
     predictions: digestPredictions(jsonl<Prediction>(join(dir, 'predictions.jsonl'))),
-    explanations: { keywords: kw.length, test: test.length, samplesUsed: [...kw, ...test].map((r) => r.explanation!.diagnostics?.samples ?? samples) },
+    explanations: {
+      keywords: kw.length,
+      test: test.length,
+      samplesUsed: [...kw, ...test].map((r) => r.explanation!.diagnostics?.samples ?? samples),
+    },
     seconds: summary.seconds,
     ...readStoreFacts(dir),
   };
@@ -283,12 +398,26 @@ const measuredRuns: { name: string; measured: string; reused: boolean; load: Sto
  * makes it so) carries LimeOptions.adaptive's default rule once that is not the rule the stored runs ran (ruleNeedsKey).
  */
 const runKey = (settings: Record<string, unknown>) => {
-  const adaptive = String(settings.mode).includes('adaptive') || (settings.auditMode !== undefined && settings.auditMode !== 'exact');
+  const adaptive =
+    String(settings.mode).includes('adaptive') || (settings.auditMode !== undefined && settings.auditMode !== 'exact');
   const rule = resolveAdaptive(true, samples)!;
-  return { model: modelId, trainSample, testSample, samples, embeddings, split: KIT_SPLIT, ...settings, ...(adaptive && ruleNeedsKey(rule, samples) ? { adaptiveRule: rule } : {}) };
+  return {
+    model: modelId,
+    trainSample,
+    testSample,
+    samples,
+    embeddings,
+    split: KIT_SPLIT,
+    ...settings,
+    ...(adaptive && ruleNeedsKey(rule, samples) ? { adaptiveRule: rule } : {}),
+  };
 };
 /** The stored result of run `name` measured with `settings`, or `measure()`'s, stored as soon as it returns. */
-async function storedRun<T>(name: string, settings: Record<string, unknown>, measure: (key: Record<string, unknown>) => Promise<T>): Promise<T> {
+async function storedRun<T>(
+  name: string,
+  settings: Record<string, unknown>,
+  measure: (key: Record<string, unknown>) => Promise<T>,
+): Promise<T> {
   // gzipped (a run's digest of 100 predictions is ≈ 57 KB of JSON, ≈ 12 KB gzipped: the results folder has a git
   // budget); a run stored before that under <name>.json is still read, and replaced by the .gz when measured again
   const file = join(out, 'runs', `${name}.json.gz`);
@@ -347,7 +476,12 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
  * The run's wall and CPU are the sums over its sittings; each interrupted sitting also counts its
  * start-up and the explanations it had not yet checkpointed (≤ 30 s of work, CHECKPOINT_SECONDS).
  */
-async function inSittings(name: string, key: Record<string, unknown>, dir: string, sit: (resume: boolean, live: Set<number>) => Promise<Timed>): Promise<Timed & { sittings: Sitting[] }> {
+async function inSittings(
+  name: string,
+  key: Record<string, unknown>,
+  dir: string,
+  sit: (resume: boolean, live: Set<number>) => Promise<Timed>,
+): Promise<Timed & { sittings: Sitting[] }> {
   const file = join(out, 'runs', `${name}.partial.json`);
   let earlier: Sitting[] = [];
   if (existsSync(file) && existsSync(join(dir, 'run.json'))) {
@@ -356,14 +490,25 @@ async function inSittings(name: string, key: Record<string, unknown>, dir: strin
   }
   const resume = earlier.length > 0;
   const sum = (xs: readonly Sitting[], f: (s: Sitting) => number) => xs.reduce((a, s) => a + f(s), 0);
-  if (resume) log(`${name}: resuming ${rel(dir)} after ${earlier.length} sitting(s), ${sum(earlier, (s) => s.wall).toFixed(0)} s wall so far`);
+  if (resume)
+    log(
+      `${name}: resuming ${rel(dir)} after ${earlier.length} sitting(s), ${sum(earlier, (s) => s.wall).toFixed(0)} s wall so far`,
+    );
   const started = new Date().toISOString();
   const t0 = performance.now();
   const live = new Set<number>();
   const write = (current: Sitting) => {
     writeJsonAtomic(file, { key, sittings: [...earlier, current] });
   };
-  saveSitting = () => write({ started, wall: (performance.now() - t0) / 1000, cpu: [...live].reduce((a, pid) => a + processCpu(pid), 0), load: loadavg(), finished: false, machine });
+  saveSitting = () =>
+    write({
+      started,
+      wall: (performance.now() - t0) / 1000,
+      cpu: [...live].reduce((a, pid) => a + processCpu(pid), 0),
+      load: loadavg(),
+      finished: false,
+      machine,
+    });
   const beat = setInterval(saveSitting, 10_000);
   let t: Timed;
   try {
@@ -389,15 +534,19 @@ interface Run extends Timed {
 const runs: Run[] = [];
 async function localRun(name: string, mode: string, auditMode = 'exact'): Promise<Run> {
   // exact audit mode is not in the key, so runs stored before --audit-mode are reused
-  const r = digested(await storedRun(name, { mode, ...(auditMode === 'exact' ? {} : { auditMode }) }, async (key) => {
-    if (name === 'exact') keepExactReference();
-    const dir = join(work, name);
-    const args = auditArgs(mode, dir, undefined, auditMode);
-    log(`${name}: ${shown(args)}`);
-    const t = await inSittings(name, key, dir, (resume, live) => runChild(resume ? [...args, '--resume'] : args, live));
-    log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU over ${t.sittings.length} sitting(s)`);
-    return { name, mode, command: shown(args), ...t, files: readRun(dir) };
-  }));
+  const r = digested(
+    await storedRun(name, { mode, ...(auditMode === 'exact' ? {} : { auditMode }) }, async (key) => {
+      if (name === 'exact') keepExactReference();
+      const dir = join(work, name);
+      const args = auditArgs(mode, dir, undefined, auditMode);
+      log(`${name}: ${shown(args)}`);
+      const t = await inSittings(name, key, dir, (resume, live) =>
+        runChild(resume ? [...args, '--resume'] : args, live),
+      );
+      log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU over ${t.sittings.length} sitting(s)`);
+      return { name, mode, command: shown(args), ...t, files: readRun(dir) };
+    }),
+  );
   runs.push(r);
   return r;
 }
@@ -418,7 +567,9 @@ function keepExactReference(): void {
   const target = join(out, 'runs', referenceFileName(saved.measured));
   if (existsSync(target)) return;
   writeJsonAtomic(target, slimReference(saved.measured, saved.key, files));
-  log(`exact: the run measured ${saved.measured} is kept as ${rel(target)} (its labels, keywords and oracle) before it is measured again`);
+  log(
+    `exact: the run measured ${saved.measured} is kept as ${rel(target)} (its labels, keywords and oracle) before it is measured again`,
+  );
 }
 
 // What an audit costs besides its explanations (start-up, loading the model and GloVe, θ_relate,
@@ -449,35 +600,56 @@ async function queuedRun(which: QueueWhich): Promise<QueuedRun & { which: QueueW
   const name = queuedName(which);
   const queueMode = queueModeOf(which);
   const queueAuditMode = queueAuditModeOf(which);
-  const stored: QueuedRun = await storedRun(name, { mode: queueMode, ...(queueAuditMode === 'exact' ? {} : { auditMode: queueAuditMode }), workers: workersN, workerThreads }, async (key) => {
-    const dir = join(work, name);
-    let shownArgs = '';
-    // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
-    const t = await inSittings(name, key, dir, async (resume, live) => {
-      const redis = await startRedis();
-      try {
-        const queueName = `xtrust-bench-audit-${process.pid}`;
-        const args = [...auditArgs(queueMode, dir, undefined, queueAuditMode), '--queue', redis.url, '--queue-name', queueName, ...(resume ? ['--resume'] : [])];
-        shownArgs = shown(args.filter((a) => a !== '--resume')).replace(/redis:\/\/127\.0\.0\.1:\d+/, 'redis://127.0.0.1:PORT');
-        log(`${name}: ${workersN} × xtrust worker, then ${shown(args)}`);
-        const cpu0 = childrenCpu();
-        const ws = await startWorkers(redis.url, queueName);
-        for (const w of ws) if (w.pid) live.add(w.pid);
-        let wall: number;
+  const stored: QueuedRun = await storedRun(
+    name,
+    {
+      mode: queueMode,
+      ...(queueAuditMode === 'exact' ? {} : { auditMode: queueAuditMode }),
+      workers: workersN,
+      workerThreads,
+    },
+    async (key) => {
+      const dir = join(work, name);
+      let shownArgs = '';
+      // each sitting: a throw-away redis-server and fresh workers; the run directory's checkpoints carry the work over
+      const t = await inSittings(name, key, dir, async (resume, live) => {
+        const redis = await startRedis();
         try {
-          wall = (await runChild(args, live)).wall;
+          const queueName = `xtrust-bench-audit-${process.pid}`;
+          const args = [
+            ...auditArgs(queueMode, dir, undefined, queueAuditMode),
+            '--queue',
+            redis.url,
+            '--queue-name',
+            queueName,
+            ...(resume ? ['--resume'] : []),
+          ];
+          shownArgs = shown(args.filter((a) => a !== '--resume')).replace(
+            /redis:\/\/127\.0\.0\.1:\d+/,
+            'redis://127.0.0.1:PORT',
+          );
+          log(`${name}: ${workersN} × xtrust worker, then ${shown(args)}`);
+          const cpu0 = childrenCpu();
+          const ws = await startWorkers(redis.url, queueName);
+          for (const w of ws) if (w.pid) live.add(w.pid);
+          let wall: number;
+          try {
+            wall = (await runChild(args, live)).wall;
+          } finally {
+            await stopWorkers(ws);
+          }
+          // the workers' CPU (start-up included) counts once they are reaped
+          return { wall, cpu: childrenCpu() - cpu0 };
         } finally {
-          await stopWorkers(ws);
+          redis.stop();
         }
-        // the workers' CPU (start-up included) counts once they are reaped
-        return { wall, cpu: childrenCpu() - cpu0 };
-      } finally {
-        redis.stop();
-      }
-    });
-    log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`);
-    return { name, mode: queueMode, command: shownArgs, ...t, workers: workersN, workerThreads, files: readRun(dir) };
-  });
+      });
+      log(
+        `${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU with the workers, over ${t.sittings.length} sitting(s)`,
+      );
+      return { name, mode: queueMode, command: shownArgs, ...t, workers: workersN, workerThreads, files: readRun(dir) };
+    },
+  );
   return { ...digested(stored), which };
 }
 const queuedRuns: (QueuedRun & { which: QueueWhich })[] = [];
@@ -496,7 +668,9 @@ function keepKeywords(r: Run): void {
   };
   if (Object.keys(add).length === 0) return;
   writeJsonAtomic(file, { ...saved, result: { ...saved.result, files: { ...saved.result.files, ...add } } });
-  log(`${r.name}: its ${Object.keys(add).join(' and ')} (from ${rel(join(work, r.name, 'keywords.json'))}) added to ${rel(file)}`);
+  log(
+    `${r.name}: its ${Object.keys(add).join(' and ')} (from ${rel(join(work, r.name, 'keywords.json'))}) added to ${rel(file)}`,
+  );
 }
 for (const r of [exact, fast, ...(auditFast ? [auditFast] : []), ...queuedRuns]) keepKeywords(r);
 const loadEnd = loadavg();
@@ -504,14 +678,20 @@ const loadEnd = loadavg();
 // ---------------------------------------------------------------- agreement
 function sameTexts(a: RunFiles, b: RunFiles, what: string): void {
   if (a.predictions.length !== b.predictions.length || a.predictions.some((p, i) => p.text !== b.predictions[i].text)) {
-    throw new Error(`${what}: the runs audited different test texts (${a.predictions.length} vs ${b.predictions.length})`);
+    throw new Error(
+      `${what}: the runs audited different test texts (${a.predictions.length} vs ${b.predictions.length})`,
+    );
   }
 }
 sameTexts(exact.files, fast.files, 'exact vs fast');
 const n = exact.files.predictions.length;
 // ---------------------------------------------------------------- which exact run each run is read against
 /** Today's exact run, and the exact runs it replaced (kept when it was measured again under another oracle). */
-const currentReference = slimReference(measuredRuns.find((m) => m.name === 'exact')!.measured, runKey({ mode: 'exact' }), exact.files);
+const currentReference = slimReference(
+  measuredRuns.find((m) => m.name === 'exact')!.measured,
+  runKey({ mode: 'exact' }),
+  exact.files,
+);
 const keptReferences = readdirSync(join(out, 'runs'))
   .filter((f) => REFERENCE_FILE.test(f))
   .sort()
@@ -539,12 +719,15 @@ const judged = verdictPairs.filter(([a]) => a === 'trustworthy' || a === 'untrus
 const judgedAgree = judged.filter(([a, b]) => a === b).length;
 const samePrediction = fastReference.filter((p, i) => p.predicted === fast.files.predictions[i].predicted).length;
 // today's exact run keeps each explanation's top words; a kept reference keeps labels only
-const jaccard = fastChoice.current ? mean(exact.files.predictions.map((p, i) => topKJaccard(weights(p), weights(fast.files.predictions[i]), 10))) : null;
+const jaccard = fastChoice.current
+  ? mean(exact.files.predictions.map((p, i) => topKJaccard(weights(p), weights(fast.files.predictions[i]), 10)))
+  : null;
 const confusion = new Map<string, number>();
 for (const [a, b] of verdictPairs) confusion.set(`${a} → ${b}`, (confusion.get(`${a} → ${b}`) ?? 0) + 1);
 
 /** The local run a queued run must reproduce. */
-const referenceOf = (which: QueueWhich): Run => (which === 'audit-fast' ? auditFast! : which === 'exact' ? exact : fast);
+const referenceOf = (which: QueueWhich): Run =>
+  which === 'audit-fast' ? auditFast! : which === 'exact' ? exact : fast;
 const queueCompares = queuedRuns.map((queued) => {
   const reference = referenceOf(queued.which);
   sameTexts(reference.files, queued.files, `local vs ${queued.name}`);
@@ -567,7 +750,15 @@ const auditFastAgreement = (() => {
   const sorted = [...used].sort((a, b) => a - b);
   const ex = choice.reference.keywords;
   const fk = auditFast.files.keywords;
-  const keywordJaccard = ex && fk ? keywordJaccards(ex, fk).map(({ label, jaccard }) => ({ label, exact: ex[label]?.length ?? 0, fast: fk[label]?.length ?? 0, jaccard })) : null;
+  const keywordJaccard =
+    ex && fk
+      ? keywordJaccards(ex, fk).map(({ label, jaccard }) => ({
+          label,
+          exact: ex[label]?.length ?? 0,
+          fast: fk[label]?.length ?? 0,
+          jaccard,
+        }))
+      : null;
   return {
     predictions: pairs.length,
     agree: pairs.filter(([a, b]) => a === b).length,
@@ -596,17 +787,28 @@ interface PeerFile {
 }
 const peerNotes: string[] = [];
 const peers: PeerFile[] = [];
-if (!existsSync(peerDir)) peerNotes.push(`no peer figures: ${rel(peerDir)} does not exist (run \`pnpm bench --only transformer-lime\` with this model)`);
+if (!existsSync(peerDir))
+  peerNotes.push(
+    `no peer figures: ${rel(peerDir)} does not exist (run \`pnpm bench --only transformer-lime\` with this model)`,
+  );
 else {
   const tag = basename(model);
   const files = readdirSync(peerDir).filter((f) => f.startsWith(`${tag}-`) && /-peer\.json(\.gz)?$/.test(f));
-  if (files.length === 0) peerNotes.push(`no peer figures for ${tag} in ${rel(peerDir)} (transformer-lime names them ${tag}-<words>-peer.json; run it with --model ${rel(model)})`);
+  if (files.length === 0)
+    peerNotes.push(
+      `no peer figures for ${tag} in ${rel(peerDir)} (transformer-lime names them ${tag}-<words>-peer.json; run it with --model ${rel(model)})`,
+    );
   const clf = files.length ? await OnnxClassifier.load(model) : null;
   for (const f of files) {
     // <tag>-<words>[-sessionsN][-textsN]-peer.json
     const words = Number(/^(\d+)/.exec(f.slice(tag.length + 1))?.[1]);
     const textsFile = join(peerDir, f.replace(/-peer\.json(\.gz)?$/, '-texts.json$1'));
-    const peer = readJson(join(peerDir, f)) as { torchThreads: number; blas: string; probabilities: number[][]; runs: { results: { seconds: number; cpuSeconds: number }[] }[] };
+    const peer = readJson(join(peerDir, f)) as {
+      torchThreads: number;
+      blas: string;
+      probabilities: number[][];
+      runs: { results: { seconds: number; cpuSeconds: number }[] }[];
+    };
     if (!existsSync(textsFile)) {
       peerNotes.push(`${f}: its texts file is missing, so its model cannot be checked — not used`);
       continue;
@@ -620,18 +822,31 @@ else {
       for (let c = 0; c < k; c++) maxDiff = Math.max(maxDiff, Math.abs(probs[i * k + c] - peer.probabilities[i][c]));
     });
     if (maxDiff > 1e-3) {
-      peerNotes.push(`${rel(join(peerDir, f))}: another model's (max |Δp| ${maxDiff.toExponential(1)} on its texts) — not used`);
+      peerNotes.push(
+        `${rel(join(peerDir, f))}: another model's (max |Δp| ${maxDiff.toExponential(1)} on its texts) — not used`,
+      );
       continue;
     }
     const results = peer.runs.flatMap((r) => r.results);
-    peers.push({ file: rel(join(peerDir, f)), words, seconds: mean(results.map((r) => r.seconds)), cpuSeconds: mean(results.map((r) => r.cpuSeconds)), threads: peer.torchThreads, blas: peer.blas, texts: texts.length, maxDiff });
+    peers.push({
+      file: rel(join(peerDir, f)),
+      words,
+      seconds: mean(results.map((r) => r.seconds)),
+      cpuSeconds: mean(results.map((r) => r.cpuSeconds)),
+      threads: peer.torchThreads,
+      blas: peer.blas,
+      texts: texts.length,
+      maxDiff,
+    });
   }
   await clf?.release();
 }
 const auditedWords = exact.files.predictions.map((p) => p.words).sort((a, b) => a - b);
 const medianWords = auditedWords[Math.floor(auditedWords.length / 2)] ?? 0;
 // the nearest length; of files at one length, the one over most texts (transformer-lime's 30-text blocks over its 3-text ones)
-const peer = [...peers].sort((a, b) => Math.abs(a.words - medianWords) - Math.abs(b.words - medianWords) || b.texts - a.texts)[0];
+const peer = [...peers].sort(
+  (a, b) => Math.abs(a.words - medianWords) - Math.abs(b.words - medianWords) || b.texts - a.texts,
+)[0];
 
 // ---------------------------------------------------------------- the section
 const f1 = (x: number) => x.toFixed(1);
@@ -658,7 +873,8 @@ console.log(
       const { reference, caveat } = referenceFor(r);
       return {
         labels: labelAgreement(reference.predictions, r.files.predictions),
-        keywords: !reference.keywords || !r.files.keywords ? null : keywordJaccards(reference.keywords, r.files.keywords),
+        keywords:
+          !reference.keywords || !r.files.keywords ? null : keywordJaccards(reference.keywords, r.files.keywords),
         ...(reference.keywords && !r.files.keywords ? { keywordsNote: 'its keywords.json is gone' } : {}),
         ...(caveat ? { caveat } : {}),
       };
@@ -667,10 +883,30 @@ console.log(
   const rows: AuditRow[] = [
     row(exact, 'exact (the reference)', "`--audit-mode exact`: LIME 5,000 for every explanation (the paper's)"),
     row(fast, `exact, ${fastMode} LIME`, `\`--lime-mode ${fastMode}\``),
-    ...(auditFast ? [row(auditFast, 'fast', `\`--audit-mode fast --lime-mode ${auditFastLimeMode}\`: ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'} keyword pass, verdict-aware labels`)] : []),
-    ...queuedRuns.map((q) => row(q, `queued, ${q.workers} workers`, `as ${queueAuditModeOf(q.which) === 'fast' ? '`--audit-mode fast`' : `\`--lime-mode ${q.mode}\``}, through \`--queue\``)),
+    ...(auditFast
+      ? [
+          row(
+            auditFast,
+            'fast',
+            `\`--audit-mode fast --lime-mode ${auditFastLimeMode}\`: ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'} keyword pass, verdict-aware labels`,
+          ),
+        ]
+      : []),
+    ...queuedRuns.map((q) =>
+      row(
+        q,
+        `queued, ${q.workers} workers`,
+        `as ${queueAuditModeOf(q.which) === 'fast' ? '`--audit-mode fast`' : `\`--lime-mode ${q.mode}\``}, through \`--queue\``,
+      ),
+    ),
   ];
-  if (existsSync(keywordPassFile)) rows.push(...wholeAuditRows(readJson<KeywordPassResults>(keywordPassFile), model, ROOT, { train: fullTrain, test: fullTest }));
+  if (existsSync(keywordPassFile))
+    rows.push(
+      ...wholeAuditRows(readJson<KeywordPassResults>(keywordPassFile), model, ROOT, {
+        train: fullTrain,
+        test: fullTest,
+      }),
+    );
   const fullN = explained(exact.files) * scale;
   if (peer) {
     rows.push({
@@ -691,16 +927,25 @@ console.log(
   console.log(renderAuditTable(rows, peer ? (peer.seconds * fullN) / 3600 : undefined) + '\n');
 }
 /** The audit's own phase timings, which cover its last sitting only: shown for a run made in one. */
-const inProcess = (r: Run) => ((r.sittings?.length ?? 1) > 1 ? `— (${r.sittings!.length} sittings)` : `${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)}`);
-console.log(`| run | LIME mode | explanations (keywords + test) | LIME samples used (mean) | wall s | CPU s | in-process: keywords s / labelling s | extrapolated to ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')}: wall h | CPU h |`);
+const inProcess = (r: Run) =>
+  (r.sittings?.length ?? 1) > 1
+    ? `— (${r.sittings!.length} sittings)`
+    : `${f1(r.files.seconds.keywords)} / ${f1(r.files.seconds.labelling)}`;
+console.log(
+  `| run | LIME mode | explanations (keywords + test) | LIME samples used (mean) | wall s | CPU s | in-process: keywords s / labelling s | extrapolated to ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')}: wall h | CPU h |`,
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of runs) {
   const e = r.files.explanations;
-  console.log(`| local, 1 process | ${r.name === 'audit-fast' ? `${r.mode}, \`--audit-mode fast\`` : r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`);
+  console.log(
+    `| local, 1 process | ${r.name === 'audit-fast' ? `${r.mode}, \`--audit-mode fast\`` : r.mode} | ${explained(r.files)} (${e.keywords} + ${e.test}) | ${mean(e.samplesUsed).toFixed(0)} of ${samples} | ${f1(r.wall)} | ${f1(r.cpu)} | ${inProcess(r)} | **${hours(extrapolate(r.wall, fixed.wall))}** | ${hours(extrapolate(r.cpu, fixed.cpu))} |`,
+  );
 }
 for (const queued of queuedRuns) {
   const queuedExplained = queued.files.explanations;
-  console.log(`| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditModeOf(queued.which) === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`);
+  console.log(
+    `| \`--queue\`, ${queued.workers} × \`xtrust worker\` (local redis-server) | ${queueAuditModeOf(queued.which) === 'fast' ? `${queued.mode}, \`--audit-mode fast\`` : queued.mode} | ${explained(queued.files)} (${queuedExplained.keywords} + ${queuedExplained.test}) | ${mean(queuedExplained.samplesUsed).toFixed(0)} of ${samples} | ${f1(queued.wall)} | ${f1(queued.cpu)} (audit + workers) | ${inProcess(queued)} | **${hours(extrapolate(queued.wall, fixed.wall))}** | ${hours(extrapolate(queued.cpu, fixed.cpu))} |`,
+  );
 }
 
 console.log(
@@ -708,8 +953,15 @@ console.log(
     `on the ${judged.length} the exact run judged trustworthy or untrustworthy, ${judgedAgree} (${judged.length ? ((100 * judgedAgree) / judged.length).toFixed(1) : '—'} %); ` +
     `same predicted label ${samePrediction} of ${n}; ` +
     (jaccard === null ? '' : `top-10 Jaccard of the explanations ${jaccard.toFixed(3)}. `) +
-    `Each run identifies its own keywords (the fast mode's keyword store comes from fast explanations too). Exact → fast: ${[...confusion].sort().map(([k, v]) => `${k} ${v}`).join(', ')}.` +
-    (fastChoice.caveat ? ` Read ${fastChoice.caveat}${jaccard === null ? ' (a kept exact run keeps labels only, so no top-10 Jaccard of the explanations)' : ''}.` : ''),
+    `Each run identifies its own keywords (the fast mode's keyword store comes from fast explanations too). Exact → fast: ${[
+      ...confusion,
+    ]
+      .sort()
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.` +
+    (fastChoice.caveat
+      ? ` Read ${fastChoice.caveat}${jaccard === null ? ' (a kept exact run keeps labels only, so no top-10 Jaccard of the explanations)' : ''}.`
+      : ''),
 );
 if (auditFast && auditFastAgreement) {
   const a = auditFastAgreement;
@@ -730,18 +982,25 @@ if (auditFast && auditFastAgreement) {
 }
 // a run reused from an earlier sitting brings the load it was measured under
 // The audit keeps every core busy itself (a load average of about the core count), so only load beyond that is other work.
-const loaded = Math.max(...loadStart, ...loadEnd, ...measuredRuns.flatMap((r) => [...r.load.start, ...r.load.end])) > cpus().length + 0.5;
+const loaded =
+  Math.max(...loadStart, ...loadEnd, ...measuredRuns.flatMap((r) => [...r.load.start, ...r.load.end])) >
+  cpus().length + 0.5;
 for (const { queued, reference, mismatches, identicalLines } of queueCompares) {
   const over = queued.wall - reference.wall;
   // The local audit runs one onnxruntime session on all the cores; each worker gets its share (--threads): when the
   // same explanations cost less CPU in the workers, data parallelism beat operator parallelism and hides the queue's cost.
-  const dataParallelGain = queued.workerThreads !== undefined && queued.workerThreads < cpus().length && queued.cpu < reference.cpu;
+  const dataParallelGain =
+    queued.workerThreads !== undefined && queued.workerThreads < cpus().length && queued.cpu < reference.cpu;
   console.log(
     `\n**Queued vs local (${queued.mode}${queueAuditModeOf(queued.which) === 'fast' ? ', `--audit-mode fast`' : ''}):** ${mismatches} label mismatches of ${n}; ${identicalLines} of ${n} predictions.jsonl lines byte-identical. ` +
       `Queue overhead = queued wall − local wall = ${f1(over)} s (${over >= 0 ? '+' : ''}${((100 * over) / reference.wall).toFixed(1)} %, ratio ${(queued.wall / reference.wall).toFixed(2)}) with ${queued.workers} workers on this machine's ${cpus().length} cores — ` +
       `the same cores as the local run, so fan-out cannot pay here (across machines each worker adds its cores)` +
-      (dataParallelGain ? '. ' : `: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending). `) +
-      (loaded ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's. ` : '') +
+      (dataParallelGain
+        ? '. '
+        : `: this measures the queue's cost (job round trips, a batch of 32 texts waiting for its slowest job of 8, workers' model start-up and onnxruntime thread pools contending). `) +
+      (loaded
+        ? `On this loaded machine ${queued.workers + 1} processes win a larger share of the shared cores than one, so the wall difference mixes the queue's cost with the scheduler's. `
+        : '') +
       (dataParallelGain
         ? `The local run drives one onnxruntime session on ${cpus().length} intra-op threads, each worker one session on ${queued.workerThreads}: the same explanations (byte-identical outputs) cost ${f1(reference.cpu / explained(reference.files))} s CPU each locally and ${f1(queued.cpu / explained(queued.files))} s through the workers — an intra-op thread pool synchronises at every operator and spins while it waits, which on a graph this small is a large share — so on one machine the queue's own cost is hidden under that gain and cannot be read off these figures; what they do show is that independent explanations on single-thread sessions use the cores better than one explanation on all of them. `
         : '') +
@@ -751,18 +1010,22 @@ for (const { queued, reference, mismatches, identicalLines } of queueCompares) {
 
 // the paper's figures: 000_6d314fe57d39eb4c.txt, Table 3 (TOKI-lime rows), reported, not measured here
 const PAPER = [
-  { dataset: "HateXplain (bert-base-uncased)", train: 2364, trainS: 352721, test: 3306, testS: 464720 },
+  { dataset: 'HateXplain (bert-base-uncased)', train: 2364, trainS: 352721, test: 3306, testS: 464720 },
   { dataset: 'CAMS (mentalbert-base-uncased)', train: 2158, trainS: 198359, test: 1945, testS: 224540 },
   { dataset: "Dong's movie (MLP)", train: 2509, trainS: 4866, test: 358, testS: 1053 },
 ];
 console.log(
   `\n**The TOKI paper's reported times** (000_6d314fe57d39eb4c.txt, Table 3, TOKI-lime; "All experiments are run 10 times on a Macbook M3 Pro with 12-core CPU, 18-core GPU, 18GB RAM" — reported, not measured here; their models are 12-layer × 768 BERTs, far larger than this one, so the columns compare tools only loosely):\n`,
 );
-console.log(`| dataset (model) | keyword identification: instances, s | label computation: instances, s | per instance, scaled to ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')}: h |`);
+console.log(
+  `| dataset (model) | keyword identification: instances, s | label computation: instances, s | per instance, scaled to ${fullTrain.toLocaleString('en')} + ${fullTest.toLocaleString('en')}: h |`,
+);
 console.log('| --- | --- | --- | --- |');
 for (const p of PAPER) {
   const scaled = (p.trainS / p.train) * fullTrain + (p.testS / p.test) * fullTest;
-  console.log(`| ${p.dataset} | ${p.train.toLocaleString('en')}, ${p.trainS.toLocaleString('en')} s (${hours(p.trainS)} h) | ${p.test.toLocaleString('en')}, ${p.testS.toLocaleString('en')} s (${hours(p.testS)} h) | ${hours(scaled)} |`);
+  console.log(
+    `| ${p.dataset} | ${p.train.toLocaleString('en')}, ${p.trainS.toLocaleString('en')} s (${hours(p.trainS)} h) | ${p.test.toLocaleString('en')}, ${p.testS.toLocaleString('en')} s (${hours(p.testS)} h) | ${hours(scaled)} |`,
+  );
 }
 
 const fullExplanations = explained(exact.files) * scale;
@@ -773,10 +1036,17 @@ if (peer) {
       `(${peer.file}, the peer file nearest the audited texts' median ${medianWords} words; probabilities equal to this model's within ${peer.maxDiff.toExponential(1)}). ` +
       `× ${fullExplanations.toFixed(0)} explanations (this audit's ${explained(exact.files)} × ${scale.toFixed(scale % 1 === 0 ? 0 : 2)}) = **${hours(peerS)} h wall** (${hours(peer.cpuSeconds * fullExplanations)} h CPU) for the explanations alone, ` +
       `against xtrust's ${hours(extrapolate(exact.wall, fixed.wall))} h exact and ${hours(extrapolate(fast.wall, fixed.wall))} h ${fastMode} for the whole audit.` +
-      (peers.length > 1 ? ` Other peer files: ${peers.filter((p) => p !== peer).map((p) => `${p.words} words ${p.seconds.toFixed(2)} s (${p.file})`).join('; ')}.` : ''),
+      (peers.length > 1
+        ? ` Other peer files: ${peers
+            .filter((p) => p !== peer)
+            .map((p) => `${p.words} words ${p.seconds.toFixed(2)} s (${p.file})`)
+            .join('; ')}.`
+        : ''),
   );
 } else {
-  console.log(`\n**Peer extrapolation:** missing — ${peerNotes.join('; ') || 'no usable peer file'}. None is invented here.`);
+  console.log(
+    `\n**Peer extrapolation:** missing — ${peerNotes.join('; ') || 'no usable peer file'}. None is invented here.`,
+  );
 }
 if (peer && peerNotes.length) console.log(`Peer files not used: ${peerNotes.join('; ')}.`);
 
@@ -792,7 +1062,10 @@ if (splitRuns.length) {
   console.log(
     `\nRuns made in several sittings (the CLI's --resume; wall and CPU are the sums, each interrupted sitting also counting its start-up and the explanations it had not checkpointed): ` +
       splitRuns
-        .map((r) => `${r.name}: ${r.sittings!.map((t) => `${t.started.slice(0, 16).replace('T', ' ')} UTC ${f1(t.wall)} s wall / ${f1(t.cpu)} s CPU${t.finished ? '' : ' (interrupted)'}, load ${la(t.load)}, ${t.machine ?? 'machine not recorded'}`).join('; ')}`)
+        .map(
+          (r) =>
+            `${r.name}: ${r.sittings!.map((t) => `${t.started.slice(0, 16).replace('T', ' ')} UTC ${f1(t.wall)} s wall / ${f1(t.cpu)} s CPU${t.finished ? '' : ' (interrupted)'}, load ${la(t.load)}, ${t.machine ?? 'machine not recorded'}`).join('; ')}`,
+        )
         .join('. ') +
       '.',
   );
@@ -803,7 +1076,9 @@ console.log(
       ? `The machine was **loaded** (a load average above the ${cpus().length} the audit's own threads make: other work shared the cores): wall times are inflated; CPU times are the better guide, and the exact-vs-fast and local-vs-queued ratios compare runs that shared it at different moments.`
       : `No other work shared the cores (no load average above the ${cpus().length} the audit's own threads make).`),
 );
-console.log(`\nRuns: \`${exact.command}\`; \`${fast.command}\`; ${auditFast ? `\`${auditFast.command}\`; ` : ''}${queuedRuns.map((queued) => `\`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\``).join('; ')}. Run directories of the runs measured in this invocation: ${work}.`);
+console.log(
+  `\nRuns: \`${exact.command}\`; \`${fast.command}\`; ${auditFast ? `\`${auditFast.command}\`; ` : ''}${queuedRuns.map((queued) => `\`${queued.command}\` with ${queued.workers} × \`xtrust worker --redis redis://127.0.0.1:PORT --queue-name …${queued.workerThreads ? ` --threads ${queued.workerThreads}` : ''}\``).join('; ')}. Run directories of the runs measured in this invocation: ${work}.`,
+);
 console.log(`\nCommand: \`${['node', 'apps/bench/dist/transformer-audit/run.js', ...argv.map(rel)].join(' ')}\``);
 
 // gzipped: the results folder has a git budget (a plain summary.json of an older run is replaced)
@@ -821,17 +1096,41 @@ writeJsonAtomic(
     embeddings,
     fixed,
     runs: [...runs, ...queuedRuns].map(({ files, ...r }: Run) => ({
-      ...(files.keywords ? { keywordCounts: Object.fromEntries(Object.entries(files.keywords).map(([c, k]) => [c, k.length])) } : {}),
+      ...(files.keywords
+        ? { keywordCounts: Object.fromEntries(Object.entries(files.keywords).map(([c, k]) => [c, k.length])) }
+        : {}),
       ...r,
       explanations: files.explanations.keywords + files.explanations.test,
       samplesUsedMean: mean(files.explanations.samplesUsed),
       seconds: files.seconds,
       extrapolated: { wall: extrapolate(r.wall, fixed.wall), cpu: extrapolate(r.cpu, fixed.cpu) },
     })),
-    agreement: { predictions: n, agree, judged: judged.length, judgedAgree, samePrediction, jaccard, confusion: Object.fromEntries(confusion) },
+    agreement: {
+      predictions: n,
+      agree,
+      judged: judged.length,
+      judgedAgree,
+      samePrediction,
+      jaccard,
+      confusion: Object.fromEntries(confusion),
+    },
     // the reference itself (100 predictions) stays in its own file: summary.json names it
-    auditFast: auditFastAgreement && { ...auditFastAgreement, choice: { current: auditFastAgreement.choice.current, measured: auditFastAgreement.choice.reference.measured, ...(auditFastAgreement.choice.caveat ? { caveat: auditFastAgreement.choice.caveat } : {}) } },
-    queue: queueCompares.map(({ queued, reference, mismatches, identicalLines }) => ({ queued: queued.name, local: reference.name, mismatches, identicalLines, overheadSeconds: queued.wall - reference.wall, ratio: queued.wall / reference.wall })),
+    auditFast: auditFastAgreement && {
+      ...auditFastAgreement,
+      choice: {
+        current: auditFastAgreement.choice.current,
+        measured: auditFastAgreement.choice.reference.measured,
+        ...(auditFastAgreement.choice.caveat ? { caveat: auditFastAgreement.choice.caveat } : {}),
+      },
+    },
+    queue: queueCompares.map(({ queued, reference, mismatches, identicalLines }) => ({
+      queued: queued.name,
+      local: reference.name,
+      mismatches,
+      identicalLines,
+      overheadSeconds: queued.wall - reference.wall,
+      ratio: queued.wall / reference.wall,
+    })),
     peer: peer ?? null,
     peerNotes,
     load: { start: loadStart, end: loadEnd, cores: cpus().length },

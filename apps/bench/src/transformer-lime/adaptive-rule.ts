@@ -7,8 +7,17 @@ import { previousAdaptiveDefault, type AdaptiveRule } from '@xtrust/explainers';
 /** `250,4,1`: one rule (step and patience positive integers, minJaccard in (0, 1]). */
 export function parseAdaptiveRule(raw: string): AdaptiveRule {
   const [step, patience, minJaccard, ...rest] = raw.split(',').map((x) => (x.trim() === '' ? Number.NaN : Number(x)));
-  if (rest.length || !Number.isInteger(step) || step < 1 || !Number.isInteger(patience) || patience < 1 || !(minJaccard > 0 && minJaccard <= 1)) {
-    throw new Error(`expected STEP,PATIENCE,MIN_JACCARD such as 250,4,1 (positive integers, then a number in (0, 1]), got ${JSON.stringify(raw)}`);
+  if (
+    rest.length ||
+    !Number.isInteger(step) ||
+    step < 1 ||
+    !Number.isInteger(patience) ||
+    patience < 1 ||
+    !(minJaccard > 0 && minJaccard <= 1)
+  ) {
+    throw new Error(
+      `expected STEP,PATIENCE,MIN_JACCARD such as 250,4,1 (positive integers, then a number in (0, 1]), got ${JSON.stringify(raw)}`,
+    );
   }
   return { step, patience, minJaccard };
 }
@@ -19,7 +28,8 @@ export function parseAdaptiveRules(raw: string): AdaptiveRule[] {
 }
 
 /** `step 250, patience 4, J ≥ 1`. */
-export const adaptiveRuleText = (r: AdaptiveRule): string => `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
+export const adaptiveRuleText = (r: AdaptiveRule): string =>
+  `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
 
 /**
  * Whether a stored measurement of an adaptive mode must be keyed by its stopping rule: the blocks and runs stored

@@ -59,7 +59,12 @@ export function operatorProfile(events: readonly TraceEvent[]): OperatorProfile 
     }
   }
   const operators = [...byOp.entries()]
-    .map(([op, { micros, nodes }]) => ({ op, micros, nodes: nodes.size, share: kernelMicros > 0 ? micros / kernelMicros : 0 }))
+    .map(([op, { micros, nodes }]) => ({
+      op,
+      micros,
+      nodes: nodes.size,
+      share: kernelMicros > 0 ? micros / kernelMicros : 0,
+    }))
     .sort((a, b) => b.micros - a.micros || a.op.localeCompare(b.op));
   return { runs, runMicros, kernelMicros, operators };
 }
@@ -71,6 +76,9 @@ export function readProfileTrace(prefix: string): TraceEvent[] {
   const files = readdirSync(dir)
     .filter((f) => f.startsWith(stem) && f.endsWith('.json'))
     .sort();
-  if (files.length === 0) throw new Error(`no onnxruntime profile ${prefix}_*.json in ${dir}: was the classifier loaded with session.profileFilePrefix and endProfiling() called?`);
+  if (files.length === 0)
+    throw new Error(
+      `no onnxruntime profile ${prefix}_*.json in ${dir}: was the classifier loaded with session.profileFilePrefix and endProfiling() called?`,
+    );
   return JSON.parse(readFileSync(join(dir, files[files.length - 1]), 'utf8')) as TraceEvent[];
 }

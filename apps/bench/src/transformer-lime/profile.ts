@@ -15,7 +15,13 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tokenize } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
-import { MaskedIds, OnnxClassifier, loadLocalTokenizer, pieceTokenizer, type OnnxClassifierOptions } from '@xtrust/models';
+import {
+  MaskedIds,
+  OnnxClassifier,
+  loadLocalTokenizer,
+  pieceTokenizer,
+  type OnnxClassifierOptions,
+} from '@xtrust/models';
 import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
 import { textsOfLength, validationTexts } from './texts.js';
 import { operatorProfile, readProfileTrace } from './op-profile.js';
@@ -23,18 +29,39 @@ import { operatorProfile, readProfileTrace } from './op-profile.js';
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/transformer-lime/profile.js --model DIR [options]',
-    summary: 'Where the time of one transformer LIME explanation goes (tokenising, building ids, onnxruntime, the rest), and onnxruntime settings compared.',
+    summary:
+      'Where the time of one transformer LIME explanation goes (tokenising, building ids, onnxruntime, the rest), and onnxruntime settings compared.',
     options: {
       model: { kind: 'string', placeholder: 'DIR', required: true, help: 'a classifier folder in Hugging Face layout' },
-      words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120, 250], shownDefault: '40,120,250', help: 'text lengths' },
+      words: {
+        kind: 'custom',
+        placeholder: 'N,N',
+        parse: integerList(1),
+        default: [40, 120, 250],
+        shownDefault: '40,120,250',
+        help: 'text lengths',
+      },
       texts: { kind: 'integer', min: 1, default: 3, help: 'texts per length' },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads' },
       batch: { kind: 'integer', min: 1, default: 32, help: 'rows per onnxruntime run' },
-      variants: { kind: 'list', placeholder: 'NAME,NAME', default: ['default'], help: 'session settings compared: default, unsorted, basic, extended, disabled, parallel, nopattern, noarena, batchN, rows32, tokensN, sessions2, int8, int8-… (see the file)' },
+      variants: {
+        kind: 'list',
+        placeholder: 'NAME,NAME',
+        default: ['default'],
+        help: 'session settings compared: default, unsorted, basic, extended, disabled, parallel, nopattern, noarena, batchN, rows32, tokensN, sessions2, int8, int8-… (see the file)',
+      },
       validation: { kind: 'flag', help: "the validation texts (lime-stopping's) instead of the benchmark's" },
-      repeat: { kind: 'integer', min: 1, default: 1, help: 'time each variant N times in alternating order and report medians (N > 1)' },
-      ops: { kind: 'flag', help: "instead of the timings: explain the texts with onnxruntime's profiler on (one session; no warm-up, so the first run's allocations count) and report each variant's kernel time by operator type" },
+      repeat: {
+        kind: 'integer',
+        min: 1,
+        default: 1,
+        help: 'time each variant N times in alternating order and report medians (N > 1)',
+      },
+      ops: {
+        kind: 'flag',
+        help: "instead of the timings: explain the texts with onnxruntime's profiler on (one session; no warm-up, so the first run's allocations count) and report each variant's kernel time by operator type",
+      },
     },
   }),
 );
@@ -75,9 +102,13 @@ const settings: Record<string, OnnxClassifierOptions> = {
   'int8-sessions2': { sessions: 2, quantize: 'int8' },
 };
 // The same batch shapes on the int8 graph (dynamic quantisation works per batch, so its cost depends on the shape too).
-for (const [name, o] of Object.entries({ ...settings })) if (/^(rows|tokens|batch)\d+$/.test(name)) settings[`int8-${name}`] = { ...o, quantize: 'int8' };
+for (const [name, o] of Object.entries({ ...settings }))
+  if (/^(rows|tokens|batch)\d+$/.test(name)) settings[`int8-${name}`] = { ...o, quantize: 'int8' };
 const unknown = variants.filter((v) => !(v in settings));
-if (unknown.length) exitUsage(`--variants: no variant ${unknown.map((v) => JSON.stringify(v)).join(', ')}; the variants are ${Object.keys(settings).join(', ')}`);
+if (unknown.length)
+  exitUsage(
+    `--variants: no variant ${unknown.map((v) => JSON.stringify(v)).join(', ')}; the variants are ${Object.keys(settings).join(', ')}`,
+  );
 
 const tokenizer = await loadLocalTokenizer(model, 'profile');
 const tok = pieceTokenizer(tokenizer);
@@ -90,7 +121,9 @@ const log = (s: string) => {
 if (o.ops) {
   const traceDir = mkdtempSync(join(tmpdir(), 'xtrust-ops-'));
   const out = [
-    `model ${model}, ${samples} samples, ${threads} threads, batches of ${batch} rows, ${nTexts} ${validation ? 'validation' : 'benchmark'} texts per length, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} at the start`,
+    `model ${model}, ${samples} samples, ${threads} threads, batches of ${batch} rows, ${nTexts} ${validation ? 'validation' : 'benchmark'} texts per length, load average ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} at the start`,
     '',
     '| words | variant | operator | nodes | ms / explanation | share of kernel time |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -101,7 +134,12 @@ if (o.ops) {
       for (const v of variants) {
         const prefix = join(traceDir, `${words}-${v}`);
         const tuning = settings[v];
-        const clf = await OnnxClassifier.load(model, { batchSize: batch, threads, ...tuning, session: { ...tuning.session, profileFilePrefix: prefix } });
+        const clf = await OnnxClassifier.load(model, {
+          batchSize: batch,
+          threads,
+          ...tuning,
+          session: { ...tuning.session, profileFilePrefix: prefix },
+        });
         const lime = new LimeExplainer({ numSamples: samples, seed: 1 });
         for (const text of texts) await lime.explain(clf, [text]);
         clf.endProfiling();
@@ -127,8 +165,13 @@ if (o.ops) {
 /** --repeat N (N > 1): instead of the profile, time each variant N times in alternating order (ABC, CBA, …) and report the median. */
 const repeat = o.repeat;
 if (repeat > 1) {
-  process.stderr.write(`model ${model}, ${samples} samples, ${threads} threads, ${repeat} runs per variant in alternating order\n`);
-  const out = ['| words | variant | median s / explanation | min | max | median / first variant\'s |', '| --- | --- | --- | --- | --- | --- |'];
+  process.stderr.write(
+    `model ${model}, ${samples} samples, ${threads} threads, ${repeat} runs per variant in alternating order\n`,
+  );
+  const out = [
+    "| words | variant | median s / explanation | min | max | median / first variant's |",
+    '| --- | --- | --- | --- | --- | --- |',
+  ];
   for (const words of lengths) {
     const texts = validation ? validationTexts(words, nTexts) : textsOfLength(words, nTexts);
     const lime = new LimeExplainer({ numSamples: samples, seed: 1 });
@@ -159,8 +202,14 @@ if (repeat > 1) {
   process.stdout.write(out.join('\n') + '\n');
   process.exit(0);
 }
-log(`model ${model}, ${samples} samples, ${threads} threads, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
-log('| words | variant | batch | s / explanation | prepare ms | build ms (texts built from strings) | onnxruntime s | other s | distinct rows | mean length | padded / real positions |');
+log(
+  `model ${model}, ${samples} samples, ${threads} threads, load average ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
+log(
+  '| words | variant | batch | s / explanation | prepare ms | build ms (texts built from strings) | onnxruntime s | other s | distinct rows | mean length | padded / real positions |',
+);
 log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const words of lengths) {
   const texts = validation ? validationTexts(words, nTexts) : textsOfLength(words, nTexts);

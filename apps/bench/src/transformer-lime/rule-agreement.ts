@@ -39,14 +39,36 @@ const o = parseOrExit(
     summary:
       "Runs xtrust's int8+adaptive LIME at each rule on a stored transformer-lime block's texts and judges its top 10 against the peer explanations that block holds (seeded and deterministic): the agreement gap with its 95 % interval, without the peer's hours. No speed ratio: that is transformer-lime's.",
     options: {
-      model: { kind: 'string', placeholder: 'DIR', required: true, help: 'the kit classifier the blocks were measured on' },
-      rules: { kind: 'custom', placeholder: 'S,P,J[;S,P,J]', parse: parseAdaptiveRules, required: true, help: 'stopping rules to judge' },
-      words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [250, 40, 120], shownDefault: '250,40,120', help: 'text lengths (stored blocks)' },
-      texts: { kind: 'integer', min: 1, default: 30, help: "texts per length of the stored blocks" },
-      samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME budget (the stored blocks\')' },
+      model: {
+        kind: 'string',
+        placeholder: 'DIR',
+        required: true,
+        help: 'the kit classifier the blocks were measured on',
+      },
+      rules: {
+        kind: 'custom',
+        placeholder: 'S,P,J[;S,P,J]',
+        parse: parseAdaptiveRules,
+        required: true,
+        help: 'stopping rules to judge',
+      },
+      words: {
+        kind: 'custom',
+        placeholder: 'N,N',
+        parse: integerList(1),
+        default: [250, 40, 120],
+        shownDefault: '250,40,120',
+        help: 'text lengths (stored blocks)',
+      },
+      texts: { kind: 'integer', min: 1, default: 30, help: 'texts per length of the stored blocks' },
+      samples: { kind: 'integer', min: 2, default: 5000, help: "LIME budget (the stored blocks')" },
       sessions: { kind: 'integer', min: 1, default: 2, help: "xtrust's scoring sessions (the stored blocks')" },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads in all' },
-      out: { kind: 'string', placeholder: 'DIR', help: 'where the stored blocks are, and where the explanations are kept (default apps/bench/results/transformer-lime)' },
+      out: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: 'where the stored blocks are, and where the explanations are kept (default apps/bench/results/transformer-lime)',
+      },
     },
   }),
 );
@@ -59,7 +81,12 @@ interface Kept {
 }
 
 const fingerprint = await fingerprintOf(o.model);
-const clf = await OnnxClassifier.load(o.model, { threads: o.threads, batchSize: 32, quantize: 'int8', ...(o.sessions > 1 ? { sessions: o.sessions } : {}) });
+const clf = await OnnxClassifier.load(o.model, {
+  threads: o.threads,
+  batchSize: 32,
+  quantize: 'int8',
+  ...(o.sessions > 1 ? { sessions: o.sessions } : {}),
+});
 const host = hostOf();
 const rows: string[] = [];
 /** Same-run ratios from a rule's block measured with the peer (transformer-lime --adaptive-rule), as far as it has got. */
@@ -69,17 +96,34 @@ try {
     const tag = `${basename(o.model)}-${words}${o.sessions > 1 ? `-sessions${o.sessions}` : ''}-texts${o.texts}`;
     const partsFile = join(out, `${tag}-parts.json.gz`);
     const textsFile = join(out, `${tag}-texts.json.gz`);
-    if (!existsSync(partsFile) || !existsSync(textsFile)) throw new Error(`no stored block ${tag} in ${out} (its parts and texts files): run transformer-lime-30 first`);
+    if (!existsSync(partsFile) || !existsSync(textsFile))
+      throw new Error(`no stored block ${tag} in ${out} (its parts and texts files): run transformer-lime-30 first`);
     const stored = readJson<{ key: Record<string, unknown>; parts: TextPart[] }>(partsFile);
     const texts = readJson<string[]>(textsFile);
-    if (stored.key.model !== fingerprint) throw new Error(`${partsFile} was measured on another model (${String(stored.key.model)}, this one ${fingerprint})`);
-    if (stored.key.textsSha256 !== createHash('sha256').update(JSON.stringify(texts)).digest('hex')) throw new Error(`${textsFile} does not hold the texts ${partsFile} was measured on`);
-    if (stored.parts.length < texts.length) throw new Error(`${partsFile} holds ${stored.parts.length} of ${texts.length} texts: finish the block first`);
+    if (stored.key.model !== fingerprint)
+      throw new Error(
+        `${partsFile} was measured on another model (${String(stored.key.model)}, this one ${fingerprint})`,
+      );
+    if (stored.key.textsSha256 !== createHash('sha256').update(JSON.stringify(texts)).digest('hex'))
+      throw new Error(`${textsFile} does not hold the texts ${partsFile} was measured on`);
+    if (stored.parts.length < texts.length)
+      throw new Error(`${partsFile} holds ${stored.parts.length} of ${texts.length} texts: finish the block first`);
     const storedModes = stored.key.modes as string[];
     for (const rule of o.rules) {
       const file = join(out, `${tag}-rule${rule.step}-${rule.patience}-${rule.minJaccard}-replay.json.gz`);
-      const key = { model: fingerprint, textsSha256: stored.key.textsSha256, samples: o.samples, sessions: o.sessions, threads: o.threads, mode: MODE, rule };
-      const kept: Kept = existsSync(file) && JSON.stringify(readJson<Kept>(file).key) === JSON.stringify(key) ? readJson<Kept>(file) : { key, results: [] };
+      const key = {
+        model: fingerprint,
+        textsSha256: stored.key.textsSha256,
+        samples: o.samples,
+        sessions: o.sessions,
+        threads: o.threads,
+        mode: MODE,
+        rule,
+      };
+      const kept: Kept =
+        existsSync(file) && JSON.stringify(readJson<Kept>(file).key) === JSON.stringify(key)
+          ? readJson<Kept>(file)
+          : { key, results: [] };
       const lime = new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed: 1, adaptive: rule });
       for (const [i, text] of texts.entries()) {
         if (kept.results.some((r) => r.index === i)) continue;
@@ -99,9 +143,14 @@ try {
         });
         kept.results.sort((a, b) => a.index - b.index);
         writeJsonAtomic(file, kept);
-        process.stderr.write(`[rule-agreement] ${tag}, ${adaptiveRuleText(rule)}: text ${i + 1} of ${texts.length} (${kept.results.at(-1)!.seconds.toFixed(1)} s)\n`);
+        process.stderr.write(
+          `[rule-agreement] ${tag}, ${adaptiveRuleText(rule)}: text ${i + 1} of ${texts.length} (${kept.results.at(-1)!.seconds.toFixed(1)} s)\n`,
+        );
       }
-      const parts = stored.parts.map((p) => ({ ...p, ours: { ...p.ours, replay: kept.results.find((r) => r.index === p.index)! } }));
+      const parts = stored.parts.map((p) => ({
+        ...p,
+        ours: { ...p.ours, replay: kept.results.find((r) => r.index === p.index)! },
+      }));
       const gapText = (mode: string) => {
         const g = modeAgreement(parts, mode).gap!;
         return `${g.estimate >= 0 ? '+' : ''}${g.estimate.toFixed(3)} [${g.lo.toFixed(3)}, ${g.hi.toFixed(3)}]${g.estimate >= -0.05 ? '' : ' (outside)'}`;
@@ -111,10 +160,16 @@ try {
       if (existsSync(withPeer)) {
         const measured = readJson<{ parts: TextPart[] }>(withPeer).parts.filter((p) => p.ours[MODE]);
         if (measured.length) {
-          const ratios = measured.map((p) => mean(p.peer.map((x) => x.seconds)) / p.ours[MODE].seconds).sort((a, b) => a - b);
+          const ratios = measured
+            .map((p) => mean(p.peer.map((x) => x.seconds)) / p.ours[MODE].seconds)
+            .sort((a, b) => a - b);
           const same = measured.filter((p) => {
             const r = kept.results.find((k) => k.index === p.index);
-            return r && JSON.stringify(r.features.map((f) => f[0])) === JSON.stringify(p.ours[MODE].features.map((f) => f[0])) && r.samples === p.ours[MODE].samples;
+            return (
+              r &&
+              JSON.stringify(r.features.map((f) => f[0])) === JSON.stringify(p.ours[MODE].features.map((f) => f[0])) &&
+              r.samples === p.ours[MODE].samples
+            );
           }).length;
           speedRows.push(
             `| ${words} | ${adaptiveRuleText(rule)} | ${measured.length} of ${texts.length} | ${ratios[Math.floor((ratios.length - 1) / 2)].toFixed(2)}× (${ratios[0].toFixed(2)}–${ratios.at(-1)!.toFixed(2)}×) | ${mean(measured.map((p) => mean(p.peer.map((x) => x.seconds)))).toFixed(1)} / ${mean(measured.map((p) => p.ours[MODE].seconds)).toFixed(1)} | ${same} of ${measured.length} | ${[...new Set(measured.map((p) => `${p.measured.slice(0, 10)} on ${p.host}`))].join('; ')} |`,
@@ -134,14 +189,18 @@ console.log(
   `\n${MODE} LIME at each stopping rule on transformer-lime-30's texts (${o.texts} per length, ${o.samples} samples, ${o.sessions > 1 ? `${o.sessions} sessions` : 'one session'} on ${o.threads} threads), judged against the peer explanations stored with those blocks (Python lime + PyTorch, seeds 1 and 2: seeded and deterministic, so not run again). ` +
     "Gap = mean over texts of (xtrust vs peer seed 1) − (peer seed 1 vs seed 2) top-10 Jaccard, 95 % paired bootstrap interval; the bound is a gap ≥ −0.05. The stored block's own rows (the 2026-11-24 rule, and exact) are read from its parts, for comparison on the same texts. No speed ratio here (the peer's seconds are another sitting's): transformer-lime's blocks give it.\n",
 );
-console.log('| words | texts | rule | gap to the peer\'s seed-to-seed [95 % CI] | samples used (mean) | xtrust s / explanation | stored int8+adaptive (2026-11-24 rule): gap, samples | stored exact: gap | measured |');
+console.log(
+  "| words | texts | rule | gap to the peer's seed-to-seed [95 % CI] | samples used (mean) | xtrust s / explanation | stored int8+adaptive (2026-11-24 rule): gap, samples | stored exact: gap | measured |",
+);
 console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 for (const r of rows) console.log(r);
 if (speedRows.length) {
   console.log(
     "\nThe same-run speed, from each rule's block measured with the peer interleaved per text (transformer-lime --modes int8+adaptive --adaptive-rule …; texts measured so far — a block resumes across sittings): peer / xtrust per text, median (lowest–highest), mean seconds, and how many of those texts' explanations this replay reproduced exactly (same top words in order, same samples).\n",
   );
-  console.log('| words | rule | texts with the peer | peer / xtrust per text | peer s / xtrust s | replay identical | measured |');
+  console.log(
+    '| words | rule | texts with the peer | peer / xtrust per text | peer s / xtrust s | replay identical | measured |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of speedRows) console.log(r);
 }

@@ -61,7 +61,8 @@ const MODE_NAMES = ['exact', 'adaptive', 'int8', 'int8+adaptive'];
 const batchTokensValue = (v: string): number | 'auto' => {
   if (v === 'auto') return v;
   const n = v === 'Infinity' ? Infinity : Number(v);
-  if (!(n === Infinity || (Number.isInteger(n) && n > 0))) throw new Error(`must be auto, a positive integer or Infinity, got ${v}`);
+  if (!(n === Infinity || (Number.isInteger(n) && n > 0)))
+    throw new Error(`must be auto, a positive integer or Infinity, got ${v}`);
   return n;
 };
 /** `1,2`: the peer's LIME seeds, passed to peer.py as they are. */
@@ -73,17 +74,47 @@ const seedList = (raw: string): string => {
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/transformer-lime/run.js --lime-src DIR --model DIR [options]',
-    summary: "xtrust's LimeExplainer on OnnxClassifier against Python lime + PyTorch on the same weights, interleaved per text; Markdown on stdout. Each (model, words) block is stored in --out and reused by a later run with the same settings.",
+    summary:
+      "xtrust's LimeExplainer on OnnxClassifier against Python lime + PyTorch on the same weights, interleaved per text; Markdown on stdout. Each (model, words) block is stored in --out and reused by a later run with the same settings.",
     options: {
-      'lime-src': { kind: 'string', placeholder: 'DIR', env: 'LIME_SRC', required: true, help: 'a folder holding the reference `lime` package' },
-      model: { kind: 'string', placeholder: 'DIR', required: true, help: 'the small kit classifier (Hugging Face layout, e.g. models/transformers/out/bert-spam)' },
-      words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120, 250], shownDefault: '40,120,250', help: 'text lengths on --model' },
+      'lime-src': {
+        kind: 'string',
+        placeholder: 'DIR',
+        env: 'LIME_SRC',
+        required: true,
+        help: 'a folder holding the reference `lime` package',
+      },
+      model: {
+        kind: 'string',
+        placeholder: 'DIR',
+        required: true,
+        help: 'the small kit classifier (Hugging Face layout, e.g. models/transformers/out/bert-spam)',
+      },
+      words: {
+        kind: 'custom',
+        placeholder: 'N,N',
+        parse: integerList(1),
+        default: [40, 120, 250],
+        shownDefault: '40,120,250',
+        help: 'text lengths on --model',
+      },
       texts: { kind: 'integer', min: 1, default: 3, help: 'texts per length' },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'threads of each side' },
       batch: { kind: 'integer', min: 1, default: 32, help: 'rows per onnxruntime run' },
-      'batch-tokens': { kind: 'custom', placeholder: 'auto|N|Infinity', parse: batchTokensValue, default: 'auto', help: 'positions per onnxruntime run, at most' },
-      sessions: { kind: 'integer', min: 1, default: 1, help: "xtrust's parallel scoring sessions on --model (--threads split over them)" },
+      'batch-tokens': {
+        kind: 'custom',
+        placeholder: 'auto|N|Infinity',
+        parse: batchTokensValue,
+        default: 'auto',
+        help: 'positions per onnxruntime run, at most',
+      },
+      sessions: {
+        kind: 'integer',
+        min: 1,
+        default: 1,
+        help: "xtrust's parallel scoring sessions on --model (--threads split over them)",
+      },
       modes: { kind: 'list', choices: MODE_NAMES, default: ['exact'], help: 'xtrust modes measured' },
       'adaptive-rule': {
         kind: 'custom',
@@ -92,20 +123,62 @@ const o = parseOrExit(
         help: "the adaptive modes' stopping rule instead of LimeOptions.adaptive's default (a candidate chosen by lime-stopping, measured here before it becomes the default); a rule other than 2026-11-24's is in the block's key and tag",
       },
       'peer-batch': { kind: 'integer', min: 1, default: 64, help: "strings per batch of the peer's predict_proba" },
-      large: { kind: 'string', placeholder: 'DIR', help: 'a second, larger model (e.g. models/transformers/out/distil-size-bert)' },
-      'large-words': { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120], shownDefault: '40,120', help: 'text lengths on --large' },
+      large: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: 'a second, larger model (e.g. models/transformers/out/distil-size-bert)',
+      },
+      'large-words': {
+        kind: 'custom',
+        placeholder: 'N,N',
+        parse: integerList(1),
+        default: [40, 120],
+        shownDefault: '40,120',
+        help: 'text lengths on --large',
+      },
       'large-modes': { kind: 'list', choices: MODE_NAMES, help: 'modes on --large (default: --modes)' },
       'large-texts': { kind: 'integer', min: 1, help: 'texts per length on --large (default: --texts)' },
       'large-samples': { kind: 'integer', min: 2, help: 'LIME samples on --large (default: --samples)' },
-      'large-peer-seeds': { kind: 'custom', placeholder: 'S,S', parse: seedList, default: '1,2', help: "the peer's seeds on --large (one halves its cost)" },
-      'large-batch-tokens': { kind: 'custom', placeholder: 'auto|N|Infinity', parse: batchTokensValue, help: 'positions per run on --large (default: --batch-tokens)' },
+      'large-peer-seeds': {
+        kind: 'custom',
+        placeholder: 'S,S',
+        parse: seedList,
+        default: '1,2',
+        help: "the peer's seeds on --large (one halves its cost)",
+      },
+      'large-batch-tokens': {
+        kind: 'custom',
+        placeholder: 'auto|N|Infinity',
+        parse: batchTokensValue,
+        help: 'positions per run on --large (default: --batch-tokens)',
+      },
       'large-sessions': { kind: 'integer', min: 1, help: 'scoring sessions on --large (default: --sessions)' },
-      kit: { kind: 'string', placeholder: 'DIR', help: "the model kit's Python package (default models/transformers/kit)" },
-      python: { kind: 'string', placeholder: 'FILE', default: '/usr/bin/python3', help: "the peer's Python (with torch)" },
-      out: { kind: 'string', placeholder: 'DIR', help: 'stored blocks, peer files and sittings (default apps/bench/results/transformer-lime)' },
+      kit: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: "the model kit's Python package (default models/transformers/kit)",
+      },
+      python: {
+        kind: 'string',
+        placeholder: 'FILE',
+        default: '/usr/bin/python3',
+        help: "the peer's Python (with torch)",
+      },
+      out: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: 'stored blocks, peer files and sittings (default apps/bench/results/transformer-lime)',
+      },
       fresh: { kind: 'flag', help: 'measure every block again' },
-      'only-stored': { kind: 'flag', help: 'measure nothing: render the stored blocks and list those not measured yet' },
-      earlier: { kind: 'string', placeholder: 'FILE', help: "with --only-stored: rows.json of an earlier, smaller run, shown apart for blocks not measured yet" },
+      'only-stored': {
+        kind: 'flag',
+        help: 'measure nothing: render the stored blocks and list those not measured yet',
+      },
+      earlier: {
+        kind: 'string',
+        placeholder: 'FILE',
+        help: 'with --only-stored: rows.json of an earlier, smaller run, shown apart for blocks not measured yet',
+      },
     },
   }),
 );
@@ -237,7 +310,9 @@ const sittingArchive = SittingArchive.open<Block>(out);
 const KERNEL_PINS = ['OPENBLAS_CORETYPE', 'ATEN_CPU_CAPABILITY', 'ONEDNN_MAX_CPU_ISA', 'DNNL_MAX_CPU_ISA'];
 const peerEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !KERNEL_PINS.includes(k)));
 if (KERNEL_PINS.some((k) => process.env[k] !== undefined)) {
-  process.stderr.write(`[transformer-lime] the peer runs without ${KERNEL_PINS.filter((k) => process.env[k] !== undefined).join(', ')} (kernel pins for the kit's reproducible builds, not for timing)\n`);
+  process.stderr.write(
+    `[transformer-lime] the peer runs without ${KERNEL_PINS.filter((k) => process.env[k] !== undefined).join(', ')} (kernel pins for the kit's reproducible builds, not for timing)\n`,
+  );
 }
 const rows: Row[] = [];
 let peerInfo = '';
@@ -245,7 +320,11 @@ const weightsOf = new Map<string, string>();
 /** What the kit says about a model folder (training.json), or that it has no training record. */
 function trainingOf(dir: string): string {
   try {
-    const t = JSON.parse(readFileSync(join(dir, 'training.json'), 'utf8')) as { model?: string; test_accuracy?: number; corpus?: string };
+    const t = JSON.parse(readFileSync(join(dir, 'training.json'), 'utf8')) as {
+      model?: string;
+      test_accuracy?: number;
+      corpus?: string;
+    };
     return `${t.model ?? 'model'}${t.test_accuracy !== undefined ? `, test accuracy ${t.test_accuracy}` : ''}`;
   } catch {
     return 'no training.json: random-init, for timing only (its agreement figures mean nothing)';
@@ -253,7 +332,10 @@ function trainingOf(dir: string): string {
 }
 
 for (const job of jobs) {
-  const cfg = JSON.parse(readFileSync(join(job.model, 'config.json'), 'utf8')) as { num_hidden_layers: number; hidden_size: number };
+  const cfg = JSON.parse(readFileSync(join(job.model, 'config.json'), 'utf8')) as {
+    num_hidden_layers: number;
+    hidden_size: number;
+  };
   const digest = onnxGraphDigest(join(job.model, 'onnx/model.onnx')); // with its external weights
   const fingerprint = await fingerprintOf(job.model);
   const config = `${cfg.num_hidden_layers} × ${cfg.hidden_size}`;
@@ -268,8 +350,12 @@ for (const job of jobs) {
     const ruleInKey = adaptiveRun && ruleKeyed;
     // the adaptive rows name their rule when it is keyed or is not today's default (a block pinned to an earlier rule)
     const today = resolveAdaptive(true, jobSamples)!;
-    const ruleLabel = adaptiveRun && (ruleInKey || JSON.stringify(adaptiveRule) !== JSON.stringify(today)) ? adaptiveRuleText(adaptiveRule) : undefined;
-    const labelled = (r: Row): Row => (ruleLabel && MODES[r.mode]?.lime.adaptive ? { ...r, adaptiveRule: ruleLabel } : r);
+    const ruleLabel =
+      adaptiveRun && (ruleInKey || JSON.stringify(adaptiveRule) !== JSON.stringify(today))
+        ? adaptiveRuleText(adaptiveRule)
+        : undefined;
+    const labelled = (r: Row): Row =>
+      ruleLabel && MODES[r.mode]?.lime.adaptive ? { ...r, adaptiveRule: ruleLabel } : r;
     const tag = `${basename(job.model)}-${words}${job.sessions > 1 ? `-sessions${job.sessions}` : ''}${jobTexts === 3 ? '' : `-texts${jobTexts}`}${ruleInKey ? `-rule${adaptiveRule.step}-${adaptiveRule.patience}-${adaptiveRule.minJaccard}` : ''}`;
     const key = {
       model: fingerprint, // what the model computes, not its bytes (fingerprintOf)
@@ -277,12 +363,16 @@ for (const job of jobs) {
       words,
       // the texts themselves in the three-text blocks' keys (as they were stored); a digest in larger blocks, whose
       // texts (≈ 23 KB at 30 × 120 words) are in <tag>-texts.json.gz and would otherwise be copied into every block file
-      ...(jobTexts === 3 ? { texts } : { textsSha256: createHash('sha256').update(JSON.stringify(texts)).digest('hex') }),
+      ...(jobTexts === 3
+        ? { texts }
+        : { textsSha256: createHash('sha256').update(JSON.stringify(texts)).digest('hex') }),
       samples: jobSamples,
       threads,
       batch,
       // absent for row batches only: the key blocks measured before the positions budget were stored under
-      ...(job.batchTokens === Infinity ? {} : { batchTokens: job.batchTokens === 'auto' ? defaultBatchTokens(cfg.hidden_size) : job.batchTokens }),
+      ...(job.batchTokens === Infinity
+        ? {}
+        : { batchTokens: job.batchTokens === 'auto' ? defaultBatchTokens(cfg.hidden_size) : job.batchTokens }),
       // absent for one session: the blocks measured before sessions existed were stored under that key
       ...(job.sessions > 1 ? { sessions: job.sessions } : {}),
       peerBatch,
@@ -296,8 +386,14 @@ for (const job of jobs) {
       const saved = JSON.parse(readFileSync(blockFile, 'utf8')) as Block;
       saved.key = asCurrentKey(saved.key, digest, fingerprint);
       if (JSON.stringify(saved.key) === JSON.stringify(key)) {
-        process.stderr.write(`[transformer-lime] ${tag}: reused from ${blockFile} (measured ${saved.measured}; --fresh measures it again)\n`);
-        rows.push(...saved.rows.map((r) => labelled({ ...r, measured: saved.measured, reused: true, ...(saved.host ? { host: saved.host } : {}) })));
+        process.stderr.write(
+          `[transformer-lime] ${tag}: reused from ${blockFile} (measured ${saved.measured}; --fresh measures it again)\n`,
+        );
+        rows.push(
+          ...saved.rows.map((r) =>
+            labelled({ ...r, measured: saved.measured, reused: true, ...(saved.host ? { host: saved.host } : {}) }),
+          ),
+        );
         peerInfo = saved.peerInfo;
         weightsOf.set(basename(job.model), saved.weights);
         continue;
@@ -306,16 +402,31 @@ for (const job of jobs) {
       const { batchTokens: _now, ...same } = key as Record<string, unknown>;
       const { batchTokens: then, ...savedSame } = saved.key;
       if (onlyStored && JSON.stringify(same) === JSON.stringify(savedSame)) {
-        otherBatching.push(...saved.rows.map((r) => ({ ...r, measured: saved.measured, reused: true, batching: then === undefined ? `rows of ${saved.key.batch}` : `≤ ${saved.key.batch} rows and ≤ ${then} positions` })));
+        otherBatching.push(
+          ...saved.rows.map((r) => ({
+            ...r,
+            measured: saved.measured,
+            reused: true,
+            batching:
+              then === undefined ? `rows of ${saved.key.batch}` : `≤ ${saved.key.batch} rows and ≤ ${then} positions`,
+          })),
+        );
         weightsOf.set(basename(job.model), saved.weights);
-      } else if (!onlyStored) process.stderr.write(`[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`);
+      } else if (!onlyStored)
+        process.stderr.write(
+          `[transformer-lime] ${tag}: ${blockFile} was measured with other settings or weights — measuring again\n`,
+        );
     }
     if (onlyStored) {
       notMeasuredBlocks.push({ model: basename(job.model), words });
       const partsFile = join(out, `${tag}-parts.json.gz`);
       const recorded = existsSync(partsFile) ? TextPartStore.open(partsFile, key).parts : [];
-      const progress = recorded.length ? `; ${recorded.length} of ${texts.length} texts recorded so far (${[...new Set(recorded.map((p) => p.measured.slice(0, 10)))].join(', ')}), the rest measured by the next run without --only-stored` : '';
-      notMeasured.push(`${basename(job.model)} (${config}) ${words} words (${job.texts ?? nTexts} texts × ${jobSamples} samples, modes ${(job.modes ?? modes).join(', ')}${progress})`);
+      const progress = recorded.length
+        ? `; ${recorded.length} of ${texts.length} texts recorded so far (${[...new Set(recorded.map((p) => p.measured.slice(0, 10)))].join(', ')}), the rest measured by the next run without --only-stored`
+        : '';
+      notMeasured.push(
+        `${basename(job.model)} (${config}) ${words} words (${job.texts ?? nTexts} texts × ${jobSamples} samples, modes ${(job.modes ?? modes).join(', ')}${progress})`,
+      );
       continue;
     }
     const blockStart = rows.length;
@@ -327,32 +438,77 @@ for (const job of jobs) {
     writeJsonAtomic(textsFile, texts);
     const peerFile = join(out, `${tag}-peer.json${gz}`);
     const jobModes = job.modes ?? modes;
-    for (const mode of jobModes) if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
+    for (const mode of jobModes)
+      if (!MODES[mode]) throw new Error(`unknown mode ${mode}; known: ${Object.keys(MODES).join(', ')}`);
     // Each finished text is recorded at once (gzipped), so a block of many texts resumes at the text it was in.
     const store = TextPartStore.open(join(out, `${tag}-parts.json.gz`), key);
     if (fresh) store.parts.length = 0;
-    if (store.parts.length) process.stderr.write(`[transformer-lime] ${tag}: ${store.parts.length} of ${texts.length} texts recorded in an earlier sitting (${store.file}); resuming\n`);
+    if (store.parts.length)
+      process.stderr.write(
+        `[transformer-lime] ${tag}: ${store.parts.length} of ${texts.length} texts recorded in an earlier sitting (${store.file}); resuming\n`,
+      );
     const host = hostOf();
     // Every mode's classifier loaded and warmed up before any timing.
     const sides = new Map<string, { clf: OnnxClassifier; lime: LimeExplainer }>();
     const pending = texts.map((_, i) => i).filter((i) => !store.has(i));
     for (const mode of jobModes) {
-      const clf = await OnnxClassifier.load(job.model, { threads, batchSize: batch, ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }), ...(job.sessions > 1 ? { sessions: job.sessions } : {}), ...MODES[mode].classifier });
-      const lime = new LimeExplainer({ numSamples: jobSamples, numFeatures: 10, seed: 1, ...MODES[mode].lime, ...(MODES[mode].lime.adaptive ? { adaptive: adaptiveRule } : {}) });
+      const clf = await OnnxClassifier.load(job.model, {
+        threads,
+        batchSize: batch,
+        ...(job.batchTokens === 'auto' ? {} : { batchTokens: job.batchTokens }),
+        ...(job.sessions > 1 ? { sessions: job.sessions } : {}),
+        ...MODES[mode].classifier,
+      });
+      const lime = new LimeExplainer({
+        numSamples: jobSamples,
+        numFeatures: 10,
+        seed: 1,
+        ...MODES[mode].lime,
+        ...(MODES[mode].lime.adaptive ? { adaptive: adaptiveRule } : {}),
+      });
       if (pending.length) await lime.explain(clf, [texts[0]], { numSamples: 100 }); // warm-up
       sides.set(mode, { clf, lime });
     }
     // Interleaved per text: the peer explains text i (its seeds), then xtrust explains it in every mode
     // (alternating the order), so a host whose speed drifts over the minutes of a block slows both sides alike.
-    type PeerOut = { blas: string; torchThreads: number; torch: string; weights: string; probabilities: number[][]; runs: PeerRun[] };
+    type PeerOut = {
+      blas: string;
+      torchThreads: number;
+      torch: string;
+      weights: string;
+      probabilities: number[][];
+      runs: PeerRun[];
+    };
     for (const i of pending) {
       const partTexts = join(out, `${tag}-text${i}.json`);
       const partOut = join(out, `${tag}-peer${i}.json`);
       writeFileSync(partTexts, JSON.stringify([texts[i]]));
-      process.stderr.write(`[transformer-lime] ${tag}: text ${i + 1} of ${texts.length}: peer (Python lime + PyTorch), seeds ${job.peerSeeds ?? '1,2'}\n`);
+      process.stderr.write(
+        `[transformer-lime] ${tag}: text ${i + 1} of ${texts.length}: peer (Python lime + PyTorch), seeds ${job.peerSeeds ?? '1,2'}\n`,
+      );
       const r = spawnSync(
         python,
-        [join(srcDir, 'peer.py'), '--lime-src', limeSrc, '--kit', kit, '--model', job.model, '--texts', partTexts, '--seeds', job.peerSeeds ?? '1,2', '--samples', String(jobSamples), '--threads', String(threads), '--batch', peerBatch, '--out', partOut],
+        [
+          join(srcDir, 'peer.py'),
+          '--lime-src',
+          limeSrc,
+          '--kit',
+          kit,
+          '--model',
+          job.model,
+          '--texts',
+          partTexts,
+          '--seeds',
+          job.peerSeeds ?? '1,2',
+          '--samples',
+          String(jobSamples),
+          '--threads',
+          String(threads),
+          '--batch',
+          peerBatch,
+          '--out',
+          partOut,
+        ],
         { stdio: ['ignore', 'inherit', 'inherit'], env: peerEnv },
       );
       if (r.status !== 0) throw new Error(`peer.py failed (exit ${r.status})`);
@@ -393,7 +549,10 @@ for (const job of jobs) {
     const peer: PeerOut = {
       ...(parts[parts.length - 1].peerMeta as Omit<PeerOut, 'probabilities' | 'runs'>),
       probabilities: parts.map((p) => p.peerProbabilities),
-      runs: parts[0].peer.map((_, k) => ({ seed: Number((job.peerSeeds ?? '1,2').split(',')[k]), results: parts.map((p) => p.peer[k]) })),
+      runs: parts[0].peer.map((_, k) => ({
+        seed: Number((job.peerSeeds ?? '1,2').split(',')[k]),
+        results: parts.map((p) => p.peer[k]),
+      })),
     };
     // A rule's block keeps its peer runs in its parts file only: transformer-audit extrapolates the peer from the
     // peer files of the unkeyed blocks (the same texts and seeds), and the results folder has a git budget.
@@ -425,7 +584,9 @@ for (const job of jobs) {
         oursCpu: mean(mine.map((m) => m.cpuSeconds)),
         jOursPeer: mean(agreement.oursPeer),
         jPeerPeer: agreement.peerPeer.length ? mean(agreement.peerPeer) : Number.NaN,
-        ...(agreement.gap ? { gap: { estimate: agreement.gap.estimate, lo: agreement.gap.lo, hi: agreement.gap.hi } } : {}),
+        ...(agreement.gap
+          ? { gap: { estimate: agreement.gap.estimate, lo: agreement.gap.lo, hi: agreement.gap.hi } }
+          : {}),
         ratios: parts.map((p) => mean(p.peer.map((x) => x.seconds)) / p.ours[mode].seconds),
         ...(sittingsOfParts.length > 1 ? { sittings: sittingsOfParts } : {}),
         samplesUsed: mean(mine.map((m) => m.samples)),
@@ -439,7 +600,14 @@ for (const job of jobs) {
       await clf.release();
     }
     for (const r of rows.slice(blockStart)) Object.assign(r, { measured, host: parts[0].host });
-    const block: Block = { key, measured, host: parts[0].host, peerInfo, weights: weightsOf.get(basename(job.model))!, rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r) };
+    const block: Block = {
+      key,
+      measured,
+      host: parts[0].host,
+      peerInfo,
+      weights: weightsOf.get(basename(job.model))!,
+      rows: rows.slice(blockStart).map(({ reused: _r, ...r }) => r),
+    };
     writeJsonAtomic(blockFile, block, 1);
     sittingArchive.add(tag, block);
     writeFileSync(join(out, 'rows.json'), JSON.stringify(rows, null, 2));
@@ -449,18 +617,29 @@ for (const job of jobs) {
 const f2 = (x: number) => x.toFixed(2);
 /** A row's mode as printed: an adaptive mode run at another rule than 2026-11-24's names it. */
 const modeLabel = (r: Row) => (r.adaptiveRule ? `${r.mode} (${r.adaptiveRule})` : r.mode);
-console.log(`\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`);
-console.log(`Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`);
+console.log(
+  `\nSpamAssassin bodies cut after N words (texts and LIME samples per row below), top label, 10 features; both sides on ${threads} threads.`,
+);
+console.log(
+  `Peer: marcotcr/lime LimeTextExplainer + ${peerInfo}; predict_proba batched ${peerBatch} strings at a time in LIME's order.`,
+);
 for (const [m, w] of weightsOf) console.log(`${m}: peer weights from ${w}.`);
 const batching = (j: Job) => {
-  const t = j.batchTokens === 'auto' ? defaultBatchTokens(JSON.parse(readFileSync(join(j.model, 'config.json'), 'utf8')).hidden_size) : j.batchTokens;
-  return t === Infinity ? `batches of ${batch} length-sorted rows` : `length-sorted batches of ≤ ${batch} rows and ≤ ${t} positions`;
+  const t =
+    j.batchTokens === 'auto'
+      ? defaultBatchTokens(JSON.parse(readFileSync(join(j.model, 'config.json'), 'utf8')).hidden_size)
+      : j.batchTokens;
+  return t === Infinity
+    ? `batches of ${batch} length-sorted rows`
+    : `length-sorted batches of ≤ ${batch} rows and ≤ ${t} positions`;
 };
 console.log(
   `xtrust: LimeExplainer on OnnxClassifier (onnxruntime-node, ${threads} threads in all, token-mask scoring; ${jobs.map((j) => `${basename(j.model)}: ${j.sessions > 1 ? `${j.sessions} parallel sessions of ${Math.max(1, Math.floor(threads / j.sessions))} intra-op thread${Math.floor(threads / j.sessions) > 1 ? 's' : ''} each in worker threads` : `one session on ${threads} intra-op threads`}, ${batching(j)}`).join('; ')}).\n`,
 );
 const printHeader = () => {
-  console.log('| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |');
+  console.log(
+    '| model | words | texts | xtrust mode | peer s / explanation | xtrust s / explanation | peer / xtrust | top-10 Jaccard xtrust vs peer | peer seed 1 vs seed 2 | samples (used of budget) | same label | max abs Δp (same texts) |',
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
 };
 printHeader();
@@ -473,15 +652,21 @@ for (const r of rows) printRow(r);
 // (--earlier its rows.json): shown apart, labelled with their own sample budget, never mixed into the targets.
 const earlierFile = o.earlier;
 if (onlyStored && earlierFile && notMeasuredBlocks.length) {
-  const earlier = (JSON.parse(readFileSync(earlierFile, 'utf8')) as Row[]).filter((r) => notMeasuredBlocks.some((b) => b.model === r.model && b.words === r.words));
+  const earlier = (JSON.parse(readFileSync(earlierFile, 'utf8')) as Row[]).filter((r) =>
+    notMeasuredBlocks.some((b) => b.model === r.model && b.words === r.words),
+  );
   if (earlier.length) {
-    console.log(`\nBlocks not measured at this setting yet — their rows from an earlier run at fewer samples (${earlierFile.startsWith(ROOT) ? earlierFile.slice(ROOT.length + 1) : earlierFile}; not the issue's setting, not used for the targets below):\n`);
+    console.log(
+      `\nBlocks not measured at this setting yet — their rows from an earlier run at fewer samples (${earlierFile.startsWith(ROOT) ? earlierFile.slice(ROOT.length + 1) : earlierFile}; not the issue's setting, not used for the targets below):\n`,
+    );
     printHeader();
     for (const r of earlier) printRow(r);
   }
 }
 if (otherBatching.length) {
-  console.log(`\nStored blocks measured with other onnxruntime batches than these settings' (${[...new Set(otherBatching.map((r) => `${r.model} ${r.words} words: ${r.batching}, measured ${r.measured?.slice(0, 16).replace('T', ' ')} UTC`))].join('; ')}); read for the targets below only where no block at these batches exists:\n`);
+  console.log(
+    `\nStored blocks measured with other onnxruntime batches than these settings' (${[...new Set(otherBatching.map((r) => `${r.model} ${r.words} words: ${r.batching}, measured ${r.measured?.slice(0, 16).replace('T', ' ')} UTC`))].join('; ')}); read for the targets below only where no block at these batches exists:\n`,
+  );
   printHeader();
   for (const r of otherBatching) printRow(r);
 }
@@ -489,8 +674,12 @@ if (otherBatching.length) {
 // texts differ in length in pieces, so a mean ratio alone hides how often a text falls short).
 const perText = rows.filter((r) => r.ratios && r.ratios.length > 1);
 if (perText.length) {
-  console.log('\nOver the texts of each block (each text\'s peer and xtrust ran in the same sitting): peer / xtrust per text, and the paired gap of top-10 Jaccard (xtrust vs peer) − (peer seed 1 vs seed 2) with its 95 % bootstrap interval over texts; the agreement bound is a gap ≥ −0.05.\n');
-  console.log('| model | words | texts | xtrust mode | peer / xtrust: median (10th–90th pct; min) | texts ≥ 8× | Jaccard gap to the peer\'s seed-to-seed [95 % CI] | measured |');
+  console.log(
+    "\nOver the texts of each block (each text's peer and xtrust ran in the same sitting): peer / xtrust per text, and the paired gap of top-10 Jaccard (xtrust vs peer) − (peer seed 1 vs seed 2) with its 95 % bootstrap interval over texts; the agreement bound is a gap ≥ −0.05.\n",
+  );
+  console.log(
+    "| model | words | texts | xtrust mode | peer / xtrust: median (10th–90th pct; min) | texts ≥ 8× | Jaccard gap to the peer's seed-to-seed [95 % CI] | measured |",
+  );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of perText) {
     const x = r.ratios!;
@@ -499,21 +688,40 @@ if (perText.length) {
     );
   }
 }
-if (!onlyStored) console.log(`\nload average at the end: ${loadavg().map((x) => x.toFixed(1)).join(', ')} (${cpus().length} cores; the machine is shared)`);
+if (!onlyStored)
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ')} (${cpus().length} cores; the machine is shared)`,
+  );
 else console.log('');
-if (notMeasured.length) console.log(`Not measured yet (no stored block with these settings; this run was --only-stored): ${notMeasured.join('; ')}.`);
+if (notMeasured.length)
+  console.log(
+    `Not measured yet (no stored block with these settings; this run was --only-stored): ${notMeasured.join('; ')}.`,
+  );
 const blocks = [...new Map(rows.map((r) => [`${r.model} ${r.words} words`, r])).entries()];
 if (blocks.some(([, r]) => r.reused)) {
-  console.log(`Blocks measured: ${blocks.map(([b, r]) => `${b} ${r.measured?.slice(0, 16).replace('T', ' ')} UTC${r.reused ? ' (stored block, reused)' : ''} on ${r.host ?? 'a host not recorded'}`).join('; ')}.`);
-  if (new Set(blocks.map(([, r]) => r.host ?? r.measured)).size > 1) console.log('The blocks come from more than one sitting, possibly on different hosts: each row\'s ratio is same-run; seconds compare only within a block.');
+  console.log(
+    `Blocks measured: ${blocks.map(([b, r]) => `${b} ${r.measured?.slice(0, 16).replace('T', ' ')} UTC${r.reused ? ' (stored block, reused)' : ''} on ${r.host ?? 'a host not recorded'}`).join('; ')}.`,
+  );
+  if (new Set(blocks.map(([, r]) => r.host ?? r.measured)).size > 1)
+    console.log(
+      "The blocks come from more than one sitting, possibly on different hosts: each row's ratio is same-run; seconds compare only within a block.",
+    );
 }
 
-const groupsOf = <R extends Row>(list: R[]) => [...new Set(list.map((r) => `${r.model}\u0000${r.words}`))].map((key) => list.filter((r) => `${r.model}\u0000${r.words}` === key));
+const groupsOf = <R extends Row>(list: R[]) =>
+  [...new Set(list.map((r) => `${r.model}\u0000${r.words}`))].map((key) =>
+    list.filter((r) => `${r.model}\u0000${r.words}` === key),
+  );
 /** Every stored sitting of a (model, words) block with this run's key (the latest included), oldest first. */
 function sittingsOf(model: string, words: number): Block[] {
   const k = blockKeys.get(`${model}\u0000${words}`);
   if (!k) return [];
-  return sittingArchive.of(k.tag, (b) => JSON.stringify(asCurrentKey(b.key, k.digest, k.fingerprint)) === JSON.stringify(k.key));
+  return sittingArchive.of(
+    k.tag,
+    (b) => JSON.stringify(asCurrentKey(b.key, k.digest, k.fingerprint)) === JSON.stringify(k.key),
+  );
 }
 const median = (xs: number[]) => {
   const v = [...xs].sort((a, b) => a - b);
@@ -521,17 +729,25 @@ const median = (xs: number[]) => {
   return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
 };
 /** Lowest–highest ratio over sittings, with the median from three sittings on (of two it says nothing more). */
-const spread = (xs: number[]) => (xs.length === 1 ? `${f2(xs[0])}×` : `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}×${xs.length > 2 ? ` (median ${f2(median(xs))})` : ''}`);
+const spread = (xs: number[]) =>
+  xs.length === 1
+    ? `${f2(xs[0])}×`
+    : `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}×${xs.length > 2 ? ` (median ${f2(median(xs))})` : ''}`;
 const repeated = groupsOf(rows)
   .map((g) => ({ g, sittings: sittingsOf(g[0].model, g[0].words) }))
   .filter(({ sittings }) => sittings.length > 1);
 if (repeated.length) {
   const modesOf = [...new Set(rows.map((r) => r.mode))];
-  console.log(`\nThe same blocks over every stored sitting (${relative(ROOT, sittingArchive.file)}; the host is shared, so one sitting's ratio is one draw): each mode's peer / xtrust, lowest–highest (median from three sittings on), and the peer's seconds.\n`);
-  console.log(`| model | words | sittings | peer s / explanation | ${modesOf.map((m) => `${m}: peer / xtrust`).join(' | ')} |`);
+  console.log(
+    `\nThe same blocks over every stored sitting (${relative(ROOT, sittingArchive.file)}; the host is shared, so one sitting's ratio is one draw): each mode's peer / xtrust, lowest–highest (median from three sittings on), and the peer's seconds.\n`,
+  );
+  console.log(
+    `| model | words | sittings | peer s / explanation | ${modesOf.map((m) => `${m}: peer / xtrust`).join(' | ')} |`,
+  );
   console.log(`| --- | --- | --- | --- | ${modesOf.map(() => '---').join(' | ')} |`);
   for (const { g, sittings } of repeated) {
-    const ratios = (mode: string) => sittings.flatMap((b) => b.rows.filter((r) => r.mode === mode).map((r) => r.peer / r.ours));
+    const ratios = (mode: string) =>
+      sittings.flatMap((b) => b.rows.filter((r) => r.mode === mode).map((r) => r.peer / r.ours));
     const peers = sittings.map((b) => b.rows[0].peer);
     console.log(
       `| ${g[0].model} (${g[0].config}) | ${g[0].words} | ${sittings.length}: ${sittings.map((b) => b.measured.slice(0, 16).replace('T', ' ')).join(', ')} UTC | ${f2(Math.min(...peers))}–${f2(Math.max(...peers))} | ${modesOf.map((m) => (ratios(m).length ? spread(ratios(m)) : '—')).join(' | ')} |`,
@@ -547,7 +763,11 @@ const withinBound = (mode: string) => {
   const own = trained.filter((r) => r.mode === mode);
   return own.length > 0 && own.every((r) => r.jOursPeer >= r.jPeerPeer - 0.05);
 };
-console.log('\nTargets (issue 16): agreement bound judged on the trained model, every length: ' + [...new Set(rows.map((r) => r.mode))].map((m) => `${m} ${withinBound(m) ? 'within' : 'outside'}`).join(', ') + '.');
+console.log(
+  '\nTargets (issue 16): agreement bound judged on the trained model, every length: ' +
+    [...new Set(rows.map((r) => r.mode))].map((m) => `${m} ${withinBound(m) ? 'within' : 'outside'}`).join(', ') +
+    '.',
+);
 /** The issue's goals: the exact default ≥ 1.5× the peer on the DistilBERT-sized model (`--large`) at 120 words; the best mode within the bound ≥ 5× the peer. */
 const EXACT_GOAL = 1.5;
 const BEST_GOAL = 5;
@@ -559,20 +779,28 @@ function printTargets(group: Row[], measuredWith: string): void {
   const exact = group.find((r) => r.mode === 'exact');
   const best = group.filter((r) => withinBound(r.mode)).sort((a, b) => b.peer / b.ours - a.peer / a.ours)[0];
   const exactGoal = model === largeName && words === 120;
-  const exactText = exact ? (exactGoal ? meets(exact.peer / exact.ours, EXACT_GOAL) : `${f2(exact.peer / exact.ours)}×`) : 'not run';
+  const exactText = exact
+    ? exactGoal
+      ? meets(exact.peer / exact.ours, EXACT_GOAL)
+      : `${f2(exact.peer / exact.ours)}×`
+    : 'not run';
   // Over the stored sittings of this block (measuredWith is empty for this run's own blocks): how often the goal held.
   const sittings = measuredWith ? [] : sittingsOf(model, words);
   const over = (mode: string, goal: number) => {
     const xs = sittings.flatMap((b) => b.rows.filter((r) => r.mode === mode).map((r) => r.peer / r.ours));
-    return xs.length > 1 ? `; over ${xs.length} sittings ${spread(xs)}, ≥ ${goal}× in ${xs.filter((x) => x >= goal).length}` : '';
+    return xs.length > 1
+      ? `; over ${xs.length} sittings ${spread(xs)}, ≥ ${goal}× in ${xs.filter((x) => x >= goal).length}`
+      : '';
   };
-  console.log(`- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}${exactGoal ? over('exact', EXACT_GOAL) : ''}; best mode within the bound ${best ? `${modeLabel(best)} ${meets(best.peer / best.ours, BEST_GOAL)}${over(best.mode, BEST_GOAL)}` : 'none'}.`);
+  console.log(
+    `- ${model} (${config}), ${words} words${measuredWith}: exact ${exactText}${exactGoal ? over('exact', EXACT_GOAL) : ''}; best mode within the bound ${best ? `${modeLabel(best)} ${meets(best.peer / best.ours, BEST_GOAL)}${over(best.mode, BEST_GOAL)}` : 'none'}.`,
+  );
   if (exact && exactGoal && exact.peer / exact.ours < EXACT_GOAL) missed.push(`${model} ${words} words exact`);
   if (best && best.peer / best.ours < BEST_GOAL) {
     // Split the ratio into what each sample costs and how many samples are scored: which lever is short.
     const perSample = best.peer / best.budget / (best.ours / best.samplesUsed);
     missed.push(
-      `${model} ${words} words ${modeLabel(best)} ${f2(best.peer / best.ours)}× = ${f2(perSample)}× per scored sample (peer ${(1000 * best.peer / best.budget).toFixed(1)} ms, xtrust ${(1000 * best.ours / best.samplesUsed).toFixed(1)} ms) × ${f2(best.budget / best.samplesUsed)} fewer samples (${best.samplesUsed.toFixed(0)} of ${best.budget} scored)`,
+      `${model} ${words} words ${modeLabel(best)} ${f2(best.peer / best.ours)}× = ${f2(perSample)}× per scored sample (peer ${((1000 * best.peer) / best.budget).toFixed(1)} ms, xtrust ${((1000 * best.ours) / best.samplesUsed).toFixed(1)} ms) × ${f2(best.budget / best.samplesUsed)} fewer samples (${best.samplesUsed.toFixed(0)} of ${best.budget} scored)`,
     );
   }
 }
@@ -581,7 +809,10 @@ for (const group of groupsOf(rows)) printTargets(group, '');
 // OnnxClassifier batchTokens); where it is the only one of its (model, words), its figures answer the goal.
 for (const group of groupsOf(otherBatching)) {
   if (rows.some((r) => r.model === group[0].model && r.words === group[0].words)) continue;
-  printTargets(group, ` (the block measured with ${group[0].batching}, ${group[0].measured?.slice(0, 10)}; no block at this run's batches yet)`);
+  printTargets(
+    group,
+    ` (the block measured with ${group[0].batching}, ${group[0].measured?.slice(0, 10)}; no block at this run's batches yet)`,
+  );
 }
 // Issue 30's goals on the trained 4 × 256 model, judged on blocks of ≥ 30 texts per length: the best mode within
 // the bound ≥ 8× the peer at 120 and 250 words, the exact default ≥ 2.5× at 120.
@@ -594,9 +825,15 @@ if (wide.length) {
     const best = g.filter((r) => withinBound(r.mode)).sort((a, b) => b.peer / b.ours - a.peer / a.ours)[0];
     const exact = g.find((r) => r.mode === 'exact');
     const parts: string[] = [];
-    if (words === 120 || words === 250) parts.push(`best mode within the bound ${best ? `${modeLabel(best)} ${meets(best.peer / best.ours, 8)}` : 'none (goal ≥ 8×: missed)'}`);
+    if (words === 120 || words === 250)
+      parts.push(
+        `best mode within the bound ${best ? `${modeLabel(best)} ${meets(best.peer / best.ours, 8)}` : 'none (goal ≥ 8×: missed)'}`,
+      );
     if (words === 120 && exact) parts.push(`exact ${meets(exact.peer / exact.ours, 2.5)}`);
-    if (!parts.length) parts.push(`best mode within the bound ${best ? `${modeLabel(best)} ${f2(best.peer / best.ours)}×` : 'none'}; exact ${exact ? `${f2(exact.peer / exact.ours)}×` : 'not run'} (no goal at this length)`);
+    if (!parts.length)
+      parts.push(
+        `best mode within the bound ${best ? `${modeLabel(best)} ${f2(best.peer / best.ours)}×` : 'none'}; exact ${exact ? `${f2(exact.peer / exact.ours)}×` : 'not run'} (no goal at this length)`,
+      );
     console.log(`- ${model} (${config}), ${words} words, ${g[0].texts} texts: ${parts.join('; ')}.`);
   }
 }

@@ -40,10 +40,23 @@ const ROOT = resolve(here, '../../../..');
 const o = parseOrExit(
   defineScript({
     usage: 'node apps/bench/dist/transformer-lime/stopping.js --model DIR [options]',
-    summary: "Chooses LIME's adaptive stopping rule on validation texts (never the benchmark's): candidate rules replayed on recorded model outputs; the cheapest within a 0.05 top-10 Jaccard drop at every length wins.",
+    summary:
+      "Chooses LIME's adaptive stopping rule on validation texts (never the benchmark's): candidate rules replayed on recorded model outputs; the cheapest within a 0.05 top-10 Jaccard drop at every length wins.",
     options: {
-      model: { kind: 'string', placeholder: 'DIR', required: true, help: 'the kit classifier (Hugging Face layout with onnx/model.onnx)' },
-      words: { kind: 'custom', placeholder: 'N,N', parse: integerList(1), default: [40, 120, 250], shownDefault: '40,120,250', help: 'text lengths' },
+      model: {
+        kind: 'string',
+        placeholder: 'DIR',
+        required: true,
+        help: 'the kit classifier (Hugging Face layout with onnx/model.onnx)',
+      },
+      words: {
+        kind: 'custom',
+        placeholder: 'N,N',
+        parse: integerList(1),
+        default: [40, 120, 250],
+        shownDefault: '40,120,250',
+        help: 'text lengths',
+      },
       texts: { kind: 'integer', min: 1, default: 8, help: 'validation texts per length' },
       samples: { kind: 'integer', min: 1, default: 5000, help: 'LIME samples of the exact runs' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads' },
@@ -55,9 +68,13 @@ const o = parseOrExit(
         kind: 'string',
         choices: ['mean', 'upper'],
         default: 'mean',
-        help: "which drop must be ≤ 0.05 at every length: its mean (the rule chosen 2026-11-24), or the upper end of its 90 % interval (a margin for texts the validation draw did not see)",
+        help: 'which drop must be ≤ 0.05 at every length: its mean (the rule chosen 2026-11-24), or the upper end of its 90 % interval (a margin for texts the validation draw did not see)',
       },
-      out: { kind: 'string', placeholder: 'DIR', help: 'choice.json and recordings/ (default apps/bench/results/lime-stopping)' },
+      out: {
+        kind: 'string',
+        placeholder: 'DIR',
+        help: 'choice.json and recordings/ (default apps/bench/results/lime-stopping)',
+      },
     },
   }),
 );
@@ -85,7 +102,10 @@ class RecordingClassifier implements Classifier {
     const keys = texts.map(hashOf);
     const missing = [...new Set(texts.filter((_, i) => !this.memo.has(keys[i])))];
     if (missing.length) {
-      if (!this.inner) throw new Error(`replay asked for ${missing.length} perturbation(s) the recording does not hold: the candidate's samples are not a prefix of seed 1's stream`);
+      if (!this.inner)
+        throw new Error(
+          `replay asked for ${missing.length} perturbation(s) the recording does not hold: the candidate's samples are not a prefix of seed 1's stream`,
+        );
       const p = await this.inner.predictProba(missing);
       missing.forEach((t, i) => this.memo.set(hashOf(t), Array.from(p.subarray(i * k, (i + 1) * k))));
     }
@@ -127,7 +147,9 @@ async function record(text: string, file: string): Promise<Recording> {
   const rec = new RecordingClassifier(clf.labels, int8 ? clfInt8 : clf, memo);
   const [s1] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1 }).explain(rec, [text]);
   const seed1 = [...memo.entries()];
-  const [e1] = int8 ? await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1 }).explain(clf, [text]) : [s1];
+  const [e1] = int8
+    ? await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1 }).explain(clf, [text])
+    : [s1];
   const [e2] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 2 }).explain(clf, [text]);
   const r: Recording = {
     key,
@@ -143,7 +165,9 @@ async function record(text: string, file: string): Promise<Recording> {
 }
 
 const RULES: AdaptiveRule[] = [];
-for (const step of [250, 500, 1000]) for (const patience of [1, 2, 3, 4]) for (const minJaccard of [1, 0.8, 0.65]) RULES.push({ step, patience, minJaccard });
+for (const step of [250, 500, 1000])
+  for (const patience of [1, 2, 3, 4])
+    for (const minJaccard of [1, 0.8, 0.65]) RULES.push({ step, patience, minJaccard });
 const ruleName = (r: AdaptiveRule) => `step ${r.step}, patience ${r.patience}, J ≥ ${r.minJaccard}`;
 
 interface Outcome {
@@ -154,20 +178,33 @@ interface Outcome {
 const results = new Map<number, { exactJ: number[]; byRule: Outcome[][] }>();
 for (const words of wordsList) {
   const texts = validationTexts(words, nTexts);
-  if (texts.length < nTexts) throw new Error(`only ${texts.length} validation texts of ${words} words (asked ${nTexts})`);
+  if (texts.length < nTexts)
+    throw new Error(`only ${texts.length} validation texts of ${words} words (asked ${nTexts})`);
   const exactJ: number[] = [];
   const byRule: Outcome[][] = RULES.map(() => []);
   for (const [i, text] of texts.entries()) {
-    const rec = await record(text, join(out, 'recordings', `${basename(modelDir)}-${words}-${i}${int8 ? '-int8' : ''}.json`));
-    process.stderr.write(`[lime-stopping] ${words} words, text ${i + 1}/${texts.length}: recorded (${rec.seconds.toFixed(0)} s)\n`);
+    const rec = await record(
+      text,
+      join(out, 'recordings', `${basename(modelDir)}-${words}-${i}${int8 ? '-int8' : ''}.json`),
+    );
+    process.stderr.write(
+      `[lime-stopping] ${words} words, text ${i + 1}/${texts.length}: recorded (${rec.seconds.toFixed(0)} s)\n`,
+    );
     const exact1 = rec.exact1 as WordWeights;
     const exact2 = rec.exact2 as WordWeights;
     exactJ.push(topKJaccard(exact1, exact2, 10));
     const replay = new RecordingClassifier(rec.labels, null, new Map(rec.seed1));
     for (const [ri, rule] of RULES.entries()) {
-      const [e] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1, adaptive: rule }).explain(replay, [text]);
+      const [e] = await new LimeExplainer({ numSamples: samples, numFeatures: 10, seed: 1, adaptive: rule }).explain(
+        replay,
+        [text],
+      );
       const f = e.features.map((x) => [x.word, x.weight] as const);
-      byRule[ri].push({ samples: Number(e.diagnostics?.samples ?? samples), jToExact2: topKJaccard(f, exact2, 10), jToExact1: topKJaccard(f, exact1, 10) });
+      byRule[ri].push({
+        samples: Number(e.diagnostics?.samples ?? samples),
+        jToExact2: topKJaccard(f, exact2, 10),
+        jToExact1: topKJaccard(f, exact1, 10),
+      });
     }
   }
   results.set(words, { exactJ, byRule });
@@ -179,7 +216,9 @@ function meanInterval(xs: number[]): [number, number] {
   const m = mean(xs);
   if (n < 2) return [m, Number.NaN];
   const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
-  const t90 = [6.314, 2.92, 2.353, 2.132, 2.015, 1.943, 1.895, 1.86, 1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753][n - 2] ?? 1.645;
+  const t90 =
+    [6.314, 2.92, 2.353, 2.132, 2.015, 1.943, 1.895, 1.86, 1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753][n - 2] ??
+    1.645;
   return [m, (t90 * sd) / Math.sqrt(n)];
 }
 
@@ -188,8 +227,19 @@ console.log(
   `\nValidation texts: SpamAssassin bodies drawn with seed 17 (the benchmark's seed-16 texts excluded), ${nTexts} per length, cut to ${wordsList.join(' / ')} words; ${basename(modelDir)}, ` +
     `${int8 ? "candidates replay the int8 graph's seed-1 stream (--lime-mode int8+adaptive), held to the float graph's seed 1 vs seed 2" : 'float graph'}, ${samples} samples, top 10 words.`,
 );
-console.log('Exact seed 1 vs exact seed 2 (the spread a rule is held to): ' + wordsList.map((w) => { const [m, h] = meanInterval(results.get(w)!.exactJ); return `${w} words ${f3(m)} ± ${f3(h)}`; }).join('; ') + ' (mean ± 90 % interval half-width).\n');
-console.log(`| rule | ${wordsList.map((w) => `${w} w: samples used | ${w} w: J drop vs exact (90 % interval) | ${w} w: J to exact seed 1`).join(' | ')} | within at every length |`);
+console.log(
+  'Exact seed 1 vs exact seed 2 (the spread a rule is held to): ' +
+    wordsList
+      .map((w) => {
+        const [m, h] = meanInterval(results.get(w)!.exactJ);
+        return `${w} words ${f3(m)} ± ${f3(h)}`;
+      })
+      .join('; ') +
+    ' (mean ± 90 % interval half-width).\n',
+);
+console.log(
+  `| rule | ${wordsList.map((w) => `${w} w: samples used | ${w} w: J drop vs exact (90 % interval) | ${w} w: J to exact seed 1`).join(' | ')} | within at every length |`,
+);
 console.log(`| --- | ${wordsList.map(() => '--- | --- | ---').join(' | ')} | --- |`);
 const summary = RULES.map((rule, ri) => {
   let within = true;
@@ -215,7 +265,14 @@ console.log(
     : `\nNo candidate keeps the ${criterionText} at every length.`,
 );
 // one candidate per line: the file is committed, and the results folder has a git budget
-const choice = { chosen: chosen?.rule ?? null, texts: nTexts, words: wordsList, samples, stream: int8 ? 'int8' : 'float', criterion };
+const choice = {
+  chosen: chosen?.rule ?? null,
+  texts: nTexts,
+  words: wordsList,
+  samples,
+  stream: int8 ? 'int8' : 'float',
+  criterion,
+};
 writeFileSync(
   join(out, 'choice.json'),
   `${JSON.stringify(choice, null, 1).slice(0, -2)},\n "summary": [\n${summary.map((row) => `  ${JSON.stringify(row)}`).join(',\n')}\n ]\n}\n`,

@@ -59,7 +59,12 @@ export class TextPartStore {
   static open(file: string, key: unknown): TextPartStore {
     if (existsSync(file)) {
       const saved = readJson<PartsFile>(file);
-      if (JSON.stringify(saved.key) === JSON.stringify(key)) return new TextPartStore(file, key, [...saved.parts].sort((a, b) => a.index - b.index));
+      if (JSON.stringify(saved.key) === JSON.stringify(key))
+        return new TextPartStore(
+          file,
+          key,
+          [...saved.parts].sort((a, b) => a.index - b.index),
+        );
     }
     return new TextPartStore(file, key, []);
   }
@@ -108,6 +113,9 @@ export function modeAgreement(parts: readonly TextPart[], mode: string, seed = 3
   });
   const twoSeeds = parts.every((p) => p.peer.length > 1);
   const peerPeer = twoSeeds ? parts.map((p) => topKJaccard(feats(p.peer[0]), feats(p.peer[1]), 10)) : [];
-  const gap = twoSeeds && parts.length > 0 ? bootstrapInterval(parts.length, (idx) => mean(Array.from(idx, (i) => oursPeer[i] - peerPeer[i])), { seed }) : undefined;
+  const gap =
+    twoSeeds && parts.length > 0
+      ? bootstrapInterval(parts.length, (idx) => mean(Array.from(idx, (i) => oursPeer[i] - peerPeer[i])), { seed })
+      : undefined;
   return { oursPeer, peerPeer, ...(gap ? { gap } : {}) };
 }

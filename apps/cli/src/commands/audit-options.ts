@@ -9,25 +9,43 @@ import { DEFAULT_LIME_MODE, withLimeModeOption, type LimeMode } from '../lime-mo
 import { DEFAULT_AUDIT_MODE, keywordLimeMode, withAuditModeOption, type AuditMode } from '../audit-mode.js';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
-export const AUDIT_DEFAULTS = { trainSample: 400, testSample: 300, samples: 1000, topK: 10, thetaConf: 0.9, seed: 0, embeddings: ['glove'] as EnsembleMemberName[], oracle: 'toki' as OracleName };
+export const AUDIT_DEFAULTS = {
+  trainSample: 400,
+  testSample: 300,
+  samples: 1000,
+  topK: 10,
+  thetaConf: 0.9,
+  seed: 0,
+  embeddings: ['glove'] as EnsembleMemberName[],
+  oracle: 'toki' as OracleName,
+};
 
 /** Parses `--oracle`: a named configuration of @xtrust/oracle (`toki`, the default, `toki-name` or `toki-paper`). */
 export function oracleArg(value: string): OracleName {
-  if (!(value in ORACLES)) throw new InvalidArgumentError(`unknown oracle "${value}" (expected one of ${Object.keys(ORACLES).join(', ')})`);
+  if (!(value in ORACLES))
+    throw new InvalidArgumentError(`unknown oracle "${value}" (expected one of ${Object.keys(ORACLES).join(', ')})`);
   return value as OracleName;
 }
 
 /** Parses `--keyword-method`: one of KEYWORD_METHODS. */
 export function keywordMethodArg(value: string): KeywordMethod {
-  if (!(KEYWORD_METHODS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${KEYWORD_METHODS.join(', ')}, got "${value}"`);
+  if (!(KEYWORD_METHODS as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`expected one of ${KEYWORD_METHODS.join(', ')}, got "${value}"`);
   return value as KeywordMethod;
 }
 
 /** Parses `glove,counter-fitted,use` into ensemble member names (each once, in the order given). */
 export function embeddingsArg(value: string): EnsembleMemberName[] {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const known = Object.keys(ENSEMBLE_MEMBERS);
-  for (const n of names) if (!known.includes(n)) throw new InvalidArgumentError(`unknown embedding "${n}" (expected a comma-separated list of ${known.join(', ')})`);
+  for (const n of names)
+    if (!known.includes(n))
+      throw new InvalidArgumentError(
+        `unknown embedding "${n}" (expected a comma-separated list of ${known.join(', ')})`,
+      );
   if (names.length === 0) throw new InvalidArgumentError(`expected at least one of ${known.join(', ')}`);
   return [...new Set(names)] as EnsembleMemberName[];
 }
@@ -37,18 +55,44 @@ export function withAuditSettings(c: Command): Command {
   withLimeModeOption(c);
   withAuditModeOption(c);
   return c
-    .option('--train-sample <n>', 'training texts sampled for keyword identification (paper: 2000)', positiveIntArg, AUDIT_DEFAULTS.trainSample)
+    .option(
+      '--train-sample <n>',
+      'training texts sampled for keyword identification (paper: 2000)',
+      positiveIntArg,
+      AUDIT_DEFAULTS.trainSample,
+    )
     .option('--test-sample <n>', 'test predictions explained and labelled (0: all)', intArg, AUDIT_DEFAULTS.testSample)
     .option('--samples <n>', 'LIME neighbourhood size (paper: 5000)', positiveIntArg, AUDIT_DEFAULTS.samples)
     .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, AUDIT_DEFAULTS.topK)
-    .option('--oracle <name>', "TOKI configuration: toki (xtrust's default, chosen on validation data: class names with their WordNet descriptions), toki-name (the same with class names alone) or toki-paper (the paper's)", oracleArg, AUDIT_DEFAULTS.oracle)
-    .option('--theta-dist <d>', "dendrogram cut in cosine distance (TOKI; default: the oracle's, 0.3 for both)", fractionArg)
+    .option(
+      '--oracle <name>',
+      "TOKI configuration: toki (xtrust's default, chosen on validation data: class names with their WordNet descriptions), toki-name (the same with class names alone) or toki-paper (the paper's)",
+      oracleArg,
+      AUDIT_DEFAULTS.oracle,
+    )
+    .option(
+      '--theta-dist <d>',
+      "dendrogram cut in cosine distance (TOKI; default: the oracle's, 0.3 for both)",
+      fractionArg,
+    )
     .option('--theta-conf <p>', "Naive baseline's confidence threshold", fractionArg, AUDIT_DEFAULTS.thetaConf)
     .option('--seed <n>', 'seed of sampling and LIME (and training, for demo)', intArg, AUDIT_DEFAULTS.seed)
     .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg)
-    .option('--class-descriptions <file>', 'JSON label → description (words or a sentence): TOKI relates keywords to the class name and these words, e.g. {"ham": "personal and work e-mail"}')
-    .option('--keyword-method <method>', `explainer of the keyword pass: ${KEYWORD_METHODS.join(' | ')} (default lime, the paper's; gradient and integrated-gradients need a model with gradients). Test predictions are always labelled with LIME`, keywordMethodArg)
-    .option('--embeddings <list>', "TOKI's embedding ensemble, plurality vote across members (paper: glove,counter-fitted,use)", embeddingsArg, AUDIT_DEFAULTS.embeddings);
+    .option(
+      '--class-descriptions <file>',
+      'JSON label → description (words or a sentence): TOKI relates keywords to the class name and these words, e.g. {"ham": "personal and work e-mail"}',
+    )
+    .option(
+      '--keyword-method <method>',
+      `explainer of the keyword pass: ${KEYWORD_METHODS.join(' | ')} (default lime, the paper's; gradient and integrated-gradients need a model with gradients). Test predictions are always labelled with LIME`,
+      keywordMethodArg,
+    )
+    .option(
+      '--embeddings <list>',
+      "TOKI's embedding ensemble, plurality vote across members (paper: glove,counter-fitted,use)",
+      embeddingsArg,
+      AUDIT_DEFAULTS.embeddings,
+    );
 }
 
 /** Parsed audit-setting flags. */
@@ -81,13 +125,17 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
     thetaConf: flags.thetaConf,
     seed: flags.seed,
     classNames: { ...defaultClassNames, ...(flags.classNames ?? {}) },
-    ...(flags.classDescriptions !== undefined ? { classDescriptions: readClassDescriptions(flags.classDescriptions) } : {}),
+    ...(flags.classDescriptions !== undefined
+      ? { classDescriptions: readClassDescriptions(flags.classDescriptions) }
+      : {}),
     ensemble: flags.embeddings ?? AUDIT_DEFAULTS.embeddings,
     // always set, so a run directory's key names the mode and --resume never mixes modes; --audit-mode
     // fast runs the keyword pass adaptive (keywordLimeMode), so the store records how it was built
     limeMode: keywordLimeMode(flags.auditMode, flags.limeMode ?? DEFAULT_LIME_MODE),
     auditMode: flags.auditMode ?? DEFAULT_AUDIT_MODE,
     // only when not LIME: a run directory from before the flag keeps its key and resumes
-    ...(flags.keywordMethod !== undefined && flags.keywordMethod !== 'lime' ? { keywordMethod: flags.keywordMethod } : {}),
+    ...(flags.keywordMethod !== undefined && flags.keywordMethod !== 'lime'
+      ? { keywordMethod: flags.keywordMethod }
+      : {}),
   };
 }

@@ -28,13 +28,23 @@ export interface AuditOptions extends AuditSettingFlags, ModelFlags, RunFlags {
 }
 
 /** Audits the user's own model on their data: keywords, labelled predictions, report. */
-export async function runUserAudit(options: AuditOptions, progress = new Progress(undefined, { quiet: options.quiet })) {
+export async function runUserAudit(
+  options: AuditOptions,
+  progress = new Progress(undefined, { quiet: options.quiet }),
+) {
   const settings = auditSettings(options);
   // the audit's own predictions come from the same (int8 when asked) model the explanations score
-  const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(settings.limeMode).quantize });
+  const model = await loadModel(options.model, {
+    ...loadFlags(options),
+    quantize: limeModeParts(settings.limeMode).quantize,
+  });
   const labels = model.classifier.labels;
   checkClassNames(settings.classNames, labels, settings.classDescriptions);
-  const columns = { textColumn: options.textColumn, labelColumn: options.labelColumn, trustColumn: options.trustColumn };
+  const columns = {
+    textColumn: options.textColumn,
+    labelColumn: options.labelColumn,
+    trustColumn: options.trustColumn,
+  };
   // The trust column is ground truth of test predictions; training files need not have it.
   const train = await readLabelledFile(options.train, { ...columns, trustColumn: undefined }, labels, '--train');
   const test = await readLabelledFile(options.test, columns, labels, '--test');
@@ -42,10 +52,20 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
   const run = RunDir.open(
     options.out,
     'audit',
-    { model: fingerprint, train: fileDigest(options.train), test: fileDigest(options.test), columns, ...runKeySettings(settings), attack: options.attack ?? null, attackTexts: options.attack ? options.attackTexts : null },
+    {
+      model: fingerprint,
+      train: fileDigest(options.train),
+      test: fileDigest(options.test),
+      columns,
+      ...runKeySettings(settings),
+      attack: options.attack ?? null,
+      attackTexts: options.attack ? options.attackTexts : null,
+    },
     options.resume,
   );
-  progress.note(`xtrust audit: ${model.kind} model ${options.model} (labels ${labels.join(', ')}); ${train.length} training and ${test.length} test texts${run.resumed ? ' (resuming)' : ''}`);
+  progress.note(
+    `xtrust audit: ${model.kind} model ${options.model} (labels ${labels.join(', ')}); ${train.length} training and ${test.length} test texts${run.resumed ? ' (resuming)' : ''}`,
+  );
   const output = await runAudit(
     {
       classifier: model.classifier,
@@ -62,7 +82,15 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
   let summary: AuditSummary = output.summary;
   let attacks;
   if (options.attack) {
-    const a = await attackPredictions(options.attack, model.classifier, output.store, output.predictions, run, progress, { limit: options.attackTexts, seed: options.seed });
+    const a = await attackPredictions(
+      options.attack,
+      model.classifier,
+      output.store,
+      output.predictions,
+      run,
+      progress,
+      { limit: options.attackTexts, seed: options.seed },
+    );
     attacks = a.examples;
     summary = { ...summary, attack: { ...a.summary } };
   }
@@ -72,12 +100,21 @@ export async function runUserAudit(options: AuditOptions, progress = new Progres
 
 /** Registers `xtrust audit`. */
 export function auditCommand(): Command {
-  const c = new Command('audit').description("audit your own model on your data: which correct predictions rest on the wrong words, and the HTML report");
+  const c = new Command('audit').description(
+    'audit your own model on your data: which correct predictions rest on the wrong words, and the HTML report',
+  );
   withModelOptions(c, 'train-test');
-  c.option('--trust-column <name>', 'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC');
+  c.option(
+    '--trust-column <name>',
+    'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC',
+  );
   withAuditSettings(c);
   withQueueOption(c);
-  c.option('--attack <recipe>', `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`, recipeArg).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
+  c.option(
+    '--attack <recipe>',
+    `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`,
+    recipeArg,
+  ).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
   withRunOptions(c, 'xtrust-report-audit');
   withCommonOptions(c);
   examples(c, [

@@ -32,14 +32,23 @@ async function timed(step: string, units: number, fn: () => Promise<unknown>): P
 }
 
 /** Times the audit's steps on this machine: training, prediction, LIME and omission explanations on SpamAssassin e-mails. */
-export async function runBench(options: BenchOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ rows: BenchRow[]; texts: number; samples: number; node: string }> {
+export async function runBench(
+  options: BenchOptions,
+  progress = new Progress(undefined, { quiet: options.quiet }),
+): Promise<{ rows: BenchRow[]; texts: number; samples: number; node: string }> {
   const data = loadSpamAssassin({ headers: true });
   const split = stratifiedSplit(data.rows, { testFraction: 0.2, seed: options.seed });
   const rows: BenchRow[] = [];
   const train = split.train.map((r) => ({ text: r.text, label: r.label }));
   let model: Awaited<ReturnType<typeof trainClassifier>> | null = null;
   progress.note(`bench: ${options.texts} test e-mails, LIME ${options.samples} samples`);
-  rows.push(await timed('train bow-logistic (texts)', train.length, async () => (model = await trainClassifier('bow-logistic', train, { seed: options.seed, labels: data.labels }))));
+  rows.push(
+    await timed(
+      'train bow-logistic (texts)',
+      train.length,
+      async () => (model = await trainClassifier('bow-logistic', train, { seed: options.seed, labels: data.labels })),
+    ),
+  );
   const texts = sample(split.test, options.texts, options.seed).map((r) => r.text);
   const m = model!;
   rows.push(await timed('predictProba (texts)', texts.length, () => m.predictProba(texts)));
@@ -52,12 +61,20 @@ export async function runBench(options: BenchOptions, progress = new Progress(un
 
 /** Registers `xtrust bench`. */
 export function benchCommand(): Command {
-  const c = new Command('bench').description("time the audit's steps on this machine (training, prediction, LIME, omission)");
-  c.option('--texts <n>', 'test e-mails explained', positiveIntArg, 50).option('--samples <n>', 'LIME samples', positiveIntArg, 1000).option('--seed <n>', 'seed', intArg, 0);
+  const c = new Command('bench').description(
+    "time the audit's steps on this machine (training, prediction, LIME, omission)",
+  );
+  c.option('--texts <n>', 'test e-mails explained', positiveIntArg, 50)
+    .option('--samples <n>', 'LIME samples', positiveIntArg, 1000)
+    .option('--seed <n>', 'seed', intArg, 0);
   withCommonOptions(c);
   examples(c, ['xtrust bench', 'xtrust bench --texts 200 --samples 5000 --json']);
   return c.action(async (opts: BenchOptions) => {
     const r = await runBench(opts);
-    emit(opts.json, r, () => r.rows.map((x) => `${x.step.padEnd(36)} ${x.units} in ${x.seconds.toFixed(2)} s (${x.perSecond.toFixed(1)}/s)`).join('\n'));
+    emit(opts.json, r, () =>
+      r.rows
+        .map((x) => `${x.step.padEnd(36)} ${x.units} in ${x.seconds.toFixed(2)} s (${x.perSecond.toFixed(1)}/s)`)
+        .join('\n'),
+    );
   });
 }

@@ -29,10 +29,17 @@ export function readExplanation(path: string, index: number): Explanation {
   let items: unknown[];
   try {
     const v = JSON.parse(content) as unknown;
-    items = Array.isArray(v) ? v : v && typeof v === 'object' && Array.isArray((v as { explanations?: unknown }).explanations) ? (v as { explanations: unknown[] }).explanations : [v];
+    items = Array.isArray(v)
+      ? v
+      : v && typeof v === 'object' && Array.isArray((v as { explanations?: unknown }).explanations)
+        ? (v as { explanations: unknown[] }).explanations
+        : [v];
   } catch {
     try {
-      items = content.split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as unknown);
+      items = content
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l) as unknown);
     } catch (error) {
       throw new UsageError(`${path}: neither JSON nor JSONL (${(error as Error).message})`);
     }
@@ -40,7 +47,8 @@ export function readExplanation(path: string, index: number): Explanation {
   const item = items[index] as { explanation?: unknown } | undefined;
   if (item === undefined) throw new UsageError(`${path}: no explanation at index ${index} (${items.length} found)`);
   const e = (item.explanation ?? item) as Explanation;
-  if (!e || !Array.isArray(e.features)) throw new UsageError(`${path}: item ${index} is not an explanation (no "features" list)`);
+  if (!e || !Array.isArray(e.features))
+    throw new UsageError(`${path}: item ${index} is not an explanation (no "features" list)`);
   return e;
 }
 
@@ -70,7 +78,9 @@ export async function runCompare(fileA: string, fileB: string, options: CompareO
   const k = options.k;
   const original = rankedWords(a, k);
   const perturbed = rankedWords(b, k);
-  const mapping: [string, string][] = options.mapping ? Object.entries(options.mapping) : inferMapping(a.text ?? '', b.text ?? '');
+  const mapping: [string, string][] = options.mapping
+    ? Object.entries(options.mapping)
+    : inferMapping(a.text ?? '', b.text ?? '');
   // Syn must answer synchronously: the cosines of the mapped pairs are computed up front.
   const glove = await GloveEmbedding.load();
   const cos = new Map<string, number>();
@@ -102,14 +112,19 @@ export async function runCompare(fileA: string, fileB: string, options: CompareO
 /** Registers `xtrust compare`. */
 export function compareCommand(): Command {
   const c = new Command('compare')
-    .description('compare two explanations: ranked-list similarity (Jaccard, Kendall, Spearman footrule, RBO), plain and synonymity-weighted')
+    .description(
+      'compare two explanations: ranked-list similarity (Jaccard, Kendall, Spearman footrule, RBO), plain and synonymity-weighted',
+    )
     .argument('<a>', 'the original explanation (JSON or JSONL, e.g. from `xtrust explain --json`)')
     .argument('<b>', 'the perturbed explanation')
     .option('--k <n>', 'compare the top k words of each', positiveIntArg)
     .option('--index <n>', 'which explanation of each file (default the first)', intArg, 0)
     .option('--mapping <pairs>', 'substitutions original=substitute (default: inferred from the texts)', pairsArg);
   withCommonOptions(c);
-  examples(c, ['xtrust compare original.json perturbed.json', 'xtrust compare a.jsonl b.jsonl --index 3 --k 5 --mapping film=movie']);
+  examples(c, [
+    'xtrust compare original.json perturbed.json',
+    'xtrust compare a.jsonl b.jsonl --index 3 --k 5 --mapping film=movie',
+  ]);
   return c.action(async (a: string, b: string, opts: CompareOptions) => {
     const r = await runCompare(a, b, opts);
     emit(opts.json, r, () =>
@@ -118,7 +133,9 @@ export function compareCommand(): Command {
         `B: ${r.perturbed.join(', ')}`,
         `mapping: ${r.mapping.map(([x, y]) => `${x}→${y}`).join(', ') || '(none)'}`,
         `measure     plain    weighted`,
-        ...Object.keys(r.plain).map((n) => `${n.padEnd(10)} ${r.plain[n].toFixed(3).padStart(6)}   ${r.weighted[n].toFixed(3).padStart(6)}`),
+        ...Object.keys(r.plain).map(
+          (n) => `${n.padEnd(10)} ${r.plain[n].toFixed(3).padStart(6)}   ${r.weighted[n].toFixed(3).padStart(6)}`,
+        ),
       ].join('\n'),
     );
   });

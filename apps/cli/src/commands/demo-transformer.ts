@@ -30,7 +30,9 @@ export function kitClassifier(name: string, from = dirname(fileURLToPath(import.
     if (parent === dir) break;
     dir = parent;
   }
-  throw new UsageError(`--model bert: the model kit's classifier ${rel} is not in any folder above ${from}; run the demo from an xtrust checkout (pnpm models:build rebuilds the kit), or pass --model <Hugging Face folder>`);
+  throw new UsageError(
+    `--model bert: the model kit's classifier ${rel} is not in any folder above ${from}; run the demo from an xtrust checkout (pnpm models:build rebuilds the kit), or pass --model <Hugging Face folder>`,
+  );
 }
 
 /** Whether a demo `--model` value names a transformer (`bert` or a Hugging Face folder) rather than a built-in kind. */
@@ -63,17 +65,24 @@ export async function loadDemoTransformer<D extends { labels: readonly string[];
   let folder: string;
   if (model === DEMO_BERT) {
     const name = KIT_CLASSIFIERS[dataset];
-    if (!name) throw new UsageError(`--model bert: the model kit has no classifier for --dataset ${dataset} (it has ${Object.keys(KIT_CLASSIFIERS).join(', ')})`);
+    if (!name)
+      throw new UsageError(
+        `--model bert: the model kit has no classifier for --dataset ${dataset} (it has ${Object.keys(KIT_CLASSIFIERS).join(', ')})`,
+      );
     folder = kitClassifier(name);
   } else folder = resolve(model);
   if (!existsSync(folder) || !statSync(folder).isDirectory() || !existsSync(join(folder, 'onnx', 'model.onnx'))) {
-    throw new UsageError(`--model ${model}: expected a built-in kind, "bert", or a Hugging Face folder with onnx/model.onnx`);
+    throw new UsageError(
+      `--model ${model}: expected a built-in kind, "bert", or a Hugging Face folder with onnx/model.onnx`,
+    );
   }
   const classifier = await OnnxClassifier.load(folder, { quantize: options.quantize, threads: defaultThreads() });
   const foreign = classifier.labels.filter((l) => !data.labels.includes(l));
   if (foreign.length > 0) {
     await classifier.release();
-    throw new UsageError(`--model ${model}: its labels (${classifier.labels.join(', ')}) are not labels of --dataset ${dataset} (${data.labels.join(', ')}); pick the dataset it was trained on`);
+    throw new UsageError(
+      `--model ${model}: its labels (${classifier.labels.join(', ')}) are not labels of --dataset ${dataset} (${data.labels.join(', ')}); pick the dataset it was trained on`,
+    );
   }
   const keep = new Set(classifier.labels);
   const restricted = { ...data, labels: [...classifier.labels], rows: data.rows.filter((r) => keep.has(r.label)) };

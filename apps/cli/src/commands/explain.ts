@@ -26,7 +26,8 @@ export interface ExplainOptions extends ModelFlags, RunFlags {
 
 /** The explainer's options from the flags (LIME's neighbourhood, word count and mode; a seed for the stochastic ones). */
 function explainerOptions(o: ExplainOptions): Record<string, unknown> {
-  if (o.method === 'lime') return { numSamples: o.samples, numFeatures: o.topK, seed: o.seed, ...limeOptionsOf(o.limeMode) };
+  if (o.method === 'lime')
+    return { numSamples: o.samples, numFeatures: o.topK, seed: o.seed, ...limeOptionsOf(o.limeMode) };
   if (o.method === 'kernel-shap') return { numSamples: o.samples, seed: o.seed };
   return {};
 }
@@ -35,12 +36,18 @@ function explainerOptions(o: ExplainOptions): Record<string, unknown> {
  * Explains texts given with --text (printed) or a file given with --input (each explanation appended
  * to <out>/explanations.jsonl as it is made, so `--resume` continues a long file).
  */
-export async function runExplain(options: ExplainOptions, progress = new Progress(undefined, { quiet: options.quiet })): Promise<{ explanations: Explanation[]; file?: string }> {
-  if (!options.text?.length && !options.input) throw new UsageError('explain needs --text "<text>" (repeatable) or --input <file>');
+export async function runExplain(
+  options: ExplainOptions,
+  progress = new Progress(undefined, { quiet: options.quiet }),
+): Promise<{ explanations: Explanation[]; file?: string }> {
+  if (!options.text?.length && !options.input)
+    throw new UsageError('explain needs --text "<text>" (repeatable) or --input <file>');
   if (options.text?.length && options.input) throw new UsageError('give --text or --input, not both');
-  if (!(EXPLAINER_NAMES as readonly string[]).includes(options.method)) throw new UsageError(`--method ${options.method} is not one of ${EXPLAINER_NAMES.join(', ')}`);
+  if (!(EXPLAINER_NAMES as readonly string[]).includes(options.method))
+    throw new UsageError(`--method ${options.method} is not one of ${EXPLAINER_NAMES.join(', ')}`);
   const limeMode = options.limeMode ?? DEFAULT_LIME_MODE;
-  if (limeMode !== DEFAULT_LIME_MODE && options.method !== 'lime') throw new UsageError(`--lime-mode ${limeMode} is a mode of --method lime, not of --method ${options.method}`);
+  if (limeMode !== DEFAULT_LIME_MODE && options.method !== 'lime')
+    throw new UsageError(`--lime-mode ${limeMode} is a mode of --method lime, not of --method ${options.method}`);
   const model = await loadModel(options.model, { ...loadFlags(options), quantize: limeModeParts(limeMode).quantize });
   const explainer = explainerByName(options.method, explainerOptions(options));
   if (options.text?.length) {
@@ -48,13 +55,31 @@ export async function runExplain(options: ExplainOptions, progress = new Progres
     return { explanations: explanations.map((e) => ({ ...e, features: e.features.slice(0, options.topK) })) };
   }
   const texts = await readTexts(options.input!, options.textColumn);
-  const run = RunDir.open(options.out, 'explain', { model: await modelFingerprint(model.classifier), input: fileDigest(options.input!), method: options.method, ...explainerOptions(options), topK: options.topK, limeMode }, options.resume);
+  const run = RunDir.open(
+    options.out,
+    'explain',
+    {
+      model: await modelFingerprint(model.classifier),
+      input: fileDigest(options.input!),
+      method: options.method,
+      ...explainerOptions(options),
+      topK: options.topK,
+      limeMode,
+    },
+    options.resume,
+  );
   const bridge = progressBridge(progress, options.method);
-  const explanations = await explainAll(explainer, model.classifier, texts, texts.map((_, i) => String(i)), {
-    checkpoint: run.path('explanations.checkpoint.jsonl'),
-    batchSeconds: CHECKPOINT_SECONDS,
-    onProgress: bridge.onProgress,
-  });
+  const explanations = await explainAll(
+    explainer,
+    model.classifier,
+    texts,
+    texts.map((_, i) => String(i)),
+    {
+      checkpoint: run.path('explanations.checkpoint.jsonl'),
+      batchSeconds: CHECKPOINT_SECONDS,
+      onProgress: bridge.onProgress,
+    },
+  );
   bridge.stop();
   const file = run.writeFile('explanations.jsonl', toJsonl(explanations));
   run.complete();
@@ -70,7 +95,9 @@ export function formatExplanation(e: Explanation, topK: number): string {
 
 /** Registers `xtrust explain`. */
 export function explainCommand(): Command {
-  const c = new Command('explain').description('explain predictions: the words each prediction rests on, with their weights');
+  const c = new Command('explain').description(
+    'explain predictions: the words each prediction rests on, with their weights',
+  );
   withModelOptions(c, 'none');
   c.option('--text <text...>', 'texts to explain')
     .option('--input <file>', 'a file of texts: .txt (one a line), or .csv/.jsonl with --text-column')
@@ -81,9 +108,18 @@ export function explainCommand(): Command {
   withLimeModeOption(c);
   withRunOptions(c, 'xtrust-explain');
   withCommonOptions(c);
-  examples(c, ['xtrust explain --model xtrust-report/model --text "win a free prize now"', 'xtrust explain --model model.onnx --input texts.csv --text-column body --method omission --out runs/explain --resume', 'xtrust explain --model ./bert-folder --input texts.jsonl --samples 5000 --lime-mode int8+adaptive']);
+  examples(c, [
+    'xtrust explain --model xtrust-report/model --text "win a free prize now"',
+    'xtrust explain --model model.onnx --input texts.csv --text-column body --method omission --out runs/explain --resume',
+    'xtrust explain --model ./bert-folder --input texts.jsonl --samples 5000 --lime-mode int8+adaptive',
+  ]);
   return c.action(async (opts: ExplainOptions) => {
     const r = await runExplain(opts);
-    emit(opts.json, r, () => [...r.explanations.map((e) => formatExplanation(e, opts.topK)), ...(r.file ? [`explanations ${r.file}`] : [])].join('\n'));
+    emit(opts.json, r, () =>
+      [
+        ...r.explanations.map((e) => formatExplanation(e, opts.topK)),
+        ...(r.file ? [`explanations ${r.file}`] : []),
+      ].join('\n'),
+    );
   });
 }

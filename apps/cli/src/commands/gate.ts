@@ -21,24 +21,39 @@ export function checkGate(run: string, maxUntrustworthy: number): GateResult {
   const judged = summary.verdicts.trustworthy + summary.verdicts.untrustworthy;
   const share = summary.untrustworthyShare;
   // No judged prediction: nothing shows the model trustworthy, so the gate does not pass.
-  return { passed: share !== null && share <= maxUntrustworthy, untrustworthyShare: share, maxUntrustworthy, untrustworthy: summary.verdicts.untrustworthy, judged, run };
+  return {
+    passed: share !== null && share <= maxUntrustworthy,
+    untrustworthyShare: share,
+    maxUntrustworthy,
+    untrustworthy: summary.verdicts.untrustworthy,
+    judged,
+    run,
+  };
 }
 
 /** Registers `xtrust gate`. */
 export function gateCommand(): Command {
-  const c = new Command('gate').description("for a model's CI: exit 1 when the share of untrustworthy correct predictions of an audit exceeds a bound");
+  const c = new Command('gate').description(
+    "for a model's CI: exit 1 when the share of untrustworthy correct predictions of an audit exceeds a bound",
+  );
   required(c, '--max-untrustworthy <share>', 'the largest share allowed, between 0 and 1', (v) => {
     const n = Number(v);
-    if (!Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`expected a number between 0 and 1, got "${v}"`);
+    if (!Number.isFinite(n) || n < 0 || n > 1)
+      throw new InvalidArgumentError(`expected a number between 0 and 1, got "${v}"`);
     return n;
   });
   c.option('--run <dir>', 'a finished demo or audit run directory', 'xtrust-report');
   withCommonOptions(c);
-  examples(c, ['xtrust audit --model m --train train.csv --test test.csv --out runs/audit && xtrust gate --run runs/audit --max-untrustworthy 0.1']);
+  examples(c, [
+    'xtrust audit --model m --train train.csv --test test.csv --out runs/audit && xtrust gate --run runs/audit --max-untrustworthy 0.1',
+  ]);
   return c.action(async (opts: { run: string; maxUntrustworthy: number; json: boolean }) => {
     const r = checkGate(opts.run, opts.maxUntrustworthy);
-    emit(opts.json, r, () =>
-      `${r.passed ? 'passed' : 'FAILED'}: ${r.untrustworthyShare === null ? 'no correct prediction was judged' : `${(100 * r.untrustworthyShare).toFixed(1)} % untrustworthy (${r.untrustworthy} of ${r.judged})`}, bound ${(100 * r.maxUntrustworthy).toFixed(1)} %`,
+    emit(
+      opts.json,
+      r,
+      () =>
+        `${r.passed ? 'passed' : 'FAILED'}: ${r.untrustworthyShare === null ? 'no correct prediction was judged' : `${(100 * r.untrustworthyShare).toFixed(1)} % untrustworthy (${r.untrustworthy} of ${r.judged})`}, bound ${(100 * r.maxUntrustworthy).toFixed(1)} %`,
     );
     if (!r.passed) requestExit(EXIT.GATE_FAILED);
   });

@@ -19,10 +19,15 @@ function readJsonlFile<T>(path: string): T[] {
 }
 
 /** The files of a finished demo or audit run. */
-export function readAuditRun(dir: string): { summary: AuditSummary; predictions: AuditedPrediction[]; attacks: AttackRecord[] } {
+export function readAuditRun(dir: string): {
+  summary: AuditSummary;
+  predictions: AuditedPrediction[];
+  attacks: AttackRecord[];
+} {
   RunDir.readComplete(dir, ['demo', 'audit']);
   const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as AuditSummary;
-  if (summary.format !== 'xtrust-audit') throw new UsageError(`${join(dir, 'summary.json')} is not an xtrust audit summary`);
+  if (summary.format !== 'xtrust-audit')
+    throw new UsageError(`${join(dir, 'summary.json')} is not an xtrust audit summary`);
   const predictions = readJsonlFile<AuditedPrediction>(join(dir, 'predictions.jsonl'));
   const attackFile = join(dir, 'attack-records.jsonl');
   const attacks = existsSync(attackFile) ? readJsonlFile<AttackRecord>(attackFile) : [];
@@ -41,8 +46,13 @@ export function rerenderReport(dir: string, output?: string): string {
 
 /** Registers `xtrust report`. */
 export function reportCommand(): Command {
-  const c = new Command('report').description('write the self-contained HTML report of a finished demo or audit run again');
-  c.option('--run <dir>', 'the run directory', 'xtrust-report').option('--output <file>', 'where to write the HTML (default <run>/report.html)');
+  const c = new Command('report').description(
+    'write the self-contained HTML report of a finished demo or audit run again',
+  );
+  c.option('--run <dir>', 'the run directory', 'xtrust-report').option(
+    '--output <file>',
+    'where to write the HTML (default <run>/report.html)',
+  );
   withCommonOptions(c);
   examples(c, ['xtrust report --run xtrust-report', 'xtrust report --run runs/audit --output audit.html']);
   return c.action(async (opts: { run: string; output?: string; json: boolean }) => {

@@ -7,7 +7,15 @@
 import { resolve } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import type { Explainer } from '@xtrust/core';
-import { DEFAULT_QUEUE, QueuedExplainer, REDIS_CA_ENV, REDIS_URL_ENV, probeRedis, redisUrl, startWorker } from '@xtrust/scale';
+import {
+  DEFAULT_QUEUE,
+  QueuedExplainer,
+  REDIS_CA_ENV,
+  REDIS_URL_ENV,
+  probeRedis,
+  redisUrl,
+  startWorker,
+} from '@xtrust/scale';
 import { auditLimeOptions, type AuditSettings } from '../audit-settings.js';
 import { limeModeParts } from '../lime-mode.js';
 import { defaultThreads, loadModel, type Runtime } from '../model-loader.js';
@@ -34,11 +42,23 @@ function positive(value: string): number {
 export function workerCommand(): Command {
   const c = new Command('worker')
     .description('process audit jobs from a Redis queue (BullMQ): run one per core on as many machines as you like')
-    .option('--redis <url>', `redis://[user:password@]host:port[/db] or rediss:// for TLS, trusting the CA file in $${REDIS_CA_ENV} when set (default: $${REDIS_URL_ENV}; the password is never printed)`)
+    .option(
+      '--redis <url>',
+      `redis://[user:password@]host:port[/db] or rediss:// for TLS, trusting the CA file in $${REDIS_CA_ENV} when set (default: $${REDIS_URL_ENV}; the password is never printed)`,
+    )
     .option('--queue-name <name>', 'queue to take jobs from', DEFAULT_QUEUE)
-    .option('--concurrency <n>', 'jobs at once in this process (the work is CPU-bound: prefer one process per core)', positive, 1)
+    .option(
+      '--concurrency <n>',
+      'jobs at once in this process (the work is CPU-bound: prefer one process per core)',
+      positive,
+      1,
+    )
     .option('--runtime <name>', 'how Hugging Face model folders run: auto | onnx | transformers', 'auto')
-    .option('--threads <n>', `threads each job's ONNX forward passes use (default: the cores divided among --concurrency jobs; with one worker per core, pass 1)`, positiveIntArg)
+    .option(
+      '--threads <n>',
+      `threads each job's ONNX forward passes use (default: the cores divided among --concurrency jobs; with one worker per core, pass 1)`,
+      positiveIntArg,
+    )
     .option('--quiet', 'no log lines', false);
   examples(c, [
     'xtrust worker --redis redis://10.0.0.5:6379',
@@ -52,7 +72,8 @@ export function workerCommand(): Command {
       queueName: opts.queueName,
       concurrency: opts.concurrency,
       // the same loader as `xtrust audit`, so a worker runs exactly the model the audit names (int8 when the job says so)
-      loadModel: async (path, options) => (await loadModel(path, { runtime: opts.runtime, quantize: options?.quantize, threads })).classifier,
+      loadModel: async (path, options) =>
+        (await loadModel(path, { runtime: opts.runtime, quantize: options?.quantize, threads })).classifier,
       log: opts.quiet ? () => undefined : (line) => process.stderr.write(`xtrust worker: ${line}\n`),
     });
     await new Promise<void>((done) => {
@@ -69,7 +90,10 @@ export function workerCommand(): Command {
 /** Flags `--queue <url>` and `--queue-name` for commands whose explanations may run on workers. */
 export function withQueueOption(c: Command): Command {
   return c
-    .option('--queue <url>', 'run the explanations on `xtrust worker` processes through this Redis (redis:// or rediss://); workers must read --model at the same path')
+    .option(
+      '--queue <url>',
+      'run the explanations on `xtrust worker` processes through this Redis (redis:// or rediss://); workers must read --model at the same path',
+    )
     .option('--queue-name <name>', 'queue the workers listen on', DEFAULT_QUEUE);
 }
 

@@ -27,7 +27,8 @@ export interface ReportInput {
 /** Predictions a report lists by default. */
 export const MAX_REPORT_PREDICTIONS = 1000;
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)} %`);
+const pct = (x: number | null | undefined) =>
+  x === null || x === undefined || Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)} %`;
 const num = (x: number, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 
 /** A word pool as a cloud: font size grows with the word's averaged importance s̄_w. */
@@ -44,10 +45,16 @@ function wordCloud(words: readonly PoolWord[], kind: 'keyword' | 'spurious'): st
 }
 
 function summarySection(s: AuditSummary): string {
-  const labelCount = (c: Record<string, number>) => Object.entries(c).map(([l, n]) => `${escapeHtml(l)} ${n}`).join(', ');
+  const labelCount = (c: Record<string, number>) =>
+    Object.entries(c)
+      .map(([l, n]) => `${escapeHtml(l)} ${n}`)
+      .join(', ');
   const model = Object.entries(s.model)
     .filter(([k]) => k !== 'labels')
-    .map(([k, v]) => `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(typeof v === 'number' ? String(Number(v.toFixed(4))) : typeof v === 'string' ? v : JSON.stringify(v))}</td></tr>`)
+    .map(
+      ([k, v]) =>
+        `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(typeof v === 'number' ? String(Number(v.toFixed(4))) : typeof v === 'string' ? v : JSON.stringify(v))}</td></tr>`,
+    )
     .join('');
   return `<section id="summary"><h2>Model and data</h2>
 <div class="cards">
@@ -61,7 +68,9 @@ ${model}
 <tr><th>labels</th><td>${s.data.labels.map((l, i) => `<span class="chip" style="background:rgba(${classColour(i)},0.25)">${escapeHtml(l)}</span>`).join(' ')}</td></tr>
 <tr><th>training texts</th><td>${s.data.trainRows} (${labelCount(s.data.labelCounts.train)})</td></tr>
 <tr><th>test texts audited</th><td>${s.data.auditedTestRows} of ${s.data.testRows} (${labelCount(s.data.labelCounts.test)})</td></tr>
-<tr><th>verdicts</th><td>${Object.entries(s.verdicts).map(([v, n]) => `${escapeHtml(v)} ${n}`).join(', ')}</td></tr>
+<tr><th>verdicts</th><td>${Object.entries(s.verdicts)
+    .map(([v, n]) => `${escapeHtml(v)} ${n}`)
+    .join(', ')}</td></tr>
 <tr><th>settings</th><td>${escapeHtml(`explainer ${s.settings.explainer} (${s.settings.samples} samples, top ${s.settings.topK} words), oracle ${s.settings.oracle ?? 'toki'}, keyword identification on ${s.settings.trainSample} training texts, θ_dist ${s.settings.thetaDist}, ${s.settings.embeddings.map((e) => `${e.name} θ_relate ${e.thetaRelate.toFixed(3)}`).join(', ')}, seed ${s.settings.seed}`)}</td></tr>
 <tr><th>time</th><td>keywords ${num(s.seconds.keywords, 1)} s, labelling ${num(s.seconds.labelling, 1)} s</td></tr>
 </tbody></table></section>`;
@@ -70,7 +79,10 @@ ${model}
 function confidenceSection(s: AuditSummary): string {
   const hasTruth = s.confidence.some((b) => b.truthTrustworthy !== undefined);
   const rows = s.confidence
-    .map((b) => `<tr><td>${b.lo.toFixed(1)}–${b.hi.toFixed(1)}</td><td>${b.trustworthy}</td><td>${b.untrustworthy}</td>${hasTruth ? `<td>${b.truthTrustworthy}</td><td>${b.truthUntrustworthy}</td>` : ''}</tr>`)
+    .map(
+      (b) =>
+        `<tr><td>${b.lo.toFixed(1)}–${b.hi.toFixed(1)}</td><td>${b.trustworthy}</td><td>${b.untrustworthy}</td>${hasTruth ? `<td>${b.truthTrustworthy}</td><td>${b.truthUntrustworthy}</td>` : ''}</tr>`,
+    )
     .join('');
   return `<section id="confidence"><h2>Trustworthiness by confidence</h2>
 <p>Correct predictions by the model's confidence and the oracle's verdict (the TOKI paper's Figure 6): high confidence does not mean the right reasons.</p>
@@ -101,11 +113,15 @@ function explanationPanels(p: AuditedPrediction, pi: number, labels: readonly st
 function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], max: number): string {
   const labels = s.data.labels;
   const predictions = all.slice(0, max);
-  const cut = all.length > predictions.length ? `<p class="muted">Listing the first ${predictions.length} of ${all.length} predictions; predictions.jsonl in the run directory holds all of them.</p>` : '';
+  const cut =
+    all.length > predictions.length
+      ? `<p class="muted">Listing the first ${predictions.length} of ${all.length} predictions; predictions.jsonl in the run directory holds all of them.</p>`
+      : '';
   const items = predictions
     .map((p) => {
       const pi = labels.indexOf(p.predicted);
-      const truth = p.trustworthy === undefined ? '' : ` · ground truth <b>${p.trustworthy ? 'trustworthy' : 'untrustworthy'}</b>`;
+      const truth =
+        p.trustworthy === undefined ? '' : ` · ground truth <b>${p.trustworthy ? 'trustworthy' : 'untrustworthy'}</b>`;
       const words =
         p.verdict === 'trustworthy' || p.verdict === 'untrustworthy'
           ? `<div class="words">related: ${p.related.map((w) => `<span class="rel">${escapeHtml(w)}</span>`).join(' ') || '–'} · unrelated: ${p.unrelated.map((w) => `<span class="unr">${escapeHtml(w)}</span>`).join(' ') || '–'} · IS<sub>rel</sub> ${num(p.isRel)} / IS<sub>unr</sub> ${num(p.isUnr)}</div>`
@@ -121,8 +137,13 @@ ${explanationPanels(p, pi, labels)}${words}</article>`;
   return `<section id="predictions"><h2>Predictions</h2>
 <p>Words highlighted by their contribution: the predicted class's colour when they push towards it, the other class's${labels.length > 2 ? ' (grey with more than two classes)' : ''} when they push against it; darker means more weight. Class colours: ${labels.map((l, i) => `<span class="chip" style="background:rgba(${classColour(i)},0.6)">${escapeHtml(l)}</span>`).join(' ')}. Below each text, the oracle's <span class="rel">related</span> and <span class="unr">unrelated</span> decision words.</p>${cut}
 <div class="filters">verdict: <button class="filter active" data-filter="all">all <span class="n">${predictions.length}</span></button>${verdicts
-    .map((v) => `<button class="filter" data-filter="${v}">${v} <span class="n">${predictions.filter((p) => p.verdict === v).length}</span></button>`)
-    .join('')} · predicted <select id="label-filter"><option value="">any</option>${labels.map((l) => `<option value="${escapeHtml(l)}">${escapeHtml(l)}</option>`).join('')}</select> · showing <span id="shown-count">${predictions.length}</span></div>
+    .map(
+      (v) =>
+        `<button class="filter" data-filter="${v}">${v} <span class="n">${predictions.filter((p) => p.verdict === v).length}</span></button>`,
+    )
+    .join(
+      '',
+    )} · predicted <select id="label-filter"><option value="">any</option>${labels.map((l) => `<option value="${escapeHtml(l)}">${escapeHtml(l)}</option>`).join('')}</select> · showing <span id="shown-count">${predictions.length}</span></div>
 <div id="prediction-list">${items}</div></section>`;
 }
 
@@ -137,7 +158,10 @@ function comparisonSection(s: AuditSummary): string {
 <p class="too-small">${c ? escapeHtml(comparisonTooSmall(c)) : 'No correct prediction has a ground truth.'}</p></section>`;
   }
   const rows = c.rows
-    .map((r) => `<tr><td>${escapeHtml(r.method)}</td><td>${num(r.accuracy)}</td><td>${num(r.precision)}</td><td>${num(r.sensitivity)}</td><td>${num(r.specificity)}</td><td>${num(r.f1)}</td><td>${num(r.gmean)}</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(r.method)}</td><td>${num(r.accuracy)}</td><td>${num(r.precision)}</td><td>${num(r.sensitivity)}</td><td>${num(r.specificity)}</td><td>${num(r.f1)}</td><td>${num(r.gmean)}</td></tr>`,
+    )
     .join('');
   const aucs = c.roc.map((r) => `${escapeHtml(r.method)} AUC ${num(r.auc)}`).join(' · ');
   return `<section id="comparison"><h2>Naive vs TOKI against ground truth</h2>${words}
@@ -153,9 +177,13 @@ function scoredCaseSection(s: AuditSummary): string {
   const head = `<section id="scored-check"><h2>Scored check: a planted shortcut with a known ground truth</h2>
 <p>${escapeHtml(sc.description)} (model ${escapeHtml(sc.model)}, trained for this check with the audit's settings).</p>
 <p>${sc.groundTruth && overDeterminedSentence(sc.groundTruth) ? `${escapeHtml(overDeterminedSentence(sc.groundTruth)!)} ` : ''}${escapeHtml(decidedSentence(sc.groundTruth))}</p>`;
-  if (sc.tooSmall) return `${head}<p class="too-small">${escapeHtml(tooSmallSentence(sc.groundTruth.trustworthy, sc.groundTruth.untrustworthy, sc.minPerSide))}</p></section>`;
+  if (sc.tooSmall)
+    return `${head}<p class="too-small">${escapeHtml(tooSmallSentence(sc.groundTruth.trustworthy, sc.groundTruth.untrustworthy, sc.minPerSide))}</p></section>`;
   const rows = sc.rows
-    .map((r) => `<tr><td>${escapeHtml(r.method)}</td><td>${num(r.accuracy)}</td><td>${num(r.precision)}</td><td>${num(r.sensitivity)}</td><td>${num(r.specificity)}</td><td>${num(r.f1)}</td><td>${num(r.gmean)} [${num(r.gmeanLo)}, ${num(r.gmeanHi)}]</td></tr>`)
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(r.method)}</td><td>${num(r.accuracy)}</td><td>${num(r.precision)}</td><td>${num(r.sensitivity)}</td><td>${num(r.specificity)}</td><td>${num(r.f1)}</td><td>${num(r.gmean)} [${num(r.gmeanLo)}, ${num(r.gmeanHi)}]</td></tr>`,
+    )
     .join('');
   return `${head}<p>Scored on ${sc.scored!.trustworthy} trustworthy and ${sc.scored!.untrustworthy} untrustworthy predictions (a seeded sample of each side); G-mean with its percentile-bootstrap 95 % interval.</p>
 <table class="grid"><thead><tr><th>oracle</th><th>Acc</th><th>Pre</th><th>Sen</th><th>Spec</th><th>F1</th><th>G-mean [95 % CI]</th></tr></thead><tbody>${rows}</tbody></table></section>`;

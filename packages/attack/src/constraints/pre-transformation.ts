@@ -23,9 +23,19 @@ export function modificationBudget(n: number, options: MaxModificationRateOption
  * 002 Algorithm 1 line 19): once the budget of changed positions is spent, nothing more may change.
  */
 export function maxModificationRate(options: MaxModificationRateOptions): PreTransformationConstraint {
-  if (!(options.maxRate >= 0 && options.maxRate <= 1)) throw new XtrustError('INVALID_ARGUMENT', `maxModificationRate: maxRate must be in [0, 1], got ${options.maxRate}`, { argument: 'maxRate' });
+  if (!(options.maxRate >= 0 && options.maxRate <= 1))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `maxModificationRate: maxRate must be in [0, 1], got ${options.maxRate}`,
+      { argument: 'maxRate' },
+    );
   const min = options.minThreshold ?? 1;
-  if (!Number.isInteger(min) || min < 0) throw new XtrustError('INVALID_ARGUMENT', `maxModificationRate: minThreshold must be a non-negative integer, got ${min}`, { argument: 'minThreshold' });
+  if (!Number.isInteger(min) || min < 0)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `maxModificationRate: minThreshold must be a non-negative integer, got ${min}`,
+      { argument: 'minThreshold' },
+    );
   return {
     kind: 'pre',
     name: 'max-modification-rate',
@@ -39,7 +49,12 @@ export function maxModificationRate(options: MaxModificationRateOptions): PreTra
 
 /** A position already changed is not changed again (TextAttack's `RepeatModification`). */
 export function repeatModification(): PreTransformationConstraint {
-  return { kind: 'pre', name: 'repeat-modification', params: {}, modifiable: (current) => (i) => !current.modified.has(i) };
+  return {
+    kind: 'pre',
+    name: 'repeat-modification',
+    params: {},
+    modifiable: (current) => (i) => !current.modified.has(i),
+  };
 }
 
 /**
@@ -48,7 +63,9 @@ export function repeatModification(): PreTransformationConstraint {
  */
 export const DEFAULT_STOPWORDS: ReadonlySet<string> = new Set([
   ...NON_CONTENT_WORDS,
-  ...'no nor not don didn doesn hadn hasn haven isn aren wasn weren won wouldn shouldn couldn mustn needn shan mightn ain'.split(' '),
+  ...'no nor not don didn doesn hadn hasn haven isn aren wasn weren won wouldn shouldn couldn mustn needn shan mightn ain'.split(
+    ' ',
+  ),
 ]);
 
 /** Stopwords are never replaced (TextAttack's `StopwordModification`; CEA Algorithm 1 lines 8–9). Case-insensitive. */
@@ -57,6 +74,7 @@ export function stopwordModification(stopwords: ReadonlySet<string> = DEFAULT_ST
     kind: 'pre',
     name: 'stopword-modification',
     params: { stopwords: stopwords === DEFAULT_STOPWORDS ? 'default' : stopwords.size },
-    modifiable: (current: AttackedText) => (i) => !stopwords.has((current.modified.get(i) ?? current.word(i)).toLowerCase()),
+    modifiable: (current: AttackedText) => (i) =>
+      !stopwords.has((current.modified.get(i) ?? current.word(i)).toLowerCase()),
   };
 }

@@ -24,10 +24,18 @@ function windowText(t: AttackedText, index: number, window: number | undefined):
  * in one call. The similarity is kept on each candidate (`similarity`) so that, among several successful
  * swaps, the search can return the most similar one, as TextAttack does.
  */
-export function sentenceEncoderSimilarity(encoder: SentenceEncoder, options: SentenceEncoderOptions = {}): CandidateConstraint {
+export function sentenceEncoderSimilarity(
+  encoder: SentenceEncoder,
+  options: SentenceEncoderOptions = {},
+): CandidateConstraint {
   const threshold = options.threshold ?? 0.9;
   const against = options.compareAgainst ?? 'original';
-  if (!(threshold >= -1 && threshold <= 1)) throw new XtrustError('INVALID_ARGUMENT', `sentenceEncoderSimilarity: threshold must be in [-1, 1], got ${threshold}`, { argument: 'threshold' });
+  if (!(threshold >= -1 && threshold <= 1))
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `sentenceEncoderSimilarity: threshold must be in [-1, 1], got ${threshold}`,
+      { argument: 'threshold' },
+    );
   return {
     kind: 'candidate',
     name: 'sentence-encoder-similarity',
@@ -51,7 +59,11 @@ export function sentenceEncoderSimilarity(encoder: SentenceEncoder, options: Sen
       for (const c of candidates) texts.push(windowText(c.text, c.index, options.window));
       const e = await encoder.encode(texts);
       const dim = encoder.dim;
-      if (e.length !== texts.length * dim) throw new XtrustError('BAD_MODEL_OUTPUT', `${encoder.name}: ${e.length} values for ${texts.length} texts × ${dim}`);
+      if (e.length !== texts.length * dim)
+        throw new XtrustError(
+          'BAD_MODEL_OUTPUT',
+          `${encoder.name}: ${e.length} values for ${texts.length} texts × ${dim}`,
+        );
       return candidates.map((c, n) => {
         const i = refIndex[n];
         const j = first + n;

@@ -22,9 +22,15 @@ function cosine(m: Float32Array, i: number, j: number, dim: number): number {
  * (TextAttack's `WordEmbeddingDistance`; A2T uses 0.8 on counter-fitted vectors). A word the embedding
  * does not know fails, as in the reference. Compared with the word of the original text.
  */
-export function wordEmbeddingDistance(embedding: WordEmbedding, options: { minCos?: number } = {}): CandidateConstraint {
+export function wordEmbeddingDistance(
+  embedding: WordEmbedding,
+  options: { minCos?: number } = {},
+): CandidateConstraint {
   const minCos = options.minCos ?? 0.8;
-  if (!(minCos >= -1 && minCos <= 1)) throw new XtrustError('INVALID_ARGUMENT', `wordEmbeddingDistance: minCos must be in [-1, 1], got ${minCos}`, { argument: 'minCos' });
+  if (!(minCos >= -1 && minCos <= 1))
+    throw new XtrustError('INVALID_ARGUMENT', `wordEmbeddingDistance: minCos must be in [-1, 1], got ${minCos}`, {
+      argument: 'minCos',
+    });
   return {
     kind: 'candidate',
     name: 'word-embedding-distance',

@@ -1,6 +1,14 @@
 import { isGradientProvider, type Classifier, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
 import { Attack } from '../attack.js';
-import { maxModificationRate, partOfSpeech, repeatModification, sentenceEncoderSimilarity, stopwordModification, wordEmbeddingDistance, DEFAULT_STOPWORDS } from '../constraints/index.js';
+import {
+  maxModificationRate,
+  partOfSpeech,
+  repeatModification,
+  sentenceEncoderSimilarity,
+  stopwordModification,
+  wordEmbeddingDistance,
+  DEFAULT_STOPWORDS,
+} from '../constraints/index.js';
 import type { Constraint } from '../constraints/types.js';
 import { untargetedClassification } from '../goal-functions.js';
 import { defaultPosTagger, type PosTagger } from '../pos.js';
@@ -37,25 +45,38 @@ export interface A2TOptions {
 }
 
 /** A2T's constraints: no repeated change, stopwords kept, POS kept in context, ≤ 10 % of words (min 4), sentence cosine ≥ 0.9. */
-export function a2tConstraints(options: Omit<A2TOptions, 'embedding'> & { embedding?: WordEmbedding; wordCos?: boolean }): Constraint[] {
+export function a2tConstraints(
+  options: Omit<A2TOptions, 'embedding'> & { embedding?: WordEmbedding; wordCos?: boolean },
+): Constraint[] {
   // candidate constraints run cheapest first (each sees only the survivors of the previous one)
   const c: Constraint[] = [
     repeatModification(),
     stopwordModification(options.stopwords ?? DEFAULT_STOPWORDS),
-    maxModificationRate({ maxRate: options.maxRate ?? A2T_DEFAULTS.maxRate, minThreshold: options.minThreshold ?? A2T_DEFAULTS.minThreshold }),
+    maxModificationRate({
+      maxRate: options.maxRate ?? A2T_DEFAULTS.maxRate,
+      minThreshold: options.minThreshold ?? A2T_DEFAULTS.minThreshold,
+    }),
   ];
-  if (options.wordCos !== false && options.embedding) c.push(wordEmbeddingDistance(options.embedding, { minCos: options.minWordCos ?? A2T_DEFAULTS.minWordCos }));
+  if (options.wordCos !== false && options.embedding)
+    c.push(wordEmbeddingDistance(options.embedding, { minCos: options.minWordCos ?? A2T_DEFAULTS.minWordCos }));
   c.push(
     partOfSpeech(options.posTagger ?? defaultPosTagger(), { allowVerbNounSwap: A2T_DEFAULTS.allowVerbNounSwap }),
-    sentenceEncoderSimilarity(options.encoder, { threshold: options.sentenceThreshold ?? A2T_DEFAULTS.sentenceThreshold }),
+    sentenceEncoderSimilarity(options.encoder, {
+      threshold: options.sentenceThreshold ?? A2T_DEFAULTS.sentenceThreshold,
+    }),
   );
   return c;
 }
 
 /** Gradient ranking when the model has gradients, otherwise leave-one-out; and whether that fallback happened. */
-export function defaultRanking(classifier: Classifier, given?: WordRanking): { ranking: WordRanking; fallback: boolean } {
+export function defaultRanking(
+  classifier: Classifier,
+  given?: WordRanking,
+): { ranking: WordRanking; fallback: boolean } {
   if (given) return { ranking: given, fallback: false };
-  return isGradientProvider(classifier) ? { ranking: gradientRanking(), fallback: false } : { ranking: omissionRanking(), fallback: true };
+  return isGradientProvider(classifier)
+    ? { ranking: gradientRanking(), fallback: false }
+    : { ranking: omissionRanking(), fallback: true };
 }
 
 /**
@@ -63,12 +84,17 @@ export function defaultRanking(classifier: Classifier, given?: WordRanking): { r
  * importance, greedy swaps with 20 counter-fitted neighbours per word, word cosine ≥ 0.8, POS consistency,
  * modification rate 10 % (min 4 words), sentence-encoder cosine ≥ 0.9, stopwords untouched.
  */
-export function a2t(classifier: Classifier, options: A2TOptions & { transformation?: Transformation; name?: string }): Attack {
+export function a2t(
+  classifier: Classifier,
+  options: A2TOptions & { transformation?: Transformation; name?: string },
+): Attack {
   const { ranking, fallback } = defaultRanking(classifier, options.ranking);
   return new Attack(classifier, {
     name: options.name ?? 'a2t',
     goal: untargetedClassification(),
-    transformation: options.transformation ?? embeddingNeighbours(options.embedding, { maxCandidates: options.maxCandidates ?? A2T_DEFAULTS.maxCandidates }),
+    transformation:
+      options.transformation ??
+      embeddingNeighbours(options.embedding, { maxCandidates: options.maxCandidates ?? A2T_DEFAULTS.maxCandidates }),
     constraints: a2tConstraints({ ...options, wordCos: options.transformation === undefined }),
     search: greedySearch({ ranking }),
     minWords: options.minWords,

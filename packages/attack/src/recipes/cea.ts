@@ -1,6 +1,11 @@
 import { XtrustError, type Classifier, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
 import { Attack } from '../attack.js';
-import { DEFAULT_STOPWORDS, maxModificationRate, repeatModification, stopwordModification } from '../constraints/index.js';
+import {
+  DEFAULT_STOPWORDS,
+  maxModificationRate,
+  repeatModification,
+  stopwordModification,
+} from '../constraints/index.js';
 import { attributionDistanceGoal } from '../goal-functions.js';
 import type { MaskedWordModel } from '../mlm.js';
 import type { ExplainFn } from '../model.js';
@@ -36,20 +41,42 @@ export function batchMaskingRatio(rhoMax: number): number {
  */
 export function cea(classifier: Classifier, options: CeaOptions): Attack {
   const rhoMax = options.rhoMax ?? 0.15;
-  if (!(rhoMax > 0 && rhoMax <= 1)) throw new XtrustError('INVALID_ARGUMENT', `cea: rhoMax must be in (0, 1], got ${rhoMax}`, { argument: 'rhoMax' });
-  if (!options.mlm === !options.context) throw new XtrustError('INVALID_ARGUMENT', 'cea: give exactly one candidate source, `mlm` (a masked language model) or `context` (the context-aware substitute)', { argument: 'mlm' });
+  if (!(rhoMax > 0 && rhoMax <= 1))
+    throw new XtrustError('INVALID_ARGUMENT', `cea: rhoMax must be in (0, 1], got ${rhoMax}`, { argument: 'rhoMax' });
+  if (!options.mlm === !options.context)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      'cea: give exactly one candidate source, `mlm` (a masked language model) or `context` (the context-aware substitute)',
+      { argument: 'mlm' },
+    );
   const n = options.candidates ?? 15;
   const transformation = options.mlm
     ? maskedLmCandidates(options.mlm, { candidates: n })
-    : contextRerankedNeighbours(options.context!.embedding, options.context!.encoder, { candidates: n, neighbours: options.context!.neighbours });
+    : contextRerankedNeighbours(options.context!.embedding, options.context!.encoder, {
+        candidates: n,
+        neighbours: options.context!.neighbours,
+      });
   const rhoB = batchMaskingRatio(rhoMax);
   return new Attack(classifier, {
     name: options.mlm ? 'cea' : 'cea-context',
     goal: attributionDistanceGoal(options.explain),
     transformation,
-    constraints: [repeatModification(), stopwordModification(options.stopwords ?? DEFAULT_STOPWORDS), maxModificationRate({ maxRate: rhoMax, minThreshold: 1, rounding: 'floor' })],
-    search: greedySearch({ ranking: attributionDistanceRanking(options.explain), blockSize: (words) => Math.max(1, Math.floor(words * rhoB)) }),
+    constraints: [
+      repeatModification(),
+      stopwordModification(options.stopwords ?? DEFAULT_STOPWORDS),
+      maxModificationRate({ maxRate: rhoMax, minThreshold: 1, rounding: 'floor' }),
+    ],
+    search: greedySearch({
+      ranking: attributionDistanceRanking(options.explain),
+      blockSize: (words) => Math.max(1, Math.floor(words * rhoB)),
+    }),
     minWords: options.minWords,
-    params: { rhoMax, rhoB, candidateSource: options.mlm ? `masked-lm (${options.mlm.name})` : 'context-reranked-neighbours (no MLM: embedding neighbours re-ranked by sentence-encoder similarity in context)' },
+    params: {
+      rhoMax,
+      rhoB,
+      candidateSource: options.mlm
+        ? `masked-lm (${options.mlm.name})`
+        : 'context-reranked-neighbours (no MLM: embedding neighbours re-ranked by sentence-encoder similarity in context)',
+    },
   });
 }

@@ -1,7 +1,14 @@
 import type { Classifier, SentenceEncoder, WordEmbedding } from '@xtrust/core';
 import type { PaperMeasureName } from '@xtrust/metrics';
 import { Attack } from '../attack.js';
-import { DEFAULT_STOPWORDS, maxModificationRate, repeatModification, sentenceEncoderSimilarity, stopwordModification, wordEmbeddingDistance } from '../constraints/index.js';
+import {
+  DEFAULT_STOPWORDS,
+  maxModificationRate,
+  repeatModification,
+  sentenceEncoderSimilarity,
+  stopwordModification,
+  wordEmbeddingDistance,
+} from '../constraints/index.js';
 import type { Constraint } from '../constraints/types.js';
 import { rankedListGoal } from '../goal-functions.js';
 import type { ExplainFn } from '../model.js';
@@ -47,11 +54,13 @@ export function explanationSimilarity(classifier: Classifier, options: Explanati
     maxModificationRate({ maxRate: options.maxRate ?? 0.2, minThreshold: 1 }),
     wordEmbeddingDistance(options.embedding, { minCos: options.minWordCos ?? 0.5 }),
   ];
-  if (options.encoder) constraints.push(sentenceEncoderSimilarity(options.encoder, { threshold: options.sentenceThreshold ?? 0.8 }));
+  if (options.encoder)
+    constraints.push(sentenceEncoderSimilarity(options.encoder, { threshold: options.sentenceThreshold ?? 0.8 }));
   return new Attack(classifier, {
     name: 'xaifooler',
     goal: rankedListGoal(options.explain, { measure: options.measure, tau: options.tau, k: options.k }),
-    transformation: options.transformation ?? embeddingNeighbours(options.embedding, { maxCandidates: options.maxCandidates ?? 15 }),
+    transformation:
+      options.transformation ?? embeddingNeighbours(options.embedding, { maxCandidates: options.maxCandidates ?? 15 }),
     constraints,
     search: greedySearch({ ranking: options.ranking ?? attributionDistanceRanking(options.explain) }),
     minWords: options.minWords,

@@ -1,6 +1,11 @@
 import { XtrustError, type Classifier, type WordEmbedding } from '@xtrust/core';
 import { Attack } from '../attack.js';
-import { DEFAULT_STOPWORDS, maxModificationRate, repeatModification, stopwordModification } from '../constraints/index.js';
+import {
+  DEFAULT_STOPWORDS,
+  maxModificationRate,
+  repeatModification,
+  stopwordModification,
+} from '../constraints/index.js';
 import { attributionDistanceGoal } from '../goal-functions.js';
 import type { ExplainFn } from '../model.js';
 import { attributionDistanceRanking, greedySearch } from '../search.js';
@@ -25,12 +30,17 @@ export interface TefOptions {
  */
 export function tef(classifier: Classifier, options: TefOptions): Attack {
   const rhoMax = options.rhoMax ?? 0.15;
-  if (!(rhoMax > 0 && rhoMax <= 1)) throw new XtrustError('INVALID_ARGUMENT', `tef: rhoMax must be in (0, 1], got ${rhoMax}`, { argument: 'rhoMax' });
+  if (!(rhoMax > 0 && rhoMax <= 1))
+    throw new XtrustError('INVALID_ARGUMENT', `tef: rhoMax must be in (0, 1], got ${rhoMax}`, { argument: 'rhoMax' });
   return new Attack(classifier, {
     name: 'tef',
     goal: attributionDistanceGoal(options.explain),
     transformation: embeddingNeighbours(options.embedding, { maxCandidates: options.candidates ?? 15 }),
-    constraints: [repeatModification(), stopwordModification(options.stopwords ?? DEFAULT_STOPWORDS), maxModificationRate({ maxRate: rhoMax, minThreshold: 1, rounding: 'floor' })],
+    constraints: [
+      repeatModification(),
+      stopwordModification(options.stopwords ?? DEFAULT_STOPWORDS),
+      maxModificationRate({ maxRate: rhoMax, minThreshold: 1, rounding: 'floor' }),
+    ],
     search: greedySearch({ ranking: attributionDistanceRanking(options.explain) }),
     minWords: options.minWords,
     params: { rhoMax },

@@ -21,6 +21,10 @@ export function tokiGuided(classifier: Classifier, options: TokiGuidedOptions): 
   return a2t(classifier, {
     ...options,
     name: 'toki-guided',
-    transformation: tokiPools(options.store, options.embedding, { maxCandidates: options.maxCandidates, neighbours: options.neighbours, minCos: options.minCos }),
+    transformation: tokiPools(options.store, options.embedding, {
+      maxCandidates: options.maxCandidates,
+      neighbours: options.neighbours,
+      minCos: options.minCos,
+    }),
   });
 }

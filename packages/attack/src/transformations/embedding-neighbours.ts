@@ -17,11 +17,20 @@ export interface EmbeddingNeighboursOptions {
  * source of A2T (Yoo & Qi 2021) and of TEF (Ivankay et al. 2022). All queried positions go through one
  * batched top-k search (@xtrust/native). Words the embedding lacks get no candidates.
  */
-export function embeddingNeighbours(embedding: WordEmbedding, options: EmbeddingNeighboursOptions = {}): Transformation {
+export function embeddingNeighbours(
+  embedding: WordEmbedding,
+  options: EmbeddingNeighboursOptions = {},
+): Transformation {
   const k = options.maxCandidates ?? 20;
-  if (!Number.isInteger(k) || k < 1) throw new XtrustError('INVALID_ARGUMENT', `embeddingNeighbours: maxCandidates must be a positive integer, got ${k}`, { argument: 'maxCandidates' });
+  if (!Number.isInteger(k) || k < 1)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `embeddingNeighbours: maxCandidates must be a positive integer, got ${k}`,
+      { argument: 'maxCandidates' },
+    );
   let index: Promise<WordNeighbours> | undefined;
-  const words = (text: AttackedText, indices: readonly number[]) => indices.map((i) => text.word(i).toLowerCase()).filter((w) => embedding.has(w));
+  const words = (text: AttackedText, indices: readonly number[]) =>
+    indices.map((i) => text.word(i).toLowerCase()).filter((w) => embedding.has(w));
   return {
     async prepare(text, indices) {
       index ??= WordNeighbours.build(embedding, options.vocabulary);

@@ -22,7 +22,8 @@ function separators(text: AttackedText): string[] {
  */
 export function maskedLmCandidates(model: MaskedWordModel, options: { candidates?: number } = {}): Transformation {
   const n = options.candidates ?? 15;
-  if (!Number.isInteger(n) || n < 1) throw new XtrustError('INVALID_ARGUMENT', `maskedLmCandidates: candidates must be a positive integer, got ${n}`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new XtrustError('INVALID_ARGUMENT', `maskedLmCandidates: candidates must be a positive integer, got ${n}`);
   return {
     name: 'masked-lm',
     params: { model: model.name, candidates: n },
@@ -49,7 +50,11 @@ export interface ContextRerankedOptions {
  * through the sentence encoder; a block's positions are encoded in one call. Results made with it are
  * labelled `cea-context` (candidate source `context-reranked-neighbours`), never CEA-with-MLM.
  */
-export function contextRerankedNeighbours(embedding: WordEmbedding, encoder: SentenceEncoder, options: ContextRerankedOptions = {}): Transformation {
+export function contextRerankedNeighbours(
+  embedding: WordEmbedding,
+  encoder: SentenceEncoder,
+  options: ContextRerankedOptions = {},
+): Transformation {
   const n = options.candidates ?? 15;
   const pool = options.neighbours ?? 40;
   let index: Promise<WordNeighbours> | undefined;
@@ -65,7 +70,8 @@ export function contextRerankedNeighbours(embedding: WordEmbedding, encoder: Sen
       const nn = q.length > 0 ? await idx.query(q, pool) : [];
       const lists: string[][] = [];
       let j = 0;
-      for (let p = 0; p < indices.length; p++) lists.push(known[p] ? nn[j++].map((x) => x.word).filter(isSingleToken) : []);
+      for (let p = 0; p < indices.length; p++)
+        lists.push(known[p] ? nn[j++].map((x) => x.word).filter(isSingleToken) : []);
       const texts = [text.text];
       const owner: [number, string][] = [];
       lists.forEach((l, p) => {
@@ -90,7 +96,12 @@ export function contextRerankedNeighbours(embedding: WordEmbedding, encoder: Sen
       };
       const scored: { w: string; s: number }[][] = indices.map(() => []);
       owner.forEach(([p, w], r) => scored[p].push({ w, s: cos(r + 1) }));
-      return scored.map((l) => l.sort((a, b) => b.s - a.s).slice(0, n).map((x) => x.w));
+      return scored.map((l) =>
+        l
+          .sort((a, b) => b.s - a.s)
+          .slice(0, n)
+          .map((x) => x.w),
+      );
     },
   };
 }

@@ -21,12 +21,26 @@ export interface TokiPoolOptions {
  * KeywordStore; similarity is cosine in `embedding`. Similar words are the `neighbours` nearest pool words
  * with cosine ≥ `minCos`, ordered by importance (ascending for keywords, descending for non-keywords).
  */
-export function tokiPools(store: KeywordStore, embedding: WordEmbedding, options: TokiPoolOptions = {}): Transformation {
+export function tokiPools(
+  store: KeywordStore,
+  embedding: WordEmbedding,
+  options: TokiPoolOptions = {},
+): Transformation {
   const k = options.maxCandidates ?? 20;
   const neighbours = options.neighbours ?? 50;
   const minCos = options.minCos ?? 0.5;
-  if (!Number.isInteger(k) || k < 1) throw new XtrustError('INVALID_ARGUMENT', `tokiPools: maxCandidates must be a positive integer, got ${k}`);
-  const cache = new Map<string, Promise<{ pool: WordNeighbours; keywords: WordNeighbours; others: WordNeighbours; importance: Map<string, number>; otherImportance: Map<string, number> }>>();
+  if (!Number.isInteger(k) || k < 1)
+    throw new XtrustError('INVALID_ARGUMENT', `tokiPools: maxCandidates must be a positive integer, got ${k}`);
+  const cache = new Map<
+    string,
+    Promise<{
+      pool: WordNeighbours;
+      keywords: WordNeighbours;
+      others: WordNeighbours;
+      importance: Map<string, number>;
+      otherImportance: Map<string, number>;
+    }>
+  >();
   const prepare = (label: string) => {
     let p = cache.get(label);
     if (!p) {
@@ -36,7 +50,8 @@ export function tokiPools(store: KeywordStore, embedding: WordEmbedding, options
         for (const l of store.labels) {
           if (l === label || !store.hasPool(l)) continue;
           const pool = new Map(store.pool(l).map((w) => [w.word, w.importance]));
-          for (const w of store.nonKeywords(l)) otherImportance.set(w, Math.max(otherImportance.get(w) ?? -Infinity, pool.get(w)!));
+          for (const w of store.nonKeywords(l))
+            otherImportance.set(w, Math.max(otherImportance.get(w) ?? -Infinity, pool.get(w)!));
         }
         const [pool, keywords, others] = await Promise.all([
           WordNeighbours.build(embedding, [...importance.keys()]),
@@ -69,9 +84,14 @@ export function tokiPools(store: KeywordStore, embedding: WordEmbedding, options
         const m = j++;
         const nearest = nearestInPool[m][0]?.word;
         const related = nearest !== undefined && store.isKeyword(label, nearest);
-        const pick = (related ? kwN[m] : otN[m]).filter((x) => x.score >= minCos && isSingleToken(x.word) && x.word !== w);
+        const pick = (related ? kwN[m] : otN[m]).filter(
+          (x) => x.score >= minCos && isSingleToken(x.word) && x.word !== w,
+        );
         const imp = related ? p.importance : p.otherImportance;
-        pick.sort((a, b) => (related ? imp.get(a.word)! - imp.get(b.word)! : imp.get(b.word)! - imp.get(a.word)!) || b.score - a.score);
+        pick.sort(
+          (a, b) =>
+            (related ? imp.get(a.word)! - imp.get(b.word)! : imp.get(b.word)! - imp.get(a.word)!) || b.score - a.score,
+        );
         return pick.slice(0, k).map((x) => x.word);
       });
     },

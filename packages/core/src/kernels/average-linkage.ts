@@ -33,7 +33,9 @@ export function makeDendrogram(n: number, merges: Int32Array, heights: Float64Ar
     sizes,
     cut(threshold: number): Int32Array {
       if (typeof threshold !== 'number' || Number.isNaN(threshold) || threshold < 0) {
-        throw new XtrustError('INVALID_ARGUMENT', `threshold must be a number ≥ 0, got ${String(threshold)}`, { argument: 'threshold' });
+        throw new XtrustError('INVALID_ARGUMENT', `threshold must be a number ≥ 0, got ${String(threshold)}`, {
+          argument: 'threshold',
+        });
       }
       // group[c]: the flat cluster that cluster c falls in, −1 while none (top-down, root first).
       const group = new Int32Array(2 * n - 1).fill(-1);
@@ -63,11 +65,19 @@ export function makeDendrogram(n: number, merges: Int32Array, heights: Float64Ar
  * Checks of `averageLinkage(distances, n)`: an n×n finite, symmetric (within 1e-6 relative)
  * Float32Array. `scanValues: false` checks only type and shape (the native kernel scans values).
  */
-export function checkDistanceMatrix(distances: unknown, n: unknown, scanValues = true): asserts distances is Float32Array {
+export function checkDistanceMatrix(
+  distances: unknown,
+  n: unknown,
+  scanValues = true,
+): asserts distances is Float32Array {
   requireFloat32('distances', distances);
   requirePositiveInt('n', n);
   if (distances.length !== n * n) {
-    throw new XtrustError('DIMENSION_MISMATCH', `distances has ${distances.length} values; a square n×n matrix needs ${n * n} for n = ${n}`, { argument: 'distances' });
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `distances has ${distances.length} values; a square n×n matrix needs ${n * n} for n = ${n}`,
+      { argument: 'distances' },
+    );
   }
   if (!scanValues) return;
   requireFinite('distances', distances);
@@ -76,7 +86,11 @@ export function checkDistanceMatrix(distances: unknown, n: unknown, scanValues =
       const a = distances[i * n + j];
       const b = distances[j * n + i];
       if (Math.abs(a - b) > 1e-6 * Math.max(1, Math.abs(a), Math.abs(b))) {
-        throw new XtrustError('INVALID_ARGUMENT', `distances is not symmetric: [${i}][${j}] = ${a} but [${j}][${i}] = ${b}`, { argument: 'distances', row: i, column: j });
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `distances is not symmetric: [${i}][${j}] = ${a} but [${j}][${i}] = ${b}`,
+          { argument: 'distances', row: i, column: j },
+        );
       }
     }
   }
@@ -86,7 +100,12 @@ export function checkDistanceMatrix(distances: unknown, n: unknown, scanValues =
  * Orders raw merges (pairs of "slots" in NN-chain order, the merged cluster living on in the second
  * slot) into scipy's convention: stable sort by height, then cluster ids through union–find.
  */
-export function labelMerges(n: number, slotA: Int32Array, slotB: Int32Array, dist: Float64Array): { merges: Int32Array; heights: Float64Array } {
+export function labelMerges(
+  n: number,
+  slotA: Int32Array,
+  slotB: Int32Array,
+  dist: Float64Array,
+): { merges: Int32Array; heights: Float64Array } {
   const m = n - 1;
   const order = Array.from({ length: m }, (_, i) => i).sort((a, b) => dist[a] - dist[b] || a - b);
   const parent = new Int32Array(2 * n - 1);

@@ -34,25 +34,46 @@ export interface RidgeFit {
  */
 export function checkRidgeProblems(problems: unknown, scanX = true): asserts problems is readonly RidgeProblem[] {
   if (!Array.isArray(problems)) {
-    throw new XtrustError('INVALID_ARGUMENT', `problems must be an array of ridge problems, got ${describe(problems)}`, { argument: 'problems' });
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `problems must be an array of ridge problems, got ${describe(problems)}`,
+      { argument: 'problems' },
+    );
   }
   problems.forEach((p: RidgeProblem, i) => {
     const name = `problems[${i}]`;
-    if (p === null || typeof p !== 'object') throw new XtrustError('INVALID_ARGUMENT', `${name} must be an object`, { argument: name });
+    if (p === null || typeof p !== 'object')
+      throw new XtrustError('INVALID_ARGUMENT', `${name} must be an object`, { argument: name });
     requirePositiveInt(`${name}.rows`, p.rows);
     requirePositiveInt(`${name}.cols`, p.cols);
     if (!(p.x instanceof Float32Array) && !(p.x instanceof Uint8Array)) {
-      throw new XtrustError('INVALID_ARGUMENT', `${name}.x must be a Float32Array or a binary Uint8Array, got ${describe(p.x)}`, { argument: `${name}.x` });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${name}.x must be a Float32Array or a binary Uint8Array, got ${describe(p.x)}`,
+        { argument: `${name}.x` },
+      );
     }
     if (p.x.length !== p.rows * p.cols) {
-      throw new XtrustError('DIMENSION_MISMATCH', `${name}.x has ${p.x.length} values, expected rows×cols = ${p.rows}×${p.cols}`, { argument: `${name}.x` });
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `${name}.x has ${p.x.length} values, expected rows×cols = ${p.rows}×${p.cols}`,
+        { argument: `${name}.x` },
+      );
     }
     const vec = (field: 'y' | 'sampleWeight', v: unknown): void => {
       if (!(v instanceof Float32Array) && !(v instanceof Float64Array)) {
-        throw new XtrustError('INVALID_ARGUMENT', `${name}.${field} must be a Float32Array or Float64Array, got ${describe(v)}`, { argument: `${name}.${field}` });
+        throw new XtrustError(
+          'INVALID_ARGUMENT',
+          `${name}.${field} must be a Float32Array or Float64Array, got ${describe(v)}`,
+          { argument: `${name}.${field}` },
+        );
       }
       if (v.length !== p.rows) {
-        throw new XtrustError('DIMENSION_MISMATCH', `${name}.${field} has ${v.length} values, expected rows = ${p.rows}`, { argument: `${name}.${field}` });
+        throw new XtrustError(
+          'DIMENSION_MISMATCH',
+          `${name}.${field} has ${v.length} values, expected rows = ${p.rows}`,
+          { argument: `${name}.${field}` },
+        );
       }
       requireFinite(`${name}.${field}`, v);
     };
@@ -61,14 +82,22 @@ export function checkRidgeProblems(problems: unknown, scanX = true): asserts pro
       vec('sampleWeight', p.sampleWeight);
       let sum = 0;
       for (let r = 0; r < p.rows; r++) {
-        if (p.sampleWeight[r] < 0) throw new XtrustError('INVALID_ARGUMENT', `${name}.sampleWeight[${r}] is negative`, { argument: `${name}.sampleWeight` });
+        if (p.sampleWeight[r] < 0)
+          throw new XtrustError('INVALID_ARGUMENT', `${name}.sampleWeight[${r}] is negative`, {
+            argument: `${name}.sampleWeight`,
+          });
         sum += p.sampleWeight[r];
       }
-      if (!(sum > 0)) throw new XtrustError('INVALID_ARGUMENT', `${name}.sampleWeight sums to 0`, { argument: `${name}.sampleWeight` });
+      if (!(sum > 0))
+        throw new XtrustError('INVALID_ARGUMENT', `${name}.sampleWeight sums to 0`, {
+          argument: `${name}.sampleWeight`,
+        });
     }
     if (scanX && p.x instanceof Float32Array) requireFinite(`${name}.x`, p.x);
     if (typeof p.alpha !== 'number' || !(p.alpha >= 0) || !Number.isFinite(p.alpha)) {
-      throw new XtrustError('INVALID_ARGUMENT', `${name}.alpha must be a finite number ≥ 0, got ${String(p.alpha)}`, { argument: `${name}.alpha` });
+      throw new XtrustError('INVALID_ARGUMENT', `${name}.alpha must be a finite number ≥ 0, got ${String(p.alpha)}`, {
+        argument: `${name}.alpha`,
+      });
     }
   });
 }
@@ -87,7 +116,12 @@ function spdSolve(a: Float64Array, b: Float64Array, n: number, problem: number):
     cholesky(a, n);
   } catch (e) {
     if (isXtrustError(e)) {
-      throw new XtrustError('INVALID_ARGUMENT', `problems[${problem}]: the ridge system is singular (alpha = 0 with collinear columns?)`, { argument: `problems[${problem}]` }, { cause: e });
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `problems[${problem}]: the ridge system is singular (alpha = 0 with collinear columns?)`,
+        { argument: `problems[${problem}]` },
+        { cause: e },
+      );
     }
     throw e;
   }

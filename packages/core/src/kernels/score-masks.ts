@@ -16,7 +16,12 @@ export type MaskInput =
   /** x_v = f(count of vocabulary word v), f = binary presence or log(1 + count). */
   | { readonly kind: 'bag-of-words'; readonly vocabSize: number; readonly transform: 'binary' | 'log1p' }
   /** x = mean of the vectors of the kept in-vocabulary tokens (zero when none is kept). */
-  | { readonly kind: 'mean-embedding'; readonly vocabSize: number; readonly dim: number; readonly embeddings: Float32Array };
+  | {
+      readonly kind: 'mean-embedding';
+      readonly vocabSize: number;
+      readonly dim: number;
+      readonly embeddings: Float32Array;
+    };
 
 /**
  * The forward pass of a built-in model, in a form both the TS and the native kernels evaluate:
@@ -42,13 +47,25 @@ export function validateNet(net: MaskScoringNet): void {
   if (net.layers.length === 0) throw new XtrustError('INVALID_ARGUMENT', 'net: at least one dense layer is required');
   let width = netInputDim(net);
   net.layers.forEach((l, i) => {
-    if (l.inDim !== width) throw new XtrustError('DIMENSION_MISMATCH', `net.layers[${i}].inDim is ${l.inDim}, expected ${width}`);
-    if (l.weight.length !== l.inDim * l.outDim) throw new XtrustError('DIMENSION_MISMATCH', `net.layers[${i}].weight has ${l.weight.length} values, expected ${l.inDim}×${l.outDim}`);
-    if (l.bias.length !== l.outDim) throw new XtrustError('DIMENSION_MISMATCH', `net.layers[${i}].bias has ${l.bias.length} values, expected ${l.outDim}`);
+    if (l.inDim !== width)
+      throw new XtrustError('DIMENSION_MISMATCH', `net.layers[${i}].inDim is ${l.inDim}, expected ${width}`);
+    if (l.weight.length !== l.inDim * l.outDim)
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `net.layers[${i}].weight has ${l.weight.length} values, expected ${l.inDim}×${l.outDim}`,
+      );
+    if (l.bias.length !== l.outDim)
+      throw new XtrustError(
+        'DIMENSION_MISMATCH',
+        `net.layers[${i}].bias has ${l.bias.length} values, expected ${l.outDim}`,
+      );
     width = l.outDim;
   });
   if (net.input.kind === 'mean-embedding' && net.input.embeddings.length !== net.input.vocabSize * net.input.dim) {
-    throw new XtrustError('DIMENSION_MISMATCH', `net.input.embeddings has ${net.input.embeddings.length} values, expected ${net.input.vocabSize}×${net.input.dim}`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `net.input.embeddings has ${net.input.embeddings.length} values, expected ${net.input.vocabSize}×${net.input.dim}`,
+    );
   }
 }
 
@@ -61,7 +78,10 @@ export function validateNet(net: MaskScoringNet): void {
 export function scoreMasksTs(net: MaskScoringNet, tokenIds: Int32Array, masks: Uint8Array, rows: number): Float32Array {
   const T = tokenIds.length;
   if (masks.length !== rows * T) {
-    throw new XtrustError('DIMENSION_MISMATCH', `scoreMasks: masks has ${masks.length} values, expected rows×tokens = ${rows}×${T}`);
+    throw new XtrustError(
+      'DIMENSION_MISMATCH',
+      `scoreMasks: masks has ${masks.length} values, expected rows×tokens = ${rows}×${T}`,
+    );
   }
   const k = netClasses(net);
   const out = new Float32Array(rows * k);

@@ -21,7 +21,14 @@ export interface TopKOptions {
  * Checks of `topK(queries, corpus, dim, k)`; returns [m, n, k clipped to n]. The scan flags say
  * whether to look for NaN/∞ here (the native kernels do it in their first pass).
  */
-export function checkTopKArgs(queries: unknown, corpus: unknown, dim: unknown, k: unknown, scanQueries = true, scanCorpus = true): [number, number, number] {
+export function checkTopKArgs(
+  queries: unknown,
+  corpus: unknown,
+  dim: unknown,
+  k: unknown,
+  scanQueries = true,
+  scanCorpus = true,
+): [number, number, number] {
   requireFloat32('queries', queries);
   requireFloat32('corpus', corpus);
   requirePositiveInt('dim', dim);
@@ -46,7 +53,13 @@ function worse(s: number, j: number, t: number, l: number): boolean {
  * The corpus is walked in blocks that stay in cache while every query passes over them; each query
  * keeps a k-entry min-heap, so the m×n similarity matrix is never materialised.
  */
-export function topKTs(queries: Float32Array, corpus: Float32Array, dim: number, k: number, options: TopKOptions = {}): TopKResult {
+export function topKTs(
+  queries: Float32Array,
+  corpus: Float32Array,
+  dim: number,
+  k: number,
+  options: TopKOptions = {},
+): TopKResult {
   const [m, n, kk] = checkTopKArgs(queries, corpus, dim, k);
   const q = normalizeRows(queries, dim);
   const c = options.corpusNormalized ? corpus : normalizeRows(corpus, dim);

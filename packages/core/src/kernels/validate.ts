@@ -13,7 +13,9 @@ export function requireFloat32(name: string, a: unknown): asserts a is Float32Ar
 
 export function requirePositiveInt(name: string, v: unknown): asserts v is number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {
-    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`, { argument: name });
+    throw new XtrustError('INVALID_ARGUMENT', `${name} must be a positive integer, got ${String(v)}`, {
+      argument: name,
+    });
   }
 }
 
@@ -23,7 +25,10 @@ export function requireFinite(name: string, a: ArrayLike<number>): void {
     const v = a[i];
     // v - v is NaN exactly for NaN and ±Infinity.
     if (v - v !== 0) {
-      throw new XtrustError('INVALID_ARGUMENT', `${name}[${i}] is ${v}; inputs must be finite numbers`, { argument: name, index: i });
+      throw new XtrustError('INVALID_ARGUMENT', `${name}[${i}] is ${v}; inputs must be finite numbers`, {
+        argument: name,
+        index: i,
+      });
     }
   }
 }
@@ -31,7 +36,9 @@ export function requireFinite(name: string, a: ArrayLike<number>): void {
 /** Number of rows of a row-major matrix with `dim` columns; throws when the length is not a multiple of it. */
 export function rowsOf(name: string, a: Float32Array, dim: number): number {
   if (a.length % dim !== 0) {
-    throw new XtrustError('DIMENSION_MISMATCH', `${name} has ${a.length} values, not a multiple of dim = ${dim}`, { argument: name });
+    throw new XtrustError('DIMENSION_MISMATCH', `${name} has ${a.length} values, not a multiple of dim = ${dim}`, {
+      argument: name,
+    });
   }
   return a.length / dim;
 }
