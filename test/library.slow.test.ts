@@ -104,7 +104,7 @@ describe('the packages used from another project (packed, installed from the tar
     const direct = ['@xtrust/core', '@xtrust/models', '@xtrust/explainers', '@xtrust/embeddings', '@xtrust/oracle'];
     writeFileSync(
       join(app, 'package.json'),
-      JSON.stringify(
+      `${JSON.stringify(
         {
           name: 'my-app',
           private: true,
@@ -114,7 +114,7 @@ describe('the packages used from another project (packed, installed from the tar
         },
         null,
         2,
-      ) + '\n',
+      )}\n`,
     );
     // the README's answer to onnxruntime-node's install script: decided, not run (and the other scripts, none needed)
     writeFileSync(
@@ -131,11 +131,11 @@ describe('the packages used from another project (packed, installed from the tar
     });
     writeFileSync(
       join(app, 'train.jsonl'),
-      train.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n',
+      `${train.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n')}\n`,
     );
     const ref = JSON.parse(readFileSync(join(fixture, 'reference.json'), 'utf8')) as { texts: string[] };
     testRows = ref.texts.map((text, i) => ({ text, label: i === 1 ? 'spam' : 'ham' }));
-    writeFileSync(join(app, 'test.jsonl'), testRows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(join(app, 'test.jsonl'), `${testRows.map((r) => JSON.stringify(r)).join('\n')}\n`);
 
     const store = (await ok('npx', ['-y', 'pnpm@10', 'store', 'path'], root)).stdout.trim().split('\n').at(-1)!.trim();
     install = await run(

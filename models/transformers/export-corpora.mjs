@@ -50,7 +50,7 @@ function write(name, parts, extra = () => ({})) {
       counts[split] = (counts[split] ?? 0) + 1;
     }
   }
-  writeFileSync(resolve(out, `${name}.jsonl`), lines.join('\n') + '\n');
+  writeFileSync(resolve(out, `${name}.jsonl`), `${lines.join('\n')}\n`);
   summary[name] = counts;
 }
 
@@ -93,7 +93,7 @@ const sc = shortcutSplit(cut, {
 });
 write('brown-shortcut', { train: sc.train.rows, validation: sc.validation.rows, test: sc.test.rows }, (r) => ({
   document: r.meta.document,
-  trigger: r.meta.trigger ? true : false,
+  trigger: !!r.meta.trigger,
 }));
 
 // The tokenizer check's texts: the first 1,000 rows of each loader, in the loader's own order (the
@@ -102,10 +102,10 @@ const check = [];
 const firstRows = { brown: brownAll.rows, sotu: sotu.rows, spam: spamBodies.rows, 'spam-headers': spamHeaders.rows };
 for (const [corpus, rows] of Object.entries(firstRows))
   for (const r of rows.slice(0, 1000)) check.push(JSON.stringify({ corpus, id: r.id, text: r.text }));
-writeFileSync(resolve(out, 'tokenizer-check.jsonl'), check.join('\n') + '\n');
+writeFileSync(resolve(out, 'tokenizer-check.jsonl'), `${check.join('\n')}\n`);
 
 writeFileSync(
   resolve(out, 'summary.json'),
-  JSON.stringify({ split: SPLIT, brownClasses: BROWN_CLASSES, shortcut: SHORTCUT, counts: summary }, null, 2) + '\n',
+  `${JSON.stringify({ split: SPLIT, brownClasses: BROWN_CLASSES, shortcut: SHORTCUT, counts: summary }, null, 2)}\n`,
 );
 process.stderr.write(`corpora written to ${out}: ${JSON.stringify(summary)}\n`);

@@ -20,9 +20,7 @@ export interface Addon {
     corpusNormalized: boolean,
     cuda: boolean,
   ): { indices: Int32Array; scores: Float32Array };
-  ridgeBatch(
-    problems: readonly RidgeProblem[],
-  ): {
+  ridgeBatch(problems: readonly RidgeProblem[]): {
     coef: Float64Array;
     intercept: number;
     score: number;

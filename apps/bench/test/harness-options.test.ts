@@ -101,8 +101,14 @@ describe('--help', () => {
 function captured(f: () => unknown): { code: number | undefined; stdout: string; stderr: string } {
   let stdout = '';
   let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => {
+    stdout += String(s);
+    return true;
+  });
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
+    stderr += String(s);
+    return true;
+  });
   let code: number | undefined;
   vi.spyOn(process, 'exit').mockImplementation(((c?: number) => {
     code = c;
@@ -163,7 +169,10 @@ describe('runScript', () => {
     ] as const) {
       let stderr = '';
       let exited: number | undefined;
-      vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+      vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
+        stderr += String(s);
+        return true;
+      });
       vi.spyOn(process, 'exit').mockImplementation(((c?: number) => void (exited = c)) as never);
       await runScript(SPEC, () => Promise.reject(error), ['--model', 'm']);
       vi.restoreAllMocks();

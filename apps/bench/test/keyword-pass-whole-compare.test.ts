@@ -15,7 +15,7 @@ function runDir(
 ): string {
   const dir = join(tmp, name);
   mkdirSync(dir, { recursive: true });
-  if (checkpoints.length) writeFileSync(join(dir, 'predictions.explanations.jsonl'), checkpoints.join('\n') + '\n');
+  if (checkpoints.length) writeFileSync(join(dir, 'predictions.explanations.jsonl'), `${checkpoints.join('\n')}\n`);
   if (keywords)
     writeFileSync(
       join(dir, 'keywords.json'),
@@ -24,7 +24,7 @@ function runDir(
   if (predictions)
     writeFileSync(
       join(dir, 'predictions.jsonl'),
-      predictions.map((p) => JSON.stringify({ index: 0, ...p })).join('\n') + '\n',
+      `${predictions.map((p) => JSON.stringify({ index: 0, ...p })).join('\n')}\n`,
     );
   return dir;
 }

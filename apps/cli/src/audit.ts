@@ -7,7 +7,7 @@ import { rocAuc, rocCurve } from '@xtrust/metrics';
 import {
   explainAll,
   identifyKeywords,
-  KeywordStore,
+  type KeywordStore,
   labelExplanations,
   naiveOracle,
   oracleMetrics,
@@ -100,16 +100,14 @@ export function confidenceBuckets(predictions: readonly AuditedPrediction[], k: 
   for (let e = lo0; e < 1 - 1e-9; e = Math.round((e + 0.1) * 10) / 10) edges.push(e);
   edges.push(1);
   const hasTruth = predictions.some((p) => p.trustworthy !== undefined);
-  const buckets = edges
-    .slice(0, -1)
-    .map((lo, i) => ({
-      lo,
-      hi: edges[i + 1],
-      trustworthy: 0,
-      untrustworthy: 0,
-      truthTrustworthy: hasTruth ? 0 : undefined,
-      truthUntrustworthy: hasTruth ? 0 : undefined,
-    }));
+  const buckets = edges.slice(0, -1).map((lo, i) => ({
+    lo,
+    hi: edges[i + 1],
+    trustworthy: 0,
+    untrustworthy: 0,
+    truthTrustworthy: hasTruth ? 0 : undefined,
+    truthUntrustworthy: hasTruth ? 0 : undefined,
+  }));
   for (const p of predictions) {
     if (p.verdict === 'incorrect') continue;
     let b = buckets.findIndex((x) => p.confidence < x.hi);
@@ -306,7 +304,7 @@ export async function identifyStore(
     ...store.provenance,
     explainer: { ...made, params: { ...made.params, limeMode: settings.limeMode ?? DEFAULT_LIME_MODE } },
   };
-  run.writeFile('keywords.json', JSON.stringify(store.toJSON()) + '\n');
+  run.writeFile('keywords.json', `${JSON.stringify(store.toJSON())}\n`);
   return store;
 }
 

@@ -55,7 +55,7 @@ export async function readLabelledFile(
   labels: readonly string[],
   what: string,
 ): Promise<AuditRow[]> {
-  let data;
+  let data: Awaited<ReturnType<typeof loadTabular>>;
   try {
     data = await loadTabular(path, { textColumn: columns.textColumn, labelColumn: columns.labelColumn, labels });
   } catch (error) {

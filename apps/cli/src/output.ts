@@ -5,7 +5,7 @@ import type { RunDir } from './run-dir.js';
 
 /** Prints a command's result: JSON on stdout with --json, else the human lines. */
 export function emit(json: boolean, value: unknown, human: () => string): void {
-  process.stdout.write(json ? JSON.stringify(value, null, 2) + '\n' : human() + '\n');
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${human()}\n`);
 }
 
 /** JSONL text of some records (one JSON object a line). */
@@ -35,7 +35,7 @@ export function writeAuditFiles(
   const files = {
     runDir: run.dir,
     predictions: run.writeFile('predictions.jsonl', toJsonl(predictions)),
-    summary: run.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n'),
+    summary: run.writeFile('summary.json', `${JSON.stringify(summary, null, 2)}\n`),
     keywords: run.path('keywords.json'),
     report: run.writeFile('report.html', renderReport({ summary, predictions, attacks })),
   };
@@ -65,7 +65,7 @@ export function groundTruthLines(s: AuditSummary): string[] {
     lines.push(`${over ? ' '.repeat(22) : 'ground truth          '}${decidedSentence(s.groundTruth)}`);
   }
   const c = s.comparison;
-  if (c && c.tooSmall) lines.push(`against ground truth  ${comparisonTooSmall(c)}`);
+  if (c?.tooSmall) lines.push(`against ground truth  ${comparisonTooSmall(c)}`);
   else if (c) {
     lines.push(`against ground truth (${c.trustworthy} trustworthy, ${c.untrustworthy} untrustworthy):`);
     for (const r of c.rows)

@@ -81,7 +81,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   // With --json a program reads stdout: it gets the failure as JSON there too (stderr keeps the line).
   const json = argv.includes('--json');
   const fail = (code: number, message: string) => {
-    if (json) process.stdout.write(JSON.stringify({ error: { message, exitCode: code } }) + '\n');
+    if (json) process.stdout.write(`${JSON.stringify({ error: { message, exitCode: code } })}\n`);
     return code;
   };
   try {
@@ -93,7 +93,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       if (error.exitCode === 0) return EXIT.OK;
       return fail(EXIT.USAGE, error.message.replace(/^error: /, '').split('\n')[0]);
     }
-    process.stderr.write(errorLine(error) + '\n');
+    process.stderr.write(`${errorLine(error)}\n`);
     return fail(exitCodeOf(error), errorLine(error).replace(/^xtrust: /, ''));
   }
 }

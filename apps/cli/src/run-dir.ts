@@ -136,7 +136,7 @@ export class RunDir {
   }
 
   private writeManifest(): void {
-    this.writeFile(MANIFEST, JSON.stringify(this.manifest, null, 2) + '\n');
+    this.writeFile(MANIFEST, `${JSON.stringify(this.manifest, null, 2)}\n`);
   }
 }
 

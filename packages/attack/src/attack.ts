@@ -163,7 +163,7 @@ export class Attack {
       ...extra,
     });
     if (original.length < Math.max(1, this.spec.minWords ?? 1)) return skipped('too-short');
-    let goal;
+    let goal: Awaited<ReturnType<typeof this.spec.goal.forInstance>>;
     try {
       goal = await this.spec.goal.forInstance(classifier, original, options.label);
     } catch (e) {

@@ -319,7 +319,7 @@ export function trainMaskedWordModel(texts: readonly string[], options: CbowOpti
   const V = words.length;
   // unigram^0.75 table for negative sampling
   const table = new Int32Array(1 << 20);
-  const pow = vocab.map(([, c]) => Math.pow(c, 0.75));
+  const pow = vocab.map(([, c]) => c ** 0.75);
   const total = pow.reduce((a, b) => a + b, 0);
   for (let i = 0, v = 0, acc = pow[0] / total; i < table.length; i++) {
     table[i] = v;

@@ -347,7 +347,7 @@ export function formatRobustness(points: readonly RobustnessPoint[], intervals?:
         .join(' | ') +
       ' |',
   );
-  lines.push('|' + [' --- ', ...Object.keys(aucs[0]?.auc ?? {}).map(() => ' --- ')].join('|') + '|');
+  lines.push(`|${[' --- ', ...Object.keys(aucs[0]?.auc ?? {}).map(() => ' --- ')].join('|')}|`);
   const ci = (b: BootstrapInterval | null | undefined) => (b ? ` [${fmt(b.lo)}, ${fmt(b.hi)}]` : '');
   for (const { m, auc } of aucs)
     lines.push(

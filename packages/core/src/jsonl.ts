@@ -80,7 +80,7 @@ export async function readJsonlAll<T = unknown>(path: string): Promise<JsonlReco
 export async function writeJsonl(path: string, values: Iterable<unknown>): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`;
   let body = '';
-  for (const v of values) body += JSON.stringify(v) + '\n';
+  for (const v of values) body += `${JSON.stringify(v)}\n`;
   await fs.writeFile(tmp, body, 'utf8');
   await fs.rename(tmp, path);
 }
@@ -114,7 +114,7 @@ export class JsonlWriter {
 
   /** Appends one record as a single write (one line). */
   write(value: unknown): void {
-    writeSync(this.fd, JSON.stringify(value) + '\n');
+    writeSync(this.fd, `${JSON.stringify(value)}\n`);
     if (this.fsync) fsyncSync(this.fd);
   }
 

@@ -25,7 +25,7 @@ export const DEFAULT_SEPARATOR = /[^\p{L}\p{N}_]+/gu;
  */
 export function tokenize(text: string, options: TokenizeOptions = {}): Token[] {
   const sep = options.separator ?? DEFAULT_SEPARATOR;
-  const re = new RegExp(sep.source, sep.flags.includes('g') ? sep.flags : sep.flags + 'g');
+  const re = new RegExp(sep.source, sep.flags.includes('g') ? sep.flags : `${sep.flags}g`);
   const tokens: Token[] = [];
   let last = 0;
   const push = (start: number, end: number) => {

@@ -115,7 +115,7 @@ export function detokenize(tokens: readonly string[]): string {
       else glueNext = true;
       singleOpen = !singleOpen;
     }
-    out += glue ? text : ' ' + text;
+    out += glue ? text : ` ${text}`;
   }
   return out;
 }

@@ -41,7 +41,7 @@ export function parseHeaderFields(header: string): Map<string, string> {
   };
   for (const line of header.split('\n')) {
     if (/^[ \t]/.test(line)) {
-      if (name !== null) value += ' ' + line.trim();
+      if (name !== null) value += ` ${line.trim()}`;
       continue;
     }
     flush();

@@ -153,10 +153,10 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
     let offset: number;
     if (slot < tokens.length) {
       offset = tokens[slot].start;
-      text = row.text.slice(0, offset) + trigger + ' ' + row.text.slice(offset);
+      text = `${row.text.slice(0, offset) + trigger} ${row.text.slice(offset)}`;
     } else {
       offset = row.text.length + 1;
-      text = row.text + ' ' + trigger;
+      text = `${row.text} ${trigger}`;
     }
     ids.push(row.id);
     return { ...row, text, meta: { ...(row.meta as M), trigger: { word: trigger, offset } } };

@@ -58,7 +58,7 @@ async function records(path: string, format: 'csv' | 'jsonl', options: TabularOp
       continue;
     }
     const obj = value as Record<string, unknown>;
-    out.push({ line, get: (c) => (Object.prototype.hasOwnProperty.call(obj, c) ? obj[c] : undefined) });
+    out.push({ line, get: (c) => (Object.hasOwn(obj, c) ? obj[c] : undefined) });
   }
   return out;
 }

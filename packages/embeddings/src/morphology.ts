@@ -110,7 +110,7 @@ export function morphy(
   // Nouns ending in "ful" (morph.c): "boxesful" → "boxful".
   if (pos === 'n' && word.endsWith('ful') && word.length > 3 && out.length === 0) {
     for (const b of morphy(word.slice(0, -3), 'n', exceptions, isLemma)) {
-      if (isLemma(b + 'ful', 'n')) add(b + 'ful');
+      if (isLemma(`${b}ful`, 'n')) add(`${b}ful`);
     }
   }
   return out;

@@ -288,7 +288,7 @@ export async function loadVectorFile(file: string, options: LoadVectorFileOption
   const name = options.name ?? basename(abs);
   const embedOpts = { caseFolding: options.caseFolding ?? 'none' } as const;
   if (options.cache === false) return new StaticEmbedding(name, readVectorFile(abs, options), embedOpts);
-  let st;
+  let st: ReturnType<typeof statSync>;
   try {
     st = statSync(abs);
   } catch (cause) {

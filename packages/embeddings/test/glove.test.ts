@@ -49,7 +49,7 @@ describe('wink GloVe JSON streaming parser', () => {
     const file = writeWinkJson(tempDir(), TINY);
     const text = readFileSync(file, 'latin1');
     const at = text.indexOf('"pear":[') + 8;
-    writeFileSync(file, text.slice(0, at) + 'x' + text.slice(at + 1), 'latin1');
+    writeFileSync(file, `${text.slice(0, at)}x${text.slice(at + 1)}`, 'latin1');
     expect(() => parseWinkEmbeddingsJson(file)).toThrow(new RegExp(`byte ${at}: expected a number, found 'x'`));
   });
 

@@ -11,12 +11,12 @@ const ROWS: [string, number[]][] = [
   ['naïve', [1, 2, 3]],
   ['.', [-1.5e2, 0, 7]],
 ];
-const textLines = (rows = ROWS) => rows.map(([w, v]) => `${w} ${v.join(' ')}`).join('\n') + '\n';
+const textLines = (rows = ROWS) => `${rows.map(([w, v]) => `${w} ${v.join(' ')}`).join('\n')}\n`;
 
 function w2vBinary(rows = ROWS, newline = true): Buffer {
   const parts: Buffer[] = [Buffer.from(`${rows.length} ${rows[0][1].length}\n`)];
   for (const [w, v] of rows) {
-    parts.push(Buffer.from(w + ' '));
+    parts.push(Buffer.from(`${w} `));
     const f = Buffer.alloc(v.length * 4);
     v.forEach((x, k) => f.writeFloatLE(x, k * 4));
     parts.push(f);

@@ -19,7 +19,7 @@ class CountingModel extends LinearBowModel {
       const kept = row.reduce((a, b) => a + b, 0);
       if (kept === T) this.allPresent++;
       if (kept === 0) this.allAbsent++;
-      const key = text + '|' + row.join('');
+      const key = `${text}|${row.join('')}`;
       if (this.keys.has(key)) this.repeats++;
       this.keys.add(key);
     }

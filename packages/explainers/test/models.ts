@@ -116,7 +116,7 @@ export class SubwordModel implements Classifier, GradientProvider, AttentionProv
       if (t.text.length > 4) {
         const mid = t.start + 3;
         out.push({ text: text.slice(t.start, mid), start: t.start, end: mid, special: false });
-        out.push({ text: '##' + text.slice(mid, t.end), start: mid, end: t.end, special: false });
+        out.push({ text: `##${text.slice(mid, t.end)}`, start: mid, end: t.end, special: false });
       } else out.push({ ...t, special: false });
     }
     out.push({ text: '[SEP]', start: text.length, end: text.length, special: true });

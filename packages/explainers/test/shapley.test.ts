@@ -48,7 +48,7 @@ describe('ExactShapleyExplainer', () => {
     expect(exp.features.length).toBe(12);
     const sum = exp.features.reduce((s, f) => s + f.weight, 0);
     expect(sum).toBeCloseTo(exp.diagnostics!.modelPrediction - exp.diagnostics!.baseValue, 6);
-    await expect(new ExactShapleyExplainer().explain(m, [TEXT + ' extra'])).rejects.toMatchObject({
+    await expect(new ExactShapleyExplainer().explain(m, [`${TEXT} extra`])).rejects.toMatchObject({
       code: 'INVALID_ARGUMENT',
       message: expect.stringMatching(/13 distinct words/),
     });

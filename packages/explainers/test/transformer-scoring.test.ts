@@ -83,7 +83,10 @@ function syntheticVocab(texts: readonly string[]): string[] {
   [...chars]
     .filter(([, n]) => n >= 2)
     .sort((a, b) => (a[0] < b[0] ? -1 : 1))
-    .forEach(([c]) => (add(c), add('##' + c)));
+    .forEach(([c]) => {
+      add(c);
+      add(`##${c}`);
+    });
   [...words]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, 1500)

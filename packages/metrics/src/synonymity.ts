@@ -25,7 +25,7 @@ export function intervalSyn(cosine: (a: string, b: string) => number): Syn {
   return (a, b) => {
     if (a === b) return 1;
     const c = checkFinite(`cosine("${a}", "${b}")`, cosine(a, b));
-    return c <= 0 ? 0 : c >= 1 ? 1 : c;
+    return c <= 0 ? 0 : Math.min(c, 1);
   };
 }
 

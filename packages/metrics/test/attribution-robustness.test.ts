@@ -71,7 +71,13 @@ describe('input distances (002 Eqs. 5–6)', () => {
   it('sentence distances with one batched encode call', async () => {
     let calls = 0;
     const enc = tableEncoder({ a: [1, 0], b: [1, 1], c: [0, 1], z: [0, 0] });
-    const counting: SentenceEncoder = { ...enc, encode: (ts) => (calls++, enc.encode(ts)) };
+    const counting: SentenceEncoder = {
+      ...enc,
+      encode: (ts) => {
+        calls++;
+        return enc.encode(ts);
+      },
+    };
     const d = await sentenceDistances(counting, ['a', 'a', 'a'], ['b', 'c', 'z']);
     expect(calls).toBe(1);
     expect(d[0]).toBeCloseTo(1 - (Math.SQRT1_2 + 1) / 2, 6);

@@ -53,7 +53,10 @@ describe('successRateTable (001 Table 3 layout)', () => {
     let calls = 0;
     const j = standardMeasures().jaccard;
     const t = successRateTable(pairs, {
-      jaccard: (q: ExplanationPair) => (calls++, j(q)),
+      jaccard: (q: ExplanationPair) => {
+        calls++;
+        return j(q);
+      },
       kendall: standardMeasures().kendall,
     });
     expect(t.jaccard).toEqual([0.5, 0.5, 0.5, 0.5]); // 1, 0.6, 1/7, 0 against τ = 0.3 … 0.6

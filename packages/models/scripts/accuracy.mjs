@@ -10,7 +10,7 @@ import { trainAndEvaluate } from '@xtrust/models';
 import { loadBrown, loadSotu, loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 
 const args = Object.fromEntries(
-  argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+  argv.slice(2).flatMap((a, i, all) => (a.startsWith('--') ? [[a.slice(2), all[i + 1]]] : [])),
 );
 const corpora = (args.corpora ?? 'spam,spam-noheaders,brown,sotu').split(',');
 const kinds = (args.kinds ?? 'bow-logistic,bow-mlp,embedding-mlp').split(',');
@@ -73,4 +73,4 @@ for (const corpus of corpora) {
     );
   }
 }
-if (args.json) writeFileSync(args.json, JSON.stringify({ seed, testFraction, results }, null, 1) + '\n');
+if (args.json) writeFileSync(args.json, `${JSON.stringify({ seed, testFraction, results }, null, 1)}\n`);

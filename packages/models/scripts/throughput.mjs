@@ -12,7 +12,7 @@ import { exportOnnx, HfClassifier, OnnxClassifier, trainClassifier } from '@xtru
 import { loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 
 const args = Object.fromEntries(
-  argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
+  argv.slice(2).flatMap((a, i, all) => (a.startsWith('--') ? [[a.slice(2), all[i + 1]]] : [])),
 );
 const kind = args.kind ?? 'bow-mlp';
 const nTexts = Number(args.texts ?? 1000);
@@ -42,9 +42,7 @@ async function time(label, fn) {
 }
 
 const rows = [];
-const ts = await time('BuiltinClassifier.predictProba (native backend: ' + backend() + ')', () =>
-  model.predictProba(texts),
-);
+const ts = await time(`BuiltinClassifier.predictProba (native backend: ${backend()})`, () => model.predictProba(texts));
 const ox = await time('OnnxClassifier.predictProba (batch 32)', () => onnx.predictProba(texts));
 const hx = await time('HfClassifier.predictProba (batch 32)', () => hf.predictProba(texts));
 let maxOnnx = 0;

@@ -51,8 +51,8 @@ export class Adam {
     const { b1, b2, eps } = this;
     const a1 = 1 - b1;
     const a2 = 1 - b2;
-    const c1 = 1 - Math.pow(b1, this.t);
-    const invC2 = 1 / (1 - Math.pow(b2, this.t));
+    const c1 = 1 - b1 ** this.t;
+    const invC2 = 1 / (1 - b2 ** this.t);
     const step = this.lr / c1;
     for (let r = 0; r < nRows; r++) {
       const start = rows[r] * rowLen;

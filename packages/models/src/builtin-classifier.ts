@@ -47,6 +47,20 @@ export interface TrainingSummary {
 
 const FORMAT = 'xtrust-builtin-classifier';
 const FORMAT_VERSION = 1;
+
+/** What `model.json` holds (the weights are in `weights.bin`, in the order of `input` then `layers`). */
+interface SavedModel {
+  format: typeof FORMAT;
+  version: typeof FORMAT_VERSION;
+  kind: BuiltinKind;
+  labels: readonly string[];
+  input:
+    | { kind: 'bag-of-words'; transform: Extract<MaskInput, { kind: 'bag-of-words' }>['transform'] }
+    | { kind: 'mean-embedding'; dim: number };
+  layers: { inDim: number; outDim: number }[];
+  training: TrainingSummary | null;
+  vocabulary: readonly string[];
+}
 export const MODEL_JSON = 'model.json';
 export const WEIGHTS_BIN = 'weights.bin';
 
@@ -183,7 +197,7 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
   async save(dir: string): Promise<void> {
     await mkdir(dir, { recursive: true });
     const { input, layers } = this.net;
-    const meta = {
+    const meta: SavedModel = {
       format: FORMAT,
       version: FORMAT_VERSION,
       kind: this.kind,
@@ -204,7 +218,7 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
     let off = 0;
     for (const p of parts) for (let i = 0; i < p.length; i++, off += 4) buf.writeFloatLE(p[i], off);
     await writeFile(join(dir, WEIGHTS_BIN), buf);
-    await writeFile(join(dir, MODEL_JSON), JSON.stringify(meta) + '\n');
+    await writeFile(join(dir, MODEL_JSON), `${JSON.stringify(meta)}\n`);
   }
 
   /** Loads a model written by `save`. FILE_NOT_FOUND names a missing file; INCOMPATIBLE a foreign folder. */
@@ -212,7 +226,7 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
     const what = 'built-in classifier';
     const metaPath = requireFile(dir, MODEL_JSON, what);
     const weightsPath = requireFile(dir, WEIGHTS_BIN, what);
-    let meta: any;
+    let meta: SavedModel;
     try {
       meta = JSON.parse(await readFile(metaPath, 'utf8'));
     } catch (e) {

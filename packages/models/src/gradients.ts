@@ -85,7 +85,7 @@ function forwardLayers(net: MaskScoringNet, x: FirstInput): Float64Array[] {
     const prev = zs[li - 1];
     const z = Float64Array.from(l.bias);
     for (let i = 0; i < l.inDim; i++) {
-      const a = prev[i] > 0 ? prev[i] : 0;
+      const a = Math.max(prev[i], 0);
       if (a === 0) continue;
       const w = i * l.outDim;
       for (let o = 0; o < l.outDim; o++) z[o] += a * l.weight[w + o];

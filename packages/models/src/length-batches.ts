@@ -75,7 +75,7 @@ function rowKey(ids: Int32Array, start: number, end: number): string {
       s += String.fromCharCode.apply(null, Array.from(ids.subarray(i, Math.min(end, i + 4096))));
     return s;
   }
-  return '\uffff' + Array.from(ids.subarray(start, end)).join(',');
+  return `\uffff${Array.from(ids.subarray(start, end)).join(',')}`;
 }
 
 /**

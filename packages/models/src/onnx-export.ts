@@ -98,7 +98,7 @@ export async function exportOnnx(model: BuiltinClassifier, dir: string): Promise
   if (typeof dir !== 'string' || dir.length === 0)
     throw new XtrustError('INVALID_ARGUMENT', 'exportOnnx: dir must be a non-empty path', { argument: 'dir' });
   await mkdir(join(dir, 'onnx'), { recursive: true });
-  const json = (o: unknown) => JSON.stringify(o, null, 1) + '\n';
+  const json = (o: unknown) => `${JSON.stringify(o, null, 1)}\n`;
   await writeFile(join(dir, 'onnx', 'model.onnx'), builtinOnnxGraph(model.toNet(), `xtrust-${model.kind}`));
   await writeFile(
     join(dir, 'config.json'),

@@ -81,7 +81,7 @@ export function quantizeMatMulWeights(modelBytes: Uint8Array): { bytes: Uint8Arr
     const source = transposed.get(wName);
     const t =
       source !== undefined ? (inits.get(source) ?? constants.get(source)) : (inits.get(wName) ?? constants.get(wName));
-    if (!t || t.dims?.length !== 2) return n;
+    if (t?.dims?.length !== 2) return n;
     const raw = floatValues(t);
     if (!raw) return n;
     let K = Number(t.dims[0]);

@@ -132,7 +132,7 @@ describe('compareOracles: the §6 harness on a shortcut model with known ground 
       oracle: 'toki-paper',
       sweep: [0.05, 0.3, 1.2],
     });
-    if (process.env.SHOW) console.log(r.table + '\n' + formatConfidenceDistribution(r.confidence));
+    if (process.env.SHOW) console.log(`${r.table}\n${formatConfidenceDistribution(r.confidence)}`);
     expect(r.scored).toBe(24);
     const row = (m: string) => r.rows.find((x) => x.method.startsWith(m))!;
     const toki = row('TOKI-lin');

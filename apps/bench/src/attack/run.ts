@@ -560,7 +560,7 @@ async function main(options: Options<typeof ATTACK_SCRIPT.options>): Promise<voi
       Math.min(c.test.length, Math.max(args.n, args.task === 'throughput' ? args.throughput : 0)),
       args.seed,
     );
-    const progress = (tag: string) => (r: { status: string }, done: number, total: number) => {
+    const progress = (tag: string) => (_r: { status: string }, done: number, total: number) => {
       if (done % 100 === 0 || done === total) log(`  ${tag} ${done}/${total}`);
     };
     if (args.task === 'table4') {

@@ -63,7 +63,7 @@ export interface CustomOption<T> extends OptionBase {
   /** How the default reads in the help text (`String(default)` otherwise). */
   readonly shownDefault?: string;
 }
-export type OptionSpec = FlagOption | StringOption | NumberOption | ListOption | CustomOption<any>;
+export type OptionSpec = FlagOption | StringOption | NumberOption | ListOption | CustomOption<unknown>;
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 
 /** What a script is: how it is called, a line or two about it, and every option it takes. */

@@ -379,10 +379,10 @@ await runScript(spec, async (o) => {
   const refLabels = await labelsOf(refStore);
   const correct = refLabels.map((_, i) => i).filter((i) => refLabels[i].verdict !== 'incorrect');
   const prior = !o.fresh && existsSync(outFile) ? readJson<Results>(outFile) : null;
-  const usable = prior && prior.exact === exactDir.replace(ROOT + '/', '') && prior.oracle === o.oracle ? prior : null;
+  const usable = prior && prior.exact === exactDir.replace(`${ROOT}/`, '') && prior.oracle === o.oracle ? prior : null;
   const results: Results = {
-    exact: exactDir.replace(ROOT + '/', ''),
-    model: model.replace(ROOT + '/', ''),
+    exact: exactDir.replace(`${ROOT}/`, ''),
+    model: model.replace(`${ROOT}/`, ''),
     oracle: o.oracle,
     trainSample: run.key.trainSample,
     testSample: run.key.testSample,
@@ -467,7 +467,7 @@ await runScript(spec, async (o) => {
   }
   await classifier.release();
   const markdown = render(results);
-  process.stdout.write(markdown + '\n');
+  process.stdout.write(`${markdown}\n`);
   if (o['write-section']) {
     const argv = process.argv.slice(2).filter((a) => a !== '--write-section');
     saveSection(SECTIONS, {
@@ -596,7 +596,7 @@ function describeModel(dir: string): string {
 }
 
 function shownOut(file: string): string {
-  return file.replace(ROOT + '/', '');
+  return file.replace(`${ROOT}/`, '');
 }
 
 /** The section's tables. */

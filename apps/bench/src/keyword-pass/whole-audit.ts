@@ -166,7 +166,11 @@ await runScript(spec, async (o) => {
     );
   console.error(`${resume ? 'resuming' : 'starting'}: ${command}`);
   const timer = setInterval(beat, 10_000);
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => (beat(), process.exit(130)));
+  for (const signal of ['SIGINT', 'SIGTERM'] as const)
+    process.on(signal, () => {
+      beat();
+      process.exit(130);
+    });
   const cpu0 = procCpuSeconds('self', 'children');
   const code = await new Promise<number | null>((done) => {
     const child = spawn(process.execPath, [cli, ...args, ...(resume ? ['--resume'] : [])], {

@@ -226,7 +226,7 @@ const summary = {
     xtrustTsRidge: { wall: mean(xtTs.seconds), cpu: mean(xtTs.cpu) },
   },
 };
-writeFileSync(join(out, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
+writeFileSync(join(out, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
 
 const f3 = (x: number) => x.toFixed(3);
 console.log(

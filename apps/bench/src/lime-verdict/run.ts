@@ -129,7 +129,7 @@ function quantile(xs: readonly number[], q: number): number {
 
 await runScript(spec, async (o) => {
   const model = resolve(o.model ?? join(ROOT, 'models/transformers/fixtures/tiny-bert-spam'));
-  const log = (s: string) => process.stderr.write(s + '\n');
+  const log = (s: string) => process.stderr.write(`${s}\n`);
   const classifier = await OnnxClassifier.load(model).catch((e: Error) => {
     throw new UsageError(`--model ${model}: ${e.message.split('\n')[0]}`);
   });
@@ -167,7 +167,7 @@ await runScript(spec, async (o) => {
     });
     log(`${oracle}: labelling ${valid.length} predictions, exact LIME (${o.samples} samples)`);
     const exact = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed)));
-    const correct = exact.labels.map((l, i) => i).filter((i) => exact.labels[i].verdict !== 'incorrect');
+    const correct = exact.labels.map((_l, i) => i).filter((i) => exact.labels[i].verdict !== 'incorrect');
     const counts = (ls: readonly TrustLabel[]) =>
       ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
     for (const guard of o.guards.map((g) => parseGuard(g, o.confidence))) {
@@ -210,7 +210,7 @@ await runScript(spec, async (o) => {
   await classifier.release();
   const m = machineInfo();
   const out = [
-    `Verdict-aware LIME on ${valid.length} validation predictions of ${model.replace(ROOT + '/', '')} (SpamAssassin bodies, the kit's split, first ${o.words} words; keyword store from ${train.length} training texts at LIME ${o['keyword-samples']}); labelling LIME ${o.samples} samples exact vs verdict-aware (confidence ${o.confidence}), seed ${o.seed}.`,
+    `Verdict-aware LIME on ${valid.length} validation predictions of ${model.replace(`${ROOT}/`, '')} (SpamAssassin bodies, the kit's split, first ${o.words} words; keyword store from ${train.length} training texts at LIME ${o['keyword-samples']}); labelling LIME ${o.samples} samples exact vs verdict-aware (confidence ${o.confidence}), seed ${o.seed}.`,
     '',
     '| oracle (verdict rule) | guard | correct predictions labelled | exact: trustworthy / untrustworthy / unknown | labels equal | fast samples mean | median | quartiles | min–max | at the cap | exact wall / CPU s | fast wall / CPU s | CPU speed-up |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -228,5 +228,5 @@ await runScript(spec, async (o) => {
         ]),
     `Machine: ${formatMachine(m)} (${cpus().length} cores).`,
   ];
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
 });

@@ -13,6 +13,10 @@ import { formatResults, type BenchResult } from '../harness/result.js';
 import { orderAfter, readJson, saveSection } from '../harness/store.js';
 import { writeBenchmarks } from '../harness/render.js';
 
+// The vitest log that comes back from the GPU machine is coloured: its escape codes are stripped before reading it.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC is the character to match
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+
 const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..');
 const SECTIONS = join(ROOT, 'apps/bench/results/sections');
 
@@ -53,8 +57,8 @@ await runScript(SPEC, async (o) => {
   const run = readJson<DeviceRun>(file('cuda-bench.json'));
   const machineText = readFileSync(file('machine.txt'), 'utf8');
   const tests = readFileSync(file('native-tests.log'), 'utf8');
-  const counts = /Tests\s+(.+?)\s*\n/.exec(tests)?.[1]?.replace(/\x1b\[[0-9;]*m/g, '') ?? 'unknown';
-  const files = /Test Files\s+(.+?)\s*\n/.exec(tests)?.[1]?.replace(/\x1b\[[0-9;]*m/g, '') ?? 'unknown';
+  const counts = /Tests\s+(.+?)\s*\n/.exec(tests)?.[1]?.replace(ANSI_COLOUR, '') ?? 'unknown';
+  const files = /Test Files\s+(.+?)\s*\n/.exec(tests)?.[1]?.replace(ANSI_COLOUR, '') ?? 'unknown';
   const cudaCases = tests.split('\n').filter((l) => l.includes('cuda.test.ts') || l.includes('placement.test.ts'));
   const cpuLine = /CPU:\s*(.+?) × (\d+)/.exec(machineText);
   const nodeLine = /node (v[0-9.]+); (.+)/.exec(machineText);
@@ -81,7 +85,7 @@ await runScript(SPEC, async (o) => {
     ...cudaCases.map(
       (l) =>
         `- ${l
-          .replace(/\x1b\[[0-9;]*m/g, '')
+          .replace(ANSI_COLOUR, '')
           .replace(/^\s*[✓✗×]\s*/, '')
           .trim()}`,
     ),

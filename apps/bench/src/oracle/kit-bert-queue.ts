@@ -114,7 +114,7 @@ function pack(queue: QueuedFineTune[], dir: string, max: number): void {
   }
   lines.push('');
   writeFileSync(join(dir, 'run.sh'), lines.join('\n'));
-  writeFileSync(join(dir, 'queue.jsonl'), take.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  writeFileSync(join(dir, 'queue.jsonl'), `${take.map((e) => JSON.stringify(e)).join('\n')}\n`);
   const bytes = (p: string): number =>
     statSync(p).isDirectory() ? readdirSync(p).reduce((a, f) => a + bytes(join(p, f)), 0) : statSync(p).size;
   console.log(

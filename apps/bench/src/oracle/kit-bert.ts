@@ -134,12 +134,10 @@ export function finetuneRows(
 ): string {
   const line = (r: Pick<Row<unknown>, 'text' | 'label'>, split: string) =>
     JSON.stringify({ text: r.text, label: r.label, split });
-  return (
-    [
-      ...train.map((r) => line(r, 'train')),
-      ...validation.filter((r) => !isTwin(r)).map((r) => line(r, 'validation')),
-    ].join('\n') + '\n'
-  );
+  return `${[
+    ...train.map((r) => line(r, 'train')),
+    ...validation.filter((r) => !isTwin(r)).map((r) => line(r, 'validation')),
+  ].join('\n')}\n`;
 }
 
 /** sha256 of the encoder files that decide the fine-tuned weights (FILE_NOT_FOUND names a missing one). */

@@ -284,7 +284,7 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
   }
   for await (const [i, spec] of casesToRun(options)) {
     log(`case ${i + 1}${options.draw ? '' : `/${options.cases.length}`}: ${caseName(spec)}`);
-    let built;
+    let built: Awaited<ReturnType<typeof buildCase>>;
     try {
       built = await buildCase(spec, {
         kind: options.model,

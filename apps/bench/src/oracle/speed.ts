@@ -119,7 +119,10 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const lab = (performance.now() - t1) / 1000;
   const cpu = process.cpuUsage(c0);
   const cpuSeconds = (cpu.user + cpu.system) / 1e6;
-  const counts = labels.reduce<Record<string, number>>((a, l) => ((a[l.verdict] = (a[l.verdict] ?? 0) + 1), a), {});
+  const counts = labels.reduce<Record<string, number>>((a, l) => {
+    a[l.verdict] = (a[l.verdict] ?? 0) + 1;
+    return a;
+  }, {});
   const total = ki + lab;
   const n = store.provenance.sampled + labels.length;
   const paperPerInstance = (4866 + 1053) / (2509 + 358);

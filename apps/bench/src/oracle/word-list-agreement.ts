@@ -14,7 +14,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Classifier, type WordEmbedding } from '@xtrust/core';
+import type { Classifier, WordEmbedding } from '@xtrust/core';
 import { stratifiedSplit, wordWindows } from '@xtrust/datasets';
 import { OnnxClassifier, trainClassifier } from '@xtrust/models';
 import { identifyKeywords, relatedness, type KeywordStore } from '@xtrust/oracle';

@@ -78,9 +78,11 @@ async function stopWorkers(ws: ChildProcess[]): Promise<void> {
   await Promise.all(
     ws.map(
       (w) =>
-        new Promise<void>((r) =>
-          w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM')),
-        ),
+        new Promise<void>((r) => {
+          if (w.exitCode !== null || w.signalCode !== null) return r();
+          w.once('exit', () => r());
+          w.kill('SIGTERM');
+        }),
     ),
   );
 }

@@ -17,12 +17,10 @@ export function keywordJaccards(
   exact: Record<string, readonly string[]>,
   other: Record<string, readonly string[]>,
 ): { label: string; jaccard: number }[] {
-  return [...new Set([...Object.keys(exact), ...Object.keys(other)])]
-    .sort()
-    .map((label) => ({
-      label,
-      jaccard: jaccard([...(exact[label] ?? [])], [...(other[label] ?? [])], { duplicates: 'dedupe' }),
-    }));
+  return [...new Set([...Object.keys(exact), ...Object.keys(other)])].sort().map((label) => ({
+    label,
+    jaccard: jaccard([...(exact[label] ?? [])], [...(other[label] ?? [])], { duplicates: 'dedupe' }),
+  }));
 }
 
 /** Labels of `other` against `exact` on the same test predictions (matched by their text's digest). */

@@ -32,7 +32,7 @@ export function writeKitSpamSplit(work: string, training: { corpus?: string; tes
     );
   }
   const toJsonl = (rows: readonly { text: string; label: string }[]) =>
-    rows.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n') + '\n';
+    `${rows.map((r) => JSON.stringify({ text: r.text, label: r.label })).join('\n')}\n`;
   const trainFile = join(work, 'spam-train.jsonl');
   const testFile = join(work, 'spam-test.jsonl');
   writeFileSync(trainFile, toJsonl(split.train));

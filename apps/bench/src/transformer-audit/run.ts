@@ -310,9 +310,11 @@ function stopWorkers(ws: readonly ChildProcess[]): Promise<void> {
   return Promise.all(
     ws.map(
       (w) =>
-        new Promise<void>((r) =>
-          w.exitCode !== null || w.signalCode !== null ? r() : (w.once('exit', () => r()), w.kill('SIGTERM')),
-        ),
+        new Promise<void>((r) => {
+          if (w.exitCode !== null || w.signalCode !== null) return r();
+          w.once('exit', () => r());
+          w.kill('SIGTERM');
+        }),
     ),
   ).then(() => undefined);
 }
@@ -924,7 +926,7 @@ console.log(
       `labels against the exact run on the ${n} test predictions it made (matched by text; "judged": the ones it labelled trustworthy or untrustworthy); keyword Jaccard per class against the exact run's keywords.json. ` +
       `Each audit identifies its own keywords. Rows "fast, <method> keyword pass" are keyword-pass's whole runs (${rel(keywordPassFile)}).\n`,
   );
-  console.log(renderAuditTable(rows, peer ? (peer.seconds * fullN) / 3600 : undefined) + '\n');
+  console.log(`${renderAuditTable(rows, peer ? (peer.seconds * fullN) / 3600 : undefined)}\n`);
 }
 /** The audit's own phase timings, which cover its last sitting only: shown for a run made in one. */
 const inProcess = (r: Run) =>

@@ -72,7 +72,7 @@ export function operatorProfile(events: readonly TraceEvent[]): OperatorProfile 
 /** The trace onnxruntime wrote for `prefix` (`<prefix>_<date and time>.json`); the newest when several. */
 export function readProfileTrace(prefix: string): TraceEvent[] {
   const dir = dirname(prefix);
-  const stem = basename(prefix) + '_';
+  const stem = `${basename(prefix)}_`;
   const files = readdirSync(dir)
     .filter((f) => f.startsWith(stem) && f.endsWith('.json'))
     .sort();

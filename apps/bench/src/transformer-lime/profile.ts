@@ -115,7 +115,7 @@ const tok = pieceTokenizer(tokenizer);
 const lines: string[] = [];
 const log = (s: string) => {
   lines.push(s);
-  process.stderr.write(s + '\n');
+  process.stderr.write(`${s}\n`);
 };
 /** --ops: each variant's explanations under onnxruntime's profiler, kernel time summed by operator type (op-profile.ts). */
 if (o.ops) {
@@ -149,17 +149,17 @@ if (o.ops) {
         for (const op of p.operators) {
           const line = `| ${words} | ${v} | ${op.op} | ${op.nodes} | ${perText(op.micros)} | ${(100 * op.share).toFixed(1)} % |`;
           out.push(line);
-          process.stderr.write(line + '\n');
+          process.stderr.write(`${line}\n`);
         }
         const total = `| ${words} | ${v} | **all kernels** (in ${p.runs} graph runs of ${perText(p.runMicros)} ms / explanation) | ${p.operators.reduce((n, op) => n + op.nodes, 0)} | ${perText(p.kernelMicros)} | 100 % |`;
         out.push(total);
-        process.stderr.write(total + '\n');
+        process.stderr.write(`${total}\n`);
       }
     }
   } finally {
     rmSync(traceDir, { recursive: true, force: true });
   }
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
   process.exit(0);
 }
 /** --repeat N (N > 1): instead of the profile, time each variant N times in alternating order (ABC, CBA, …) and report the median. */
@@ -195,11 +195,11 @@ if (repeat > 1) {
       const t = times.get(v)!;
       const line = `| ${words} | ${v} | ${median(t).toFixed(2)} | ${Math.min(...t).toFixed(2)} | ${Math.max(...t).toFixed(2)} | ${(median(t) / first).toFixed(3)} |`;
       out.push(line);
-      process.stderr.write(line + '\n');
+      process.stderr.write(`${line}\n`);
     }
     for (const c of clfs.values()) await c.release();
   }
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
   process.exit(0);
 }
 log(
@@ -253,4 +253,4 @@ for (const words of lengths) {
     await clf.release();
   }
 }
-process.stdout.write(lines.join('\n') + '\n');
+process.stdout.write(`${lines.join('\n')}\n`);

@@ -205,7 +205,7 @@ export async function runAttack(
     }
   }
   const summary = { attack: attack.describe(), ...summarizeRun(result.records), ...(perplexity ? { perplexity } : {}) };
-  run.writeFile('summary.json', JSON.stringify(summary, null, 2) + '\n');
+  run.writeFile('summary.json', `${JSON.stringify(summary, null, 2)}\n`);
   run.complete();
   return { summary, records: result.records, file };
 }

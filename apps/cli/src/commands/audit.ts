@@ -80,7 +80,7 @@ export async function runUserAudit(
     progress,
   );
   let summary: AuditSummary = output.summary;
-  let attacks;
+  let attacks: Awaited<ReturnType<typeof attackPredictions>>['examples'] | undefined;
   if (options.attack) {
     const a = await attackPredictions(
       options.attack,

@@ -285,7 +285,7 @@ export async function runDemo(
     );
     summary = { ...summary, scoredCase };
   }
-  let attacks;
+  let attacks: Awaited<ReturnType<typeof attackPredictions>>['examples'] | undefined;
   if (options.attack) {
     const a = await attackPredictions(options.attack, classifier, output.store, output.predictions, run, progress, {
       limit: options.attackTexts,

@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { type Command, InvalidArgumentError } from 'commander';
 import { required } from '../config.js';
 import { defaultThreads, type Runtime } from '../model-loader.js';
 import { positiveIntArg } from '../options.js';

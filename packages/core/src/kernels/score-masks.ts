@@ -146,7 +146,7 @@ export function scoreMasksTs(net: MaskScoringNet, tokenIds: Int32Array, masks: U
       const l = net.layers[li];
       for (let o = 0; o < l.outDim; o++) next[o] = l.bias[o];
       for (let i = 0; i < width; i++) {
-        const x = cur[i] > 0 ? cur[i] : 0;
+        const x = Math.max(cur[i], 0);
         if (x === 0) continue;
         const w = i * l.outDim;
         for (let o = 0; o < l.outDim; o++) next[o] += x * l.weight[w + o];
