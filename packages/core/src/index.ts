@@ -1,5 +1,16 @@
 export { XtrustError, isXtrustError, type XtrustErrorCode } from './errors.js';
-export { tokenize, words, distinctWords, DEFAULT_SEPARATOR, type Token, type TokenizeOptions } from './tokenizer.js';
+export {
+  tokenize,
+  words,
+  distinctWords,
+  firstWords,
+  DEFAULT_SEPARATOR,
+  type Token,
+  type TokenizeOptions,
+  type FirstWordsOptions,
+} from './tokenizer.js';
+export { writeFileAtomic } from './fs.js';
+export { hiddenSizeOf, readHfConfig } from './hf-config.js';
 export { NON_CONTENT_WORDS } from './function-words.js';
 export { rng, type Rng } from './rng.js';
 export { matmul, matmulTransB, dot, norm, cholesky, choleskySolve, softmaxRows, type FloatArray } from './linalg.js';

@@ -70,3 +70,29 @@ export function distinctWords(tokens: readonly Token[]): { vocab: string[]; toke
   });
   return { vocab, tokenToWord };
 }
+
+export interface FirstWordsOptions {
+  /**
+   * What counts as a word:
+   * - 'tokens' (default): the words of `tokenize(text)` (LIME's word list, the one explanations index
+   *   into). The text is cut right after the n-th word's last character, so the result is a prefix of
+   *   the text: its spacing, line breaks and the punctuation between the kept words are untouched.
+   * - 'whitespace': runs of non-white-space characters; the first n are re-joined by single spaces, so
+   *   white space is normalised (line breaks become spaces) and punctuation counts as part of a word.
+   *   Kept for the attack benchmark, whose stored texts were cut this way.
+   */
+  by?: 'tokens' | 'whitespace';
+}
+
+/**
+ * The text window of a text's first `n` words (see `FirstWordsOptions.by` for what a word is). n ≤ 0
+ * returns the text unchanged; so does 'tokens' for a text of at most n words ('whitespace' still
+ * normalises its white space). E.g. `firstWords('Hi, you there!', 2)` is
+ * `'Hi, you'`; with `by: 'whitespace'`, `firstWords('Hi,\n you  there!', 2)` is `'Hi, you'`.
+ */
+export function firstWords(text: string, n: number, options: FirstWordsOptions = {}): string {
+  if (n <= 0) return text;
+  if (options.by === 'whitespace') return text.split(/\s+/).filter(Boolean).slice(0, n).join(' ');
+  const t = tokenize(text);
+  return t.length <= n ? text : text.slice(0, t[n - 1].end);
+}

@@ -2,8 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from '
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createRequire } from 'node:module';
-import { XtrustError } from '@xtrust/core';
-import { writeFileAtomic } from './cache-dir.js';
+import { XtrustError, writeFileAtomic } from '@xtrust/core';
 
 const require = createRequire(import.meta.url);
 /** This package's version: part of every cache key, so a cache written by another version is rebuilt, never misread. */

@@ -31,7 +31,7 @@ export {
   type GloveOptions,
   type GloveLoadInfo,
 } from './glove.js';
-export { cacheDir, writeFileAtomic } from './cache-dir.js';
+export { cacheDir } from './cache-dir.js';
 export {
   readVectorCache,
   writeVectorCache,

@@ -5,7 +5,14 @@ import { isAbsolute, join, resolve } from 'node:path';
 import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 
 type TensorCtor = new (type: 'int64', data: BigInt64Array, dims: number[]) => Tensor;
-import { tokenize, XtrustError, type SentenceEncoder, type Token, type WordEmbedding } from '@xtrust/core';
+import {
+  hiddenSizeOf,
+  tokenize,
+  XtrustError,
+  type SentenceEncoder,
+  type Token,
+  type WordEmbedding,
+} from '@xtrust/core';
 import { checkWords } from './words.js';
 
 export interface TransformerEmbeddingOptions {
@@ -33,14 +40,6 @@ export interface ContextualWords {
   readonly vectors: Float32Array;
   /** 0 for a word with no piece inside the model's input (truncated, or only unknown pieces): its row is NaN. */
   readonly known: Uint8Array;
-}
-
-function hiddenSizeOf(config: Record<string, unknown>): number | undefined {
-  for (const k of ['hidden_size', 'd_model', 'dim', 'n_embd', 'word_embed_proj_dim']) {
-    const v = config[k];
-    if (typeof v === 'number' && Number.isInteger(v) && v > 0) return v;
-  }
-  return undefined;
 }
 
 /**
@@ -144,7 +143,7 @@ export class TransformerEmbedding implements SentenceEncoder, WordEmbedding {
     if (dim === undefined)
       throw new XtrustError(
         'INCOMPATIBLE',
-        `TransformerEmbedding: config of ${target} names no hidden size (hidden_size, d_model, dim or n_embd)`,
+        `TransformerEmbedding: config of ${target} names no hidden size (hidden_size, d_model, dim, n_embd or word_embed_proj_dim)`,
         { file: target },
       );
     const name = options.name ?? `transformer:${isFolder ? local.split(/[\\/]/).filter(Boolean).pop() : modelPathOrId}`;

@@ -1,9 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import * as ort from 'onnxruntime-node';
 import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import {
   checkProbabilities,
+  hiddenSizeOf,
+  readHfConfig,
   tokenize,
   XtrustError,
   type AttentionMap,
@@ -77,17 +79,6 @@ export interface OnnxClassifierOptions {
  * When the folder has a gradient graph (`onnx/model_grad.onnx`, see onnx-gradients.ts), the instance
  * has `inputGradients` and is a GradientProvider (the graph is loaded on first use).
  */
-/** The model's width from config.json (`hidden_size`, DistilBERT's `dim`, GPT-2's `n_embd`), if it says. */
-function hiddenSizeOf(dir: string): number | undefined {
-  try {
-    const c = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as Record<string, unknown>;
-    const h = c.hidden_size ?? c.dim ?? c.n_embd;
-    return typeof h === 'number' ? h : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export class OnnxClassifier implements Classifier, TokenScorer {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
   /** Every layer's maps (LayerAttentionProvider), when the graph outputs them (`attentions.N` per layer, or a stacked `attentions`). */
@@ -136,7 +127,7 @@ export class OnnxClassifier implements Classifier, TokenScorer {
     const labels = options.labels ? [...options.labels] : await labelsFromConfig(dir, name);
     if (labels.length < 1) throw new XtrustError('INVALID_ARGUMENT', `${name}: no labels`, { argument: 'labels' });
     const batchSize = requirePositiveInt(options.batchSize ?? 32, 'batchSize');
-    const batchTokens = options.batchTokens ?? defaultBatchTokens(hiddenSizeOf(dir));
+    const batchTokens = options.batchTokens ?? defaultBatchTokens(hiddenSizeOf(readHfConfig(dir)));
     if (batchTokens !== Infinity) requirePositiveInt(batchTokens, 'batchTokens');
     const sessions = requirePositiveInt(options.sessions ?? 1, 'sessions');
     if (options.session?.profileFilePrefix !== undefined && sessions > 1) {
