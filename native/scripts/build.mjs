@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Builds @xtrust/native: the TypeScript wrapper (tsc), then the C++ addon through cmake-js. When
 // cmake or a C++ compiler is missing, or the native build fails, it says so in one line and exits 0:
-// the package then runs the TypeScript kernels. XTRUST_NATIVE_STRICT=1 makes a failed build an error;
-// XTRUST_SKIP_NATIVE=1 skips the C++ build.
+// the package then runs the TypeScript kernels. XTRUST_NATIVE_STRICT=1 makes every way of ending
+// without an addon an error (exit 1): a missing cmake or compiler, a failed build, an addon that was
+// built but does not load, and XTRUST_SKIP_NATIVE=1 (the two contradict each other).
+// XTRUST_SKIP_NATIVE=1 alone skips the C++ build.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,16 +26,24 @@ function has(cmd, args = ['--version']) {
 const tsc = run(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { stdio: 'inherit' });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
 
+/** Without the addon: under XTRUST_NATIVE_STRICT=1 an error (exit 1), else a note and exit 0. */
+function withoutAddon(reason) {
+  if (strict) {
+    console.error(`@xtrust/native: ${reason}; XTRUST_NATIVE_STRICT=1 requires the native addon`);
+    process.exit(1);
+  }
+  console.log(`@xtrust/native: ${reason}; the TypeScript kernels will be used`);
+  process.exit(0);
+}
+
 if (process.env.XTRUST_SKIP_NATIVE === '1') {
+  if (strict) withoutAddon('XTRUST_SKIP_NATIVE=1 skips the addon build');
   console.log('@xtrust/native: XTRUST_SKIP_NATIVE=1, addon not built; the TypeScript kernels will be used');
   process.exit(0);
 }
 const compiler = ['c++', 'g++', 'clang++'].find((c) => has(c));
 if (!has('cmake') || !compiler) {
-  console.log(
-    `@xtrust/native: ${has('cmake') ? 'no C++ compiler' : 'cmake'} not found; addon not built, the TypeScript kernels will be used`,
-  );
-  process.exit(0);
+  withoutAddon(`${has('cmake') ? 'no C++ compiler' : 'cmake'} not found; addon not built`);
 }
 
 const log = join(root, 'build', 'build.log');
@@ -55,6 +65,16 @@ if (r.status !== 0 || !existsSync(addon)) {
   rmSync(addon, { force: true });
   console.log(`@xtrust/native: the native build failed, the TypeScript kernels will be used (log: ${log})`);
   process.exit(0);
+}
+if (strict) {
+  // Built is not enough: the addon must load in this Node (ABI, missing shared libraries).
+  try {
+    require(addon).info();
+  } catch (e) {
+    console.error(`@xtrust/native: the addon was built but does not load: ${e.message}`);
+    console.error('@xtrust/native: XTRUST_NATIVE_STRICT=1 requires the native addon');
+    process.exit(1);
+  }
 }
 const cuda = existsSync(join(root, 'build', 'Release', 'libxtrust_cuda.so'));
 console.log(`@xtrust/native: addon built (CPU${cuda ? ' + CUDA library' : ''})`);
