@@ -24,6 +24,7 @@ import { machineInfo } from './harness/machine.js';
 import { defineScript, runScript, UsageError, type Options } from './harness/options.js';
 import { toMarkdown, writeBenchmarks } from './harness/render.js';
 import type { BenchResult } from './harness/result.js';
+import type { Area } from './harness/areas.js';
 import { saveSection, type Section } from './harness/store.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -72,6 +73,8 @@ export const VALIDATION_ORACLES = [
 
 interface Benchmark {
   readonly name: string;
+  /** Its group on BENCHMARKS.md. */
+  readonly area: Area;
   readonly title: string;
   readonly description: string;
   /**
@@ -186,6 +189,7 @@ export function table3TransformerArgs(quick: boolean): string[] {
 export const BENCHMARKS: readonly Benchmark[] = [
   {
     name: 'native',
+    area: 'speed',
     title: 'Native kernels: top-k cosine search, average-linkage clustering, batched LIME ridge',
     description:
       '@xtrust/native (C++ addon, CPU threads + AVX) against its TypeScript twins in @xtrust/core, numpy with OpenBLAS (similarity search), SciPy and ml-hclust (clustering). Benchmarks by the native engineer (apps/bench/src/native/).',
@@ -199,6 +203,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'lime-parity',
+    area: 'explanations',
     title: 'LIME: agreement with and speed against the reference Python LIME',
     description:
       "xtrust's LimeExplainer vs marcotcr/lime's LimeTextExplainer (Debian's numpy/scipy/scikit-learn) on the same SpamAssassin e-mails and the same built-in model, 5,000 samples; the reference is re-run in the same run. Harness by the explainers engineer (apps/bench/src/lime-parity/).",
@@ -222,6 +227,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'transformer-lime',
+    area: 'speed',
     title: 'Transformer LIME: xtrust on onnxruntime-node vs Python lime + PyTorch on the same weights',
     description:
       "xtrust's LimeExplainer on OnnxClassifier (ids built from word masks, length-sorted batches) against marcotcr/lime's LimeTextExplainer with a batched PyTorch predict_proba on the same weights (the kit's BERT module), both on 2 threads (xtrust on the 4 × 256 model: two single-thread sessions in worker threads); texts of 40/120/250 words on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) and 40/120 on the DistilBERT-sized timing model (out/distil-size-bert, random weights: timing only), 5,000 samples; exact default and the optional faster modes (adaptive sample count, int8). Each (model, words) block is stored in the results folder as it finishes and reused by a later run with the same weights, texts and settings, so the hours-long full setting can be measured in parts (the table dates each block). Harness by the scoring engineer (apps/bench/src/transformer-lime/).",
@@ -288,6 +294,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'transformer-lime-30',
+    area: 'speed',
     title: 'Transformer LIME over 30 texts per length: speed and agreement with intervals',
     description:
       "transformer-lime's comparison widened to 30 SpamAssassin bodies per length (issue 30: the chosen adaptive stopping rule's agreement and speed judged on ≥ 30 texts, not 3): the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) at 120, 250 and 40 words, 5,000 samples, the exact default and the fastest mode (int8+adaptive) against Python lime + PyTorch on the same weights (seeds 1 and 2), interleaved per text on 2 threads (xtrust: two single-thread sessions). Each text is recorded as it finishes (<model>-<words>-sessions2-texts30-parts.json.gz), so the block resumes at the text it was in, across sittings; the section gives the per-text spread of the ratio and the paired gap of top-10 Jaccard to the peer's own seed-to-seed agreement with a 95 % bootstrap interval over texts (apps/bench/src/transformer-lime/).",
@@ -324,6 +331,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'transformer-lime-30-successor',
+    area: 'speed',
     title:
       "Transformer LIME over 30 texts per length: the successor stopping rule against the peer's stored explanations",
     description:
@@ -361,6 +369,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'lime-stopping',
+    area: 'explanations',
     title: "LIME's adaptive stopping rule chosen on validation texts (never the benchmark's)",
     description:
       "Candidate stopping rules of LIME's adaptive sample count (step × patience × minJaccard) replayed on recorded model outputs, on SpamAssassin bodies drawn apart from transformer-lime's texts (24 per length, 40/120/250 words, out/bert-spam or the tiny-bert-spam fixture, 5,000 samples): samples used and the drop in top-10 Jaccard to the exact seed-2 explanation, paired per text with exact seed 1's, with 90 % intervals. Since issue 30's successor choice the candidates replay the int8 graph's seed-1 stream (`--int8`: what `--lime-mode int8+adaptive` runs, so int8's own error is in each drop) and the rule with the fewest samples whose drop's upper 90 % bound (`--criterion upper`, not the mean) is ≤ 0.05 at every length is chosen; the rule of 2026-11-24 (step 250, patience 2, J ≥ 1) was chosen on 8 texts, the float stream and the mean, and left int8+adaptive just outside the bound on the benchmark's 30 texts at 250 words. Its speed and agreement on the benchmark's texts are transformer-lime's (apps/bench/src/transformer-lime/stopping.ts).",
@@ -386,6 +395,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'transformer-audit',
+    area: 'scale',
     title: "Transformer audit at the paper's scale: exact vs fast LIME, local vs queued, beside the paper's hours",
     description:
       "`xtrust audit` run as a user runs it (the built CLI as child processes) on the kit's spam classifier (out/bert-spam, 4 × 256; the committed tiny-bert-spam fixture when that is not built) over the kit's SpamAssassin-bodies split: a 10 % sample of the TOKI paper's setting (200 of 2,000 training texts for keyword identification, 100 of 1,000 test predictions, LIME 5,000 samples), in the exact LIME mode and in `--lime-mode int8+adaptive`, then the fast audit through `--queue` with two `xtrust worker` processes on a throw-away redis-server; wall and CPU time, extrapolated × 10, beside the paper's reported times (000_6d314fe57d39eb4c.txt, Table 3) and the transformer-lime peer's seconds per explanation on the same model when its files are there; the fast mode's label agreement with exact, the queued run's label mismatches and overhead. Each run is stored as it finishes and reused by a later invocation with the same settings, so the hours-long audit on the 4 × 256 model can be measured in parts (apps/bench/src/transformer-audit/run.ts). Since issue 30 the bench also runs `xtrust audit --audit-mode fast` (adaptive keyword pass, verdict-aware labels; stored as runs/audit-fast.json.gz, resumable in sittings like the others) and reports its labels equal to exact, the LIME samples each test prediction used and each class's keyword-set Jaccard against the exact run's keywords.json (`--audit-fast off` leaves it out, `--queue-mode audit-fast` queues it). The section opens with issue 30's audit table: every mode on one model (exact, fast, queued, keyword-pass's whole fast audits from apps/bench/results/keyword-pass.json.gz, the peer) with its hours at 2,000 + 1,000, labels equal to exact and keyword Jaccard per class; each run records the oracle configuration it labelled with and is read against the exact run of the same configuration: when the exact audit is measured again under a newer default `toki`, the run it replaces is kept as a slim reference (runs/exact-reference-<date>.json.gz: labels, keywords, oracle) for the runs labelled under its configuration, and a comparison that can only be made across configurations says so. A run whose keyword pass is adaptive is keyed by the stopping rule it ran, so a changed default measures it again; each sitting records its CPU's x86 family and model (since 2026-11-27), because hours compare across runs only on the same CPU.",
@@ -416,6 +426,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'explainers-speed',
+    area: 'speed',
     title: 'Explainers: time per explanation on a built-in model',
     description:
       'LIME, KernelSHAP, omission, gradient and integrated gradients over SpamAssassin e-mails (first 3,000 characters). Harness by the explainers engineer (apps/bench/src/explainers-speed/).',
@@ -427,6 +438,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'oracle-speed',
+    area: 'speed',
     title: 'Oracle: keyword identification + labelling time against the paper’s reported time',
     description:
       'TOKI keyword identification over training texts plus labelling test predictions with LIME, in one process, against the TOKI paper’s **reported** 4,866 s + 1,053 s (000, Table 3; 12-core laptop, not measured here). Harness by the oracle engineer (apps/bench/src/oracle/speed.ts).',
@@ -438,6 +450,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'table3',
+    area: 'oracle',
     title:
       'Reproduction — TOKI paper Table 3 on the shortcut benchmark family (TOKI, –K.I, Naive; G-mean with bootstrap intervals)',
     description:
@@ -454,6 +467,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'table3-transformer',
+    area: 'oracle',
     title:
       'Reproduction — TOKI paper Table 3 on the shortcut benchmark family with a transformer classifier (the model kit’s BERT)',
     description:
@@ -469,6 +483,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'oracle-drawn',
+    area: 'oracle',
     title: 'TOKI on drawn shortcut cases: the test family, per trigger band (everyday, phrase, mid, rare, absent)',
     description:
       'Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki` (the default), `toki-paper`, the previous default (`toki+nofw+notc`) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).',
@@ -510,6 +525,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'oracle-drawn-validation',
+    area: 'oracle',
     title: 'Choosing the oracle on the validation family: every step of `toki` ablated',
     description:
       "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the class name alone without its WordNet description (toki-name), the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, the thresholds around the chosen ones, and the label step's verdict rule (+vsum the paper's IS_rel ≥ IS_unr, +vboth that and the decisive test together, +vword one unrelated word against half the margin). The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
@@ -549,6 +565,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'oracle-drawn-transformer',
+    area: 'oracle',
     title:
       'TOKI on drawn shortcut cases with a transformer: the kit BERT encoder fine-tuned per test draw (quick variant)',
     description:
@@ -590,6 +607,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'oracle-drawn-transformer-full',
+    area: 'oracle',
     title: 'TOKI on drawn shortcut cases with the full-size kit BERT (4 × 256) fine-tuned per test draw',
     description:
       "The previous section's test draws (seeds 2,000 + i) with the full-size encoder issue 29 asks for: per case models/transformers/out/bert-mlm (4 layers × 256, 128 positions; built by `pnpm models:build`, not committed) fine-tuned on the case's training texts, run by onnxruntime-node on 1 thread; 200 keyword texts, LIME 1,000 samples, ≤ 100 predictions per side; until 8 cases are scored. A fine-tuning takes about 25 min on one CPU thread: with `--finetune-device cuda` the missing ones are queued, fine-tuned on a lent GPU (apps/bench/src/oracle/kit-bert-queue.ts) and brought back as int8 rows; the transformer table says where each case's model was trained (apps/bench/src/oracle/shortcut.ts --family test --model kit-bert --encoder models/transformers/out/bert-mlm).",
@@ -640,6 +658,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'oracle-word-lists',
+    area: 'oracle',
     title: "TOKI's keyword step against person-written word lists (precision and recall of 'related')",
     description:
       "Issue 29 (3): per corpus (SpamAssassin bodies, State of the Union parties, five Brown genres) a model trained on the corpus with no trigger, TOKI's keyword identification on it, and its verdicts on ≥ 60 related and ≥ 60 unrelated words per class written by a person before any oracle run (apps/bench/src/oracle/word-lists/). Two readings: the keyword status of listed words in the class's pool, and Eq. 5's r(w, c) for every listed word (apps/bench/src/oracle/word-list-agreement.ts).",
@@ -655,6 +674,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'table4',
+    area: 'attacks',
     title: 'Reproduction — TOKI paper Table 4: TOKI-guided attack vs A2T',
     description:
       'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (apps/bench/src/attack/run.ts --task table4).',
@@ -673,6 +693,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'attack-transformer',
+    area: 'attacks',
     title:
       'Reproduction — TOKI paper Table 4 on a transformer: TOKI-guided attack vs A2T against the model kit’s BERT classifiers',
     description:
@@ -726,6 +747,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'attack-transformer-full',
+    area: 'attacks',
     title: 'Reproduction — TOKI paper Table 4 on the full-size kit BERTs: TOKI-guided attack vs A2T (issue 32)',
     description:
       'The previous section with the model kit’s full-size classifiers as victims (issue 32, deliverable 2): models/transformers/out/bert-spam and bert-brown (4 layers × 256 hidden, max 128 word pieces; built by `pnpm models:build`, not committed), run by onnxruntime-node as @xtrust/models OnnxClassifier, attacked on 300 seeded held-out test instances per corpus of the kit’s own split (first 40 words); word ranking from each model’s gradient graph; TOKI’s keyword store from LIME explanations (1,000 samples) of 500 training texts. Beside each, a bow-logistic trained on the same split and attacked on the same instances. The fixture victims of the previous section stay as the quick variant. Hours on 2 cores: the attack records are appended as they finish and a rerun continues from them (apps/bench/src/attack/run.ts --task table4 --model).',
@@ -782,6 +804,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'attack-throughput',
+    area: 'speed',
     title: 'A2T attack throughput',
     description:
       'Instances attacked per second by A2T on a built-in model (apps/bench/src/attack/run.ts --task throughput).',
@@ -793,6 +816,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'cea-tef',
+    area: 'attacks',
     title: 'Reproduction — CEA vs TEF over ρ_max',
     description:
       'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (apps/bench/src/attack/run.ts --task cea).',
@@ -813,6 +837,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'cea-tef-kit',
+    area: 'attacks',
     title: 'Reproduction — CEA vs TEF over ρ_max with the model kit’s masked LM and GPT-2',
     description:
       'The previous section with the language models 002_20470d3eef4d9d3e.txt uses swapped in from the model kit: CEA’s substitutes from the kit’s BERT masked LM (models/transformers/fixtures/tiny-bert-mlm) instead of the CBOW stand-in, Δ_PP from the kit’s GPT-2 (tiny-gpt2) perplexity instead of CBOW pseudo-perplexity. The attacked classifier is still the built-in bow-logistic (the transformer victim is in the section cea-tef-transformer). Same sizes as the previous section (40 SpamAssassin instances, ρ_max 0.05–0.3) (apps/bench/src/attack/run.ts --task cea --mlm --causal-lm).',
@@ -844,6 +869,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'cea-tef-transformer',
+    area: 'attacks',
     title: 'Reproduction — CEA vs TEF over ρ_max on a transformer victim (the model kit’s BERT, masked LM and GPT-2)',
     description:
       'The previous section with the kit’s BERT spam classifier (models/transformers/fixtures/tiny-bert-spam, OnnxClassifier, gradient saliency from its gradient graph) as the attacked model, on a seeded sample of the held-out test texts of the kit’s split (first 40 words): CEA’s candidates from the kit’s masked LM (tiny-bert-mlm), Δ_PP from its GPT-2 (tiny-gpt2) — the defaults of a transformer victim — against TEF and the context-reranked stand-in; beside it a bow-logistic trained on the same split, attacked on the same instances with the same language models. Caveats: 20 instances and 3 budgets only (every CEA/TEF candidate costs a gradient-graph run of the transformer); the victim, the masked LM and GPT-2 are the kit’s tiny 2 × 128 fixtures trained on the bundled corpora only (a weak masked LM next to the paper’s DistilBERT, and GPT-2 shares its corpora, so CEA’s low Δ_PP is partly built in); times are with 1 onnxruntime thread at nice 19 on a shared machine (apps/bench/src/attack/run.ts --task cea --model).',
@@ -881,6 +907,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'cea-tef-transformer-full',
+    area: 'attacks',
     title: 'Reproduction — CEA vs TEF over ρ_max on the full-size kit models (issue 32)',
     description:
       'The previous section with the model kit’s full-size models (issue 32, deliverable 3): the attacked model models/transformers/out/bert-spam (4 layers × 256, OnnxClassifier, gradient saliency from its gradient graph), CEA’s candidates from the full-size masked LM (out/bert-mlm), Δ_PP from the full-size GPT-2 (out/gpt2, held-out perplexity 91.7); 100 seeded held-out test texts of the kit’s split (first 40 words), ρ_max 0.1 / 0.2 / 0.3; beside it a bow-logistic trained on the same split, attacked on the same instances with the same language models. The fixture victims of the previous section stay as the quick variant. Hours on 2 cores: each (method, ρ_max) record file is appended as instances finish and a rerun continues from it (apps/bench/src/attack/run.ts --task cea --model --mlm --causal-lm).',
@@ -922,6 +949,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'similarity',
+    area: 'attacks',
     title: 'Reproduction — explanation-similarity attack, base vs synonymity-weighted success (GloVe)',
     description:
       'The layout of 001_3eb24fee3e674c02.txt Table 3 as the attack engineer’s harness prints it (apps/bench/src/attack/run.ts --task similarity); the next section re-scores the same attack records with three Syn sources.',
@@ -943,6 +971,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'synonymity',
+    area: 'attacks',
     title: 'Reproduction — success rates weighted by GloVe, counter-fitted GloVe and WordNet synonymity',
     description:
       'Tables 3/5 of 001_3eb24fee3e674c02.txt: the success rate of the explanation-similarity attack under each ranked-list measure, unweighted and weighted by synonymity, with three Syn sources: GloVe cosine, counter-fitted GloVe cosine and the WordNet thesaurus (1 for synonyms). Reads the attack records the previous section wrote (apps/bench/src/reproductions/synonymity.ts).',
@@ -956,6 +985,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'ndcg',
+    area: 'explanations',
     title:
       'Reproduction — NDCG@k of self-attention, LIME, KernelSHAP and omission against the class name (Brown genres)',
     description:
@@ -968,6 +998,7 @@ export const BENCHMARKS: readonly Benchmark[] = [
   },
   {
     name: 'scale',
+    area: 'scale',
     title: 'Scale-out over BullMQ on Redis: 1 vs 2 workers, queue overhead vs a local run',
     description:
       'Jobs of 100 LIME explanations run through @xtrust/scale (BullMQ on a local redis-server) by 1 and 2 worker processes, against the same work in one local process; overhead = (queued − local) / local with one worker. Target: under 5 %. Also a kill -9 of a worker during a 1,000-instance audit (apps/bench/src/scale/run.ts).',
@@ -1143,6 +1174,7 @@ async function main(o: Options<typeof RUNNER_SCRIPT.options>): Promise<void> {
     // the stored headline is kept (saveSection), marked as read from its run until someone reads the new figures into it
     saveSection(sectionsDir, {
       name: b.name,
+      area: b.area,
       title: b.title,
       description: b.description,
       command,

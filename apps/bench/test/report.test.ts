@@ -113,44 +113,72 @@ describe('section pages', () => {
 });
 
 describe('BENCHMARKS.md, one page', () => {
-  it('has a headline row per section, in order, each linking to its page; a stale headline says which run it is from', () => {
+  it('opens with the status line, groups rows by area, each linking to its page; a stale headline says which run it is from', () => {
     const md = benchmarksPage(
       [
-        section({ name: 'a', title: 'First', order: 1, headline: headline() }),
+        section({ name: 'a', area: 'speed', title: 'First', order: 1, headline: headline() }),
         section({
           name: 'b',
+          area: 'oracle',
           title: 'Second',
           order: 2,
           date: '2026-02-01T00:00:00.000Z',
           headline: headline({ met: 'partly', xtrust: 'a | b' }),
         }),
-        section({ name: 'c', title: 'Third', order: 3, status: 'failed', reason: 'boom' }),
+        section({ name: 'c', area: 'speed', title: 'Third', order: 3, status: 'failed', reason: 'boom' }),
+        section({ name: 'd', title: 'Fourth', order: 4, headline: headline({ met: 'n/a' }) }),
       ],
       links('/r'),
     );
     expect(md).toContain(
-      '| [a](apps/bench/results/a.md) | Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** | 2026-01-02 | `pnpm bench --only x` |',
+      '**4 benchmarks: 1 met · 1 partly · 0 not met · 1 no goal** · 1 without a headline · 1 failed',
+    );
+    expect(md).toContain(
+      '| [a](apps/bench/results/a.md) | Is X fast? | 1.0 s | peer 10 s | ≥ 5× | **met** | 2026-01-02 |',
     );
     expect(md).toContain('| [b](apps/bench/results/b.md) | Is X fast? | a \\| b |');
-    expect(md).toContain('2026-02-01 (headline figures from the run of 2026-01-02: not yet re-read)');
+    expect(md).toContain('2026-02-01 (headline from the run of 2026-01-02: not yet re-read)');
     expect(md).toContain(
       '| [c](apps/bench/results/c.md) | Third | no headline yet: see the section | — | — | **failed** |',
     );
-    expect(md.indexOf('[a]')).toBeLessThan(md.indexOf('[b]'));
-    expect(md).toContain('node apps/bench/dist/report.js');
+    // areas in page order (oracle before speed), sections without an area last
+    expect(md.indexOf('## Oracle')).toBeLessThan(md.indexOf('## Speed'));
+    expect(md.indexOf('[b]')).toBeLessThan(md.indexOf('[a]'));
+    expect(md.indexOf('[a]')).toBeLessThan(md.indexOf('[c]'));
+    expect(md.indexOf('## Other')).toBeGreaterThan(md.indexOf('[c]'));
+    expect(md).toContain('pnpm bench --render');
+    expect(md).not.toContain('node apps/bench/dist');
+  });
+
+  it('shows `pnpm bench --only NAME` as the command of a section a script wrote itself, and the headline notes on its page', () => {
+    const page = sectionPage(
+      section({
+        name: 'kp',
+        command:
+          'pnpm turbo run build --filter=@xtrust/bench && node apps/bench/dist/keyword-pass/run.js --whole a.json',
+        headline: headline({ notes: 'the caveat' }),
+      }),
+      links('/r'),
+    );
+    expect(page).toContain(
+      '- Command: `pnpm bench --only kp` (runs `node apps/bench/dist/keyword-pass/run.js --whole a.json` after building)',
+    );
+    expect(page).toContain('**Notes on the headline**\n\nthe caveat');
   });
 
   it('rebuilds the page and the section pages from stored sections, keeps a stored headline over a re-run and removes pages of sections gone', () => {
     const root = mkdtempSync(join(tmpdir(), 'bench-'));
     const sections = join(root, 'apps/bench/results/sections');
-    saveSection(sections, section({ name: 'b', title: 'Second', order: 2, headline: headline() }));
-    saveSection(sections, section({ name: 'a', title: 'First', order: 1 }));
+    saveSection(sections, section({ name: 'b', area: 'scale', title: 'Second', order: 2, headline: headline() }));
+    saveSection(sections, section({ name: 'a', area: 'scale', title: 'First', order: 1 }));
     // a page this renderer wrote for a section that no longer exists, and a hand-written file beside it
     writeFileSync(join(root, 'apps/bench/results/gone.md'), `${GENERATED_MARK}gone.json -->\n# Gone\n`);
     writeFileSync(join(root, 'apps/bench/results/notes.md'), '# kept: not generated\n');
     // a re-run writes no headline: the stored one stays, with the date of the run it was read from
     saveSection(sections, section({ name: 'b', title: 'Second', order: 2, date: '2026-03-01T00:00:00.000Z' }));
     expect(loadSections(sections).find((s) => s.name === 'b')?.headline?.from).toBe('2026-01-02T03:04:05.000Z');
+    // and so does its area (a script writing its own section names none)
+    expect(loadSections(sections).find((s) => s.name === 'b')?.area).toBe('scale');
 
     expect(writeBenchmarks(join(root, 'BENCHMARKS.md'), sections)).toEqual(['a.md', 'b.md']);
     const md = readFileSync(join(root, 'BENCHMARKS.md'), 'utf8');

@@ -38,16 +38,25 @@ export {
 } from './store.js';
 export {
   benchmarksPage,
+  byArea,
   cell,
   GENERATED_MARK,
   headlineTable,
+  MAX_CELL_WORDS,
+  metCounts,
   pagePath,
   resultsTable,
   secs,
+  sectionCommand,
   sectionPage,
   spread,
+  STALE_MARK,
+  statusLine,
   toMarkdown,
+  wordCount,
   writeBenchmarks,
 } from './render.js';
+export { AREA_TITLES, AREAS, type Area } from './areas.js';
+export { readmeResults, RESULTS_BEGIN, RESULTS_END, updateReadme, withReadmeResults } from './readme-results.js';
 export { cpuVectorExtensions, formatMachine, machineInfo, type MachineInfo } from './machine.js';
 export { formatResults, type BenchResult } from './result.js';

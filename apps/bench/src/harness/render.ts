@@ -1,15 +1,18 @@
 /**
- * Section rendering. BENCHMARKS.md is one page: a headline table with a row per benchmark — the question,
- * xtrust's figure, the peer's (or the paper's) figure, the goal, met or not, the date and the command — each
- * row linking to the benchmark's full section, one Markdown file per section in apps/bench/results/<name>.md
- * (description, command, machine, every table). Both are rendered from the section JSON in
+ * Section rendering. BENCHMARKS.md is one page read in a minute: a status line (how many goals are met), then
+ * a headline table per area with a row per benchmark — the question, xtrust's figure, the peer's (or the
+ * paper's), the goal, met or not, the run date; each cell ≤ 30 words — each row linking to the benchmark's
+ * full section, one Markdown file per section in apps/bench/results/<name>.md (the headline's notes, the
+ * description, command, machine, every table). Both are rendered from the section JSON in
  * apps/bench/results/sections/, by `pnpm bench` after each section it runs and, without running anything,
- * by `node apps/bench/dist/report.js`.
+ * by `pnpm bench --render` (or `node apps/bench/dist/report.js`), which also renews the root README's results block.
  */
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { formatMachine } from './machine.js';
 import type { BenchResult } from './result.js';
+import { AREA_TITLES, AREAS, type Area } from './areas.js';
+import { updateReadme } from './readme-results.js';
 import { loadSections, writeFileAtomic, type Headline, type Section } from './store.js';
 import { median } from './timing.js';
 
@@ -91,6 +94,15 @@ export function toMarkdown(stdout: string): string {
 /** The first line of every page this renderer writes: it marks the file as generated (and removable when its section is gone). */
 export const GENERATED_MARK = '<!-- Written by apps/bench from results/sections/';
 
+/** The most words a headline cell may hold: BENCHMARKS.md is read in a minute; the rest goes to the section page (`notes`). */
+export const MAX_CELL_WORDS = 30;
+
+/** A cell's words, as the page's limit counts them (runs of non-space characters). */
+export const wordCount = (text: string): number => text.split(/\s+/).filter((w) => w !== '').length;
+
+/** What a stale headline's run cell says: its figures are from an earlier run than the section's tables. */
+export const STALE_MARK = 'not yet re-read';
+
 const MET: Record<Headline['met'], string> = {
   yes: '**met**',
   no: '**not met**',
@@ -106,7 +118,7 @@ const link = (from: string, to: string) => relative(from, to).split(sep).join('/
 function runCell(s: Section): string {
   const stale =
     s.headline && s.headline.from !== s.date
-      ? ` (headline figures from the run of ${day(s.headline.from)}: not yet re-read)`
+      ? ` (headline from the run of ${day(s.headline.from)}: ${STALE_MARK})`
       : '';
   return `${day(s.date)}${s.quick ? ', **quick**' : ''}${stale}`;
 }
@@ -119,16 +131,62 @@ function headlineCells(s: Section): [string, string, string, string, string] {
   return [h.question, h.xtrust, h.peer, h.goal, met];
 }
 
-/** The headline table (the heart of BENCHMARKS.md and the top of each section's page). */
+/**
+ * The command that re-runs a section: always `pnpm bench --only NAME` (with the flags the runner stored, such as
+ * `--stored`). A script that writes its own section records the command it ran; that is shown as what the
+ * runner runs, never as the way to run it.
+ */
+export function sectionCommand(s: Section): { command: string; script?: string } {
+  if (s.command.startsWith('pnpm bench ')) return { command: s.command, script: s.script };
+  const ran = s.command.replace(/^pnpm turbo run build --filter=@xtrust\/bench && /, '');
+  return { command: `pnpm bench --only ${s.name}`, script: s.script ? `node apps/bench/dist/${s.script}` : ran };
+}
+
+/** How many headlines are met, partly met, not met and without a goal (the status line of BENCHMARKS.md). */
+export function metCounts(sections: readonly Section[]): Record<Headline['met'] | 'none', number> {
+  const n = { yes: 0, partly: 0, no: 0, 'n/a': 0, none: 0 };
+  for (const s of sections) n[s.headline?.met ?? 'none']++;
+  return n;
+}
+
+/** The status line: `32 benchmarks: 10 met · 12 partly · 4 not met · 6 no goal`. */
+export function statusLine(sections: readonly Section[]): string {
+  const n = metCounts(sections);
+  const failed = sections.filter((s) => s.status === 'failed').length;
+  const notRun = sections.filter((s) => s.status === 'skipped').length;
+  return [
+    `**${sections.length} benchmarks: ${n.yes} met · ${n.partly} partly · ${n.no} not met · ${n['n/a']} no goal**`,
+    n.none ? ` · ${n.none} without a headline` : '',
+    failed ? ` · ${failed} failed at their last run` : '',
+    notRun ? ` · ${notRun} not run at their last run` : '',
+  ].join('');
+}
+
+/** The sections of an area, in page order; sections stored without an area come last, under "Other". */
+export function byArea(sections: readonly Section[]): { area: Area | undefined; title: string; sections: Section[] }[] {
+  const groups: { area: Area | undefined; title: string; sections: Section[] }[] = AREAS.map((a) => ({
+    area: a,
+    title: AREA_TITLES[a],
+    sections: sections.filter((s) => s.area === a),
+  }));
+  groups.push({
+    area: undefined,
+    title: 'Other',
+    sections: sections.filter((s) => !s.area || !AREAS.includes(s.area)),
+  });
+  return groups.filter((g) => g.sections.length > 0);
+}
+
+/** A headline table (BENCHMARKS.md has one per area): the benchmark (linked), its question and answer in figures, met, the run date. */
 export function headlineTable(sections: readonly Section[], pageLink: (s: Section) => string): string {
   const lines = [
-    '| benchmark | question | xtrust | peer or paper (same run) | goal | met | run | command |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| benchmark | question | xtrust | peer | goal | met | run |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const s of sections) {
     const [question, xtrust, peer, goal, met] = headlineCells(s).map(cell);
     lines.push(
-      `| [${s.name}](${pageLink(s)}) | ${question} | ${xtrust} | ${peer} | ${goal} | ${met} | ${runCell(s)} | \`${cell(s.command)}\` |`,
+      `| [${s.name}](${pageLink(s)}) | ${question} | ${xtrust} | ${peer} | ${goal} | ${met} | ${runCell(s)} |`,
     );
   }
   return lines.join('\n');
@@ -146,13 +204,13 @@ export interface PageLinks {
 /** The path of a section's page. */
 export const pagePath = (pagesDir: string, name: string) => join(pagesDir, `${name}.md`);
 
-/** One section's page: its headline, what it measures, the command, run, machine, and every table. */
+/** One section's page: its headline and the notes behind it, what it measures, the command, run, machine, and every table. */
 export function sectionPage(s: Section, links: PageLinks): string {
   const out = [
-    `${GENERATED_MARK}${s.name}.json by \`node apps/bench/dist/report.js\` (and \`pnpm bench\`): edit the JSON, not this file -->`,
+    `${GENERATED_MARK}${s.name}.json by \`pnpm bench --render\` (and \`pnpm bench\`): edit the JSON, not this file -->`,
     `# ${s.title}`,
     '',
-    `[All benchmarks](${link(links.pagesDir, links.benchmarksFile)}) · section \`${s.name}\` · data: [${link(links.pagesDir, join(links.sectionsDir, `${s.name}.json`))}](${link(links.pagesDir, join(links.sectionsDir, `${s.name}.json`))})`,
+    `[All benchmarks](${link(links.pagesDir, links.benchmarksFile)}) · section \`${s.name}\`${s.area ? ` · area ${AREA_TITLES[s.area] ?? s.area}` : ''} · data: [${link(links.pagesDir, join(links.sectionsDir, `${s.name}.json`))}](${link(links.pagesDir, join(links.sectionsDir, `${s.name}.json`))})`,
     '',
   ];
   if (s.headline) {
@@ -163,6 +221,7 @@ export function sectionPage(s: Section, links: PageLinks): string {
       `| ${question} | ${xtrust} | ${peer} | ${goal} | ${met} |`,
       '',
     );
+    if (s.headline.notes?.trim()) out.push('**Notes on the headline**', '', s.headline.notes.trim(), '');
     if (s.headline.from !== s.date)
       out.push(
         `*The headline's figures were read from the run of ${day(s.headline.from)}; the tables below are from the run of ${day(s.date)}.*`,
@@ -170,7 +229,8 @@ export function sectionPage(s: Section, links: PageLinks): string {
       );
   }
   out.push(s.description, '');
-  out.push(`- Command: \`${s.command}\`${s.script ? ` (runs \`${s.script.trim()}\` after building)` : ''}`);
+  const { command, script } = sectionCommand(s);
+  out.push(`- Command: \`${command}\`${script ? ` (runs \`${script.trim()}\` after building)` : ''}`);
   out.push(
     `- Run: ${s.date.slice(0, 16).replace('T', ' ')} UTC, ${secs(s.seconds)} s${s.quick ? ', **quick mode** (reduced sizes; figures indicative)' : ''}`,
   );
@@ -184,35 +244,44 @@ export function sectionPage(s: Section, links: PageLinks): string {
   return out.join('\n');
 }
 
-/** BENCHMARKS.md: the headline table, each row linking to its section's page. */
+/** BENCHMARKS.md: the status line, then a headline table per area, each row linking to its section's page. */
 export function benchmarksPage(sections: readonly Section[], links: PageLinks): string {
   const sectionsDir = links.sectionsDir;
   const from = dirname(links.benchmarksFile);
   const readme = link(from, join(links.pagesDir, '..', 'README.md'));
-  return [
+  const out = [
     '# Benchmarks',
     '',
-    'Each row answers one question with figures; its link opens the full section — what is compared, the command, the machine and every table.',
-    'Where a peer is named, both sides were measured **in the same run on the same machine**; a figure a paper reported is labelled **reported**, never passed off as measured.',
-    'Ratios are peer time over xtrust time (above 1: xtrust is faster). The machines are shared: each section records the load average.',
+    statusLine(sections),
     '',
-    headlineTable(sections, (s) => link(from, pagePath(links.pagesDir, s.name))),
+    'A row per benchmark, in figures; its link opens the section page — method, machine, every caveat and table.',
+    "A named peer ran **in the same run on the same machine**; a paper's figure is labelled **reported**. Ratios are peer time over xtrust time.",
     '',
-    `*met*: the goal holds on the figures shown; *partly*: a goal of several parts, the xtrust cell says which hold; *no goal*: a reproduction or a measurement with no target set.`,
+  ];
+  for (const g of byArea(sections)) {
+    out.push(
+      `## ${g.title}`,
+      '',
+      headlineTable(g.sections, (s) => link(from, pagePath(links.pagesDir, s.name))),
+      '',
+    );
+  }
+  out.push(
+    '*met*: the goal holds on the figures shown; *partly*: some parts of the goal hold (the section page says which); *no goal*: a reproduction or a measurement with no target.',
     '',
     '## Running and re-rendering',
     '',
     '```sh',
-    'pnpm bench --list                      # the sections',
-    'pnpm bench --only NAME[,NAME]          # re-run some sections (others stay as stored); --quick for reduced sizes',
-    'node apps/bench/dist/report.js         # re-render this page and every section page from the stored JSON, measuring nothing',
+    'pnpm bench --list                 # every benchmark, by area',
+    'pnpm bench --only NAME[,NAME]     # re-run some (the others stay as stored); --quick: reduced sizes; --stored: re-render stored parts',
+    'pnpm bench --render               # re-render this page, the section pages and the README block, measuring nothing',
     '```',
     '',
     `Sections are stored as JSON in [${link(from, sectionsDir)}/](${link(from, sectionsDir)}) and rendered to one page each in [${link(from, links.pagesDir)}/](${link(from, links.pagesDir)}).`,
-    'Run directories, caches, report HTML and explanation JSONL are not committed: each section page says what its command regenerates.',
-    `A re-run keeps the row's headline, marked as read from the earlier run, until its figures are read again into the section's \`headline\` ([${readme}](${readme}#before-merge)).`,
+    `A re-run keeps the row's headline, marked as read from the earlier run, until its figures are read again into the section's \`headline\` ([${readme}](${readme}#headlines)).`,
     '',
-  ].join('\n');
+  );
+  return out.join('\n');
 }
 
 /** True when `file` is a page this renderer wrote. */
@@ -226,9 +295,15 @@ function isGeneratedPage(file: string): boolean {
 
 /**
  * Writes BENCHMARKS.md (`file`) and one page per stored section (in `pagesDir`, by default the folder
- * holding `sectionsDir`), and removes the pages of sections no longer stored. Returns the pages written.
+ * holding `sectionsDir`), removes the pages of sections no longer stored, and renews the results block of
+ * `readme` (the README beside BENCHMARKS.md) when it has the block's markers. Returns the pages written.
  */
-export function writeBenchmarks(file: string, sectionsDir: string, pagesDir = dirname(sectionsDir)): string[] {
+export function writeBenchmarks(
+  file: string,
+  sectionsDir: string,
+  pagesDir = dirname(sectionsDir),
+  readme = join(dirname(file), 'README.md'),
+): string[] {
   const sections = loadSections(sectionsDir);
   const links: PageLinks = { pagesDir, sectionsDir, benchmarksFile: file };
   const written: string[] = [];
@@ -244,5 +319,6 @@ export function writeBenchmarks(file: string, sectionsDir: string, pagesDir = di
     }
   }
   writeFileAtomic(file, benchmarksPage(sections, links));
+  updateReadme(readme, sections);
   return written.map((p) => basename(p));
 }

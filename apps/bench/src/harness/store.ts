@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFile
 import { dirname, join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import type { MachineInfo } from './machine.js';
+import type { Area } from './areas.js';
 import type { BenchResult } from './result.js';
 
 /** Writes `text` (or bytes) to `file` atomically (creating its folder). */
@@ -62,11 +63,18 @@ export interface Headline {
   readonly met: 'yes' | 'no' | 'partly' | 'n/a';
   /** The `date` of the section run the figures were read from. */
   readonly from: string;
+  /**
+   * What the cells leave out (Markdown): secondary figures, caveats, the host, the reasoning behind `met`.
+   * Rendered at the top of the section's page; BENCHMARKS.md shows only the cells (each ≤ 30 words).
+   */
+  readonly notes?: string;
 }
 
 /** What one benchmark left after a run. */
 export interface Section {
   readonly name: string;
+  /** The group of BENCHMARKS.md the row sits in (declared with the benchmark in src/sections/). */
+  readonly area?: Area;
   readonly title: string;
   /** What is compared, with what, and where the numbers of a paper come from. */
   readonly description: string;
@@ -96,15 +104,20 @@ export interface Section {
 /**
  * Stores a section atomically. A section saved without a headline (a re-run: runs do not write headlines)
  * keeps the stored one, whose `from` still names the run its figures were read from; so does a section
- * saved without `regenerated`.
+ * saved without `regenerated` or `area` (a script that writes its own section names no area).
  */
 export function saveSection(dir: string, s: Section): void {
   const target = join(dir, `${s.name}.json`);
   let out = s;
-  if ((s.headline === undefined || s.regenerated === undefined) && existsSync(target)) {
+  if ((s.headline === undefined || s.regenerated === undefined || s.area === undefined) && existsSync(target)) {
     try {
       const stored = readJson<Section>(target);
-      out = { ...s, headline: s.headline ?? stored.headline, regenerated: s.regenerated ?? stored.regenerated };
+      out = {
+        ...s,
+        area: s.area ?? stored.area,
+        headline: s.headline ?? stored.headline,
+        regenerated: s.regenerated ?? stored.regenerated,
+      };
     } catch {
       // an unreadable stored section is replaced
     }
