@@ -43,7 +43,7 @@ describe('drawCase', () => {
     expect(a.family).toBe('test');
     expect(drawCase(familySeed('validation', 3), lookup, emb, 'everyday').family).toBe('validation');
     expect(FAMILY_SEEDS.validation + FAMILY_SIZE).toBeLessThanOrEqual(FAMILY_SEEDS.test);
-    expect(() => drawCase(5, lookup, emb)).toThrow(/outside both families/);
+    expect(() => drawCase(5, lookup, emb)).toThrow(/outside every family/);
   });
 
   it('shares lie in [0.3, 1.0] on a 0.05 grid; bands are drawn at the stated weights', () => {

@@ -244,6 +244,13 @@ export interface ShortcutBenchmarkOptions {
   /** The trigger, a word or a phrase (mode 'trigger'). */
   trigger?: string;
   /**
+   * The trigger is a word a person calls *related* to the class it is planted in (a control of the
+   * related-trigger family, issue 47): a prediction resting on it is right for the right reason, so its
+   * ground truth is **trustworthy** (and `restsOnTrigger` says it rests on the trigger). Default false: the
+   * trigger is spurious and a prediction resting on it is untrustworthy. Mode 'trigger' only.
+   */
+  triggerRelated?: boolean;
+  /**
    * Texts per predictProba call (default 256). Originals go in calls of exactly this many (the last
    * may be smaller); perturbed variants go one chunk of texts per call, a chunk closing with the text
    * whose variants reach batchSize (so a call holds at most batchSize − 1 plus one text's variants).
@@ -273,6 +280,8 @@ export interface BenchmarkCase {
   readonly reason: string;
   /** Whether the text carries the spurious part (the trigger, or a header block). */
   readonly shortcut: boolean;
+  /** Whether the prediction rests on the trigger or the headers: it flips when they are removed (always set by buildShortcutBenchmark). */
+  readonly restsOnTrigger?: boolean;
   /** How many perturbed variants of this text were classified (the trigger alone, shared by all texts, not counted). */
   readonly variants: number;
 }
@@ -429,7 +438,18 @@ export async function buildShortcutBenchmark(
     ambiguous.add(reason);
     excludedIds.push({ id: rows[i].id, reason });
   };
-  type Outcome = { truth: 'trustworthy' | 'untrustworthy'; reason: string; shortcut: boolean; variants: number };
+  type Outcome = {
+    truth: 'trustworthy' | 'untrustworthy';
+    reason: string;
+    shortcut: boolean;
+    restsOnTrigger: boolean;
+    variants: number;
+  };
+  if (options.triggerRelated && mode !== 'trigger')
+    throw new XtrustError('INVALID_ARGUMENT', `buildShortcutBenchmark: triggerRelated goes with mode 'trigger'`, {
+      argument: 'triggerRelated',
+    });
+  const related = options.triggerRelated === true;
   const outcome: (Outcome | null)[] = rows.map(() => null);
   let incorrect = 0;
   const spurious = mode === 'trigger' ? `the trigger "${options.trigger}"` : 'the headers';
@@ -447,19 +467,32 @@ export async function buildShortcutBenchmark(
     const i = p.row;
     const n = p.variants.length + (p.withoutClass !== null ? 1 : 0);
     if (without !== predicted[i]) {
-      outcome[i] = {
-        truth: 'untrustworthy',
-        reason: `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`,
-        shortcut: true,
-        variants: n,
-      };
-    } else if (alone === predicted[i]) {
+      outcome[i] = related
+        ? {
+            truth: 'trustworthy',
+            reason: `the prediction flips when ${spurious} is removed, and ${spurious} is related to the class: right for the right reason`,
+            shortcut: true,
+            restsOnTrigger: true,
+            variants: n,
+          }
+        : {
+            truth: 'untrustworthy',
+            reason: `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`,
+            shortcut: true,
+            restsOnTrigger: true,
+            variants: n,
+          };
+    } else if (alone === predicted[i] && !related) {
       exclude(i, AMBIGUOUS.overDetermined);
     } else {
       outcome[i] = {
         truth: 'trustworthy',
-        reason: `the prediction survives removing ${spurious}, and ${spurious} alone ${mode === 'trigger' ? 'gives' : 'give'} another class`,
+        reason:
+          alone === predicted[i]
+            ? `the prediction survives removing ${spurious}, which alone gives the same class: both reasons are related ones`
+            : `the prediction survives removing ${spurious}, and ${spurious} alone ${mode === 'trigger' ? 'gives' : 'give'} another class`,
         shortcut: true,
+        restsOnTrigger: false,
         variants: n,
       };
     }
@@ -502,6 +535,7 @@ export async function buildShortcutBenchmark(
         truth: 'trustworthy',
         reason: `the text carries no ${spurious.replace(/^the /, '')}`,
         shortcut: false,
+        restsOnTrigger: false,
         variants: 0,
       };
     } else {

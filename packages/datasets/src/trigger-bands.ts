@@ -12,6 +12,8 @@
  * A trigger is *spurious* by construction: a corpus word naturally more than twice as frequent (per text) in
  * the target class as in the others is not drawn — planting a word the class already leans on would make
  * the model partly right for the right reasons, and the intervention's ground truth would call it wrong.
+ * Nor is a word a person calls *related* to the target (issue 47: a trigger's side is decided by meaning,
+ * not by frequency alone): the caller passes that judgement as `exclude` (the bench's word lists and rubric).
  */
 import { tokenize, NON_CONTENT_WORDS, type Rng } from '@xtrust/core';
 
@@ -120,7 +122,8 @@ function madeUpWord(r: Rng): string {
 
 /**
  * Draws a trigger of `band` for `target` from the corpus vocabulary (and the embedding, needed for the rare
- * and absent bands only). Tries candidates in seeded order, skipping words that lean on the target class.
+ * and absent bands only). Tries candidates in seeded order, skipping words that lean on the target class
+ * and words `exclude` rejects (words a person calls related to the target: a spurious trigger must not be one).
  */
 export function drawTrigger(
   r: Rng,
@@ -128,14 +131,16 @@ export function drawTrigger(
   target: string,
   v: CorpusVocabulary,
   embedding?: DrawEmbedding,
+  exclude?: (word: string) => boolean,
 ): string {
+  const free = (w: string) => !leansOnTarget(v, w, target) && !exclude?.(w);
   const fromRanks = (lo: number, hi: number): string => {
     const end = Math.min(hi, v.ranked.length);
     if (end <= lo)
       throw new Error(`the corpus has only ${v.ranked.length} content words: no ${band} band (ranks ${lo}–${hi})`);
     for (let tries = 0; tries < 1000; tries++) {
       const w = v.ranked[lo + r.int(end - lo)];
-      if (!leansOnTarget(v, w, target)) return w;
+      if (free(w)) return w;
     }
     throw new Error(`no ${band} word of the corpus is free of a natural lean on ${target}`);
   };
@@ -154,7 +159,7 @@ export function drawTrigger(
     const rows = Math.min(RARE_EMBEDDING_ROWS, embedding.size);
     for (let tries = 0; tries < 10000; tries++) {
       const w = embedding.wordAt(r.int(rows));
-      if (CONTENT.test(w) && !NON_CONTENT_WORDS.has(w) && !common.has(w) && !leansOnTarget(v, w, target)) return w;
+      if (CONTENT.test(w) && !NON_CONTENT_WORDS.has(w) && !common.has(w) && free(w)) return w;
     }
     throw new Error('no rare word found among the embedding rows');
   }

@@ -196,7 +196,7 @@ export interface BuiltCase {
   readonly bench: ShortcutBenchmark;
   readonly validationBench?: ShortcutBenchmark;
   /** Each test fraction tried, with the ground-truth counts it gave. */
-  readonly attempts: readonly { testFraction: number; trustworthy: number; untrustworthy: number }[];
+  readonly attempts: readonly { testFraction: number; trustworthy: number; untrustworthy: number; rests?: number }[];
   /** Both sides reach the minimum: the case is scored. */
   readonly scored: boolean;
   readonly trainSeconds: number;
@@ -221,7 +221,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
   if (options.testFractions.length === 0)
     throw new XtrustError('INVALID_ARGUMENT', 'buildCase: no test fraction', { argument: 'testFractions' });
   const corpus = options.corpus ?? loadCorpus(spec);
-  const attempts: { testFraction: number; trustworthy: number; untrustworthy: number }[] = [];
+  const attempts: { testFraction: number; trustworthy: number; untrustworthy: number; rests?: number }[] = [];
   let last: BuiltCase | undefined;
   for (const testFraction of options.testFractions) {
     const data = prepareCase(spec, { ...options, corpus, testFraction });
@@ -251,15 +251,24 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
         { seed: spec.seed, labels: data.labels },
       );
     const trainSeconds = (performance.now() - t0) / 1000;
-    const gt = { mode: data.mode, ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}) };
+    const gt = {
+      mode: data.mode,
+      ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}),
+      ...(spec.side === 'related' ? { triggerRelated: true } : {}),
+    };
     const bench = await buildShortcutBenchmark(model, data.test, gt);
     const { trustworthy, untrustworthy, incorrect } = bench.counts;
-    attempts.push({ testFraction, trustworthy, untrustworthy });
+    const rests = bench.cases.filter((c) => c.restsOnTrigger).length;
+    attempts.push({ testFraction, trustworthy, untrustworthy, ...(spec.side === 'related' ? { rests } : {}) });
     const testAccuracy = 1 - incorrect / data.test.length;
     options.log?.(
       `  test fraction ${testFraction}: ${data.train.length} train / ${data.test.length} test rows; ${trustworthy} trustworthy, ${untrustworthy} untrustworthy, ${bench.counts.ambiguous.count} ambiguous ${JSON.stringify(bench.counts.ambiguous.reasons)}, ${incorrect} incorrect`,
     );
-    const scored = trustworthy >= options.minPerSide && untrustworthy >= options.minPerSide;
+    // a related-trigger control has every prediction trustworthy: its sides are resting on the trigger or not
+    const scored =
+      spec.side === 'related'
+        ? rests >= options.minPerSide && trustworthy - rests >= options.minPerSide
+        : trustworthy >= options.minPerSide && untrustworthy >= options.minPerSide;
     last = {
       data,
       model,
@@ -279,6 +288,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
       validationBench: await buildShortcutBenchmark(last.model, last.data.validation, {
         mode: last.data.mode,
         ...(last.data.mode === 'trigger' ? { trigger: last.data.spec.trigger } : {}),
+        ...(spec.side === 'related' ? { triggerRelated: true } : {}),
       }),
     };
   return last!;

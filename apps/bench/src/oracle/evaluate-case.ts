@@ -7,7 +7,13 @@
 import { join } from 'node:path';
 import { rng, tokenize, type Explainer } from '@xtrust/core';
 import { GradientExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
-import { classificationMetrics, gmeanInterval, rocAuc, type ClassificationMetrics } from '@xtrust/metrics';
+import {
+  bootstrapInterval,
+  classificationMetrics,
+  gmeanInterval,
+  rocAuc,
+  type ClassificationMetrics,
+} from '@xtrust/metrics';
 import {
   chooseThetaConf,
   explainTolerant,
@@ -33,6 +39,46 @@ export interface ScoredRow {
   readonly gmeanCI: { readonly lo: number; readonly hi: number };
   /** Predictions the oracle could not label (counted as not trustworthy). */
   readonly unknown: number;
+}
+
+/** A share of predictions labelled trustworthy, with its percentile-bootstrap 95 % interval over the predictions. */
+export interface ShareInterval {
+  readonly n: number;
+  readonly trustworthy: number;
+  readonly share: number;
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/**
+ * A related-trigger control's figures for one configuration (issue 47): every scored prediction is
+ * trustworthy by ground truth; the score that matters is the share of those that *rest on* the planted
+ * related word which the oracle labels trustworthy (`rests`); `other` is the same share on the rest.
+ */
+export interface ControlRow {
+  readonly method: string;
+  readonly oracle: string;
+  readonly rests: ShareInterval;
+  readonly other: ShareInterval;
+  /** Predictions the oracle could not label (counted as not trustworthy). */
+  readonly unknown: number;
+}
+
+/** The share of ones in `verdicts` at the positions of `which`, with a seeded percentile-bootstrap interval. */
+export function shareInterval(verdicts: Uint8Array, which: readonly number[], seed: number, resamples: number) {
+  const n = which.length;
+  const ones = which.reduce((a, i) => a + verdicts[i], 0);
+  if (n === 0) return { n, trustworthy: 0, share: Number.NaN, lo: Number.NaN, hi: Number.NaN };
+  const ci = bootstrapInterval(
+    n,
+    (idx) => {
+      let t = 0;
+      for (const j of idx) t += verdicts[which[j]];
+      return t / idx.length;
+    },
+    { seed, resamples },
+  );
+  return { n, trustworthy: ones, share: ones / n, lo: ci.lo, hi: ci.hi };
 }
 
 /** Where a trigger word ended up in one class's keyword identification. */
@@ -91,6 +137,8 @@ export interface CaseResult {
   /** Predictions explained and scored per side (a seeded sample of at most perSide each). */
   readonly scored?: { readonly trustworthy: number; readonly untrustworthy: number };
   readonly rows: readonly ScoredRow[];
+  /** A related-trigger control (spec.side 'related'): the share labelled trustworthy per configuration, in place of G-means. */
+  readonly control?: readonly ControlRow[];
   readonly keywords: readonly KeywordReport[];
   readonly naive?: { readonly auc: number; readonly bestThetaConf: number };
   readonly explanations?: { readonly made: number; readonly reused: number };
@@ -124,12 +172,22 @@ export function makeExplainer(suffix: string, samples: number, seed: number): { 
   throw new Error(`unknown explainer ${suffix} (lime, omis, grad)`);
 }
 
-/** A seeded sample of at most n items of each side, in input order. */
-export function sampleSides(cases: readonly BenchmarkCase[], n: number, seed: number): BenchmarkCase[] {
+/**
+ * A seeded sample of at most n items of each side, in input order. The sides are the ground truth's, or
+ * (`byReliance`, a related-trigger control whose predictions are all trustworthy) resting on the trigger or not.
+ */
+export function sampleSides(
+  cases: readonly BenchmarkCase[],
+  n: number,
+  seed: number,
+  byReliance = false,
+): BenchmarkCase[] {
   const r = rng(seed);
   const keep = new Set<BenchmarkCase>();
   for (const side of ['trustworthy', 'untrustworthy'] as const) {
-    const all = cases.filter((c) => c.truth === side);
+    const all = cases.filter((c) =>
+      byReliance ? (c.restsOnTrigger === true) === (side === 'untrustworthy') : c.truth === side,
+    );
     for (const j of r.sampleIndices(all.length, Math.min(n, all.length))) keep.add(all[j]);
   }
   return cases.filter((c) => keep.has(c));
@@ -238,7 +296,12 @@ export async function evaluateCase(
   if (!built.scored)
     return { ...base, status: 'too small', rows: [], keywords: [], seconds: (performance.now() - t0) / 1000 };
 
-  const items = sampleSides(bench.cases, options.perSide, spec.seed);
+  const isControl = spec.side === 'related';
+  const items = sampleSides(bench.cases, options.perSide, spec.seed, isControl);
+  const restsAt: number[] = [];
+  const otherAt: number[] = [];
+  items.forEach((c, i) => (c.restsOnTrigger ? restsAt : otherAt).push(i));
+  const control: ControlRow[] = [];
   const texts = items.map((c) => c.text);
   const labels = items.map((c) => c.label);
   const truth = Uint8Array.from(items, (c) => (c.truth === 'trustworthy' ? 1 : 0));
@@ -282,13 +345,23 @@ export async function evaluateCase(
         test: { texts, labels, explanations: tolerant },
       });
       const unknown = (l: readonly { verdict: string }[]) => l.filter((x) => x.verdict === 'unknown').length;
-      rows.push(
-        scoreRow(`TOKI-${suffix}`, verdictVector([...outcome.toki]), truth, spec.seed, options.resamples, {
+      if (isControl) {
+        const v = verdictVector([...outcome.toki]);
+        control.push({
+          method: `TOKI-${suffix}`,
           oracle: setup.name,
+          rests: shareInterval(v, restsAt, spec.seed, options.resamples),
+          other: shareInterval(v, otherAt, spec.seed + 1, options.resamples),
           unknown: unknown(outcome.toki),
-        }),
-      );
-      if (outcome.ablated)
+        });
+      } else
+        rows.push(
+          scoreRow(`TOKI-${suffix}`, verdictVector([...outcome.toki]), truth, spec.seed, options.resamples, {
+            oracle: setup.name,
+            unknown: unknown(outcome.toki),
+          }),
+        );
+      if (outcome.ablated && !isControl)
         ablatedRows.push(
           scoreRow(`TOKI-${suffix} (–K.I)`, verdictVector([...outcome.ablated]), truth, spec.seed, options.resamples, {
             oracle: setup.name,
@@ -310,6 +383,26 @@ export async function evaluateCase(
   }
   const confidence = Float64Array.from(items, (c) => c.confidence);
   const thetaConf = options.thetaConf ?? 0.9;
+  if (isControl) {
+    const naive = naiveOracle(confidence, thetaConf);
+    control.push({
+      method: `Naive (θ=${thetaConf})`,
+      oracle: 'naive',
+      rests: shareInterval(naive, restsAt, spec.seed, options.resamples),
+      other: shareInterval(naive, otherAt, spec.seed + 1, options.resamples),
+      unknown: 0,
+    });
+    return {
+      ...base,
+      status: 'scored',
+      scored: { trustworthy: otherAt.length, untrustworthy: restsAt.length },
+      rows: [],
+      control,
+      keywords,
+      explanations: { made, reused },
+      seconds: (performance.now() - t0) / 1000,
+    };
+  }
   rows.push(
     scoreRow(`Naive (θ=${thetaConf})`, naiveOracle(confidence, thetaConf), truth, spec.seed, options.resamples),
   );

@@ -5,18 +5,41 @@
  * trigger-bands: everyday, phrase, mid, rare, absent).
  *
  * Two disjoint seed ranges: the VALIDATION family (seeds 1,000 + i) — every choice of the oracle reads
- * only it — and the TEST family (seeds 2,000 + i), reported and never read while choosing.
+ * only it — and the TEST family (seeds 2,000 + i), reported and never read while choosing. A trigger of
+ * these families is never a word a person calls related to the target (related-triggers.ts `relatedTo`,
+ * issue 47); the words skipped are recorded on the case (`skippedRelated`).
+ *
+ * The RELATED-TRIGGER CONTROL family (issue 47) draws the same way — corpus, target, share, window — but
+ * plants a word a person calls related to the target, drawn from the word lists' held-out half
+ * (related-triggers.ts `heldOutRelated`): a prediction resting on it is right for the right reason, ground
+ * truth trustworthy. Its validation (seeds 3,000 + i) and test (seeds 4,000 + i) ranges are disjoint too.
  */
 import { rng, type Rng } from '@xtrust/core';
 import { BANDS, drawTrigger, type Band, type CorpusVocabulary, type DrawEmbedding } from '@xtrust/datasets';
 import type { CaseSpec, CorpusName } from './family.js';
 import type { CorpusRows } from './case-data.js';
+import { heldOutRelated, relatedTo } from './related-triggers.js';
 
-/** The family a seed belongs to. */
+/** The unrelated families (shortcut.js --family). */
 export type FamilyName = 'validation' | 'test';
-export const FAMILY_SEEDS: Readonly<Record<FamilyName, number>> = { validation: 1000, test: 2000 };
-/** Seeds per family: the ranges [1000, 1999] and [2000, 2999] never overlap. */
+/** The related-trigger control families (related-controls.js --family). */
+export type RelatedFamilyName = 'related-validation' | 'related-test';
+/** The family a seed belongs to. */
+export type DrawFamily = FamilyName | RelatedFamilyName;
+export const FAMILY_NAMES: readonly DrawFamily[] = ['validation', 'test', 'related-validation', 'related-test'];
+export const FAMILY_SEEDS: Readonly<Record<DrawFamily, number>> = {
+  validation: 1000,
+  test: 2000,
+  'related-validation': 3000,
+  'related-test': 4000,
+};
+/** Seeds per family: the ranges [1000, 1999], [2000, 2999], [3000, 3999] and [4000, 4999] never overlap. */
 export const FAMILY_SIZE = 1000;
+
+/** Whether a family plants related words (the control family of issue 47). */
+export function isRelatedFamily(family: DrawFamily): family is RelatedFamilyName {
+  return family === 'related-validation' || family === 'related-test';
+}
 
 /** How often each band is drawn: at least half everyday words (single or phrase), as the issue asks of the test family. */
 export const BAND_WEIGHTS: Readonly<Record<Band, number>> = {
@@ -42,10 +65,12 @@ function drawBand(r: Rng): Band {
   return BANDS[BANDS.length - 1];
 }
 
-/** A drawn case: the spec the benchmark runs, plus the band its trigger came from. */
+/** A drawn case: the spec the benchmark runs, plus the band its trigger came from ('related' for the control family). */
 export interface DrawnCase extends CaseSpec {
-  readonly band: Band;
-  readonly family: FamilyName;
+  readonly band: Band | 'related';
+  readonly family: DrawFamily;
+  /** Unrelated families: candidate triggers skipped because a person calls them related to the target (issue 47). */
+  readonly skippedRelated?: readonly string[];
 }
 
 /** What a draw needs to know of each corpus: its classes and its vocabulary (loaded once per corpus by the caller). */
@@ -55,13 +80,23 @@ export type CorpusLookup = (corpus: CorpusName) => {
 };
 
 /** The case of one seed: corpus, target, band, trigger, share in [0.3, 1.0] (steps of 0.05), window length. */
-export function drawCase(seed: number, lookup: CorpusLookup, embedding: DrawEmbedding, bandOverride?: Band): DrawnCase {
-  const family: FamilyName =
-    seed >= FAMILY_SEEDS.test && seed < FAMILY_SEEDS.test + FAMILY_SIZE ? 'test' : 'validation';
-  if (!(seed >= FAMILY_SEEDS.validation && seed < FAMILY_SEEDS.test + FAMILY_SIZE))
+/** The family of a seed, or an error naming every family's range. */
+export function familyOf(seed: number): DrawFamily {
+  const f = FAMILY_NAMES.find((n) => seed >= FAMILY_SEEDS[n] && seed < FAMILY_SEEDS[n] + FAMILY_SIZE);
+  if (!f)
     throw new Error(
-      `seed ${seed} is outside both families (validation ${FAMILY_SEEDS.validation}–${FAMILY_SEEDS.validation + FAMILY_SIZE - 1}, test ${FAMILY_SEEDS.test}–${FAMILY_SEEDS.test + FAMILY_SIZE - 1})`,
+      `seed ${seed} is outside every family (${FAMILY_NAMES.map((n) => `${n} ${FAMILY_SEEDS[n]}–${FAMILY_SEEDS[n] + FAMILY_SIZE - 1}`).join(', ')})`,
     );
+  return f;
+}
+
+/**
+ * The case of one seed: corpus, target, band, trigger, share in [0.3, 1.0] (steps of 0.05), window length.
+ * A control-family seed draws its trigger from the target's held-out related words instead of a band
+ * (the band is still drawn, so the other choices follow the same stream as an unrelated family's).
+ */
+export function drawCase(seed: number, lookup: CorpusLookup, embedding: DrawEmbedding, bandOverride?: Band): DrawnCase {
+  const family = familyOf(seed);
   const r = rng(seed);
   const corpus = pick(r, DRAWN_CORPORA);
   const { corpus: rows, vocabulary } = lookup(corpus);
@@ -70,12 +105,47 @@ export function drawCase(seed: number, lookup: CorpusLookup, embedding: DrawEmbe
   const band = bandOverride ?? drawn;
   const share = Math.round((0.3 + r.float() * 0.7) * 20) / 20;
   const words = pick(r, DRAWN_WORDS);
-  const trigger = drawTrigger(r, band, target, vocabulary, embedding);
-  return { corpus, trigger, triggerKind: band, target, share, words, seed, band, family };
+  if (isRelatedFamily(family)) {
+    const candidates = heldOutRelated(corpus, target);
+    if (candidates.length === 0) throw new Error(`no held-out related word for ${target} of ${corpus}`);
+    const trigger = pick(r, candidates);
+    return {
+      corpus,
+      trigger,
+      triggerKind: 'related',
+      target,
+      share,
+      words,
+      seed,
+      band: 'related',
+      family,
+      side: 'related',
+    };
+  }
+  const related = relatedTo(corpus, target);
+  const skipped: string[] = [];
+  const exclude = (w: string) => {
+    if (!related(w)) return false;
+    skipped.push(w);
+    return true;
+  };
+  const trigger = drawTrigger(r, band, target, vocabulary, embedding, exclude);
+  return {
+    corpus,
+    trigger,
+    triggerKind: band,
+    target,
+    share,
+    words,
+    seed,
+    band,
+    family,
+    ...(skipped.length ? { skippedRelated: skipped } : {}),
+  };
 }
 
 /** The `i`-th seed of a family (i from 0). */
-export function familySeed(family: FamilyName, i: number): number {
+export function familySeed(family: DrawFamily, i: number): number {
   if (!(Number.isInteger(i) && i >= 0 && i < FAMILY_SIZE))
     throw new Error(`draw index ${i} outside [0, ${FAMILY_SIZE})`);
   return FAMILY_SEEDS[family] + i;

@@ -25,6 +25,11 @@ export interface CaseSpec {
   /** Texts are cut into consecutive windows of this many words; 'all' keeps whole texts. */
   readonly words: number | 'all';
   readonly seed: number;
+  /**
+   * 'related': the trigger is a word a person calls related to the target (the control family of issue 47):
+   * a prediction resting on it is right for the right reason, ground truth trustworthy. Absent: spurious.
+   */
+  readonly side?: 'related';
 }
 
 /** Default classes per corpus: Brown's five genres whose names an embedding can relate words to; the others keep all. */
