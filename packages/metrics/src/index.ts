@@ -9,7 +9,7 @@ export {
   resolveMapping,
   precomputeSyn,
 } from './synonymity.js';
-export { jaccard, weightedJaccard, type WeightedJaccardOptions } from './jaccard.js';
+export { jaccard, setJaccard, weightedJaccard, type WeightedJaccardOptions } from './jaccard.js';
 export { kendall, weightedKendall } from './kendall.js';
 export { footrule, weightedFootrule, type FootruleOptions } from './footrule.js';
 export { rbo, weightedRbo, RBO_PERSISTENCES } from './rbo.js';
@@ -71,7 +71,11 @@ export {
 export {
   bootstrapInterval,
   gmeanInterval,
+  meanInterval,
+  meanTInterval,
+  nearestRankQuantile,
   quantile,
   type BootstrapInterval,
+  type MeanInterval,
   type BootstrapOptions,
 } from './bootstrap.js';

@@ -60,3 +60,18 @@ function jaccardFromCounts(na: number, nb: number, common: number, synSum: numbe
   const union = na + nb - common - merged;
   return union === 0 ? 0 : Math.min(1, (common + synSum) / union);
 }
+
+/**
+ * Jaccard index |A ∩ B| / |A ∪ B| of two sets of numbers given as arrays (e.g. Int32Array feature
+ * indices), 1 when both are empty. Each array must hold distinct values (not checked: it runs in LIME's
+ * adaptive stopping loop); order does not matter. The typed-array form of `jaccard` without k or
+ * duplicate handling.
+ */
+export function setJaccard(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const inA = new Set<number>();
+  for (let i = 0; i < a.length; i++) inA.add(a[i]);
+  let both = 0;
+  for (let i = 0; i < b.length; i++) if (inA.has(b[i])) both++;
+  const union = a.length + b.length - both;
+  return union === 0 ? 1 : both / union;
+}

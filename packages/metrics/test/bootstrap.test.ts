@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { bootstrapInterval, classificationMetrics, gmeanInterval, quantile } from '../src/index.js';
+import {
+  bootstrapInterval,
+  classificationMetrics,
+  gmeanInterval,
+  meanInterval,
+  meanTInterval,
+  nearestRankQuantile,
+  quantile,
+  setJaccard,
+} from '../src/index.js';
 import { code } from './error-code.js';
 
 describe('quantile (type 7, linear interpolation)', () => {
@@ -13,6 +22,23 @@ describe('quantile (type 7, linear interpolation)', () => {
     expect(quantile([7], 0.9)).toBe(7);
     expect(code(() => quantile([], 0.5))).toBe('INVALID_ARGUMENT');
     expect(code(() => quantile([1], 1.5))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('nearestRankQuantile (type 1, the ⌈q·n⌉-th smallest)', () => {
+  it('matches hand-computed values', () => {
+    // sorted 1 2 3 4: ⌈4q⌉-th smallest
+    expect(nearestRankQuantile([4, 1, 3, 2], 0.5)).toBe(2);
+    expect(nearestRankQuantile([4, 1, 3, 2], 0.51)).toBe(3);
+    expect(nearestRankQuantile([4, 1, 3, 2], 0.1)).toBe(1);
+    expect(nearestRankQuantile([4, 1, 3, 2], 0)).toBe(1);
+    expect(nearestRankQuantile([4, 1, 3, 2], 1)).toBe(4);
+    // 10 values 10 20 … 100: the 10th percentile is the 1st, the 25th the ⌈2.5⌉ = 3rd
+    const tens = Array.from({ length: 10 }, (_, i) => 10 * (i + 1));
+    expect(nearestRankQuantile(tens, 0.1)).toBe(10);
+    expect(nearestRankQuantile(tens, 0.25)).toBe(30);
+    expect(code(() => nearestRankQuantile([], 0.5))).toBe('INVALID_ARGUMENT');
+    expect(code(() => nearestRankQuantile([1], -0.1))).toBe('INVALID_ARGUMENT');
   });
 });
 
@@ -81,5 +107,55 @@ describe('bootstrapInterval', () => {
     expect(code(() => bootstrapInterval(3, () => 1, { seed: 1, level: 1 }))).toBe('INVALID_ARGUMENT');
     expect(code(() => bootstrapInterval(3, () => 1, { seed: 1.5 }))).toBe('INVALID_ARGUMENT');
     expect(code(() => bootstrapInterval(3, () => 1, { seed: 1, resamples: 0 }))).toBe('INVALID_ARGUMENT');
+  });
+});
+
+describe('meanInterval (percentile bootstrap of the mean)', () => {
+  it('is bootstrapInterval of the mean, as {mean, lo, hi, n}', () => {
+    const x = [0.2, 0.4, 0.6, 0.8];
+    const r = meanInterval(x, { seed: 3, resamples: 300 });
+    const b = bootstrapInterval(4, (idx) => idx.reduce((a, i) => a + x[i], 0) / idx.length, {
+      seed: 3,
+      resamples: 300,
+    });
+    expect(r).toEqual({ mean: b.estimate, lo: b.lo, hi: b.hi, n: 4 });
+    expect(r.mean).toBeCloseTo(0.5, 12);
+  });
+
+  it('constant values give a zero-width interval; no values give NaN with n = 0', () => {
+    expect(meanInterval([0.5, 0.5, 0.5], { seed: 1 })).toEqual({ mean: 0.5, lo: 0.5, hi: 0.5, n: 3 });
+    const e = meanInterval([], { seed: 1 });
+    expect(e.n).toBe(0);
+    expect([e.mean, e.lo, e.hi].every(Number.isNaN)).toBe(true);
+  });
+});
+
+describe('meanTInterval (90 % t-interval half-width)', () => {
+  it('matches hand-computed values', () => {
+    // 1 2 3: mean 2, s = 1, t(0.95, 2 df) = 2.92 → 2.92 / √3
+    const r = meanTInterval([1, 2, 3]);
+    expect(r.mean).toBe(2);
+    expect(r.halfWidth).toBeCloseTo(2.92 / Math.sqrt(3), 12);
+    expect(r.n).toBe(3);
+    // 0 4: mean 2, s = √8, t(0.95, 1 df) = 6.314 → 6.314 · √8 / √2 = 12.628
+    expect(meanTInterval(Float64Array.of(0, 4)).halfWidth).toBeCloseTo(12.628, 12);
+    // 18 values, nine 0s and nine 2s: mean 1, s² = 18/17; above 16 values the normal 1.645 → 1.645 / √17
+    const big = Array.from({ length: 18 }, (_, i) => (i % 2 ? 2 : 0));
+    expect(meanTInterval(big).halfWidth).toBeCloseTo(1.645 / Math.sqrt(17), 12);
+  });
+
+  it('one value has no half-width; no values have no mean', () => {
+    expect(meanTInterval([5])).toEqual({ mean: 5, halfWidth: Number.NaN, n: 1 });
+    expect(Number.isNaN(meanTInterval([]).mean)).toBe(true);
+  });
+});
+
+describe('setJaccard (typed-array sets)', () => {
+  it('matches hand-computed values', () => {
+    // {1, 2, 3} and {3, 4}: 1 common of 4
+    expect(setJaccard(Int32Array.of(1, 2, 3), Int32Array.of(4, 3))).toBe(0.25);
+    expect(setJaccard([2, 1], [1, 2])).toBe(1);
+    expect(setJaccard([1], [])).toBe(0);
+    expect(setJaccard(new Int32Array(0), new Int32Array(0))).toBe(1);
   });
 });

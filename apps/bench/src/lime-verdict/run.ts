@@ -20,15 +20,16 @@
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { tokenize } from '@xtrust/core';
+import { firstWords } from '@xtrust/core';
 import { loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
 import { LimeExplainer, VERDICT_SELECTION_GUARDS, type VerdictSelectionGuard } from '@xtrust/explainers';
+import { quantile } from '@xtrust/metrics';
 import { OnnxClassifier } from '@xtrust/models';
 import { calibrateThetaRelate, identifyKeywords, labelPredictions, ORACLES, type TrustLabel } from '@xtrust/oracle';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
 import { formatMachine, machineInfo } from '../harness/machine.js';
-import { median } from '../harness/timing.js';
+import { median, timed } from '../harness/timing.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -83,12 +84,6 @@ const spec = defineScript({
   notes: ["Each run labels the same predictions with the same keyword store; only LIME's sample count differs."],
 });
 
-/** The first n words of a text. */
-function firstWords(text: string, n: number): string {
-  const t = tokenize(text);
-  return t.length <= n ? text : text.slice(0, t[n - 1].end);
-}
-
 interface Guard {
   readonly label: string;
   readonly options: { confidence: number; patience?: number; minRows?: number; selectionGuard?: VerdictSelectionGuard };
@@ -111,20 +106,6 @@ function parseGuard(spec: string, confidence: number): Guard {
       );
   }
   return { label: spec, options };
-}
-
-const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
-
-async function timedLabels(run: () => Promise<TrustLabel[]>) {
-  const wall0 = performance.now();
-  const cpu0 = process.cpuUsage();
-  const labels = await run();
-  return { labels, wall: (performance.now() - wall0) / 1000, cpu: cpuSeconds(process.cpuUsage(cpu0)) };
-}
-
-function quantile(xs: readonly number[], q: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * (s.length - 1)))];
 }
 
 await runScript(spec, async (o) => {
@@ -166,26 +147,26 @@ await runScript(spec, async (o) => {
       trueLabels: valid.map((r) => r.label),
     });
     log(`${oracle}: labelling ${valid.length} predictions, exact LIME (${o.samples} samples)`);
-    const exact = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed)));
-    const correct = exact.labels.map((_l, i) => i).filter((i) => exact.labels[i].verdict !== 'incorrect');
+    const exact = await timed(() => labelPredictions(store, classifier, texts, common(o.seed)));
+    const correct = exact.value.map((_l, i) => i).filter((i) => exact.value[i].verdict !== 'incorrect');
     const counts = (ls: readonly TrustLabel[]) =>
       ['trustworthy', 'untrustworthy', 'unknown'].map((v) => ls.filter((l) => l.verdict === v).length).join(' / ');
     for (const guard of o.guards.map((g) => parseGuard(g, o.confidence))) {
       log(`${oracle}: labelling again, verdict-aware LIME (confidence ${o.confidence}, guard ${guard.label})`);
-      const fast = await timedLabels(() =>
+      const fast = await timed(() =>
         labelPredictions(store, classifier, texts, { ...common(o.seed), verdictSampling: guard.options }),
       );
       const judged = correct.map((i) => ({
         i,
-        exact: exact.labels[i].verdict,
-        fast: fast.labels[i].verdict,
-        samples: fast.labels[i].samples,
+        exact: exact.value[i].verdict,
+        fast: fast.value[i].verdict,
+        samples: fast.value[i].samples,
       }));
       const equal = judged.filter((x) => x.exact === x.fast).length;
       const used = judged.map((x) => x.samples).filter((n): n is number => n !== undefined);
       const mean = used.reduce((a, b) => a + b, 0) / Math.max(1, used.length);
       rows.push(
-        `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${guard.label} | ${judged.length} | ${counts(exact.labels)} | ${equal} of ${judged.length} (${((100 * equal) / Math.max(1, judged.length)).toFixed(1)} %) | ${mean.toFixed(0)} | ${median(used).toFixed(0)} | ${quantile(used, 0.25)}–${quantile(used, 0.75)} | ${Math.min(...used)}–${Math.max(...used)} | ${used.filter((n) => n >= o.samples).length} | ${exact.wall.toFixed(1)} / ${exact.cpu.toFixed(1)} | ${fast.wall.toFixed(1)} / ${fast.cpu.toFixed(1)} | ${(exact.cpu / fast.cpu).toFixed(2)}× |`,
+        `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${guard.label} | ${judged.length} | ${counts(exact.value)} | ${equal} of ${judged.length} (${((100 * equal) / Math.max(1, judged.length)).toFixed(1)} %) | ${mean.toFixed(0)} | ${median(used).toFixed(0)} | ${used.length ? `${quantile(used, 0.25).toFixed(0)}–${quantile(used, 0.75).toFixed(0)}` : '—'} | ${Math.min(...used)}–${Math.max(...used)} | ${used.filter((n) => n >= o.samples).length} | ${exact.wall.toFixed(1)} / ${exact.cpu.toFixed(1)} | ${fast.wall.toFixed(1)} / ${fast.cpu.toFixed(1)} | ${(exact.cpu / fast.cpu).toFixed(2)}× |`,
       );
       log(`  row: ${rows[rows.length - 1]}`);
       for (const d of judged.filter((x) => x.exact !== x.fast))
@@ -194,16 +175,16 @@ await runScript(spec, async (o) => {
     // exact LIME's own seed-to-seed agreement last: the guards' rows come first in a run that is cut short
     for (let k = 1; k < o['exact-seeds']; k++) {
       log(`${oracle}: labelling again, exact LIME seed ${o.seed + k}`);
-      const other = await timedLabels(() => labelPredictions(store, classifier, texts, common(o.seed + k)));
-      const equal = correct.filter((i) => other.labels[i].verdict === exact.labels[i].verdict).length;
+      const other = await timed(() => labelPredictions(store, classifier, texts, common(o.seed + k)));
+      const equal = correct.filter((i) => other.value[i].verdict === exact.value[i].verdict).length;
       floors.push(
-        `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${o.seed} vs ${o.seed + k} | ${correct.length} | ${counts(exact.labels)} vs ${counts(other.labels)} | ${equal} of ${correct.length} (${((100 * equal) / Math.max(1, correct.length)).toFixed(1)} %) | ${exact.cpu.toFixed(1)} / ${other.cpu.toFixed(1)} |`,
+        `| ${oracle} (${ORACLES[oracle].verdictRule}) | ${o.seed} vs ${o.seed + k} | ${correct.length} | ${counts(exact.value)} vs ${counts(other.value)} | ${equal} of ${correct.length} (${((100 * equal) / Math.max(1, correct.length)).toFixed(1)} %) | ${exact.cpu.toFixed(1)} / ${other.cpu.toFixed(1)} |`,
       );
       log(`  floor: ${floors[floors.length - 1]}`);
       for (const i of correct)
-        if (other.labels[i].verdict !== exact.labels[i].verdict)
+        if (other.value[i].verdict !== exact.value[i].verdict)
           log(
-            `  seeds differ: prediction ${i}: seed ${o.seed} ${exact.labels[i].verdict}, seed ${o.seed + k} ${other.labels[i].verdict}`,
+            `  seeds differ: prediction ${i}: seed ${o.seed} ${exact.value[i].verdict}, seed ${o.seed + k} ${other.value[i].verdict}`,
           );
     }
   }

@@ -4,6 +4,7 @@
  * per case. Every figure printed comes from a scored case (≥ the minimum per side); a case below it
  * is printed as "too small", with its counts and no metric.
  */
+import { nearestRankQuantile } from '@xtrust/metrics';
 import type { CaseResult, ScoredRow } from './evaluate-case.js';
 import type { ShortcutOptions } from './family-options.js';
 import { DEFAULT_ENCODER, shownPath, type KitBertInfo } from './kit-bert.js';
@@ -257,11 +258,7 @@ export function bandOf(c: CaseResult): string | undefined {
   return (c.spec as { band?: string }).band;
 }
 
-/** The q-quantile of sorted values (nearest rank, q in [0, 1]). */
-function quantile(sorted: readonly number[], q: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
-}
+const quantile = (xs: readonly number[], q: number) => (xs.length ? nearestRankQuantile(xs, q) : NaN);
 
 /** Seeded percentile-bootstrap 95 % interval of the median over cases (the cases resampled). */
 function medianInterval(xs: readonly number[], seed: number, resamples = 2000): [number, number] {

@@ -11,7 +11,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { JsonlWriter, readJsonl, rng, writeJsonl } from '@xtrust/core';
-import { bootstrapInterval, ndcgAtKs } from '@xtrust/metrics';
+import { meanInterval, ndcgAtKs, type MeanInterval } from '@xtrust/metrics';
 
 /** The explainers of the table, in the order they are shown. */
 export const TABLE1_METHODS = [
@@ -213,33 +213,13 @@ export function passageNdcg(
   });
 }
 
-/** Mean of per-passage values with a percentile-bootstrap 95 % interval over the passages (1,000 resamples, seeded). */
-export function meanInterval(
-  values: ArrayLike<number>,
-  seed: number,
-): { mean: number; lo: number; hi: number; n: number } {
-  const n = values.length;
-  if (n === 0) return { mean: Number.NaN, lo: Number.NaN, hi: Number.NaN, n: 0 };
-  const mean = (idx: ArrayLike<number>) => {
-    let s = 0;
-    for (let i = 0; i < idx.length; i++) s += values[idx[i]];
-    return s / idx.length;
-  };
-  const ci = bootstrapInterval(n, mean, { seed });
-  return { mean: ci.estimate, lo: ci.lo, hi: ci.hi, n };
-}
-
 /** Paired difference a − b over the same passages, with its bootstrap interval (passages resampled together). */
-export function pairedDifference(
-  a: ArrayLike<number>,
-  b: ArrayLike<number>,
-  seed: number,
-): { mean: number; lo: number; hi: number; n: number } {
+export function pairedDifference(a: ArrayLike<number>, b: ArrayLike<number>, seed: number): MeanInterval {
   if (a.length !== b.length)
     throw new Error(`pairedDifference: ${a.length} vs ${b.length} values; expected the same passages`);
   return meanInterval(
     Float64Array.from({ length: a.length }, (_, i) => a[i] - b[i]),
-    seed,
+    { seed },
   );
 }
 

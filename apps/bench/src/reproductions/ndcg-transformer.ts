@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { NON_CONTENT_WORDS, tokenize, words as tokenWords, type Classifier, type Explainer } from '@xtrust/core';
+import { NON_CONTENT_WORDS, firstWords, words as tokenWords, type Classifier, type Explainer } from '@xtrust/core';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import {
   AttentionExplainer,
@@ -33,7 +33,7 @@ import {
   trainClassifier,
   type BuiltinKind,
 } from '@xtrust/models';
-import { classNameRelevance, NDCG_DEFAULT_KS } from '@xtrust/metrics';
+import { classNameRelevance, meanInterval, NDCG_DEFAULT_KS } from '@xtrust/metrics';
 import { modelFingerprint } from '@xtrust/oracle';
 import { machineInfo, type MachineInfo } from '../harness/machine.js';
 import { UsageError } from '../harness/options.js';
@@ -43,7 +43,6 @@ import {
   CLASS_WORDINGS,
   completePassages,
   ExplanationStore,
-  meanInterval,
   methodLabel,
   pairedDifference,
   passageNdcg,
@@ -111,12 +110,6 @@ export interface RunOptions {
   readonly threads: number;
   readonly store?: string;
   readonly argv: readonly string[];
-}
-
-/** First `n` words of a text (the rest cut at the n-th word's end). */
-export function firstWords(text: string, n: number): string {
-  const t = tokenize(text);
-  return t.length <= n ? text : text.slice(0, t[n - 1].end);
 }
 
 /** The default run folder of a model and its settings. */
@@ -440,11 +433,11 @@ async function mainTable(run: StoredRun, rel: Relevances): Promise<{ md: string;
     const means: string[] = [];
     let c10 = { lo: Number.NaN, hi: Number.NaN };
     for (const k of NDCG_DEFAULT_KS) {
-      const s = meanInterval(await scores(run, rel, row, ids, k), m.seed);
+      const s = meanInterval(await scores(run, rel, row, ids, k), { seed: m.seed });
       means.push(f3(s.mean));
       if (k === 10) c10 = s;
     }
-    const uniq = meanInterval(await scores(run, rel, row, ids, 10, { unique: true }), m.seed);
+    const uniq = meanInterval(await scores(run, rel, row, ids, 10, { unique: true }), { seed: m.seed });
     const secs = row === 'random' ? [] : ids.map((id) => run.store.get(id, row)!.seconds);
     const sMean = secs.length ? secs.reduce((a, b) => a + b, 0) / secs.length : 0;
     lines.push(
@@ -471,7 +464,7 @@ async function progressTable(run: StoredRun, rel: Relevances): Promise<string> {
       lines.push(`| ${methodLabel(row, m.samples, m.igSteps)} | 0 | — | — |`);
       continue;
     }
-    const s = meanInterval(await scores(run, rel, row, ids, 10), m.seed);
+    const s = meanInterval(await scores(run, rel, row, ids, 10), { seed: m.seed });
     lines.push(`| ${methodLabel(row, m.samples, m.igSteps)} | ${ids.length} | ${f3(s.mean)} | ${ci(s)} |`);
   }
   return `Progress of the partial run: each method on every passage it has finished so far (the cheap methods run over all passages first, LIME and KernelSHAP then passage by passage); not paired across methods.\n\n${lines.join('\n')}`;
@@ -538,7 +531,7 @@ async function relevanceTable(run: StoredRun, rel: Relevances): Promise<string> 
     if (ids.length === 0) continue;
     const cells: string[] = [String(ids.length)];
     for (const [, v] of variants) {
-      const s = meanInterval(await scores(run, rel, row, ids, 10, v), m.seed);
+      const s = meanInterval(await scores(run, rel, row, ids, 10, v), { seed: m.seed });
       cells.push(`${f3(s.mean)} (${ci(s)})`);
     }
     lines.push(`| ${methodLabel(row, m.samples, m.igSteps)} | ${cells.join(' | ')} |`);
@@ -559,7 +552,7 @@ async function wordingTable(run: StoredRun, rel: Relevances): Promise<string> {
     if (ids.length === 0) continue;
     const cells: string[] = [String(ids.length)];
     for (const w of names) {
-      const s = meanInterval(await scores(run, rel, row, ids, 10, { wording: w }), m.seed);
+      const s = meanInterval(await scores(run, rel, row, ids, 10, { wording: w }), { seed: m.seed });
       cells.push(`${f3(s.mean)} (${ci(s)})`);
     }
     lines.push(`| ${methodLabel(row, m.samples, m.igSteps)} | ${cells.join(' | ')} |`);
@@ -603,7 +596,7 @@ async function runsTable(runs: readonly StoredRun[], rel: Relevances): Promise<s
         cells.push('—');
         continue;
       }
-      const s = meanInterval(await scores(run, rel, c, cellIds, 10), m.seed);
+      const s = meanInterval(await scores(run, rel, c, cellIds, 10), { seed: m.seed });
       cells.push(`${f3(s.mean)} (${ci(s)}${finished ? '' : `; ${cellIds.length}`})`);
     }
     const shape = m.model.layers && m.model.hidden ? ` (${m.model.layers} × ${m.model.hidden})` : '';
@@ -656,7 +649,7 @@ export async function renderRuns(
   const get = async (row: string) => {
     const done = main.meta.methods.includes(row) || row === 'random' ? doneBy(main, row) : [];
     return done.length > 0
-      ? { ...meanInterval(await scores(main, rel, row, done, 10), main.meta.seed), n: done.length }
+      ? { ...meanInterval(await scores(main, rel, row, done, 10), { seed: main.meta.seed }), n: done.length }
       : null;
   };
   const [att, lime, shap, floor] = [

@@ -27,6 +27,7 @@ import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Classifier } from '@xtrust/core';
 import { LimeExplainer, type AdaptiveRule } from '@xtrust/explainers';
+import { meanTInterval } from '@xtrust/metrics';
 import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
@@ -210,18 +211,6 @@ for (const words of wordsList) {
   results.set(words, { exactJ, byRule });
 }
 
-/** Mean and a 90 % t-interval half-width (n − 1 degrees of freedom, tabled for the small n used here). */
-function meanInterval(xs: number[]): [number, number] {
-  const n = xs.length;
-  const m = mean(xs);
-  if (n < 2) return [m, Number.NaN];
-  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - m) ** 2, 0) / (n - 1));
-  const t90 =
-    [6.314, 2.92, 2.353, 2.132, 2.015, 1.943, 1.895, 1.86, 1.833, 1.812, 1.796, 1.782, 1.771, 1.761, 1.753][n - 2] ??
-    1.645;
-  return [m, (t90 * sd) / Math.sqrt(n)];
-}
-
 const f3 = (x: number) => x.toFixed(3);
 console.log(
   `\nValidation texts: SpamAssassin bodies drawn with seed 17 (the benchmark's seed-16 texts excluded), ${nTexts} per length, cut to ${wordsList.join(' / ')} words; ${basename(modelDir)}, ` +
@@ -231,7 +220,7 @@ console.log(
   'Exact seed 1 vs exact seed 2 (the spread a rule is held to): ' +
     wordsList
       .map((w) => {
-        const [m, h] = meanInterval(results.get(w)!.exactJ);
+        const { mean: m, halfWidth: h } = meanTInterval(results.get(w)!.exactJ);
         return `${w} words ${f3(m)} ± ${f3(h)}`;
       })
       .join('; ') +
@@ -248,7 +237,7 @@ const summary = RULES.map((rule, ri) => {
     const r = results.get(w)!;
     const outs = r.byRule[ri];
     const drops = outs.map((o, i) => r.exactJ[i] - o.jToExact2);
-    const [m, h] = meanInterval(drops);
+    const { mean: m, halfWidth: h } = meanTInterval(drops);
     if ((criterion === 'mean' ? m : m + h) > 0.05) within = false;
     const used = mean(outs.map((o) => o.samples));
     cost += used / samples;
