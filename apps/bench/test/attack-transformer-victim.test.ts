@@ -5,13 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tokenize } from '@xtrust/core';
+import { firstWords, tokenize } from '@xtrust/core';
 import { GradientExplainer } from '@xtrust/explainers';
 import { CausalLanguageModel, OnnxClassifier } from '@xtrust/models';
 import { HfMaskedWordModel, WinkPosTagger, cea, explainWith, robustnessPoint, table4 } from '@xtrust/attack';
 import {
   CASE_LABELS,
-  firstWords,
   kitSplitCase,
   limeKeywordStore,
   loadTransformerVictim,
@@ -198,7 +197,7 @@ describe("CEA on a transformer victim: the kit's masked LM and GPT-2 are the def
       const held = spamCase()
         .test.filter((r) => r.label === 'spam')
         .slice(0, 2)
-        .map((r) => ({ ...r, text: firstWords(r.text, 20) }));
+        .map((r) => ({ ...r, text: firstWords(r.text, 20, { by: 'whitespace' }) }));
       const attack = cea(model, { explain: explainWith(new GradientExplainer()), mlm, rhoMax: 0.1 });
       expect(String(attack.describe().candidateSource)).toContain('masked-lm');
       const run = await attack.run(held, { seed: 1 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { toCsv, tokenize } from '@xtrust/core';
+import { toCsv, firstWords } from '@xtrust/core';
 import { buildShortcutBenchmark, injectTrigger, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
 
@@ -45,12 +45,6 @@ export const XSS_TEXTS = [
   '<script>window.__xss = 1</script> win money now, free offer, click here to claim',
   '<img src=x onerror="window.__xss = 2"> claim your free prize money today, click now',
 ];
-
-/** The first `n` words of a text (short texts keep the end-to-end tests fast). */
-function firstWords(text: string, n: number): string {
-  const t = tokenize(text);
-  return t.length <= n ? text : text.slice(0, t[n - 1].end);
-}
 
 /** A small audit setting on disk: a saved built-in model, train.csv and test.csv (with the XSS texts and a trust column). */
 export interface Fixture {

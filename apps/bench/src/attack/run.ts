@@ -21,7 +21,7 @@ import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@
 import { GradientExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { loadBrown, loadSotu, loadSpamAssassin, sample, stratifiedSplit } from '@xtrust/datasets';
 import { CausalLanguageModel, trainClassifier, evaluateAccuracy, type BuiltinClassifier } from '@xtrust/models';
-import type { Classifier, SentenceEncoder, WordEmbedding } from '@xtrust/core';
+import { firstWords, type Classifier, type SentenceEncoder, type WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, type KeywordStore } from '@xtrust/oracle';
 import {
   HarperChecker,
@@ -53,7 +53,6 @@ import {
 import { defineScript, runScript, UsageError, type Options } from '../harness/options.js';
 import {
   BROWN_CLASSES,
-  firstWords,
   kitSplitCase,
   limeKeywordStore,
   loadTransformerVictim,
@@ -222,7 +221,7 @@ interface Case {
 
 function loadCase(name: string, args: Args): Case {
   const cut = <R extends { text: string; label: string }>(rows: readonly R[]) =>
-    rows.map((r) => ({ text: firstWords(r.text, args.words), label: r.label }));
+    rows.map((r) => ({ text: firstWords(r.text, args.words, { by: 'whitespace' }), label: r.label }));
   if (name === 'spam') {
     const s = stratifiedSplit(cut(loadSpamAssassin({ headers: false }).rows), { testFraction: 0.3, seed: args.seed });
     return { name: 'SpamAssassin (body)', train: s.train, test: s.test, classNames: { ham: 'legitimate' } };

@@ -14,7 +14,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { XtrustError, type WordEmbedding } from '@xtrust/core';
+import { firstWords, XtrustError, type WordEmbedding } from '@xtrust/core';
 import { loadBrown, loadSpamAssassin, stratifiedSplit } from '@xtrust/datasets';
 import { LimeExplainer } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
@@ -36,11 +36,6 @@ const CASE_TITLES: Readonly<Record<string, string>> = {
   spam: 'SpamAssassin (body)',
   brown: `Brown (${BROWN_CLASSES.join(', ')})`,
 };
-
-/** A text cut to its first `n` whitespace-separated words, re-joined by single spaces (n ≤ 0: unchanged). */
-export function firstWords(text: string, n: number): string {
-  return n > 0 ? text.split(/\s+/).filter(Boolean).slice(0, n).join(' ') : text;
-}
 
 export interface SplitRow {
   readonly text: string;
@@ -65,7 +60,7 @@ export interface KitSplitCase {
  */
 export function kitSplitCase(name: string, words: number): KitSplitCase {
   const cut = (rows: readonly { id: string; text: string; label: string }[]): SplitRow[] =>
-    rows.map((r) => ({ id: r.id, text: firstWords(r.text, words), label: r.label }));
+    rows.map((r) => ({ id: r.id, text: firstWords(r.text, words, { by: 'whitespace' }), label: r.label }));
   if (name === 'spam') {
     const s = stratifiedSplit(loadSpamAssassin({ headers: false }).rows, KIT_SPLIT);
     return {

@@ -13,7 +13,7 @@ import { LimeExplainer } from '@xtrust/explainers';
 import { loadSpamAssassin, stratifiedSplit, sample } from '@xtrust/datasets';
 import { BUILTIN_KINDS, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { backendInfo } from '@xtrust/native';
-import { tokenize, type Explainer, type WordEmbedding } from '@xtrust/core';
+import { firstWords, type Explainer, type WordEmbedding } from '@xtrust/core';
 import { calibrateThetaRelate, identifyKeywords, labelPredictions } from '@xtrust/oracle';
 import { defineScript, runScript, type Options } from '../harness/index.js';
 
@@ -41,12 +41,6 @@ const SPEC = defineScript({
   },
 });
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-
-function firstWords(text: string, n: number): string {
-  if (n <= 0) return text;
-  const t = tokenize(text);
-  return t.length <= n ? text : text.slice(0, t[n - 1].end);
-}
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const samples = o.samples;

@@ -21,7 +21,7 @@
  *       [--model DIR] [--model-texts 100] [--model-samples 1000] [--model-words 40] [--skip-bow]
  *   node apps/bench/dist/reproductions/ndcg.js --from RUN[,RUN…] [--write-section]
  */
-import { rng, tokenize, words as tokenWords, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
+import { rng, firstWords, words as tokenWords, type Classifier, type Explainer, type Explanation } from '@xtrust/core';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { KernelShapExplainer, LimeExplainer, OmissionExplainer } from '@xtrust/explainers';
 import { loadBrown, sample, stratifiedSplit } from '@xtrust/datasets';
@@ -85,11 +85,6 @@ const SPEC = defineScript({
 });
 
 const log = (s: string) => process.stderr.write(`[${new Date().toISOString().slice(11, 19)}] ${s}\n`);
-
-function firstWords(text: string, n: number): string {
-  const t = tokenize(text);
-  return t.length <= n ? text : text.slice(0, t[n - 1].end);
-}
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const from = o.from ?? [];
