@@ -1,8 +1,8 @@
 import { averageLinkage, backend, cosineMatrix } from '@xtrust/native';
 import { agnes } from 'ml-hclust';
 import type { BenchResult } from '../harness/result.js';
-import { median, speedup } from '../harness/timing.js';
-import { gloveMatrix, seconds, timed } from './glove.js';
+import { median, speedup, timedSync } from '../harness/timing.js';
+import { gloveMatrix, seconds } from './glove.js';
 import { pythonPeers, runPeer } from './peers.js';
 
 export interface ClusterBenchOptions {
@@ -40,8 +40,8 @@ export async function benchClustering(options: ClusterBenchOptions = {}): Promis
     const cpu: number[] = [];
     let last = nativeClustering(x, n, dim);
     for (let r = 0; r < repeats; r++) {
-      const t = timed(() => nativeClustering(x, n, dim));
-      last = t.result;
+      const t = timedSync(() => nativeClustering(x, n, dim));
+      last = t.value;
       ours.push(t.wall);
       cpu.push(t.cpu);
     }

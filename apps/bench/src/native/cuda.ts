@@ -14,8 +14,7 @@ import {
   type TopKResult,
 } from '@xtrust/native';
 import type { BenchResult } from '../harness/result.js';
-import { median, speedup } from '../harness/timing.js';
-import { timed } from './glove.js';
+import { median, speedup, timedSync } from '../harness/timing.js';
 import { PYTHON } from './peers.js';
 
 export interface CudaBenchOptions {
@@ -54,7 +53,7 @@ function peerScript(): string {
 function medianWall(f: () => unknown, repeats = 3): number {
   f();
   const t: number[] = [];
-  for (let i = 0; i < repeats; i++) t.push(timed(f).wall);
+  for (let i = 0; i < repeats; i++) t.push(timedSync(f).wall);
   return median(t);
 }
 
@@ -169,32 +168,32 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
 
   useBackend('cuda');
   const device = backendInfo().device ?? 'CUDA device';
-  const first = timed(() => topK(queries.subarray(0, d), corpus, d, k));
+  const first = timedSync(() => topK(queries.subarray(0, d), corpus, d, k));
   log(`  cuda: ${device}; first call (context creation included) ${first.wall.toFixed(2)} s`);
   const gpu: number[] = [];
   let gpuRes = topK(queries, corpus, d, k);
   for (let i = 0; i < repeats; i++) {
-    const t = timed(() => topK(queries, corpus, d, k));
-    gpuRes = t.result;
+    const t = timedSync(() => topK(queries, corpus, d, k));
+    gpuRes = t.value;
     gpu.push(t.wall);
     log(`  topK cuda ${m} queries: ${t.wall.toFixed(3)} s (${gf(t.wall)} GFLOP/s effective, copies included)`);
   }
   const blk = Math.min(1000, m);
-  const cmGpu = timed(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
+  const cmGpu = timedSync(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
 
   useBackend('cpu');
   const threads = backendInfo().threads;
   const cpu: number[] = [];
   let cpuRes = gpuRes;
   for (let i = 0; i < repeats; i++) {
-    const t = timed(() => topK(queries, corpus, d, k));
-    cpuRes = t.result;
+    const t = timedSync(() => topK(queries, corpus, d, k));
+    cpuRes = t.value;
     cpu.push(t.wall);
     log(
       `  topK cpu (${threads} threads, ${backendInfo().simd}) ${m} queries: ${t.wall.toFixed(3)} s (CPU ${t.cpu.toFixed(1)} s)`,
     );
   }
-  const cmCpu = timed(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
+  const cmCpu = timedSync(() => cosineMatrix(queries.subarray(0, blk * d), corpus, d));
   useBackend('auto');
 
   const vsCpu = agreement(gpuRes, cpuRes);
@@ -203,7 +202,7 @@ export async function benchCuda(options: CudaBenchOptions = {}): Promise<BenchRe
     if (gpuRes.indices[i] === cpuRes.indices[i])
       maxScoreDiff = Math.max(maxScoreDiff, Math.abs(gpuRes.scores[i] - cpuRes.scores[i]));
   let cmDiff = 0;
-  for (let i = 0; i < cmGpu.result.length; i++) cmDiff = Math.max(cmDiff, Math.abs(cmGpu.result[i] - cmCpu.result[i]));
+  for (let i = 0; i < cmGpu.value.length; i++) cmDiff = Math.max(cmDiff, Math.abs(cmGpu.value[i] - cmCpu.value[i]));
   const shape = `${m.toLocaleString('en')} queries × ${n.toLocaleString('en')} rows × ${d} (seeded normals, GloVe's shape)`;
   const cpuModel = cpus()[0]?.model?.trim() ?? 'unknown CPU';
   const results: BenchResult[] = [

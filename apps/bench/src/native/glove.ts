@@ -24,13 +24,3 @@ export function seconds<T>(f: () => T): [T, number] {
   const r = f();
   return [r, (performance.now() - t) / 1000];
 }
-
-/** Wall-clock and CPU seconds (all threads of this process) of f(). */
-export function timed<T>(f: () => T): { result: T; wall: number; cpu: number } {
-  const u = process.cpuUsage();
-  const t = performance.now();
-  const result = f();
-  const wall = (performance.now() - t) / 1000;
-  const c = process.cpuUsage(u);
-  return { result, wall, cpu: (c.user + c.system) / 1e6 };
-}

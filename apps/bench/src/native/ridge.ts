@@ -1,8 +1,7 @@
 import { rng, ridgeBatchTs, type RidgeProblem } from '@xtrust/core';
 import { backend, ridgeBatch } from '@xtrust/native';
 import type { BenchResult } from '../harness/result.js';
-import { median, speedup } from '../harness/timing.js';
-import { timed } from './glove.js';
+import { median, speedup, timedSync } from '../harness/timing.js';
 
 export interface RidgeBenchOptions {
   explanations?: number;
@@ -51,14 +50,14 @@ export async function benchRidge(options: RidgeBenchOptions = {}): Promise<Bench
   const cpu: number[] = [];
   let fits = ridgeBatch(problems);
   for (let r = 0; r < (options.repeats ?? 3); r++) {
-    const t = timed(() => ridgeBatch(problems));
-    fits = t.result;
+    const t = timedSync(() => ridgeBatch(problems));
+    fits = t.value;
     ours.push(t.wall);
     cpu.push(t.cpu);
     log(`  ridgeBatch native (${backend()}): ${t.wall.toFixed(2)} s (CPU ${t.cpu.toFixed(2)} s)`);
   }
-  const tsT = timed(() => ridgeBatchTs(problems.slice(0, tsE)));
-  const [tsFits, tsS] = [tsT.result, tsT.wall];
+  const tsT = timedSync(() => ridgeBatchTs(problems.slice(0, tsE)));
+  const [tsFits, tsS] = [tsT.value, tsT.wall];
   const tsFull = (tsS * e) / tsE;
   log(`  ridgeBatchTs ${tsE} problems: ${tsS.toFixed(2)} s`);
   let maxRel = 0;

@@ -1,8 +1,8 @@
 import { rng, topKTs } from '@xtrust/core';
 import { backend, backendInfo, cosineMatrix, topK } from '@xtrust/native';
 import type { BenchResult } from '../harness/result.js';
-import { median, speedup } from '../harness/timing.js';
-import { gloveMatrix, pickRows, seconds, timed } from './glove.js';
+import { median, speedup, timedSync } from '../harness/timing.js';
+import { gloveMatrix, pickRows, seconds } from './glove.js';
 import { pythonPeers, runPeer } from './peers.js';
 
 export interface TopKBenchOptions {
@@ -48,8 +48,8 @@ export async function benchTopK(options: TopKBenchOptions = {}): Promise<BenchRe
   const cpu: number[] = [];
   let result = topK(queries, matrix, dim, k);
   for (let r = 0; r < repeats; r++) {
-    const t = timed(() => topK(queries, matrix, dim, k));
-    result = t.result;
+    const t = timedSync(() => topK(queries, matrix, dim, k));
+    result = t.value;
     ours.push(t.wall);
     cpu.push(t.cpu);
     log(

@@ -7,18 +7,19 @@
  *   pnpm turbo run build --filter=@xtrust/bench... && node apps/bench/dist/scale/run.js
  *     [--instances 1000] [--chunk 100] [--samples 5000] [--repeats 3] [--kill-instances 1000] [--kill-samples 500]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Redis } from 'ioredis';
-import { rng } from '@xtrust/core';
+import { firstWords, rng } from '@xtrust/core';
 import { loadSpamAssassin } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
 import { Resources, collect, enqueueAudit, runKeys, runLocal, type TaskSpec } from '@xtrust/scale';
 import { defineScript, parseOrExit } from '../harness/options.js';
+import { runChild, startWorkers, stopWorkers, workersReady } from '../harness/processes.js';
 import { median, procCpuSeconds, timed } from '../harness/timing.js';
 import { startRedis } from './redis.js';
 
@@ -65,42 +66,9 @@ const workerMain = join(dirname(fileURLToPath(import.meta.resolve('@xtrust/scale
  * n worker processes sharing the machine's cores: each gets cores / n kernel threads (XTRUST_THREADS),
  * as the README advises — n processes with all-core thread pools each would fight over the same cores.
  */
-function startWorkers(n: number, url: string, queue: string, extra: string[] = []): ChildProcess[] {
+function startScaleWorkers(n: number, url: string, queue: string, extra: string[] = []): ChildProcess[] {
   const threads = String(Math.max(1, Math.floor(cpus().length / n)));
-  return Array.from({ length: n }, () =>
-    spawn(process.execPath, [workerMain, '--redis', url, '--queue', queue, ...extra], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, XTRUST_THREADS: threads },
-    }),
-  );
-}
-async function stopWorkers(ws: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    ws.map(
-      (w) =>
-        new Promise<void>((r) => {
-          if (w.exitCode !== null || w.signalCode !== null) return r();
-          w.once('exit', () => r());
-          w.kill('SIGTERM');
-        }),
-    ),
-  );
-}
-/** Waits until each worker logged that it is listening, so start-up is not timed. */
-async function ready(ws: ChildProcess[]): Promise<void> {
-  await Promise.all(
-    ws.map(
-      (w) =>
-        new Promise<void>((resolve, reject) => {
-          let out = '';
-          w.stderr!.on('data', (d: Buffer) => {
-            out += d.toString();
-            if (out.includes('xtrust worker on')) resolve();
-          });
-          w.once('exit', (c) => reject(new Error(`worker exited (${c}): ${out}`)));
-        }),
-    ),
-  );
+  return startWorkers(n, [workerMain, '--redis', url, '--queue', queue, ...extra], { XTRUST_THREADS: threads });
 }
 
 /**
@@ -136,18 +104,15 @@ function workerCpu(w: ChildProcess): Promise<number> {
   });
 }
 
-function localInChild(file: string): Promise<{ wall: number; cpu: number }> {
-  return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, [fileURLToPath(import.meta.url), '--local-child', file], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    c.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    c.on('exit', (code) => {
-      const [wall, cpu] = out.trim().split(' ').map(Number);
-      return code === 0 ? resolve({ wall, cpu }) : reject(new Error(`local child exited ${code}`));
-    });
+/** The local side in a fresh process (`--local-child FILE`): the seconds it printed. */
+async function localInChild(file: string): Promise<{ wall: number; cpu: number }> {
+  const r = await runChild([fileURLToPath(import.meta.url), '--local-child', file], {
+    stdout: 'capture',
+    echo: 'stderr',
   });
+  if (r.code !== 0) throw new Error(`local child exited ${r.code}`);
+  const [wall, cpu] = r.stdout.trim().split(' ').map(Number);
+  return { wall, cpu };
 }
 
 async function main(): Promise<void> {
@@ -156,14 +121,17 @@ async function main(): Promise<void> {
   try {
     const data = loadSpamAssassin({ headers: false });
     const order = rng(11).shuffle(data.rows.map((_, i) => i));
-    const cut = (t: string) => t.split(/\s+/).filter(Boolean).slice(0, 100).join(' ');
     const train = order.slice(0, 2000).map((i) => ({ text: data.rows[i].text, label: data.rows[i].label }));
     const model = await trainClassifier('bow-logistic', train, { seed: 1 });
     const modelDir = join(mkdtempSync(join(tmpdir(), 'xtrust-scale-bench-')), 'model');
     await model.save(modelDir);
     const pool = order
       .slice(2000)
-      .map((i) => ({ id: `m${i}`, text: cut(data.rows[i].text), label: data.rows[i].label }))
+      .map((i) => ({
+        id: `m${i}`,
+        text: firstWords(data.rows[i].text, 100, { by: 'whitespace' }),
+        label: data.rows[i].label,
+      }))
       .filter((x) => new Set(x.text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).size >= 3);
     const instances = pool.slice(0, N);
     const task: TaskSpec = {
@@ -183,8 +151,7 @@ async function main(): Promise<void> {
     let run = 0;
     const queued = async (workers: number): Promise<{ wall: number; cpu: number }> => {
       const queue = `bench-${workers}-${run}`;
-      const ws = startWorkers(workers, redis.url, queue);
-      await ready(ws);
+      const ws = await workersReady(startScaleWorkers(workers, redis.url, queue));
       await enqueueAudit({
         redis: redis.url,
         queueName: queue,
@@ -277,8 +244,7 @@ async function main(): Promise<void> {
     const localS = (performance.now() - t0) / 1000;
     const queue = 'bench-kill';
     const fast = ['--lock-ms', '5000', '--stalled-ms', '2000'];
-    const ws = startWorkers(2, redis.url, queue, fast);
-    await ready(ws);
+    const ws = await workersReady(startScaleWorkers(2, redis.url, queue, fast));
     const t1 = performance.now();
     await enqueueAudit({
       redis: redis.url,
@@ -293,7 +259,7 @@ async function main(): Promise<void> {
     while ((await client.hlen(key)) < killSet.length * 0.3) await new Promise((r) => setTimeout(r, 20));
     const atKill = await client.hlen(key);
     ws[0].kill('SIGKILL');
-    const replacement = startWorkers(1, redis.url, queue, fast);
+    const replacement = startScaleWorkers(1, redis.url, queue, fast);
     const got = await collect({ redis: redis.url, queueName: queue, runId: 'kill', pollMs: 50 });
     const queuedS = (performance.now() - t1) / 1000;
     const stored = await client.hlen(key);

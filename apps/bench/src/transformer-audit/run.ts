@@ -32,7 +32,7 @@
  * process and, for the queued run, the workers), read from /proc/self/stat's cutime/cstime as each
  * child is reaped.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
@@ -43,6 +43,7 @@ import { fingerprintOf } from '../transformer-lime/block-key.js';
 import { ruleNeedsKey } from '../transformer-lime/adaptive-rule.js';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
+import { runChild, startWorkers, stopWorkers, workersReady } from '../harness/processes.js';
 import { procCpuSeconds } from '../harness/timing.js';
 import { sittingMachine } from '../harness/machine.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
@@ -260,64 +261,27 @@ interface Timed {
   readonly wall: number;
   readonly cpu: number;
 }
-/** Runs the CLI with `args`; its pid is in `live` while it runs (the sitting's heartbeat reads its CPU). */
-function runChild(args: readonly string[], live = new Set<number>()): Promise<Timed> {
-  return new Promise((done, fail) => {
-    const cpu0 = childrenCpu();
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    if (child.pid) live.add(child.pid);
-    let tail = '';
-    child.stderr!.on('data', (d: Buffer) => (tail = (tail + d.toString()).slice(-3000)));
-    child.on('exit', (code) => {
-      if (child.pid) live.delete(child.pid);
-      const wall = (performance.now() - t0) / 1000;
-      if (code !== 0) return fail(new Error(`${shown(args)} exited with ${code}: ${tail.trim()}`));
-      done({ wall, cpu: childrenCpu() - cpu0 });
-    });
-  });
+/** Runs the CLI with `args` (harness runChild); its pid is in `live` while it runs (the sitting's heartbeat reads its CPU). */
+async function runCli(args: readonly string[], live = new Set<number>()): Promise<Timed> {
+  const r = await runChild([cli, ...args], { live, tailChars: 3000 });
+  if (r.code !== 0) throw new Error(`${shown(args)} exited with ${r.code}: ${r.stderrTail.trim()}`);
+  return { wall: r.wall, cpu: r.cpu };
 }
 
-function startWorkers(url: string, queueName: string): Promise<ChildProcess[]> {
-  const ws = Array.from({ length: workersN }, () =>
-    spawn(
-      process.execPath,
-      [cli, 'worker', '--redis', url, '--queue-name', queueName, '--threads', String(workerThreads)],
-      { stdio: ['ignore', 'ignore', 'pipe'] },
-    ),
+/** The audit's `xtrust worker` processes, once each listens. */
+const startCliWorkers = (url: string, queueName: string): Promise<ChildProcess[]> =>
+  workersReady(
+    startWorkers(workersN, [
+      cli,
+      'worker',
+      '--redis',
+      url,
+      '--queue-name',
+      queueName,
+      '--threads',
+      String(workerThreads),
+    ]),
   );
-  return Promise.all(
-    ws.map(
-      (w) =>
-        new Promise<ChildProcess>((ready, fail) => {
-          let text = '';
-          const onData = (d: Buffer) => {
-            text += d.toString();
-            if (text.includes('xtrust worker on')) {
-              // keep draining its log (a full pipe would block the worker), but stop collecting it
-              w.stderr!.off('data', onData);
-              w.stderr!.resume();
-              ready(w);
-            }
-          };
-          w.stderr!.on('data', onData);
-          w.once('exit', (c) => fail(new Error(`xtrust worker exited (${c}) before it was ready: ${text.trim()}`)));
-        }),
-    ),
-  );
-}
-function stopWorkers(ws: readonly ChildProcess[]): Promise<void> {
-  return Promise.all(
-    ws.map(
-      (w) =>
-        new Promise<void>((r) => {
-          if (w.exitCode !== null || w.signalCode !== null) return r();
-          w.once('exit', () => r());
-          w.kill('SIGTERM');
-        }),
-    ),
-  ).then(() => undefined);
-}
 
 // ---------------------------------------------------------------- reading a finished audit
 interface RunFiles {
@@ -542,9 +506,7 @@ async function localRun(name: string, mode: string, auditMode = 'exact'): Promis
       const dir = join(work, name);
       const args = auditArgs(mode, dir, undefined, auditMode);
       log(`${name}: ${shown(args)}`);
-      const t = await inSittings(name, key, dir, (resume, live) =>
-        runChild(resume ? [...args, '--resume'] : args, live),
-      );
+      const t = await inSittings(name, key, dir, (resume, live) => runCli(resume ? [...args, '--resume'] : args, live));
       log(`${name}: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU over ${t.sittings.length} sitting(s)`);
       return { name, mode, command: shown(args), ...t, files: readRun(dir) };
     }),
@@ -580,7 +542,7 @@ function keepExactReference(): void {
 const fixed = await storedRun('fixed', { mode: 'exact', fixed: { train: 2, test: 1, samples: 2 } }, async () => {
   const fixedArgs = auditArgs('exact', join(work, 'fixed'), { train: 2, test: 1, samples: 2 });
   log(`fixed costs: ${shown(fixedArgs)}`);
-  const t = await runChild(fixedArgs);
+  const t = await runCli(fixedArgs);
   log(`fixed costs: ${t.wall.toFixed(1)} s wall, ${t.cpu.toFixed(1)} s CPU`);
   return t;
 });
@@ -632,11 +594,11 @@ async function queuedRun(which: QueueWhich): Promise<QueuedRun & { which: QueueW
           );
           log(`${name}: ${workersN} × xtrust worker, then ${shown(args)}`);
           const cpu0 = childrenCpu();
-          const ws = await startWorkers(redis.url, queueName);
+          const ws = await startCliWorkers(redis.url, queueName);
           for (const w of ws) if (w.pid) live.add(w.pid);
           let wall: number;
           try {
-            wall = (await runChild(args, live)).wall;
+            wall = (await runCli(args, live)).wall;
           } finally {
             await stopWorkers(ws);
           }

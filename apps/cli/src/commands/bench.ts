@@ -24,7 +24,8 @@ export interface BenchRow {
   readonly perSecond: number;
 }
 
-async function timed(step: string, units: number, fn: () => Promise<unknown>): Promise<BenchRow> {
+/** Runs one step of the bench and measures it: its wall seconds and units per second. */
+async function measureStep(step: string, units: number, fn: () => Promise<unknown>): Promise<BenchRow> {
   const t = performance.now();
   await fn();
   const seconds = (performance.now() - t) / 1000;
@@ -43,7 +44,7 @@ export async function runBench(
   let model: Awaited<ReturnType<typeof trainClassifier>> | null = null;
   progress.note(`bench: ${options.texts} test e-mails, LIME ${options.samples} samples`);
   rows.push(
-    await timed(
+    await measureStep(
       'train bow-logistic (texts)',
       train.length,
       async () => (model = await trainClassifier('bow-logistic', train, { seed: options.seed, labels: data.labels })),
@@ -51,11 +52,13 @@ export async function runBench(
   );
   const texts = sample(split.test, options.texts, options.seed).map((r) => r.text);
   const m = model!;
-  rows.push(await timed('predictProba (texts)', texts.length, () => m.predictProba(texts)));
+  rows.push(await measureStep('predictProba (texts)', texts.length, () => m.predictProba(texts)));
   const lime = new LimeExplainer({ numSamples: options.samples, seed: options.seed }) as unknown as Explainer;
-  rows.push(await timed(`LIME ${options.samples} samples (explanations)`, texts.length, () => lime.explain(m, texts)));
+  rows.push(
+    await measureStep(`LIME ${options.samples} samples (explanations)`, texts.length, () => lime.explain(m, texts)),
+  );
   const omission = new OmissionExplainer() as unknown as Explainer;
-  rows.push(await timed('omission (explanations)', texts.length, () => omission.explain(m, texts)));
+  rows.push(await measureStep('omission (explanations)', texts.length, () => omission.explain(m, texts)));
   return { rows, texts: texts.length, samples: options.samples, node: process.version };
 }
 
