@@ -1,4 +1,5 @@
 import { XtrustError } from '@xtrust/core';
+import { setJaccard } from '@xtrust/metrics';
 import {
   WeightedMoments,
   forwardSelection,
@@ -65,15 +66,6 @@ export function resolveAdaptive(option: AdaptiveOption | undefined, numSamples: 
     patience: intOption('adaptive.patience', o.patience, 4, 1),
     minJaccard,
   };
-}
-
-/** |a ∩ b| / |a ∪ b| of two index sets (1 for two empty sets). */
-function jaccard(a: Int32Array, b: Int32Array): number {
-  const inA = new Set(a);
-  let both = 0;
-  for (const x of b) if (inA.has(x)) both++;
-  const union = a.length + b.length - both;
-  return union === 0 ? 1 : both / union;
 }
 
 /**
@@ -261,7 +253,7 @@ export class AdaptiveStop extends RunningSelection {
     if (this.rows < adaptiveMinRows(this.d)) return false;
     const selection = this.selection();
     const previous = this.previous;
-    const same = previous !== null && selection.every((s, l) => jaccard(s, previous[l]) >= this.rule.minJaccard);
+    const same = previous !== null && selection.every((s, l) => setJaccard(s, previous[l]) >= this.rule.minJaccard);
     this.stable = same ? this.stable + 1 : 0;
     this.previous = selection;
     return this.stable >= this.rule.patience;

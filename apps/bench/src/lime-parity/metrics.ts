@@ -1,26 +1,26 @@
-/** Agreement measures of two word-weight explanations (the parity table of packages/explainers/README.md). */
+/**
+ * Agreement measures of two word-weight explanations (the parity table of packages/explainers/README.md):
+ * @xtrust/metrics' `jaccard` and `pearson` applied to explanations given as [word, weight] lists.
+ */
+import { jaccard, pearson } from '@xtrust/metrics';
 
 export type WordWeights = readonly (readonly [string, number])[];
 
-/** Jaccard overlap of the first k words by |weight| of two explanations. */
+/** The words of an explanation by |weight|, largest first (ties in the given order). */
+const byMagnitude = (x: WordWeights): string[] =>
+  [...x].sort((p, q) => Math.abs(q[1]) - Math.abs(p[1])).map((p) => p[0]);
+
+/** Jaccard overlap of the first k words by |weight| of two explanations (1 when both are empty). */
 export function topKJaccard(a: WordWeights, b: WordWeights, k: number): number {
-  const top = (x: WordWeights) =>
-    new Set(
-      [...x]
-        .sort((p, q) => Math.abs(q[1]) - Math.abs(p[1]))
-        .slice(0, k)
-        .map((p) => p[0]),
-    );
-  const sa = top(a);
-  const sb = top(b);
-  let inter = 0;
-  for (const w of sa) if (sb.has(w)) inter++;
-  const union = sa.size + sb.size - inter;
-  return union === 0 ? 1 : inter / union;
+  return jaccard(byMagnitude(a), byMagnitude(b), { k, duplicates: 'dedupe' });
 }
 
-/** Pearson correlation of the weights of the words both explanations weigh (NaN when fewer than 2). */
-export function pearson(a: WordWeights, b: WordWeights): number {
+/**
+ * Pearson correlation of the weights of the words both explanations weigh, paired by word. NaN (left
+ * out of `mean`) when fewer than 2 words are shared or one side's shared weights are all equal, where
+ * the correlation is undefined.
+ */
+export function sharedWordPearson(a: WordWeights, b: WordWeights): number {
   const mb = new Map(b);
   const xs: number[] = [];
   const ys: number[] = [];
@@ -31,21 +31,11 @@ export function pearson(a: WordWeights, b: WordWeights): number {
       ys.push(u);
     }
   }
-  const n = xs.length;
-  if (n < 2) return Number.NaN;
-  const mx = xs.reduce((s, v) => s + v, 0) / n;
-  const my = ys.reduce((s, v) => s + v, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  let syy = 0;
-  for (let i = 0; i < n; i++) {
-    sxy += (xs[i] - mx) * (ys[i] - my);
-    sxx += (xs[i] - mx) ** 2;
-    syy += (ys[i] - my) ** 2;
-  }
-  return sxx === 0 || syy === 0 ? Number.NaN : sxy / Math.sqrt(sxx * syy);
+  if (xs.length < 2 || xs.every((x) => x === xs[0]) || ys.every((y) => y === ys[0])) return Number.NaN;
+  return pearson(xs, ys);
 }
 
+/** The mean of the finite values (NaN when there are none). */
 export function mean(xs: readonly number[]): number {
   const ok = xs.filter((x) => Number.isFinite(x));
   return ok.reduce((s, v) => s + v, 0) / ok.length;

@@ -22,7 +22,7 @@ import { LimeExplainer } from '@xtrust/explainers';
 import { BuiltinClassifier, trainClassifier } from '@xtrust/models';
 import { backendInfo } from '@xtrust/native';
 import { defineScript, parseOrExit } from '../harness/options.js';
-import { mean, pearson, topKJaccard, type WordWeights } from './metrics.js';
+import { mean, sharedWordPearson, topKJaccard, type WordWeights } from './metrics.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const srcDir = resolve(here, '../../src/lime-parity');
@@ -181,7 +181,7 @@ function agree(a: Run, b: Run) {
   let sameLabel = 0;
   for (let i = 0; i < n; i++) {
     jac.push(topKJaccard(a.features[i], b.features[i], 10));
-    r.push(pearson(a.features[i], b.features[i]));
+    r.push(sharedWordPearson(a.features[i], b.features[i]));
     if (a.labels[i] === b.labels[i]) sameLabel++;
   }
   return { jaccard: mean(jac), pearson: mean(r), sameLabel: sameLabel / n };
