@@ -10,17 +10,24 @@
  *   node apps/bench/dist/oracle/annotated-pools.js --dump DIR     # write the unlabelled pools (no relatedness step)
  *   node apps/bench/dist/oracle/annotated-pools.js [--oracle toki] [--out FILE]
  *        # the keyword step's precision and recall of "related" on the labelled pools, and each pool's share related
+ *   node apps/bench/dist/oracle/annotated-pools.js --from FILE    # the table of a results file
+ *
+ * The scoring run rebuilds each file's model and pool from its recorded settings (same split, seed, sample
+ * and explainer: the pool is the one labelled) and runs the configuration's whole keyword identification.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { argmaxRow, rng, type Classifier } from '@xtrust/core';
 import { stratifiedSplit, wordWindows, type Row } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
-import { explainTolerant, isFunctionWord, predictAll, WordPools } from '@xtrust/oracle';
+import { explainTolerant, identifyKeywords, isFunctionWord, predictAll, WordPools } from '@xtrust/oracle';
 import { CLASS_NAMES, type CorpusName } from './family.js';
 import { cutBodies, loadCorpus } from './case-data.js';
 import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
+import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
+import { labelCounts, loadAnnotatedPools, scoreRelated, type PoolLabel } from './annotated-pool-labels.js';
+import { defineScript, machineInfo, readJson, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
 
 /** The unplanted models whose pools are labelled: one per corpus. */
 export const POOL_CORPORA = ['spam', 'headers', 'sotu', 'brown'] as const;
@@ -114,15 +121,152 @@ async function dump(dir: string, corpora: readonly PoolCorpus[]): Promise<void> 
   }
 }
 
-async function main(argv: readonly string[]): Promise<void> {
-  const i = argv.indexOf('--dump');
-  if (i >= 0) {
-    const c = argv.indexOf('--corpus');
-    const corpora = (c >= 0 ? argv[c + 1].split(',') : POOL_CORPORA) as PoolCorpus[];
-    await dump(argv[i + 1], corpora);
-    return;
-  }
-  throw new Error('scoring mode not written yet');
+/** One class's figures: the keyword step's verdict on the labelled words, and the share of the pool called related. */
+export interface ClassFigures {
+  readonly label: string;
+  readonly labels: Record<PoolLabel, number>;
+  /** Labelled words no longer in the rebuilt pool (a different pool): not judged. */
+  readonly missing: number;
+  readonly tp: number;
+  readonly fp: number;
+  readonly fn: number;
+  readonly tn: number;
+  readonly precision: number;
+  readonly recall: number;
+  /** Keywords / pool words, over the whole pool. */
+  readonly poolShare: number;
+  readonly pool: number;
+  /** Keywords among the labelled (top-100) words. */
+  readonly topShare: number;
+  readonly falsePositives: readonly string[];
+  readonly misses: readonly string[];
 }
 
-await main(process.argv.slice(2));
+export interface PoolFigures {
+  readonly file: string;
+  readonly corpus: string;
+  readonly model: string;
+  readonly oracle: string;
+  readonly seconds: number;
+  readonly classes: readonly ClassFigures[];
+}
+
+const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
+
+/** The Markdown table of a run: per model, class and configuration. */
+export function figuresMarkdown(rows: readonly PoolFigures[]): string {
+  const lines = [
+    '| model / corpus | oracle | class | related / unrelated / unsure (of 100) | precision of related | recall of related | keywords among the 100 | share of the whole pool called related | related words called unrelated | unrelated words called related (first 8) |',
+    '| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+  ];
+  for (const r of rows)
+    for (const c of r.classes)
+      lines.push(
+        `| ${r.model} / ${r.corpus} | ${r.oracle} | ${c.label} | ${c.labels.related} / ${c.labels.unrelated} / ${c.labels.unsure} | ${f3(c.precision)} (${c.tp}/${c.tp + c.fp}) | ${f3(c.recall)} (${c.tp}/${c.tp + c.fn}) | ${(100 * c.topShare).toFixed(0)} % | ${(100 * c.poolShare).toFixed(0)} % of ${c.pool} | ${c.misses.join(', ') || '—'} | ${c.falsePositives.slice(0, 8).join(', ') || '—'} |`,
+      );
+  return lines.join('\n');
+}
+
+/** Rebuilds each labelled pool's model and runs keyword identification with the configuration; scores it on the labels. */
+async function score(oracles: readonly string[], out: string | undefined): Promise<void> {
+  const glove = await embedding('glove');
+  const theta = { [glove.name]: await thetaRelateOf(glove) };
+  const rows: PoolFigures[] = [];
+  for (const pool of loadAnnotatedPools()) {
+    const t0 = performance.now();
+    const s = pool.settings;
+    const corpus = s.corpus as PoolCorpus;
+    const data = poolCorpusSplit(corpus, s.words, s.seed);
+    const model = await trainClassifier('bow-logistic', data.train, { seed: s.seed, labels: data.labels });
+    const { explainer: lime, params } = makeExplainer('lime', s.samples, s.seed);
+    const explainer = new CachedExplainer(lime, `pools|${params}`);
+    for (const name of oracles) {
+      const store = await identifyKeywords(
+        model,
+        data.train.map((r) => r.text),
+        data.train.map((r) => r.label),
+        {
+          explainer,
+          embeddings: [glove],
+          thetaRelate: theta,
+          oracle: candidateOracle(name),
+          sampleSize: s.train,
+          topK: s.topK,
+          classNames: CLASS_NAMES[corpus as CorpusName],
+          seed: s.seed,
+        },
+      );
+      const classes: ClassFigures[] = Object.entries(pool.classes).map(([label, words]) => {
+        const inPool = new Set(store.pool(label).map((w) => w.word));
+        const judge = (w: string) => (inPool.has(w) ? store.isKeyword(label, w) : undefined);
+        const r = scoreRelated(words, judge);
+        const poolSize = inPool.size;
+        return {
+          label,
+          labels: labelCounts(words),
+          missing: words.filter((w) => !inPool.has(w.word)).length,
+          tp: r.tp,
+          fp: r.fp,
+          fn: r.fn,
+          tn: r.tn,
+          precision: r.precision,
+          recall: r.recall,
+          poolShare: poolSize ? store.keywords(label).length / poolSize : 0,
+          pool: poolSize,
+          topShare: words.filter((w) => judge(w.word) === true).length / words.length,
+          falsePositives: r.falsePositives,
+          misses: r.misses,
+        };
+      });
+      rows.push({
+        file: pool.file.slice(pool.file.indexOf('apps/bench')),
+        corpus,
+        model: s.model,
+        oracle: name,
+        seconds: (performance.now() - t0) / 1000,
+        classes,
+      });
+      console.error(`${corpus} ${name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+      if (out)
+        writeJsonAtomic(out, {
+          argv: process.argv.slice(2),
+          date: new Date().toISOString(),
+          machine: machineInfo(),
+          rows,
+        });
+    }
+  }
+  console.log(figuresMarkdown(rows));
+}
+
+const SPEC = defineScript({
+  usage: 'node apps/bench/dist/oracle/annotated-pools.js [options]',
+  summary:
+    "The keyword step on rubric-labelled pools (issue 47): precision and recall of 'related' per class, and the share of each pool called related.",
+  options: {
+    dump: {
+      kind: 'string',
+      placeholder: 'DIR',
+      help: 'write the unlabelled pools (100 words per class, no relatedness step) to DIR instead of scoring',
+    },
+    corpus: { kind: 'list', default: [...POOL_CORPORA], choices: POOL_CORPORA, help: 'with --dump: the corpora' },
+    oracle: {
+      kind: 'list',
+      default: ['toki'],
+      help: 'oracle configurations scored (oracle-setups.ts candidateOracle)',
+    },
+    out: { kind: 'string', placeholder: 'FILE', help: 'JSON results, rewritten after every pool and configuration' },
+    from: { kind: 'string', placeholder: 'FILE', help: 'print the table of a results file instead of running' },
+  },
+});
+
+async function main(o: Options<typeof SPEC.options>): Promise<void> {
+  if (o.dump) return dump(o.dump, o.corpus as PoolCorpus[]);
+  if (o.from) {
+    console.log(figuresMarkdown(readJson<{ rows: PoolFigures[] }>(o.from).rows));
+    return;
+  }
+  await score(o.oracle, o.out);
+}
+
+runScript(SPEC, main);
