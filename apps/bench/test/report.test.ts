@@ -1,8 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BENCHMARKS } from '../src/index.js';
+import { AREAS } from '../src/harness/areas.js';
 import {
   benchmarksPage,
   resultsTable,
@@ -192,6 +193,7 @@ describe('BENCHMARKS.md, one page', () => {
 });
 
 describe('the registry', () => {
+  const root = resolve(dirname(new URL(import.meta.url).pathname), '../../..');
   it('registers every benchmark area of apps/bench/src once', () => {
     const names = BENCHMARKS.map((b) => b.name);
     expect(new Set(names).size).toBe(names.length);
@@ -211,6 +213,26 @@ describe('the registry', () => {
       'scale',
     ])
       expect(names).toContain(n);
+  });
+
+  it('registers every stored section, in the area its section shows, runnable by `pnpm bench --only NAME`', () => {
+    const stored = loadSections(join(root, 'apps/bench/results/sections'));
+    const byName = new Map(BENCHMARKS.map((b) => [b.name, b]));
+    for (const s of stored) {
+      expect(byName.has(s.name), `${s.name} is not registered`).toBe(true);
+      expect(s.area, s.name).toBe(byName.get(s.name)?.area);
+    }
+    for (const b of BENCHMARKS) expect(AREAS).toContain(b.area);
+    expect(BENCHMARKS.length).toBe(stored.length);
+  });
+
+  it('keeps the stored native-cuda section where no GPU is attached, and re-writes it from its device run with --stored', () => {
+    const b = BENCHMARKS.find((x) => x.name === 'native-cuda')!;
+    expect(b.writesSection).toBe(true);
+    const stored = b.steps!({ quick: false, stored: true, log: () => {} });
+    if ('skipped' in stored) throw new Error(stored.skipped);
+    expect(stored.map((s) => s.file)).toEqual(['apps/bench/dist/native/cuda-section.js']);
+    expect(stored[0].args).toContain('--write-section');
   });
 
   it('runs only scripts of apps/bench', () => {

@@ -139,7 +139,8 @@ function headlineCells(s: Section): [string, string, string, string, string] {
 export function sectionCommand(s: Section): { command: string; script?: string } {
   if (s.command.startsWith('pnpm bench ')) return { command: s.command, script: s.script };
   const ran = s.command.replace(/^pnpm turbo run build --filter=@xtrust\/bench && /, '');
-  return { command: `pnpm bench --only ${s.name}`, script: s.script ? `node apps/bench/dist/${s.script}` : ran };
+  const script = s.script && !s.script.startsWith('node ') ? `node apps/bench/dist/${s.script}` : s.script;
+  return { command: `pnpm bench --only ${s.name}`, script: script ?? ran };
 }
 
 /** How many headlines are met, partly met, not met and without a goal (the status line of BENCHMARKS.md). */

@@ -1,0 +1,304 @@
+/**
+ * The oracle benchmarks: TOKI against Naive on the shortcut families (hand-written, drawn, with a transformer),
+ * its keyword step against person-written word lists, and the choice of its configuration.
+ */
+import { join } from 'node:path';
+import { KIT_MLM, kitModel, needFixtures, needKitModels, RESULTS, ROOT } from '../harness/setup.js';
+import type { Benchmark } from './types.js';
+
+const SHORTCUT = 'apps/bench/dist/oracle/shortcut.js';
+
+/** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
+export const VALIDATION_ORACLES = [
+  'toki',
+  'toki-paper',
+  'toki-name',
+  'toki+nofw+notc',
+  'toki+nofw',
+  'toki+notc',
+  'toki+tc9',
+  'toki+cc0',
+  'toki+cc5',
+  'toki+cc20',
+  'toki+tc0.15',
+  'toki+tc0.5',
+  'toki+vsum',
+  'toki+vboth',
+  'toki+vword',
+] as const;
+
+/** Cases of the default family run with the transformer (40-word windows: the fixture reads at most 64 word pieces), scored with bag-of-words in table3, on two corpora. */
+export const TABLE3_TRANSFORMER_CASES = '1,3,11';
+
+/**
+ * table3-transformer's arguments: the kit-bert model on TABLE3_TRANSFORMER_CASES at reduced sizes (the machine's 2
+ * cores: LIME 1,000 samples, 300 training texts for keyword identification, at most 120 predictions per side; the
+ * minimum of 100 per side to score a case is unchanged); quick: case 1 only, 2 epochs, 500 samples, 200 texts, 100 per side.
+ */
+export function table3TransformerArgs(quick: boolean): string[] {
+  const model = ['--model', 'kit-bert', '--encoder', join(ROOT, KIT_MLM)];
+  return quick
+    ? [...model, '--only', '1', '--epochs', '2', '--train', '200', '--samples', '500', '--per-side', '100']
+    : [
+        ...model,
+        '--only',
+        TABLE3_TRANSFORMER_CASES,
+        '--epochs',
+        '3',
+        '--train',
+        '300',
+        '--samples',
+        '1000',
+        '--per-side',
+        '120',
+        '--out',
+        join(RESULTS, 'oracle-family-kit-bert.json'),
+        '--cache',
+        join(RESULTS, 'oracle-family-kit-bert-cache'),
+      ];
+}
+
+export const ORACLE: readonly Benchmark[] = [
+  {
+    name: 'table3',
+    area: 'oracle',
+    title:
+      'Reproduction — TOKI paper Table 3 on the shortcut benchmark family (TOKI, –K.I, Naive; G-mean with bootstrap intervals)',
+    description:
+      "Layout of 000_6d314fe57d39eb4c.txt Table 3 on a family of offline shortcut benchmarks with known ground truth (issue 14): a trigger (concrete noun, weekday, number-like token, proper name, word absent from GloVe, two-word phrase) planted in a share (0.3, 0.6, 1.0) of one class's training texts of Brown genres, State of the Union parties and SpamAssassin bodies, in windows of 40 or 120 words or whole texts, and SpamAssassin's headers as a natural shortcut. Ground truth by intervention on both sides (@xtrust/datasets buildShortcutBenchmark); a case with fewer than 100 trustworthy or untrustworthy correct predictions is reported too small, not scored. Harness: apps/bench/src/oracle/shortcut.ts (family.ts lists the cases).",
+    limit: [7200, 1200],
+    regenerated:
+      'the LIME explanation cache apps/bench/results/oracle-family-cache/ (one folder per case), re-made by the command above (about 12 min more on 2 cores); apps/bench/results/oracle-family.json.gz, the results the section is written from, is committed.',
+    script: (ctx) => ({
+      file: SHORTCUT,
+      args: ctx.quick
+        ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100']
+        : ['--out', join(RESULTS, 'oracle-family.json.gz'), '--cache', join(RESULTS, 'oracle-family-cache')],
+    }),
+  },
+  {
+    name: 'table3-transformer',
+    area: 'oracle',
+    title:
+      'Reproduction — TOKI paper Table 3 on the shortcut benchmark family with a transformer classifier (the model kit’s BERT)',
+    description:
+      "The previous section's benchmark with the classifier swapped for a transformer: per case, the model kit's BERT encoder (the committed masked-LM fixture models/transformers/fixtures/tiny-bert-mlm, 2 layers × 128, 64 word pieces) fine-tuned on the case's training texts by models/transformers/finetune.py (PyTorch, epoch chosen on validation accuracy; cached by rows + settings), run by onnxruntime-node through @xtrust/models OnnxClassifier. Same ground truth by intervention, LIME through the classifier's token scorer, TOKI configurations, Naive and bootstrap intervals; cases of the default family, at reduced sizes (apps/bench/src/oracle/shortcut.ts --model kit-bert).",
+    limit: [7200, 1800],
+    regenerated:
+      "the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian's torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json, the results the section is written from, is committed.",
+    script: (ctx) => {
+      return needFixtures(KIT_MLM) ?? { file: SHORTCUT, args: table3TransformerArgs(ctx.quick) };
+    },
+  },
+  {
+    name: 'oracle-drawn',
+    area: 'oracle',
+    title: 'TOKI on drawn shortcut cases: the test family, per trigger band (everyday, phrase, mid, rare, absent)',
+    description:
+      'Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki` (the default), `toki-paper`, the previous default (`toki+nofw+notc`) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).',
+    limit: [10800, 1800],
+    regenerated:
+      'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the full results of the run (apps/bench/results/oracle-drawn-cache/test.json); the compact copy the section is rendered from, apps/bench/results/oracle-drawn-test.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/test.json --write-section`.',
+    script: (ctx) => ({
+      file: SHORTCUT,
+      args: ctx.quick
+        ? [
+            '--family',
+            'test',
+            '--draws',
+            '4',
+            '--train',
+            '300',
+            '--samples',
+            '1000',
+            '--per-side',
+            '100',
+            '--oracle',
+            'toki,toki-paper',
+          ]
+        : [
+            '--family',
+            'test',
+            '--draws',
+            '40',
+            '--until-scored',
+            '40',
+            '--oracle',
+            'toki,toki-paper,toki+nofw+notc',
+            '--out',
+            join(RESULTS, 'oracle-drawn-cache/test.json'),
+            '--cache',
+            join(RESULTS, 'oracle-drawn-cache/test'),
+          ],
+    }),
+  },
+  {
+    name: 'oracle-drawn-validation',
+    area: 'oracle',
+    title: 'Choosing the oracle on the validation family: every step of `toki` ablated',
+    description:
+      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the class name alone without its WordNet description (toki-name), the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, the thresholds around the chosen ones, and the label step's verdict rule (+vsum the paper's IS_rel ≥ IS_unr, +vboth that and the decisive test together, +vword one unrelated word against half the margin). The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
+    limit: [10800, 1800],
+    regenerated:
+      'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
+    script: (ctx) => ({
+      file: SHORTCUT,
+      args: ctx.quick
+        ? [
+            '--family',
+            'validation',
+            '--draws',
+            '4',
+            '--train',
+            '300',
+            '--samples',
+            '1000',
+            '--per-side',
+            '100',
+            '--oracle',
+            'toki,toki-paper',
+          ]
+        : [
+            '--family',
+            'validation',
+            '--draws',
+            '40',
+            '--oracle',
+            VALIDATION_ORACLES.join(','),
+            '--out',
+            join(RESULTS, 'oracle-drawn-cache/validation.json'),
+            '--cache',
+            join(RESULTS, 'oracle-drawn-cache/validation'),
+          ],
+    }),
+  },
+  {
+    name: 'oracle-drawn-transformer',
+    area: 'oracle',
+    title:
+      'TOKI on drawn shortcut cases with a transformer: the kit BERT encoder fine-tuned per test draw (quick variant)',
+    description:
+      "The test family's first draws (seeds 2,000 + i) with the classifier swapped for a transformer: per case the model kit's masked-LM encoder fine-tuned on the case's training texts (models/transformers/finetune.py), run by onnxruntime-node; reduced sizes (300 keyword texts, LIME 1,000 samples, ≤ 120 predictions per side). Issue 29 asks for the full-size 4 × 256 encoder; this is the committed 2 × 128 fixture encoder (apps/bench/src/oracle/shortcut.ts --family test --model kit-bert).",
+    limit: [10800, 3600],
+    regenerated:
+      'the fine-tuned folders and explanation cache under the --cache folder and the full results of the run; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-transformer.json.gz, is committed.',
+    script: (ctx) => {
+      const missing = needFixtures(KIT_MLM);
+      if (missing) return missing;
+      return {
+        file: SHORTCUT,
+        args: [
+          '--family',
+          'test',
+          '--model',
+          'kit-bert',
+          '--draws',
+          ctx.quick ? '2' : '8',
+          '--epochs',
+          '2',
+          '--model-threads',
+          '2',
+          '--train',
+          '300',
+          '--samples',
+          '1000',
+          '--per-side',
+          '120',
+          '--oracle',
+          'toki,toki-paper',
+          '--out',
+          join(RESULTS, 'oracle-drawn-cache/kit-bert-test.json'),
+          '--cache',
+          join(RESULTS, 'oracle-drawn-cache/kit-bert'),
+        ],
+      };
+    },
+  },
+  {
+    name: 'oracle-drawn-transformer-full',
+    area: 'oracle',
+    title: 'TOKI on drawn shortcut cases with the full-size kit BERT (4 × 256) fine-tuned per test draw',
+    description:
+      "The previous section's test draws (seeds 2,000 + i) with the full-size encoder issue 29 asks for: per case models/transformers/out/bert-mlm (4 layers × 256, 128 positions; built by `pnpm models:build`, not committed) fine-tuned on the case's training texts, run by onnxruntime-node on 1 thread; 200 keyword texts, LIME 1,000 samples, ≤ 100 predictions per side; until 8 cases are scored. A fine-tuning takes about 25 min on one CPU thread: with `--finetune-device cuda` the missing ones are queued, fine-tuned on a lent GPU (apps/bench/src/oracle/kit-bert-queue.ts) and brought back as int8 rows; the transformer table says where each case's model was trained (apps/bench/src/oracle/shortcut.ts --family test --model kit-bert --encoder models/transformers/out/bert-mlm).",
+    limit: [6 * 3600, 3600],
+    regenerated:
+      'the fine-tuned folders and explanation cache under apps/bench/results/oracle-drawn-cache/kit-bert-full and the full results of the run; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-transformer-full.json.gz, is committed.',
+    script: (ctx) => {
+      const missing = needKitModels(ctx, 'bert-mlm');
+      if (missing) return missing;
+      const encoder = kitModel(ctx, 'bert-mlm');
+      const cache = join(RESULTS, 'oracle-drawn-cache');
+      return {
+        file: SHORTCUT,
+        args: [
+          '--family',
+          'test',
+          '--model',
+          'kit-bert',
+          '--encoder',
+          encoder,
+          '--draws',
+          ctx.quick ? '1' : '8',
+          '--until-scored',
+          ctx.quick ? '1' : '8',
+          '--epochs',
+          '2',
+          '--model-threads',
+          '1',
+          '--train',
+          '200',
+          '--samples',
+          '1000',
+          '--per-side',
+          '100',
+          '--oracle',
+          'toki,toki-name,toki-paper',
+          '--out',
+          join(cache, 'kit-bert-full-test.json'),
+          '--cache',
+          join(cache, 'kit-bert-full'),
+          '--finetune-device',
+          'cuda',
+          '--finetune-queue',
+          join(cache, 'kit-bert-full-queue.jsonl'),
+        ],
+      };
+    },
+  },
+  {
+    name: 'oracle-word-lists',
+    area: 'oracle',
+    title: "TOKI's keyword step against person-written word lists (precision and recall of 'related')",
+    description:
+      "Issue 29 (3): per corpus (SpamAssassin bodies, State of the Union parties, five Brown genres) a model trained on the corpus with no trigger, TOKI's keyword identification on it, and its verdicts on ≥ 60 related and ≥ 60 unrelated words per class written by a person before any oracle run (apps/bench/src/oracle/word-lists/). Two readings: the keyword status of listed words in the class's pool, and Eq. 5's r(w, c) for every listed word (apps/bench/src/oracle/word-list-agreement.ts).",
+    limit: [7200, 1200],
+    regenerated:
+      'nothing but the results JSON apps/bench/results/oracle-word-lists.json.gz (committed, gzipped); the explanations are re-made by the command above.',
+    script: (ctx) => ({
+      file: 'apps/bench/dist/oracle/word-list-agreement.js',
+      args: ctx.quick
+        ? ['--corpus', 'spam', '--train', '300', '--samples', '1000']
+        : ['--oracle', 'toki,toki-paper,toki+nofw+notc', '--out', join(RESULTS, 'oracle-word-lists.json.gz')],
+    }),
+  },
+  {
+    name: 'oracle-selection',
+    area: 'oracle',
+    title: 'Oracle selection: one TOKI configuration for the whole shortcut family, chosen on validation splits only',
+    description:
+      "Issue 14 (3): per case of the shortcut family the sampled training texts and the scored validation and test predictions are explained once with LIME (bow-logistic, 5,000 samples), and every candidate configuration is evaluated on those explanations; the rule with the most validation cases at G-mean ≥ 0.85 (then the larger minimum, fewer departures from the paper, the larger mean) is chosen with GloVe, and the best three and the paper's are re-run with counter-fitted vectors, USE and their ensemble; the test splits are read only for the final report (apps/bench/src/oracle/select.ts).",
+    limit: [7200, 1800],
+    regenerated:
+      'the LIME explanation checkpoints apps/bench/results/oracle-family-cache/select/ (one per case, reused by a later run) and the full results results.json there, re-made by the command above.',
+    script: (ctx) => {
+      const cache = join(RESULTS, ctx.quick ? 'oracle-family-cache/select-quick' : 'oracle-family-cache/select');
+      const sizes = ctx.quick
+        ? ['--embeddings', 'glove', '--train', '300', '--samples', '1000', '--per-side', '100', '--bootstrap', '200']
+        : ['--embeddings', 'glove,cf,use', '--per-side', '250', '--bootstrap', '1000'];
+      return {
+        file: 'apps/bench/dist/oracle/select.js',
+        args: [...sizes, '--cache', cache, '--out', join(cache, 'results.json')],
+      };
+    },
+  },
+];
