@@ -46,7 +46,7 @@ import {
 } from '@xtrust/oracle';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
 import { formatMachine, machineInfo, type MachineInfo } from '../harness/machine.js';
-import { median } from '../harness/timing.js';
+import { median, timed } from '../harness/timing.js';
 import { orderAfter, readJson, saveSection, writeJsonAtomic } from '../harness/store.js';
 import { writeBenchmarks } from '../harness/render.js';
 import type { WholeRecord } from './whole-audit.js';
@@ -227,8 +227,6 @@ interface WholeResult {
   readonly testSample: number;
 }
 
-const cpuSeconds = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
-
 function readJsonl(file: string): StoredExplanation[] {
   if (!existsSync(file))
     throw new UsageError(
@@ -346,18 +344,22 @@ await runScript(spec, async (o) => {
     s: KeywordStore,
     ref: readonly TrustLabel[] | null,
   ): Promise<{ labels: TrustLabel[]; result: VerdictResult }> => {
-    const wall0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const labels = await labelPredictions(
-      s,
-      classifier,
-      predictionExpl.map((e) => e.text),
-      {
-        embeddings: [glove],
-        explainer: new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed: run.key.seed }),
-        trueLabels,
-        verdictSampling: { confidence: 0.95 },
-      },
+    const {
+      value: labels,
+      wall,
+      cpu,
+    } = await timed(() =>
+      labelPredictions(
+        s,
+        classifier,
+        predictionExpl.map((e) => e.text),
+        {
+          embeddings: [glove],
+          explainer: new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed: run.key.seed }),
+          trueLabels,
+          verdictSampling: { confidence: 0.95 },
+        },
+      ),
     );
     const used = labels.map((l) => l.samples).filter((n): n is number => n !== undefined);
     const judged = ref ? labels.map((_, i) => i).filter((i) => ref[i].verdict !== 'incorrect') : [];
@@ -368,8 +370,8 @@ await runScript(spec, async (o) => {
         labelled: judged.length,
         samplesMean: used.reduce((a, b) => a + b, 0) / Math.max(1, used.length),
         samplesMedian: median(used),
-        wall: (performance.now() - wall0) / 1000,
-        cpu: cpuSeconds(process.cpuUsage(cpu0)),
+        wall,
+        cpu,
       },
     };
   };
@@ -431,11 +433,7 @@ await runScript(spec, async (o) => {
     }
     log(`${name}: keyword pass over ${trainTexts.length} texts`);
     measuredHere();
-    const wall0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const store = await storeFrom(explainer);
-    const wall = (performance.now() - wall0) / 1000;
-    const cpu = cpuSeconds(process.cpuUsage(cpu0));
+    const { value: store, wall, cpu } = await timed(() => storeFrom(explainer));
     const labels = await labelsOf(store);
     const keywords = keywordsOf(store);
     const pass: PassResult = {

@@ -22,6 +22,7 @@ import { LimeExplainer } from '@xtrust/explainers';
 import { BuiltinClassifier, trainClassifier } from '@xtrust/models';
 import { backendInfo } from '@xtrust/native';
 import { defineScript, parseOrExit } from '../harness/options.js';
+import { timed } from '../harness/timing.js';
 import { mean, sharedWordPearson, topKJaccard, type WordWeights } from './metrics.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -114,12 +115,11 @@ async function xtrust(
   const exps = [];
   const t0 = performance.now();
   for (const t of texts) {
-    const s = performance.now();
-    const c = process.cpuUsage(); // all threads of the process, the addon's pool included
-    exps.push(...(await lime.explain(model, [t])));
-    const dc = process.cpuUsage(c);
-    cpu.push((dc.user + dc.system) / 1e6);
-    seconds.push((performance.now() - s) / 1000);
+    // CPU: all threads of the process, the addon's pool included
+    const t1 = await timed(() => lime.explain(model, [t]));
+    exps.push(...t1.value);
+    cpu.push(t1.cpu);
+    seconds.push(t1.wall);
   }
   const total = (performance.now() - t0) / 1000;
   return {
@@ -132,11 +132,8 @@ async function xtrust(
 }
 async function xtrustBatched(seed: number): Promise<{ wall: number; cpu: number }> {
   const lime = new LimeExplainer({ numSamples: 5000, numFeatures: 10, seed });
-  const t0 = performance.now();
-  const c = process.cpuUsage();
-  await lime.explain(model, texts);
-  const dc = process.cpuUsage(c);
-  return { wall: (performance.now() - t0) / 1000 / texts.length, cpu: (dc.user + dc.system) / 1e6 / texts.length };
+  const { wall, cpu } = await timed(() => lime.explain(model, texts));
+  return { wall: wall / texts.length, cpu: cpu / texts.length };
 }
 
 // 4. Reference.

@@ -25,6 +25,7 @@ import { OnnxClassifier } from '@xtrust/models';
 import { mean } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
+import { timed } from '../harness/timing.js';
 import { fingerprintOf } from './block-key.js';
 import { hostOf } from './host.js';
 import { adaptiveRuleText, parseAdaptiveRules } from './adaptive-rule.js';
@@ -127,16 +128,14 @@ try {
       const lime = new LimeExplainer({ numSamples: o.samples, numFeatures: 10, seed: 1, adaptive: rule });
       for (const [i, text] of texts.entries()) {
         if (kept.results.some((r) => r.index === i)) continue;
-        const s = performance.now();
-        const c0 = process.cpuUsage();
-        const [e] = await lime.explain(clf, [text]);
-        const dc = process.cpuUsage(c0);
+        const t = await timed(() => lime.explain(clf, [text]));
+        const [e] = t.value;
         kept.results.push({
           index: i,
           label: e.explainedLabel,
           features: e.features.map((f) => [f.word, f.weight]),
-          seconds: (performance.now() - s) / 1000,
-          cpuSeconds: (dc.user + dc.system) / 1e6,
+          seconds: t.wall,
+          cpuSeconds: t.cpu,
           samples: Number(e.diagnostics?.samples ?? o.samples),
           measured: new Date().toISOString(),
           host,

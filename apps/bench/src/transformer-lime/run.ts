@@ -41,6 +41,7 @@ import { defaultBatchTokens, OnnxClassifier, onnxGraphDigest, type OnnxClassifie
 import { mean } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
+import { median, timed } from '../harness/timing.js';
 import { textsOfLength } from './texts.js';
 import { modeAgreement, TextPartStore, type SideResult } from './text-parts.js';
 import { asCurrentKey, fingerprintOf } from './block-key.js';
@@ -519,15 +520,13 @@ for (const job of jobs) {
       for (const mode of i % 2 === 0 ? jobModes : [...jobModes].reverse()) {
         const side = sides.get(mode)!;
         process.stderr.write(`[transformer-lime] ${tag}: text ${i + 1} of ${texts.length}: xtrust ${mode}\n`);
-        const s = performance.now();
-        const c0 = process.cpuUsage();
-        const [e] = await side.lime.explain(side.clf, [texts[i]]);
-        const dc = process.cpuUsage(c0);
+        const t = await timed(() => side.lime.explain(side.clf, [texts[i]]));
+        const [e] = t.value;
         ours[mode] = {
           label: e.explainedLabel,
           features: e.features.map((f) => [f.word, f.weight]),
-          seconds: (performance.now() - s) / 1000,
-          cpuSeconds: (dc.user + dc.system) / 1e6,
+          seconds: t.wall,
+          cpuSeconds: t.cpu,
           samples: Number(e.diagnostics?.samples ?? jobSamples),
         };
       }
@@ -723,11 +722,6 @@ function sittingsOf(model: string, words: number): Block[] {
     (b) => JSON.stringify(asCurrentKey(b.key, k.digest, k.fingerprint)) === JSON.stringify(k.key),
   );
 }
-const median = (xs: number[]) => {
-  const v = [...xs].sort((a, b) => a - b);
-  const h = v.length >> 1;
-  return v.length % 2 ? v[h] : (v[h - 1] + v[h]) / 2;
-};
 /** Lowest–highest ratio over sittings, with the median from three sittings on (of two it says nothing more). */
 const spread = (xs: number[]) =>
   xs.length === 1
