@@ -3,9 +3,12 @@
  * does, and on the small fixture audit the fast mode (adaptive keyword pass, verdict-aware labelling)
  * gives exact's labels with fewer LIME samples per prediction, recorded in predictions.jsonl.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { AUDIT_LIME_PAIRS, resolveLimeMode } from '../src/audit-mode.js';
+import { UsageError } from '../src/exit.js';
+import { LIME_MODES, type LimeMode } from '../src/lime-mode.js';
 import { buildFixture, tempDir, xtrust, xtrustAsync, type Fixture } from './helpers.js';
 
 // 1,000 samples: below ~250 rows the verdict rule cannot check (no check before 200 rows, and a stop needs two)
@@ -171,6 +174,135 @@ describe('--audit-mode: parsing and help', () => {
       expect(help).toContain('--audit-mode <mode>');
       expect(help).toMatch(/exact \(.*paper's computation/);
       expect(help).toMatch(/fast \(.*verdict is settled at 95 % confidence/);
+    }
+  });
+});
+
+/**
+ * How --audit-mode and --lime-mode compose: --audit-mode picks the default --lime-mode (exact → exact,
+ * fast → adaptive); a --lime-mode given is run as given, or refused when the audit mode contradicts it
+ * (fast takes adaptive or int8+adaptive only) — never rewritten.
+ */
+describe('--audit-mode × --lime-mode', () => {
+  const dummy = {
+    audit: ['audit', '--model', 'm', '--train', 'a.csv', '--test', 'b.csv'],
+    demo: ['demo'],
+    keywords: ['keywords', '--model', 'm', '--train', 'a.csv'],
+  };
+  const valid: [string, LimeMode | undefined, LimeMode][] = [
+    ['exact', undefined, 'exact'],
+    ['exact', 'exact', 'exact'],
+    ['exact', 'adaptive', 'adaptive'],
+    ['exact', 'int8', 'int8'],
+    ['exact', 'int8+adaptive', 'int8+adaptive'],
+    ['fast', undefined, 'adaptive'],
+    ['fast', 'adaptive', 'adaptive'],
+    ['fast', 'int8+adaptive', 'int8+adaptive'],
+  ];
+  const invalid: [string, LimeMode][] = [
+    ['fast', 'exact'],
+    ['fast', 'int8'],
+  ];
+
+  it('every pair is either run as given (or the default) or refused: the table covers all 2 × 5', () => {
+    expect(valid.length + invalid.length).toBe(2 * (LIME_MODES.length + 1));
+    for (const [audit, lime, runs] of valid) expect(resolveLimeMode(audit as 'exact' | 'fast', lime)).toBe(runs);
+    for (const [audit, lime] of invalid) {
+      expect(() => resolveLimeMode(audit as 'exact' | 'fast', lime)).toThrow(UsageError);
+      expect(AUDIT_LIME_PAIRS.fast).not.toContain(lime);
+    }
+    // a lime mode given is never rewritten: whatever resolves is what was asked for
+    for (const audit of ['exact', 'fast'] as const)
+      for (const lime of LIME_MODES) {
+        let got: LimeMode | undefined;
+        try {
+          got = resolveLimeMode(audit, lime);
+        } catch {
+          got = undefined;
+        }
+        expect([lime, undefined]).toContain(got);
+      }
+    expect(resolveLimeMode(undefined, undefined)).toBe('exact');
+    expect(AUDIT_LIME_PAIRS).toEqual({ exact: LIME_MODES, fast: ['adaptive', 'int8+adaptive'] });
+  });
+
+  it('fast with a keyword pass that is not LIME takes every --lime-mode as given (only its int8 part acts: labelling is verdict-aware)', async () => {
+    for (const method of ['gradient', 'omission', 'integrated-gradients', 'attention']) {
+      for (const lime of LIME_MODES) expect(resolveLimeMode('fast', lime, method)).toBe(lime);
+      expect(resolveLimeMode('fast', undefined, method)).toBe('adaptive');
+    }
+    expect(() => resolveLimeMode('fast', 'int8', 'lime')).toThrow(UsageError);
+    const r = await xtrustAsync([
+      ...dummy.audit,
+      '--audit-mode',
+      'fast',
+      '--keyword-method',
+      'gradient',
+      '--lime-mode',
+      'int8',
+    ]);
+    expect(r.code).toBe(2); // the missing model, not the modes
+    expect(r.stderr).not.toContain('contradict');
+  });
+
+  it.each(invalid)(
+    '--audit-mode %s --lime-mode %s is a usage error: one line, exit 2, naming both flags and the valid choices (audit, demo, keywords)',
+    async (audit, lime) => {
+      for (const command of Object.values(dummy)) {
+        const out = join(tempDir(), 'x');
+        const r = await xtrustAsync([...command, '--audit-mode', audit, '--lime-mode', lime, '--out', out]);
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr.trim().split('\n')).toHaveLength(1);
+        expect(r.stderr).toContain(`xtrust: --audit-mode ${audit} and --lime-mode ${lime} contradict each other`);
+        expect(r.stderr).toContain('so it takes --lime-mode adaptive or int8+adaptive (default adaptive)');
+        expect(r.stderr).toContain(
+          `for --lime-mode ${lime} use --audit-mode exact, or a --keyword-method other than lime`,
+        );
+        // refused before anything ran: no run directory
+        expect(existsSync(out)).toBe(false);
+      }
+    },
+  );
+
+  it('with --json the refusal is the JSON error on stdout too', async () => {
+    const r = await xtrustAsync([...dummy.audit, '--audit-mode', 'fast', '--lime-mode', 'exact', '--json']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ exitCode: 2 });
+    expect(JSON.parse(r.stdout).error.message).toMatch(/^--audit-mode fast and --lime-mode exact contradict/);
+  });
+
+  it('a --lime-mode from the config file is asked for too: fast with a config limeMode exact is refused', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'xtrust.config.json'), JSON.stringify({ limeMode: 'exact' }));
+    const r = await xtrustAsync([...dummy.audit, '--audit-mode', 'fast'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--audit-mode fast and --lime-mode exact contradict each other');
+    // and a config auditMode fast with --lime-mode int8 on the command line
+    writeFileSync(join(dir, 'xtrust.config.json'), JSON.stringify({ auditMode: 'fast' }));
+    const r2 = await xtrustAsync([...dummy.audit, '--lime-mode', 'int8'], { cwd: dir });
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain('--audit-mode fast and --lime-mode int8 contradict each other');
+  });
+
+  it.each(valid.filter(([, lime]) => lime !== undefined))(
+    '--audit-mode %s --lime-mode %s passes the pair check (the command then fails on its missing files, not on the modes)',
+    async (audit, lime) => {
+      const r = await xtrustAsync([...dummy.audit, '--audit-mode', audit, '--lime-mode', lime as string]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).not.toContain('contradict');
+    },
+  );
+
+  it('--help documents the default --lime-mode of each --audit-mode and the refused pairs (audit, demo, keywords)', () => {
+    for (const command of ['audit', 'demo', 'keywords']) {
+      const help = xtrust([command, '--help']).stdout.replace(/\s+/g, ' ');
+      expect(help).toContain('--lime-mode <mode>');
+      expect(help).toContain('Default: exact under --audit-mode exact, adaptive under --audit-mode fast');
+      expect(help).toContain('exact and int8 with it are a usage error, never rewritten');
+      expect(help).toMatch(/exact \(.*any --lime-mode, default exact\)/);
+      expect(help).toMatch(
+        /fast \(.*--lime-mode adaptive \(default\) or int8\+adaptive, exact and int8 are refused unless --keyword-method is not lime/,
+      );
     }
   });
 });

@@ -5,8 +5,8 @@ import { InvalidArgumentError } from 'commander';
 import { fractionArg, intArg, pairsArg, positiveIntArg } from '../options.js';
 import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
 import { readClassDescriptions } from '../class-descriptions-file.js';
-import { DEFAULT_LIME_MODE, withLimeModeOption, type LimeMode } from '../lime-mode.js';
-import { DEFAULT_AUDIT_MODE, keywordLimeMode, withAuditModeOption, type AuditMode } from '../audit-mode.js';
+import { LIME_MODE_HELP, limeModeArg, type LimeMode } from '../lime-mode.js';
+import { DEFAULT_AUDIT_MODE, resolveLimeMode, withAuditModeOption, type AuditMode } from '../audit-mode.js';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
 export const AUDIT_DEFAULTS = {
@@ -50,10 +50,19 @@ export function embeddingsArg(value: string): EnsembleMemberName[] {
   return [...new Set(names)] as EnsembleMemberName[];
 }
 
+/** `--lime-mode`'s help in an audit: its default depends on `--audit-mode` (audit-mode.ts, resolveLimeMode). */
+export const AUDIT_LIME_MODE_HELP = `${LIME_MODE_HELP}. Default: exact under --audit-mode exact, adaptive under --audit-mode fast (which, with the LIME keyword pass, takes adaptive or int8+adaptive only: exact and int8 with it are a usage error, never rewritten)`;
+
 /** The audit settings as flags (shared by demo, audit and keywords). */
 export function withAuditSettings(c: Command): Command {
-  withLimeModeOption(c);
+  // no commander default: a --lime-mode left out (flag and config file) takes --audit-mode's default, and one
+  // given is run as given or refused (resolveLimeMode) — checked before anything loads
+  c.option('--lime-mode <mode>', AUDIT_LIME_MODE_HELP, limeModeArg);
   withAuditModeOption(c);
+  c.hook('preAction', (command) => {
+    const o = command.opts() as { auditMode?: AuditMode; limeMode?: LimeMode; keywordMethod?: KeywordMethod };
+    resolveLimeMode(o.auditMode, o.limeMode, o.keywordMethod);
+  });
   return c
     .option(
       '--train-sample <n>',
@@ -129,9 +138,9 @@ export function auditSettings(flags: AuditSettingFlags, defaultClassNames: Recor
       ? { classDescriptions: readClassDescriptions(flags.classDescriptions) }
       : {}),
     ensemble: flags.embeddings ?? AUDIT_DEFAULTS.embeddings,
-    // always set, so a run directory's key names the mode and --resume never mixes modes; --audit-mode
-    // fast runs the keyword pass adaptive (keywordLimeMode), so the store records how it was built
-    limeMode: keywordLimeMode(flags.auditMode, flags.limeMode ?? DEFAULT_LIME_MODE),
+    // always set, so a run directory's key names the mode and --resume never mixes modes: the --lime-mode
+    // given, or --audit-mode's default (fast: adaptive); a pair that contradicts itself is a usage error
+    limeMode: resolveLimeMode(flags.auditMode, flags.limeMode, flags.keywordMethod),
     auditMode: flags.auditMode ?? DEFAULT_AUDIT_MODE,
     // only when not LIME: a run directory from before the flag keeps its key and resumes
     ...(flags.keywordMethod !== undefined && flags.keywordMethod !== 'lime'
