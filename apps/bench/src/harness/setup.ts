@@ -119,3 +119,6 @@ export async function load<T>(path: string): Promise<T> {
     throw new Error(`${relative(ROOT, file)} is missing (not built, or the benchmark is not in this checkout)`);
   return (await import(pathToFileURL(file).href)) as T;
 }
+
+/** Command-line words written as one string (`argv('--texts 3 --samples 1000')`): no word holds a space. */
+export const argv = (words: string): string[] => words.split(/\s+/).filter((w) => w !== '');

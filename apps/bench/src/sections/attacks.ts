@@ -14,11 +14,40 @@ import {
   RESULTS,
   ROOT,
   rel,
+  argv,
 } from '../harness/setup.js';
-import type { Benchmark } from './types.js';
+import type { Benchmark, RunContext, Step } from './types.js';
 
 /** The attack benchmarks' script (table4, attack-transformer*, attack-throughput, cea-tef*, similarity). */
 export const ATTACK_BENCH = 'apps/bench/dist/attack/run.js';
+
+/** The attack script's `task` with `words` (literal options) and `args` (as they are: paths), writing to apps/bench/results/<out>. */
+const attack = (task: string, words: string, out: string, args: string[] = []): Step => ({
+  file: ATTACK_BENCH,
+  args: ['--task', task, ...args, ...argv(words), '--out', join(RESULTS, out)],
+});
+
+/**
+ * TOKI-guided attack vs A2T (table4) on the kit's spam and Brown classifiers (`spam`, `brown`: folders relative to
+ * the repository root, so the recorded command is portable), at `full` sizes; quick: the spam victim, 20 instances.
+ */
+const table4OnKit = (ctx: RunContext, spam: string, brown: string, full: string, threads: number, out: string): Step =>
+  ctx.quick
+    ? attack('table4', `--n 20 --store-samples 60 --lime-samples 300 --threads ${threads}`, `${out}-quick`, [
+        ...['--cases', 'spam', '--model', `spam=${spam}`],
+      ])
+    : attack('table4', `${full} --threads ${threads}`, out, [
+        ...['--cases', 'spam,brown', '--model', `spam=${spam},brown=${brown}`],
+      ]);
+
+/** CEA vs TEF on a kit spam victim (`models`: --model, and --mlm / --causal-lm when not its defaults) at `full` sizes; quick: 20 instances, 2 budgets. */
+const ceaOnKit = (ctx: RunContext, models: string[], full: string, threads: number, out: string): Step =>
+  attack(
+    'cea',
+    `${ctx.quick ? '--n 20 --cea-n 4 --rho 0.1,0.3' : full} --threads ${threads}`,
+    ctx.quick ? `${out}-quick` : out,
+    [...['--cases', 'spam'], ...models],
+  );
 
 export const ATTACKS: readonly Benchmark[] = [
   {
@@ -29,16 +58,7 @@ export const ATTACKS: readonly Benchmark[] = [
       'Layout of 000_6d314fe57d39eb4c.txt Table 4 on the bundled corpora (SpamAssassin bodies, Brown genres). Harness by the attack engineer (apps/bench/src/attack/run.ts --task table4).',
     limit: [7200, 1200],
     regenerated: 'the attack records apps/bench/results/attack/*.jsonl (resumed from), re-made by the command above.',
-    script: (ctx) => ({
-      file: ATTACK_BENCH,
-      args: [
-        '--task',
-        'table4',
-        ...(ctx.quick
-          ? ['--cases', 'spam', '--n', '30', '--out', join(RESULTS, 'attack-quick')]
-          : ['--out', join(RESULTS, 'attack')]),
-      ],
-    }),
+    script: (ctx) => attack('table4', ctx.quick ? '--cases spam --n 30' : '', ctx.quick ? 'attack-quick' : 'attack'),
   },
   {
     name: 'attack-transformer',
@@ -50,49 +70,10 @@ export const ATTACKS: readonly Benchmark[] = [
     limit: [5400, 1200],
     regenerated:
       'the attack records, LIME keyword stores and explanation checkpoints in apps/bench/results/attack-transformer/, re-made by the command above (about 30 min on 2 cores).',
-    script: (ctx) => {
-      const missing = needFixtures(KIT_SPAM, KIT_BROWN);
-      if (missing) return missing;
-      // folders relative to the repository root (the script runs there), so the recorded command is portable;
+    script: (ctx) =>
       // sizes for 2 shared cores: 100 instances a case; the store from LIME (500 samples) on 300 sampled training texts
-      const sizes = ctx.quick
-        ? [
-            '--cases',
-            'spam',
-            '--model',
-            `spam=${KIT_SPAM}`,
-            '--n',
-            '20',
-            '--store-samples',
-            '60',
-            '--lime-samples',
-            '300',
-          ]
-        : [
-            '--cases',
-            'spam,brown',
-            '--model',
-            `spam=${KIT_SPAM},brown=${KIT_BROWN}`,
-            '--n',
-            '100',
-            '--store-samples',
-            '300',
-            '--lime-samples',
-            '500',
-          ];
-      return {
-        file: ATTACK_BENCH,
-        args: [
-          '--task',
-          'table4',
-          ...sizes,
-          '--threads',
-          '1',
-          '--out',
-          join(RESULTS, ctx.quick ? 'attack-transformer-quick' : 'attack-transformer'),
-        ],
-      };
-    },
+      needFixtures(KIT_SPAM, KIT_BROWN) ??
+      table4OnKit(ctx, KIT_SPAM, KIT_BROWN, '--n 100 --store-samples 300 --lime-samples 500', 1, 'attack-transformer'),
   },
   {
     name: 'attack-transformer-full',
@@ -103,49 +84,16 @@ export const ATTACKS: readonly Benchmark[] = [
     limit: [6 * 3600, 1200],
     regenerated:
       'the attack records, LIME keyword stores and explanation checkpoints in apps/bench/results/attack-transformer-full/, re-made — or continued, since a rerun skips what is recorded — by the command above (hours on 2 cores).',
-    script: (ctx) => {
-      const missing = needKitModels(ctx, 'bert-spam', 'bert-brown');
-      if (missing) return missing;
-      const spam = kitModel(ctx, 'bert-spam');
-      const brown = kitModel(ctx, 'bert-brown');
-      const sizes = ctx.quick
-        ? [
-            '--cases',
-            'spam',
-            '--model',
-            `spam=${rel(spam)}`,
-            '--n',
-            '20',
-            '--store-samples',
-            '60',
-            '--lime-samples',
-            '300',
-          ]
-        : [
-            '--cases',
-            'spam,brown',
-            '--model',
-            `spam=${rel(spam)},brown=${rel(brown)}`,
-            '--n',
-            '300',
-            '--store-samples',
-            '500',
-            '--lime-samples',
-            '1000',
-          ];
-      return {
-        file: ATTACK_BENCH,
-        args: [
-          '--task',
-          'table4',
-          ...sizes,
-          '--threads',
-          '2',
-          '--out',
-          join(RESULTS, ctx.quick ? 'attack-transformer-full-quick' : 'attack-transformer-full'),
-        ],
-      };
-    },
+    script: (ctx) =>
+      needKitModels(ctx, 'bert-spam', 'bert-brown') ??
+      table4OnKit(
+        ctx,
+        rel(kitModel(ctx, 'bert-spam')),
+        rel(kitModel(ctx, 'bert-brown')),
+        '--n 300 --store-samples 500 --lime-samples 1000',
+        2,
+        'attack-transformer-full',
+      ),
   },
   {
     name: 'cea-tef',
@@ -155,18 +103,12 @@ export const ATTACKS: readonly Benchmark[] = [
       'The comparison of 002_20470d3eef4d9d3e.txt (Figures 2–3) of the context-aware explanation attack against TEF over a grid of perturbation budgets ρ_max (apps/bench/src/attack/run.ts --task cea).',
     limit: [7200, 1200],
     regenerated: 'the attack records and CBOW models in apps/bench/results/attack/, re-made by the command above.',
-    script: (ctx) => ({
-      file: ATTACK_BENCH,
-      args: [
-        '--task',
+    script: (ctx) =>
+      attack(
         'cea',
-        '--cases',
-        'spam',
-        ...(ctx.quick
-          ? ['--cea-n', '8', '--rho', '0.1,0.3', '--out', join(RESULTS, 'attack-quick')]
-          : ['--out', join(RESULTS, 'attack')]),
-      ],
-    }),
+        `--cases spam${ctx.quick ? ' --cea-n 8 --rho 0.1,0.3' : ''}`,
+        ctx.quick ? 'attack-quick' : 'attack',
+      ),
   },
   {
     name: 'cea-tef-kit',
@@ -176,29 +118,15 @@ export const ATTACKS: readonly Benchmark[] = [
       'The previous section with the language models 002_20470d3eef4d9d3e.txt uses swapped in from the model kit: CEA’s substitutes from the kit’s BERT masked LM (models/transformers/fixtures/tiny-bert-mlm) instead of the CBOW stand-in, Δ_PP from the kit’s GPT-2 (tiny-gpt2) perplexity instead of CBOW pseudo-perplexity. The attacked classifier is still the built-in bow-logistic (the transformer victim is in the section cea-tef-transformer). Same sizes as the previous section (40 SpamAssassin instances, ρ_max 0.05–0.3) (apps/bench/src/attack/run.ts --task cea --mlm --causal-lm).',
     limit: [3600, 1200],
     regenerated: 'the attack records in apps/bench/results/attack-kit/, re-made by the command above.',
-    script: (ctx) => {
-      const missing = needFixtures(KIT_MLM, KIT_GPT2);
-      if (missing) return missing;
-      const mlm = join(ROOT, KIT_MLM);
-      const gpt2 = join(ROOT, KIT_GPT2);
+    script: (ctx) =>
       // its own --out: the attack resumes from JSONL records named by case, attack and ρ, which must not mix with the CBOW runs
-      return {
-        file: ATTACK_BENCH,
-        args: [
-          '--task',
-          'cea',
-          '--cases',
-          'spam',
-          '--mlm',
-          mlm,
-          '--causal-lm',
-          gpt2,
-          ...(ctx.quick ? ['--cea-n', '8', '--rho', '0.1,0.3'] : []),
-          '--out',
-          join(RESULTS, ctx.quick ? 'attack-kit-quick' : 'attack-kit'),
-        ],
-      };
-    },
+      needFixtures(KIT_MLM, KIT_GPT2) ??
+      attack(
+        'cea',
+        `--cases spam${ctx.quick ? ' --cea-n 8 --rho 0.1,0.3' : ''}`,
+        `attack-kit${ctx.quick ? '-quick' : ''}`,
+        [...['--mlm', join(ROOT, KIT_MLM), '--causal-lm', join(ROOT, KIT_GPT2)]],
+      ),
   },
   {
     name: 'cea-tef-transformer',
@@ -209,30 +137,10 @@ export const ATTACKS: readonly Benchmark[] = [
     limit: [5400, 1200],
     regenerated:
       'the attack records in apps/bench/results/attack-transformer/, re-made by the command above (about 30 min on 2 cores).',
-    script: (ctx) => {
-      const missing = needFixtures(KIT_SPAM, KIT_MLM, KIT_GPT2);
-      if (missing) return missing;
-      // 20 instances × 3 budgets: every candidate of CEA/TEF costs a gradient-graph run of the transformer (about 4 s per instance and budget on 1 thread)
-      const sizes = ctx.quick
-        ? ['--n', '20', '--cea-n', '4', '--rho', '0.1,0.3']
-        : ['--n', '100', '--cea-n', '20', '--rho', '0.1,0.2,0.3'];
-      return {
-        file: ATTACK_BENCH,
-        args: [
-          '--task',
-          'cea',
-          '--cases',
-          'spam',
-          '--model',
-          KIT_SPAM,
-          ...sizes,
-          '--threads',
-          '1',
-          '--out',
-          join(RESULTS, ctx.quick ? 'attack-transformer-quick' : 'attack-transformer'),
-        ],
-      };
-    },
+    script: (ctx) =>
+      // every candidate of CEA/TEF costs a gradient-graph run of the transformer (about 4 s per instance and budget on 1 thread)
+      needFixtures(KIT_SPAM, KIT_MLM, KIT_GPT2) ??
+      ceaOnKit(ctx, ['--model', KIT_SPAM], '--n 100 --cea-n 20 --rho 0.1,0.2,0.3', 1, 'attack-transformer'),
   },
   {
     name: 'cea-tef-transformer-full',
@@ -245,32 +153,17 @@ export const ATTACKS: readonly Benchmark[] = [
       'the attack records in apps/bench/results/attack-transformer-full/ (the files named …-rho<ρ>.jsonl), re-made — or continued — by the command above.',
     script: (ctx) => {
       const names = ['bert-spam', 'bert-mlm', 'gpt2'];
-      const missing = needKitModels(ctx, ...names);
-      if (missing) return missing;
       const [spam, mlm, gpt2] = names.map((m) => rel(kitModel(ctx, m)));
-      const sizes = ctx.quick
-        ? ['--n', '20', '--cea-n', '4', '--rho', '0.1,0.3']
-        : ['--n', '300', '--cea-n', '100', '--rho', '0.1,0.2,0.3'];
-      return {
-        file: ATTACK_BENCH,
-        args: [
-          '--task',
-          'cea',
-          '--cases',
-          'spam',
-          '--model',
-          spam,
-          '--mlm',
-          mlm,
-          '--causal-lm',
-          gpt2,
-          ...sizes,
-          '--threads',
-          '2',
-          '--out',
-          join(RESULTS, ctx.quick ? 'attack-transformer-full-quick' : 'attack-transformer-full'),
-        ],
-      };
+      return (
+        needKitModels(ctx, ...names) ??
+        ceaOnKit(
+          ctx,
+          ['--model', spam, '--mlm', mlm, '--causal-lm', gpt2],
+          '--n 300 --cea-n 100 --rho 0.1,0.2,0.3',
+          2,
+          'attack-transformer-full',
+        )
+      );
     },
   },
   {
@@ -282,18 +175,8 @@ export const ATTACKS: readonly Benchmark[] = [
     limit: [7200, 1200],
     regenerated:
       "the attack records apps/bench/results/attack/spam-xaifooler.jsonl (the synonymity section's input), re-made by the command above.",
-    script: (ctx) => ({
-      file: ATTACK_BENCH,
-      args: [
-        '--task',
-        'similarity',
-        '--cases',
-        'spam',
-        ...(ctx.quick
-          ? ['--n', '30', '--out', join(RESULTS, 'attack-quick')]
-          : ['--n', '300', '--out', join(RESULTS, 'attack')]),
-      ],
-    }),
+    script: (ctx) =>
+      attack('similarity', `--cases spam --n ${ctx.quick ? 30 : 300}`, ctx.quick ? 'attack-quick' : 'attack'),
   },
   {
     name: 'synonymity',

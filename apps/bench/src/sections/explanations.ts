@@ -15,6 +15,7 @@ import {
   needKitModels,
   RESULTS,
   ROOT,
+  argv,
 } from '../harness/setup.js';
 import type { Benchmark, RunContext, Step } from './types.js';
 
@@ -34,12 +35,9 @@ function ndcgTransformerArgs(ctx: RunContext): string[] {
 }
 
 /** ndcg-transformer's run folders (apps/bench/results/ndcg-runs/): the full-size model's first (the main one), then those shown beside it. */
-const NDCG_RUNS = [
-  'bert-brown-w40-s5000-n200-seed1',
-  'tiny-bert-brown-w40-s1000-n200-seed1',
-  'tiny-bert-brown-w20-s1000-n200-seed1',
-  'bow-logistic-w40-s5000-n200-seed1',
-];
+const NDCG_RUNS = argv(
+  'bert-brown-w40-s5000-n200-seed1 tiny-bert-brown-w40-s1000-n200-seed1 tiny-bert-brown-w20-s1000-n200-seed1 bow-logistic-w40-s5000-n200-seed1',
+);
 
 export const EXPLANATIONS: readonly Benchmark[] = [
   {

@@ -3,29 +3,15 @@
  * its keyword step against person-written word lists, and the choice of its configuration.
  */
 import { join } from 'node:path';
-import { KIT_MLM, kitModel, needFixtures, needKitModels, RESULTS, ROOT } from '../harness/setup.js';
+import { argv, KIT_MLM, kitModel, needFixtures, needKitModels, RESULTS, ROOT } from '../harness/setup.js';
 import type { Benchmark } from './types.js';
 
 const SHORTCUT = 'apps/bench/dist/oracle/shortcut.js';
 
 /** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
-export const VALIDATION_ORACLES = [
-  'toki',
-  'toki-paper',
-  'toki-name',
-  'toki+nofw+notc',
-  'toki+nofw',
-  'toki+notc',
-  'toki+tc9',
-  'toki+cc0',
-  'toki+cc5',
-  'toki+cc20',
-  'toki+tc0.15',
-  'toki+tc0.5',
-  'toki+vsum',
-  'toki+vboth',
-  'toki+vword',
-] as const;
+export const VALIDATION_ORACLES = argv(
+  'toki toki-paper toki-name toki+nofw+notc toki+nofw toki+notc toki+tc9 toki+cc0 toki+cc5 toki+cc20 toki+tc0.15 toki+tc0.5 toki+vsum toki+vboth toki+vword',
+);
 
 /** Cases of the default family run with the transformer (40-word windows: the fixture reads at most 64 word pieces), scored with bag-of-words in table3, on two corpora. */
 export const TABLE3_TRANSFORMER_CASES = '1,3,11';
@@ -37,26 +23,27 @@ export const TABLE3_TRANSFORMER_CASES = '1,3,11';
  */
 export function table3TransformerArgs(quick: boolean): string[] {
   const model = ['--model', 'kit-bert', '--encoder', join(ROOT, KIT_MLM)];
-  return quick
-    ? [...model, '--only', '1', '--epochs', '2', '--train', '200', '--samples', '500', '--per-side', '100']
-    : [
-        ...model,
-        '--only',
-        TABLE3_TRANSFORMER_CASES,
-        '--epochs',
-        '3',
-        '--train',
-        '300',
-        '--samples',
-        '1000',
-        '--per-side',
-        '120',
-        '--out',
-        join(RESULTS, 'oracle-family-kit-bert.json'),
-        '--cache',
-        join(RESULTS, 'oracle-family-kit-bert-cache'),
-      ];
+  if (quick) return [...model, ...argv('--only 1 --epochs 2 --train 200 --samples 500 --per-side 100')];
+  return [
+    ...model,
+    ...argv(`--only ${TABLE3_TRANSFORMER_CASES} --epochs 3 --train 300 --samples 1000 --per-side 120`),
+    ...[
+      '--out',
+      join(RESULTS, 'oracle-family-kit-bert.json'),
+      '--cache',
+      join(RESULTS, 'oracle-family-kit-bert-cache'),
+    ],
+  ];
 }
+
+/** A drawn family's cache folder and results (apps/bench/results/oracle-drawn-cache/<name>[.json]). */
+const drawnCache = (name: string): string[] => {
+  const dir = join(RESULTS, 'oracle-drawn-cache');
+  return ['--out', join(dir, `${name}.json`), '--cache', join(dir, name)];
+};
+
+/** A drawn family at the quick sizes (4 draws, 300 keyword texts, LIME 1,000, 100 per side, toki and the paper's). */
+const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracle toki,toki-paper';
 
 export const ORACLE: readonly Benchmark[] = [
   {
@@ -72,7 +59,7 @@ export const ORACLE: readonly Benchmark[] = [
     script: (ctx) => ({
       file: SHORTCUT,
       args: ctx.quick
-        ? ['--only', '1,6,11', '--train', '300', '--samples', '1000', '--per-side', '100']
+        ? argv('--only 1,6,11 --train 300 --samples 1000 --per-side 100')
         : ['--out', join(RESULTS, 'oracle-family.json.gz'), '--cache', join(RESULTS, 'oracle-family-cache')],
     }),
   },
@@ -86,9 +73,7 @@ export const ORACLE: readonly Benchmark[] = [
     limit: [7200, 1800],
     regenerated:
       "the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian's torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json, the results the section is written from, is committed.",
-    script: (ctx) => {
-      return needFixtures(KIT_MLM) ?? { file: SHORTCUT, args: table3TransformerArgs(ctx.quick) };
-    },
+    script: (ctx) => needFixtures(KIT_MLM) ?? { file: SHORTCUT, args: table3TransformerArgs(ctx.quick) },
   },
   {
     name: 'oracle-drawn',
@@ -102,33 +87,10 @@ export const ORACLE: readonly Benchmark[] = [
     script: (ctx) => ({
       file: SHORTCUT,
       args: ctx.quick
-        ? [
-            '--family',
-            'test',
-            '--draws',
-            '4',
-            '--train',
-            '300',
-            '--samples',
-            '1000',
-            '--per-side',
-            '100',
-            '--oracle',
-            'toki,toki-paper',
-          ]
+        ? argv(`--family test ${QUICK_DRAWN}`)
         : [
-            '--family',
-            'test',
-            '--draws',
-            '40',
-            '--until-scored',
-            '40',
-            '--oracle',
-            'toki,toki-paper,toki+nofw+notc',
-            '--out',
-            join(RESULTS, 'oracle-drawn-cache/test.json'),
-            '--cache',
-            join(RESULTS, 'oracle-drawn-cache/test'),
+            ...argv('--family test --draws 40 --until-scored 40 --oracle toki,toki-paper,toki+nofw+notc'),
+            ...drawnCache('test'),
           ],
     }),
   },
@@ -144,31 +106,10 @@ export const ORACLE: readonly Benchmark[] = [
     script: (ctx) => ({
       file: SHORTCUT,
       args: ctx.quick
-        ? [
-            '--family',
-            'validation',
-            '--draws',
-            '4',
-            '--train',
-            '300',
-            '--samples',
-            '1000',
-            '--per-side',
-            '100',
-            '--oracle',
-            'toki,toki-paper',
-          ]
+        ? argv(`--family validation ${QUICK_DRAWN}`)
         : [
-            '--family',
-            'validation',
-            '--draws',
-            '40',
-            '--oracle',
-            VALIDATION_ORACLES.join(','),
-            '--out',
-            join(RESULTS, 'oracle-drawn-cache/validation.json'),
-            '--cache',
-            join(RESULTS, 'oracle-drawn-cache/validation'),
+            ...argv(`--family validation --draws 40 --oracle ${VALIDATION_ORACLES.join(',')}`),
+            ...drawnCache('validation'),
           ],
     }),
   },
@@ -188,28 +129,10 @@ export const ORACLE: readonly Benchmark[] = [
       return {
         file: SHORTCUT,
         args: [
-          '--family',
-          'test',
-          '--model',
-          'kit-bert',
-          '--draws',
-          ctx.quick ? '2' : '8',
-          '--epochs',
-          '2',
-          '--model-threads',
-          '2',
-          '--train',
-          '300',
-          '--samples',
-          '1000',
-          '--per-side',
-          '120',
-          '--oracle',
-          'toki,toki-paper',
-          '--out',
-          join(RESULTS, 'oracle-drawn-cache/kit-bert-test.json'),
-          '--cache',
-          join(RESULTS, 'oracle-drawn-cache/kit-bert'),
+          ...argv(`--family test --model kit-bert --draws ${ctx.quick ? 2 : 8} --epochs 2 --model-threads 2`),
+          ...argv('--train 300 --samples 1000 --per-side 120 --oracle toki,toki-paper'),
+          ...['--out', join(RESULTS, 'oracle-drawn-cache/kit-bert-test.json')],
+          ...['--cache', join(RESULTS, 'oracle-drawn-cache/kit-bert')],
         ],
       };
     },
@@ -226,41 +149,18 @@ export const ORACLE: readonly Benchmark[] = [
     script: (ctx) => {
       const missing = needKitModels(ctx, 'bert-mlm');
       if (missing) return missing;
-      const encoder = kitModel(ctx, 'bert-mlm');
-      const cache = join(RESULTS, 'oracle-drawn-cache');
+      const n = ctx.quick ? 1 : 8;
       return {
         file: SHORTCUT,
         args: [
-          '--family',
-          'test',
-          '--model',
-          'kit-bert',
-          '--encoder',
-          encoder,
-          '--draws',
-          ctx.quick ? '1' : '8',
-          '--until-scored',
-          ctx.quick ? '1' : '8',
-          '--epochs',
-          '2',
-          '--model-threads',
-          '1',
-          '--train',
-          '200',
-          '--samples',
-          '1000',
-          '--per-side',
-          '100',
-          '--oracle',
-          'toki,toki-name,toki-paper',
-          '--out',
-          join(cache, 'kit-bert-full-test.json'),
-          '--cache',
-          join(cache, 'kit-bert-full'),
-          '--finetune-device',
-          'cuda',
-          '--finetune-queue',
-          join(cache, 'kit-bert-full-queue.jsonl'),
+          ...['--family', 'test', '--model', 'kit-bert', '--encoder', kitModel(ctx, 'bert-mlm')],
+          ...argv(
+            `--draws ${n} --until-scored ${n} --epochs 2 --model-threads 1 --train 200 --samples 1000 --per-side 100`,
+          ),
+          ...argv('--oracle toki,toki-name,toki-paper --finetune-device cuda'),
+          ...['--out', join(RESULTS, 'oracle-drawn-cache/kit-bert-full-test.json')],
+          ...['--cache', join(RESULTS, 'oracle-drawn-cache/kit-bert-full')],
+          ...['--finetune-queue', join(RESULTS, 'oracle-drawn-cache/kit-bert-full-queue.jsonl')],
         ],
       };
     },

@@ -16,6 +16,7 @@ import {
   RESULTS,
   ROOT,
   type Skipped,
+  argv,
 } from '../harness/setup.js';
 import { ATTACK_BENCH } from './attacks.js';
 import type { Benchmark, RunContext } from './types.js';
@@ -106,26 +107,11 @@ export const SPEED: readonly Benchmark[] = [
       const large = kitModel(ctx, 'distil-size-bert');
       // --quick: 3 texts × 1,000 samples at 40 and 120 words on the small model; 3 texts × 1,000 samples at 120 words, exact and int8+adaptive, on the large one (its peer one seed).
       const sizes = ctx.quick
-        ? [
-            '--texts',
-            '3',
-            '--samples',
-            '1000',
-            '--words',
-            '40,120',
-            '--large-words',
-            '120',
-            '--large-modes',
-            'exact,int8+adaptive',
-            '--large-texts',
-            '3',
-            '--large-samples',
-            '1000',
-            '--large-peer-seeds',
-            '1',
-          ]
+        ? argv(
+            '--texts 3 --samples 1000 --words 40,120 --large-words 120 --large-modes exact,int8+adaptive --large-texts 3 --large-samples 1000 --large-peer-seeds 1',
+          )
         : // the DistilBERT-sized model (random weights: timing only) runs the exact default and the fastest mode, its peer one seed
-          ['--texts', '3', '--samples', '5000', '--large-modes', 'exact,int8+adaptive', '--large-peer-seeds', '1'];
+          argv('--texts 3 --samples 5000 --large-modes exact,int8+adaptive --large-peer-seeds 1');
       return {
         file: 'apps/bench/dist/transformer-lime/run.js',
         args: [
@@ -135,15 +121,12 @@ export const SPEED: readonly Benchmark[] = [
           '--model',
           small,
           ...(hasModel(large) ? ['--large', large] : []),
-          '--modes',
-          'exact,adaptive,int8,int8+adaptive',
           // its blocks were measured at the 2026-11-24 rule (patience 2) and stay its record; today's default (patience 4)
           // is judged in transformer-lime-30-successor
-          '--adaptive-rule',
-          ctx.quick ? '50,2,1' : '250,2,1',
+          ...argv(`--modes exact,adaptive,int8,int8+adaptive --adaptive-rule ${ctx.quick ? '50,2,1' : '250,2,1'}`),
           // the 4 × 256 model scores on two single-thread sessions (OnnxClassifier's sessions; packages/models README,
           // "Parallel sessions"); the DistilBERT-sized one keeps one 2-thread session, as its stored blocks were measured
-          ...(ctx.quick ? [] : ['--sessions', '2', '--large-sessions', '1']),
+          ...(ctx.quick ? [] : argv('--sessions 2 --large-sessions 1')),
           ...sizes,
           '--out',
           join(RESULTS, ctx.quick ? 'transformer-lime-quick' : 'transformer-lime'),
@@ -178,17 +161,10 @@ export const SPEED: readonly Benchmark[] = [
           ...(ctx.kit ? ['--kit', ctx.kit] : []),
           '--model',
           small,
-          '--modes',
-          'exact,int8+adaptive',
           // the 2026-11-24 rule (patience 2), which its blocks were measured at: today's default is judged in transformer-lime-30-successor
-          '--adaptive-rule',
-          ctx.quick ? '25,2,1' : '250,2,1',
+          ...argv(`--modes exact,int8+adaptive --adaptive-rule ${ctx.quick ? '25,2,1' : '250,2,1'} --texts 30`),
           // --quick: 30 texts of 40 words at 500 samples; the full setting is hours of the peer (≈ 2 min per text at 120 or 250 words)
-          ...(ctx.quick
-            ? ['--words', '40', '--samples', '500']
-            : ['--words', '120,250,40', '--samples', '5000', '--sessions', '2']),
-          '--texts',
-          '30',
+          ...argv(ctx.quick ? '--words 40 --samples 500' : '--words 120,250,40 --samples 5000 --sessions 2'),
           '--out',
           join(RESULTS, ctx.quick ? 'transformer-lime-30-quick' : 'transformer-lime'),
           ...(ctx.stored ? ['--only-stored'] : []),
@@ -220,14 +196,7 @@ export const SPEED: readonly Benchmark[] = [
         args: [
           '--model',
           model,
-          '--rules',
-          '250,4,1;250,2,1',
-          '--words',
-          '250,40,120',
-          '--texts',
-          '30',
-          '--sessions',
-          '2',
+          ...argv('--rules 250,4,1;250,2,1 --words 250,40,120 --texts 30 --sessions 2'),
           '--out',
           join(RESULTS, 'transformer-lime'),
         ],
@@ -243,7 +212,7 @@ export const SPEED: readonly Benchmark[] = [
     limit: [3600, 900],
     script: (ctx) => ({
       file: 'apps/bench/dist/oracle/speed.js',
-      args: ctx.quick ? ['--embeddings', 'glove', '--train', '300', '--test', '100', '--samples', '1000'] : [],
+      args: ctx.quick ? argv('--embeddings glove --train 300 --test 100 --samples 1000') : [],
     }),
   },
   {
@@ -255,7 +224,7 @@ export const SPEED: readonly Benchmark[] = [
     limit: [3600, 600],
     script: (ctx) => ({
       file: ATTACK_BENCH,
-      args: ['--task', 'throughput', '--cases', 'spam', '--throughput', ctx.quick ? '100' : '1000'],
+      args: argv(`--task throughput --cases spam --throughput ${ctx.quick ? 100 : 1000}`),
     }),
   },
 ];
