@@ -28,7 +28,7 @@ describe('xtrust demo (small settings)', () => {
     expect(truths.filter((t) => t === true).length).toBe(g.trustworthy);
     expect(truths.filter((t) => t === false).length).toBe(g.untrustworthy);
     expect(g.ambiguous['survives-but-spurious-alone-suffices']).toBeGreaterThan(g.trustworthy + g.untrustworthy);
-    if (summary.comparison) expect(summary.comparison).toMatchObject({ tooSmall: true, rows: [] });
+    expect(summary.comparison).toMatchObject({ tooSmall: true, rows: [] });
     // the scored check beside it: a planted trigger decides ≥ 100 of each, TOKI and Naive are scored with intervals
     const sc = summary.scoredCase;
     expect(sc).toMatchObject({

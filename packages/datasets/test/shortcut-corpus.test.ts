@@ -42,9 +42,14 @@ describe('shortcut benchmark on real corpora, with a naive Bayes model trained i
     expect(masked.masksScored + masked.textsClassified).toBe(b.textsClassified);
     // every untrustworthy case is a news passage with the trigger; a trustworthy one that has it is not a news prediction ("papaya" alone gives news)
     expect(b.spuriousAlone).toEqual({ text: 'papaya', predicted: 'news' });
+    // The trigger is planted in news passages only (none had it before), and a correct prediction that carries it
+    // is news: it flips without it (untrustworthy) or survives while "papaya" alone also gives news (ambiguous,
+    // over-determined). So no trustworthy case carries the trigger — asserted, not left to an \`if\` that never runs.
+    expect(test.injection.preexisting).toEqual({ news: 0, religion: 0, romance: 0 });
+    expect(b.cases.filter((c) => c.truth === 'trustworthy' && c.shortcut)).toEqual([]);
+    expect(b.cases.filter((c) => c.truth === 'untrustworthy').length).toBeGreaterThan(0);
     for (const c of b.cases) {
       expect(c.shortcut).toBe(containsTrigger(c.text, 'papaya'));
-      if (c.truth === 'trustworthy' && c.shortcut) expect(c.predicted).not.toBe('news');
       if (c.truth === 'untrustworthy') {
         expect(c.label).toBe('news');
         expect(c.shortcut).toBe(true);

@@ -33,6 +33,10 @@ describe("the kit's WordPiece encoder and transformers.js give the same ids", ()
       const rows = load().slice(0, 1000);
       const expected = ref.corpora[corpus];
       expect(expected).toHaveLength(1000);
+      // the full id lists compared below exist for some texts (the rest by length and sha1): never for none
+      expect(expected.filter((e) => e.ids).length, `${corpus}: texts with full ids in the reference`).toBeGreaterThan(
+        0,
+      );
       expect(rows.map((r) => r.id)).toEqual(expected.map((e) => e.id));
       const mismatches: string[] = [];
       rows.forEach((r, i) => {
