@@ -40,6 +40,9 @@ beforeAll(async () => {
   expect(r.code).toBe(0);
 }, 600_000);
 
+/** Test texts the prediction attacks get: the first two (the XSS texts) are misclassified by this model and skipped. */
+const TEXTS = 12;
+
 describe('xtrust attack on a transformer folder', () => {
   it.each(['a2t', 'toki'])(
     '--recipe %s attacks the first test texts of the BERT classifier',
@@ -56,7 +59,7 @@ describe('xtrust attack on a transformer folder', () => {
         '--store',
         auditRun,
         '--max-texts',
-        '3',
+        String(TEXTS),
         '--out',
         out,
         '--json',
@@ -68,10 +71,18 @@ describe('xtrust attack on a transformer folder', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
-      expect(records).toHaveLength(3);
-      for (const rec of records) {
-        expect(rec.recipe).toBe(recipe === 'toki' ? 'toki-guided' : 'a2t');
-        if (rec.status === 'succeeded') expect(rec.adversarialPrediction).not.toBe(rec.originalPrediction);
+      expect(records).toHaveLength(TEXTS);
+      for (const rec of records) expect(rec.recipe).toBe(recipe === 'toki' ? 'toki-guided' : 'a2t');
+      // the summary counts what the records say, and some attack succeeds by flipping the prediction
+      const { summary } = JSON.parse(r.stdout);
+      const won = records.filter((x) => x.status === 'succeeded');
+      expect(summary.succeeded).toBe(won.length);
+      expect(summary.failed).toBe(records.filter((x) => x.status === 'failed').length);
+      expect(summary.skipped).toBe(records.filter((x) => x.status === 'skipped').length);
+      expect(won.length, `${recipe}: ${JSON.stringify(records.map((x) => [x.status, x.reason]))}`).toBeGreaterThan(0);
+      for (const rec of won) {
+        expect(rec.adversarial).not.toBe(rec.original);
+        expect(rec.adversarialPrediction).not.toBe(rec.originalPrediction);
       }
     },
     600_000,
@@ -105,8 +116,9 @@ describe('xtrust attack on a transformer folder', () => {
     expect(summary.attack.candidateSource).toContain('tiny-bert-mlm');
     expect(summary.perplexity.languageModel).toBe(kitFixture('tiny-gpt2'));
     expect(summary.perplexity.samples).toBe(summary.succeeded);
-    if (summary.perplexity.samples > 0) expect(Number.isFinite(summary.perplexity.deltaPP)).toBe(true);
-    else expect(summary.perplexity.deltaPP).toBeNull();
+    // CEA succeeds on these texts, so Δ_PP is measured (it is null only when nothing succeeded)
+    expect(summary.succeeded).toBeGreaterThan(0);
+    expect(Number.isFinite(summary.perplexity.deltaPP)).toBe(true);
   }, 600_000);
 
   it('--causal-lm with a recipe that has no perplexity distance is a usage error', async () => {
