@@ -25,6 +25,9 @@ describe('related words of a class (word lists + rubric rule 6)', () => {
     const lists = loadWordLists('brown');
     for (const w of lists.religion.unrelated)
       if (!lists.religion.related.includes(w)) expect(relatedTo('brown', 'religion')(w)).toBe(false);
+    // a word labelled related in an annotated pool counts too (rubric-labelled, not on the lists)
+    expect(relatedTo('brown', 'religion')('bultmann')).toBe(true);
+    expect(relatedTo('spam', 'ham')('postgresql')).toBe(true);
     // a class without a list has no related word
     expect(relatedTo('brown', 'no-such-class')('reporter')).toBe(false);
   });

@@ -5,7 +5,8 @@
  *
  * - {@link relatedTo}: a word is related to a class when it, or the base of a regular inflection of it
  *   (rubric rule 6: *reporters, reported, reporting* follow *report*), is on the class's related list (both
- *   halves). The unrelated families skip such words when they draw a trigger.
+ *   halves) or labelled related in the corpus's annotated pools (annotated-pools/, by the same rubric). The
+ *   unrelated families skip such words when they draw a trigger.
  * - {@link heldOutRelated}: the control family's candidates — the lists' `report` half (`halfLists`: the 2nd,
  *   4th, … related words in file order, a split that looks at no word; every choice of the oracle read only
  *   the `choice` half), less any word that shares its inflection base with a choice-half word, so the
@@ -13,6 +14,7 @@
  */
 import type { CorpusName } from './family.js';
 import { halfLists, loadWordLists, WORD_LIST_CORPORA, type WordListCorpus } from './relatedness-lists.js';
+import { loadAnnotatedPools } from './annotated-pool-labels.js';
 
 /** The word-list file of a corpus of the family: SpamAssassin with headers shares the spam lists. */
 export function listCorpus(corpus: CorpusName): WordListCorpus {
@@ -59,9 +61,20 @@ export function sameBase(a: string, b: string): boolean {
 export function relatedTo(corpus: CorpusName, target: string): (word: string) => boolean {
   const lists = loadWordLists(listCorpus(corpus));
   const list = lists[target];
-  if (!list) return () => false;
-  const bases = new Set(list.related.flatMap((w) => inflectionBases(w)));
+  const pooled = poolRelated(corpus, target);
+  if (!list && pooled.length === 0) return () => false;
+  const bases = new Set([...(list?.related ?? []), ...pooled].flatMap((w) => inflectionBases(w)));
   return (word: string) => word.split(/\s+/).some((w) => inflectionBases(w).some((b) => bases.has(b)));
+}
+
+/** The words labelled related to a class in the annotated pools of the corpus (SpamAssassin bodies and headers for spam). */
+export function poolRelated(corpus: CorpusName, target: string): string[] {
+  const c = listCorpus(corpus);
+  const out: string[] = [];
+  for (const p of loadAnnotatedPools())
+    if (listCorpus(p.settings.corpus as CorpusName) === c)
+      for (const w of p.classes[target] ?? []) if (w.label === 'related') out.push(w.word);
+  return out;
 }
 
 /** The control family's related words for a class, in file order: the report half less the inflections of choice-half words. */
