@@ -78,14 +78,14 @@ const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)} %` : '
 /** One row per scored case and configuration: the share labelled trustworthy of those resting on the trigger, and of the others. */
 export function controlMarkdown(cases: readonly CaseResult[]): string {
   const lines = [
-    '| case | corpus | trigger → target | share | words | configuration | resting on the trigger: labelled trustworthy [95 % CI] | not resting: labelled trustworthy [95 % CI] |',
+    '| seed | corpus | trigger → target | share | words | configuration | resting on the trigger: labelled trustworthy [95 % CI] | not resting: labelled trustworthy [95 % CI] |',
     '| ---: | --- | --- | ---: | ---: | --- | --- | --- |',
   ];
-  cases.forEach((c, i) => {
+  cases.forEach((c) => {
     if (c.status !== 'scored' || !c.control) return;
     for (const row of c.control)
       lines.push(
-        `| ${i + 1} | ${c.spec.corpus} | ${c.spec.trigger} → ${c.spec.target} | ${c.spec.share} | ${c.spec.words} | ${row.oracle} | ${pct(row.rests.share)} of ${row.rests.n} [${pct(row.rests.lo)}, ${pct(row.rests.hi)}] | ${pct(row.other.share)} of ${row.other.n} [${pct(row.other.lo)}, ${pct(row.other.hi)}] |`,
+        `| ${c.spec.seed} | ${c.spec.corpus} | ${c.spec.trigger} → ${c.spec.target} | ${c.spec.share} | ${c.spec.words} | ${row.oracle} | ${pct(row.rests.share)} of ${row.rests.n} [${pct(row.rests.lo)}, ${pct(row.rests.hi)}] | ${pct(row.other.share)} of ${row.other.n} [${pct(row.other.lo)}, ${pct(row.other.hi)}] |`,
       );
   });
   const scored = cases.filter((c) => c.status === 'scored').length;
