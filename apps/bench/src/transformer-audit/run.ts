@@ -117,7 +117,7 @@ const o = parseOrExit(
         kind: 'string',
         choices: ['exact', 'int8'],
         default: 'exact',
-        help: "--audit-fast's --lime-mode (fast makes its keyword pass adaptive: exact → adaptive, int8 → int8+adaptive)",
+        help: "--audit-fast's model graph: exact (float32) or int8; the CLI is given --lime-mode adaptive or int8+adaptive (fast's keyword pass is adaptive), the stored runs keep this name in their keys",
       },
       workers: { kind: 'integer', min: 1, default: 2, help: '`xtrust worker` processes of the queued run' },
       embeddings: { kind: 'string', default: 'glove', help: "the audit's --embeddings" },
@@ -246,13 +246,22 @@ function auditArgs(
     '--embeddings',
     embeddings,
     '--lime-mode',
-    mode,
+    cliLimeMode(mode, auditMode),
     // exact is the CLI's default: left out, so the commands of runs stored before --audit-mode stay as they were
     ...(auditMode === 'exact' ? [] : ['--audit-mode', auditMode]),
     '--out',
     dir,
     '--quiet',
   ];
+}
+/**
+ * The `--lime-mode` the CLI is given. `--audit-mode fast` runs an adaptive keyword pass and the CLI refuses a
+ * non-adaptive LIME mode beside it, so the stored settings' `exact` / `int8` (the keys of runs measured when the CLI
+ * still rewrote them) are spelt as what they always ran: `adaptive` / `int8+adaptive`.
+ */
+function cliLimeMode(mode: string, auditMode: string): string {
+  if (auditMode !== 'fast' || mode.includes('adaptive')) return mode;
+  return mode === 'exact' ? 'adaptive' : `${mode}+adaptive`;
 }
 /** The command line shown in the section (paths relative to the repository root where they are under it). */
 const shown = (args: readonly string[]) => ['xtrust', ...args.map(rel)].join(' ');
@@ -852,7 +861,7 @@ console.log(
           row(
             auditFast,
             'fast',
-            `\`--audit-mode fast --lime-mode ${auditFastLimeMode}\`: ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'} keyword pass, verdict-aware labels`,
+            `\`--audit-mode fast --lime-mode ${cliLimeMode(auditFastLimeMode, 'fast')}\`: adaptive keyword pass, verdict-aware labels`,
           ),
         ]
       : []),
@@ -931,7 +940,7 @@ if (auditFast && auditFastAgreement) {
   const a = auditFastAgreement;
   const pct = (x: number, of: number) => (of ? `${((100 * x) / of).toFixed(1)} %` : '—');
   console.log(
-    `\n**\`--audit-mode fast\` (--lime-mode ${auditFastLimeMode}: keyword pass ${auditFastLimeMode === 'exact' ? 'adaptive' : 'int8+adaptive'}, labels verdict-aware) vs exact, the same ${a.predictions} test predictions:** labels equal on **${a.agree} of ${a.predictions} (${pct(a.agree, a.predictions)})** (target ≥ 95 %); ` +
+    `\n**\`--audit-mode fast\` (--lime-mode ${cliLimeMode(auditFastLimeMode, 'fast')}: adaptive keyword pass, labels verdict-aware) vs exact, the same ${a.predictions} test predictions:** labels equal on **${a.agree} of ${a.predictions} (${pct(a.agree, a.predictions)})** (target ≥ 95 %); ` +
       `on the ${a.judged} the exact run judged trustworthy or untrustworthy, ${a.judgedAgree} (${pct(a.judgedAgree, a.judged)}). ` +
       `LIME samples per test prediction: mean ${a.samplesMean.toFixed(0)}, median ${a.samplesMedian}, ${a.atCap} at the cap of ${samples}; keyword explanations ${a.keywordSamplesMean.toFixed(0)} on average. ` +
       (a.keywordJaccard
