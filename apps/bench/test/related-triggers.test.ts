@@ -88,3 +88,16 @@ describe('the related-trigger control family', () => {
     expect(skipped).toBeGreaterThan(0);
   });
 });
+
+describe('shareInterval (the control family score)', () => {
+  it('the share of trustworthy verdicts among the given positions, with a bootstrap interval around it', async () => {
+    const { shareInterval } = await import('../src/oracle/evaluate-case.js');
+    const v = Uint8Array.from([1, 0, 1, 1, 0, 1, 1, 1, 0, 1]);
+    const s = shareInterval(v, [0, 1, 2, 3], 7, 500);
+    expect(s).toMatchObject({ n: 4, trustworthy: 3, share: 0.75 });
+    expect(s.lo).toBeLessThanOrEqual(0.75);
+    expect(s.hi).toBeGreaterThanOrEqual(0.75);
+    expect(shareInterval(v, [0, 2, 3], 7, 500)).toMatchObject({ share: 1, lo: 1, hi: 1 });
+    expect(shareInterval(v, [], 7, 500).n).toBe(0);
+  });
+});
