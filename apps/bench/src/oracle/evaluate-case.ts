@@ -134,7 +134,7 @@ export interface CaseResult {
   readonly plantedTrain: number;
   readonly preexisting: Readonly<Record<string, number>>;
   readonly status: 'scored' | 'too small';
-  /** Predictions explained and scored per side (a seeded sample of at most perSide each). */
+  /** Predictions explained and scored per side (a seeded sample of at most perSide each); a related-trigger control's sides are not resting (`trustworthy`) and resting (`untrustworthy`) on the trigger, all trustworthy by ground truth. */
   readonly scored?: { readonly trustworthy: number; readonly untrustworthy: number };
   readonly rows: readonly ScoredRow[];
   /** A related-trigger control (spec.side 'related'): the share labelled trustworthy per configuration, in place of G-means. */
