@@ -25,7 +25,7 @@ import { defineScript, type Options, runScript, UsageError } from './harness/opt
 import { runChild } from './harness/processes.js';
 import { sectionCommand, toMarkdown, writeBenchmarks } from './harness/render.js';
 import { RESULTS, ROOT, SECTIONS } from './harness/setup.js';
-import { readJson, type Section, saveSection } from './harness/store.js';
+import { loadSection, type Section, saveSection } from './harness/store.js';
 import { BENCHMARKS, type Benchmark, type Produced, type RunContext, type Step } from './sections/index.js';
 
 export { KIT_BROWN, KIT_GPT2, KIT_MLM, KIT_SPAM, ROOT } from './harness/setup.js';
@@ -224,7 +224,7 @@ async function main(o: Options<typeof RUNNER_SCRIPT.options>): Promise<void> {
       // the script wrote the section itself (or it cannot run here and keeps what is stored): on success it is
       // marked with the command that re-runs it and its area; otherwise it stays as it was
       if (r.status === 'ok') {
-        const s = readJson<Section>(storedFile);
+        const s = loadSection(SECTIONS, b.name)!;
         saveSection(SECTIONS, { ...s, area: b.area, command, script: sectionCommand(s).script });
       }
     } else {
