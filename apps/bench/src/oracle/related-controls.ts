@@ -11,6 +11,7 @@
  *   node apps/bench/dist/oracle/related-controls.js --skipped [--count 100]
  *        # how many draws of the unrelated families (validation, test) the related-word exclusion changes
  */
+import { basename } from 'node:path';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { corpusVocabulary } from '@xtrust/datasets';
 import { buildCase, loadCorpus } from './case-data.js';
@@ -55,7 +56,11 @@ const SPEC = defineScript({
     resamples: { kind: 'integer', default: 1000, min: 10, help: 'bootstrap resamples' },
     out: { kind: 'string', placeholder: 'FILE', help: 'JSON results, rewritten after every case' },
     cache: { kind: 'string', placeholder: 'DIR', help: 'per-case explanation caches' },
-    from: { kind: 'string', placeholder: 'FILE', help: 'print the tables of a results file instead of running' },
+    from: {
+      kind: 'list',
+      placeholder: 'FILE,...',
+      help: 'print the tables of results files instead of running (each under a heading naming its family)',
+    },
     skipped: {
       kind: 'flag',
       help: 'count the draws of the unrelated families whose trigger the related-word exclusion changed',
@@ -161,9 +166,16 @@ async function skipped(count: number): Promise<void> {
 }
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
-  if (o.from) {
-    const r = readJson<ControlResults>(o.from);
-    console.log(`${corpusSummary(r.cases)}\n\n${controlMarkdown(r.cases)}`);
+  if (o.from && o.from.length > 0) {
+    for (const file of o.from) {
+      const r = readJson<ControlResults>(file);
+      // a file merged from several invocations keeps each one's argv
+      const args = [r.argv].flat(2) as string[];
+      const family = args[args.indexOf('--family') + 1] ?? 'related-test';
+      const when = `${r.startedAt.slice(0, 16).replace('T', ' ')} UTC`;
+      if (o.from.length > 1) console.log(`### ${family} (${basename(file)}, run of ${when})\n`);
+      console.log(`${corpusSummary(r.cases)}\n\n${controlMarkdown(r.cases)}\n`);
+    }
     return;
   }
   if (o.skipped) return skipped(o.count);
