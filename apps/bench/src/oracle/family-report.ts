@@ -506,7 +506,8 @@ export const TARGET_GROUPS: readonly { readonly name: string; readonly bands: re
 
 /**
  * BENCHMARKS.md's headline of a drawn family, from its results: per target group the default oracle's median
- * and 10th percentile, against the paper's TOKI and Naive; for the test family whether issue 29's targets hold
+ * G-mean against the paper's TOKI and Naive, each cell ≤ 30 words; the 10th percentiles, case counts per
+ * group and draws go to `notes` (the section page). For the test family: whether issue 29's targets hold
  * (per group median ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on ≥ 90 % of scored cases; above Naive with
  * non-overlapping intervals wherever Naive < 0.8; ≥ 40 scored cases, at least half everyday).
  */
@@ -522,6 +523,7 @@ export function drawnHeadline(
   goal: string;
   met: 'yes' | 'no' | 'partly' | 'n/a';
   from: string;
+  notes: string;
 } {
   const col = (oracle: string) => (r: ScoredRow) =>
     r.oracle === oracle && !r.method.includes('K.I') && r.method.startsWith('TOKI-lime');
@@ -542,8 +544,12 @@ export function drawnHeadline(
     n: bandFigures(cases, g.bands, naivePick),
   }));
   const everydayScored = groups[0].f.scored;
-  const xtrust = `${lead}: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
-  const peer = `same run: toki-paper median ${groups.map(({ g, p }) => `${f3(p.median)} (${g.name})`).join(', ')}; Naive (θ_conf 0.9) median ${groups.map(({ g, n }) => `${f3(n.median)} (${g.name})`).join(', ')}`;
+  const medians = `median ${groups.map(({ g, f }) => `${g.name} ${f3(f.median)}`).join(', ')}`;
+  const aboveNaive = `above Naive on ${t.aboveNaive} of ${t.naiveWeak}`;
+  const peer = `same run: toki-paper median ${groups.map(({ p }) => f3(p.median)).join(' / ')}; Naive (θ_conf 0.9) ${groups.map(({ n }) => f3(n.median)).join(' / ')} (${groups.map(({ g }) => g.name).join(' / ')})`;
+  const notes =
+    `${lead} per target group: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th percentile ${f3(f.p10)} (${f.scored} scored cases)`).join('; ')}. ` +
+    `≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive (non-overlapping intervals) on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8.`;
   if (transformer) {
     const scored = cases.filter((c) => c.status === 'scored');
     const ok = scored.filter((c) => (c.rows.find(col('toki'))?.metrics.gmean ?? 0) >= 0.85).length;
@@ -553,20 +559,20 @@ export function drawnHeadline(
     const lowest = scored
       .flatMap((c) => c.rows.filter(col('toki')).map((row) => ({ name: c.name, row })))
       .sort((a, b) => a.row.metrics.gmean - b.row.metrics.gmean)[0];
-    // the per-band figures without the count already leading the cell
-    const bandsOnly = `${lead}: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th pct ${f3(f.p10)} (${f.scored} cases)`).join('; ')}; above Naive on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8`;
     const held = scored.length >= 8 && everyday * 2 >= scored.length && ok === scored.length;
     return {
       question: fixture
-        ? 'Does TOKI hold on drawn shortcut cases when the classifier is a transformer fine-tuned per case? (issue 29; the 2 × 128 fixture encoder, not yet the full-size one)'
-        : `Does TOKI hold on drawn shortcut cases when the classifier is the full-size kit BERT (${transformer}) fine-tuned per case? (issue 29)`,
-      xtrust: `toki ≥ 0.85 on ${ok} of ${scored.length} scored cases (${everyday} everyday or phrase; ${cases.length} draws)${lowest ? `, lowest ${withCI(lowest.row)} on ${lowest.name}` : ''}; ${bandsOnly}`,
+        ? 'Does TOKI hold on drawn shortcut cases with a transformer fine-tuned per case? (issue 29; the 2 × 128 fixture encoder)'
+        : `Does TOKI hold on drawn shortcut cases with the full-size kit BERT (${transformer}) fine-tuned per case? (issue 29)`,
+      xtrust: `toki ≥ 0.85 on ${ok} of ${scored.length} scored cases (${everyday} everyday; ${cases.length} draws)${lowest ? `, lowest ${f3(lowest.row.metrics.gmean)}` : ''}; ${medians}; ${aboveNaive}`,
       peer,
       goal: '≥ 0.85 on each of ≥ 8 drawn test cases, half everyday, with the full-size kit BERT (issue 29)',
       met: fixture ? (held ? 'partly' : 'no') : held ? 'yes' : ok > 0 ? 'partly' : 'no',
       from,
+      notes: lowest ? `${notes} Lowest: ${withCI(lowest.row)} on ${lowest.name}.` : notes,
     };
   }
+  const xtrust = `${lead}: ≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases; ${medians.replace('median', 'median G-mean')}; ${aboveNaive}`;
   if (family === 'validation') {
     return {
       question:
@@ -576,6 +582,7 @@ export function drawnHeadline(
       goal: '— (the selection set; the targets are judged on the test family)',
       met: 'n/a',
       from,
+      notes,
     };
   }
   const checks = [
@@ -587,11 +594,12 @@ export function drawnHeadline(
   const held = checks.filter(Boolean).length;
   return {
     question:
-      'Does TOKI tell trustworthy from untrustworthy predictions on drawn shortcut cases — everyday words included — above Naive? (issue 29, test family)',
+      'Does TOKI tell trustworthy from untrustworthy predictions on drawn shortcut cases, everyday words included, above Naive? (issue 29, test family)',
     xtrust,
     peer,
-    goal: 'per band median G-mean ≥ 0.9 and 10th percentile ≥ 0.8; ≥ 0.85 on 90 % of scored cases; above Naive (non-overlapping intervals) where Naive < 0.8; ≥ 40 scored, half everyday (issue 29)',
+    goal: 'per band median G-mean ≥ 0.9, 10th percentile ≥ 0.8; ≥ 0.85 on 90 % of scored cases; above Naive where Naive < 0.8 (issue 29)',
     met: held === checks.length ? 'yes' : held === 0 ? 'no' : 'partly',
     from,
+    notes,
   };
 }
