@@ -29,7 +29,7 @@ const load = async (pkg) => {
   }
 };
 const { loadBrown, loadSotu, loadSpamAssassin, stratifiedSplit, shortcutSplit } = await load('datasets');
-const { tokenize } = await load('core');
+const { firstWords } = await load('core');
 
 /** The split settings shared with the TS side (the oracle benchmark's). */
 export const SPLIT = { testFraction: 0.3, validationFraction: 0.15, seed: 1 };
@@ -52,11 +52,6 @@ function write(name, parts, extra = () => ({})) {
   }
   writeFileSync(resolve(out, `${name}.jsonl`), `${lines.join('\n')}\n`);
   summary[name] = counts;
-}
-
-function firstWords(text, n) {
-  const t = tokenize(text);
-  return t.length <= n ? text : text.slice(0, t[n - 1].end);
 }
 
 // Brown: five nameable genres, passages of 5 sentences, no document on both sides of the split.
