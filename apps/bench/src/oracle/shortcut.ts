@@ -34,7 +34,7 @@ import {
 } from './family-report.js';
 import { DeferredFineTune, KIT_BERT, shownPath } from './kit-bert.js';
 import { oracleSetups } from './oracle-setups.js';
-import { machineInfo, type MachineInfo } from '../machine.js';
+import { machineInfo, type MachineInfo } from '../harness/machine.js';
 import { saveSection, writeBenchmarks } from '../report.js';
 import { orderAfter, readJson, writeJsonAtomic } from '../harness/index.js';
 import { BENCHMARKS } from '../index.js';
