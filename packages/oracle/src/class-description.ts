@@ -101,6 +101,8 @@ export interface DescriptionTarget {
   /** Row-major item vectors; row 0 is the name's when the embedding knows it. */
   readonly items: Float32Array;
   readonly count: number;
+  /** The description item of each row (the items the embedding knows, in order): what a word's nearest row is called. */
+  readonly names: readonly string[];
   /** The mean of the item vectors (the `centroid` rule's class vector). */
   readonly centroid: Float32Array;
 }
@@ -111,13 +113,17 @@ export async function descriptionTarget(
   items: readonly string[],
 ): Promise<DescriptionTarget | null> {
   const rows: Float32Array[] = [];
+  const names: string[] = [];
   for (let i = 0; i < items.length; i++) {
     // the name (item 0) as Eq. 4 takes it; a described item whole when the embedding knows it ("e-mail"), else as a name
     const it = items[i];
     const whole =
       i > 0 && !/\s/u.test(it) && embedding.has(it) ? (await embedding.vectors([it])).slice(0, embedding.dim) : null;
     const v = whole ?? (await classNameVector(embedding, it));
-    if (v) rows.push(v);
+    if (v) {
+      rows.push(v);
+      names.push(it);
+    }
   }
   if (rows.length === 0) return null;
   const dim = embedding.dim;
@@ -127,7 +133,7 @@ export async function descriptionTarget(
     out.set(r, i * dim);
     for (let d = 0; d < dim; d++) centroid[d] += r[d] / rows.length;
   });
-  return { dim, items: out, count: rows.length, centroid };
+  return { dim, items: out, count: rows.length, names, centroid };
 }
 
 /**

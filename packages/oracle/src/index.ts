@@ -30,6 +30,16 @@ export {
   type KeywordStoreJson,
   type KeywordStoreProvenance,
   type MethodSummary,
+  REASONS_UNRELATED_SAVED,
+  /**
+   * Why a word is or is not a keyword (`store.why(label, word)`, `store.reasons(label)`, `reasons` in
+   * keywords.json): the nearest class-description item and its cosine against θ_relate per ensemble member,
+   * and the check that demoted it. The keywords decide r(w, c), Eq. 5 of "TOKI: automated trustworthiness
+   * oracle generation for text classifiers".
+   */
+  type WordReason,
+  type WordReasonJson,
+  type Demotion,
 } from './keyword-store.js';
 export {
   selectKeywords,
@@ -39,6 +49,7 @@ export {
   otherClassVectors,
   PAPER_RULE,
   type MethodKeywords,
+  type MemberReason,
   type SelectionRule,
 } from './keyword-selection.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';

@@ -87,6 +87,34 @@ export function relatesToDescription(
   return out;
 }
 
+/**
+ * Why one embedding method voted a pool word related or not (Eq. 4 under the configuration's rule): the
+ * description item (or, for the paper's one name, the class name) nearest the word and the word's own
+ * cosine with it, and the score of the word's cluster — the figure that was compared with θ_relate.
+ */
+export interface MemberReason {
+  readonly embedding: string;
+  /** The nearest description item (the class name when the class is not described). */
+  readonly item: string;
+  /** The word's cosine with `item` (rounded to 1e-4). */
+  readonly cosine: number;
+  /** The score of the word's cluster against the class (Eq. 4's sim, or the description rule's), rounded to 1e-4. */
+  readonly clusterScore: number;
+  /** Words of the pool in the word's cluster (Eq. 3, cut at θ_dist). */
+  readonly clusterSize: number;
+  readonly thetaRelate: number;
+  /** This method's ballot: true when it voted the word a keyword. */
+  readonly related: boolean;
+  /**
+   * What decided the ballot: `cluster-related` (clusterScore ≥ θ_relate, kept), `cluster-unrelated`
+   * (clusterScore < θ_relate), `rule` (clusterScore ≥ θ_relate but the configuration's class contrast or
+   * member rule — clusterRule `member-share` / `individual` — turned it down).
+   */
+  readonly because: 'cluster-related' | 'cluster-unrelated' | 'rule';
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
 /** One embedding method's view of a class's pool after Steps 3–4. */
 export interface MethodKeywords {
   readonly embedding: string;
@@ -99,6 +127,8 @@ export interface MethodKeywords {
   readonly relatedClusters: number;
   /** False when the embedding knows no word of the class name: the method abstains on the whole class. */
   readonly classNameKnown: boolean;
+  /** Per pool word: why this method voted as it did (MemberReason), null when abstaining. Absent when abstaining on the whole class. */
+  readonly reasons?: readonly (MemberReason | null)[];
 }
 
 /**
@@ -155,6 +185,7 @@ export async function selectKeywords(
   for (let c = 0; c < clusterCount; c++) for (let d = 0; d < dim; d++) means[c * dim + d] /= sizes[c];
   let related: Uint8Array;
   let own: Uint8Array | null;
+  let clusterScores: Float32Array;
   if (described && target) {
     const rivals: DescriptionTarget[] = [];
     for (const o of described.others ?? []) {
@@ -162,8 +193,10 @@ export async function selectKeywords(
       if (t) rivals.push(t);
     }
     const groups = { members: kv.vectors, memberOf: ids };
+    clusterScores = descriptionScores(means, clusterCount, target, described.relate, groups);
+    const ownScores = clusterScores;
     related = relatesToDescription(
-      (t) => descriptionScores(means, clusterCount, t, described.relate, groups),
+      (t) => (t === target ? ownScores : descriptionScores(means, clusterCount, t, described.relate, groups)),
       target,
       rivals,
       thetaRelate,
@@ -180,6 +213,7 @@ export async function selectKeywords(
   } else {
     const others = rule.contrastWith ? await otherClassVectors(embedding, rule.contrastWith) : null;
     related = relatesToClass(means, clusterCount, dim, classVec, others, thetaRelate);
+    clusterScores = cosineMatrix(means, classVec, dim);
     // the members' own relatedness, for the rules that look past the mean
     own = rule.clusterRule === 'mean' ? null : relatesToClass(kv.vectors, m, dim, classVec, others, thetaRelate);
   }
@@ -190,13 +224,40 @@ export async function selectKeywords(
   }
   let relatedClusters = 0;
   for (let c = 0; c < clusterCount; c++) relatedClusters += related[c];
+  // the reasons: each word's nearest description item (or the class name) and its cosine — recorded, never voted on
+  const itemVectors = target ? target.items : classVec;
+  const itemNames = target ? target.names : [className];
+  const itemCount = itemNames.length;
+  const wordItem = cosineMatrix(kv.vectors, itemVectors, dim);
+  const reasons: (MemberReason | null)[] = new Array(n).fill(null);
   for (let i = 0; i < m; i++) {
     const w = kv.known[i];
     clusters[w] = ids[i];
     const keyword = related[ids[i]] === 1 && (rule.clusterRule !== 'individual' || own![i] === 1);
     ballots[w] = keyword ? 1 : 0;
+    let best = 0;
+    for (let j = 1; j < itemCount; j++) if (wordItem[i * itemCount + j] > wordItem[i * itemCount + best]) best = j;
+    const score = clusterScores[ids[i]];
+    reasons[w] = {
+      embedding: embedding.name,
+      item: itemNames[best],
+      cosine: round4(wordItem[i * itemCount + best]),
+      clusterScore: round4(score),
+      clusterSize: sizes[ids[i]],
+      thetaRelate,
+      related: keyword,
+      because: keyword ? 'cluster-related' : score >= thetaRelate ? 'rule' : 'cluster-unrelated',
+    };
   }
-  return { embedding: embedding.name, ballots, clusters, clusterCount, relatedClusters, classNameKnown: true };
+  return {
+    embedding: embedding.name,
+    ballots,
+    clusters,
+    clusterCount,
+    relatedClusters,
+    classNameKnown: true,
+    reasons,
+  };
 }
 
 /**

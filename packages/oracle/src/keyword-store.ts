@@ -3,7 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { XtrustError, type Classifier, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { pluralityColumns } from './ensemble-vote.js';
-import { selectKeywords, type SelectionRule } from './keyword-selection.js';
+import { selectKeywords, type MemberReason, type SelectionRule } from './keyword-selection.js';
 import { TOKI_PAPER, checkOracle, oracleEmbeddings, type OracleConfig } from './oracle-config.js';
 import { classNameVector } from './word-vectors.js';
 import { WordPools, type PooledWord } from './word-pool.js';
@@ -49,6 +49,47 @@ export interface MethodSummary {
   readonly abstained: number;
 }
 
+/** The filter that took a voted keyword out of K_c (the vote called it related). */
+export type Demotion =
+  | { readonly check: 'function-word' }
+  | {
+      readonly check: 'surface-token';
+      /** Σ s over the median Σ s of the class's heaviest content words (tested when ≥ minConcentration). */
+      readonly concentration?: number;
+      readonly minConcentration: number;
+      /** The share of the word's effect its meaning-neighbours keep (a surface token when < minRetention). */
+      readonly retention: number;
+      readonly minRetention: number;
+      readonly deletion: number;
+      readonly substitution: number;
+      readonly neighbours: readonly string[];
+    };
+
+/**
+ * Why a pool word is or is not a keyword of its class: the ensemble's vote (Eqs. 3–4) with each method's
+ * reason — the nearest description item, the word's cosine with it, its cluster's score against θ_relate
+ * (MemberReason) — and, for a voted keyword taken out, the check that demoted it.
+ */
+export interface WordReason {
+  readonly word: string;
+  /** In K_c (after the vote and the configuration's filters). */
+  readonly keyword: boolean;
+  /** The ensemble's plurality vote called it related (K_c before the filters). */
+  readonly related: boolean;
+  /** One per method that did not abstain on the word. */
+  readonly members: readonly MemberReason[];
+  readonly demotedBy?: Demotion;
+}
+
+/** The JSON form of a word's reason (the word is the key). */
+export type WordReasonJson = Omit<WordReason, 'word'>;
+
+/**
+ * How many of a class's unrelated pool words (the vote's non-keywords) keep their reason in the JSON,
+ * heaviest first; every keyword and every demoted word keeps its reason. Bounds the file, not the oracle.
+ */
+export const REASONS_UNRELATED_SAVED = 100;
+
 interface ClassState {
   /** K_c as the ensemble voted it (Eqs. 3–4). */
   voted: Set<string>;
@@ -57,6 +98,8 @@ interface ClassState {
   methods: MethodSummary[];
   /** The surface-token check's measurements (token-response.ts), by word. */
   responses: Map<string, TokenResponse>;
+  /** Per pool word: each method's reason for its ballot (absent: not recorded, e.g. an older store). */
+  reasons: Map<string, readonly MemberReason[]>;
 }
 
 /** The JSON form of a keyword store. */
@@ -82,6 +125,11 @@ export interface KeywordStoreJson {
     voted?: string[];
     /** The surface-token check's measurements (absent: none made). */
     tokenResponses?: TokenResponse[];
+    /**
+     * Why each keyword, each demoted word and the REASONS_UNRELATED_SAVED heaviest unrelated words are what
+     * they are (WordReason, by word; absent in stores written before reasons were kept).
+     */
+    reasons?: Record<string, WordReasonJson>;
   }[];
 }
 
@@ -135,7 +183,13 @@ export class KeywordStore {
     readonly oracle: OracleConfig,
   ) {
     for (const l of labels)
-      this.state.set(l, { voted: new Set(), keywords: new Set(), methods: [], responses: new Map() });
+      this.state.set(l, {
+        voted: new Set(),
+        keywords: new Set(),
+        methods: [],
+        responses: new Map(),
+        reasons: new Map(),
+      });
   }
 
   /** An empty store; fill it with `addExplanations`. */
@@ -266,6 +320,62 @@ export class KeywordStore {
     const check = this.oracle.tokenCheck;
     const r = this.requireLabel(label).responses.get(word);
     return check !== null && r !== undefined && r.retention < check.minRetention;
+  }
+
+  /**
+   * Why `word` is or is not a keyword of class `label` — so that a user who disagrees can change the
+   * class's description (`--class-descriptions`, OracleConfig.classDescriptions): per method, the
+   * description item nearest the word with its cosine, and the score of its cluster against θ_relate (Eq. 4
+   * of "TOKI: automated trustworthiness oracle generation for text classifiers"; the keywords it decides
+   * are what r(w, c) of Eq. 5 looks up when labelling), and the check that demoted a voted keyword.
+   * Undefined for a word outside the pool, or whose reason was not recorded (a store written before
+   * reasons were kept; after a reload, an unrelated word beyond the REASONS_UNRELATED_SAVED heaviest).
+   */
+  why(label: string, word: string): WordReason | undefined {
+    const st = this.requireLabel(label);
+    const members = st.reasons.get(word);
+    if (!members) return undefined;
+    const demotedBy = st.voted.has(word) && !st.keywords.has(word) ? this.demotion(st, word) : undefined;
+    return {
+      word,
+      keyword: st.keywords.has(word),
+      related: st.voted.has(word),
+      members,
+      ...(demotedBy ? { demotedBy } : {}),
+    };
+  }
+
+  /**
+   * The reasons of class `label` that the store saves (see `why`): every keyword, every demoted word and
+   * the REASONS_UNRELATED_SAVED heaviest unrelated words, by decreasing importance.
+   */
+  reasons(label: string): WordReason[] {
+    const st = this.requireLabel(label);
+    const out: WordReason[] = [];
+    let unrelated = 0;
+    for (const w of this.pool(label)) {
+      if (!st.voted.has(w.word) && unrelated++ >= REASONS_UNRELATED_SAVED) continue;
+      const r = this.why(label, w.word);
+      if (r) out.push(r);
+    }
+    return out;
+  }
+
+  private demotion(st: ClassState, word: string): Demotion | undefined {
+    if (this.oracle.functionWordsNeverKeywords && isFunctionWord(word)) return { check: 'function-word' };
+    const check = this.oracle.tokenCheck;
+    const r = st.responses.get(word);
+    if (!check || !r || !(r.retention < check.minRetention)) return undefined;
+    return {
+      check: 'surface-token',
+      ...(r.concentration !== undefined ? { concentration: r.concentration } : {}),
+      minConcentration: check.minConcentration,
+      retention: r.retention,
+      minRetention: check.minRetention,
+      deletion: r.deletion,
+      substitution: r.substitution,
+      neighbours: [...r.neighbours],
+    };
   }
 
   private applyFilters(st: ClassState): void {
@@ -447,6 +557,7 @@ export class KeywordStore {
     const n = words.length;
     const ballots = new Int8Array(members.length * n);
     const methods: MethodSummary[] = [];
+    const reasons: MemberReason[][] = words.map(() => []);
     let rule: SelectionRule = {
       clusterRule: this.oracle.clusterRule,
       memberShare: this.oracle.memberShare,
@@ -477,6 +588,9 @@ export class KeywordStore {
         rule,
       );
       ballots.set(r.ballots, m * n);
+      r.reasons?.forEach((x, i) => {
+        if (x) reasons[i].push(x);
+      });
       let keywords = 0;
       let abstained = 0;
       for (let i = 0; i < n; i++) {
@@ -496,6 +610,7 @@ export class KeywordStore {
     const decided = pluralityColumns(ballots, members.length, n, 0);
     st.voted = new Set(words.filter((_, i) => decided[i] === 1));
     st.methods = methods;
+    st.reasons = new Map(words.map((w, i) => [w, reasons[i]]));
     this.applyFilters(st);
   }
 
@@ -529,8 +644,15 @@ export class KeywordStore {
         pool: this.pools.entries(l).map((e) => [e.word, e.sum, e.count] as [string, number, number]),
         voted: this.votedKeywords(l),
         ...(this.requireLabel(l).responses.size > 0 ? { tokenResponses: this.tokenResponses(l) } : {}),
+        ...this.reasonsJson(l),
       })),
     };
+  }
+
+  private reasonsJson(label: string): { reasons?: Record<string, WordReasonJson> } {
+    const rs = this.reasons(label);
+    if (rs.length === 0) return {};
+    return { reasons: Object.fromEntries(rs.map(({ word, ...rest }) => [word, rest])) };
   }
 
   /** Rebuilds a store from its JSON form; keywords come back as saved (no embedding needed). */
@@ -568,6 +690,7 @@ export class KeywordStore {
       st.keywords = new Set(c.keywords);
       st.methods = c.methods;
       for (const r of c.tokenResponses ?? []) st.responses.set(r.word, r);
+      for (const [word, r] of Object.entries(c.reasons ?? {})) st.reasons.set(word, r.members);
     }
     return store;
   }

@@ -230,4 +230,35 @@ describe('the surface-token check in a keyword store', () => {
     expect(label.related.map((f) => f.word).sort()).toEqual(['god', 'lord']);
     expect(label.verdict).toBe('untrustworthy');
   });
+
+  it('says why: the vote related the planted word to the class name, the surface-token check demoted it', async () => {
+    const store = await build(config);
+    await checkSurfaceTokens(store, model, explanations, big);
+    const why = store.why('religion', 'tuesday')!;
+    expect(why).toMatchObject({ keyword: false, related: true });
+    // the paper's one name: "religion" (2°) is the item, cos(8.5° − 2°) ≥ θ_relate .5
+    expect(why.members[0]).toMatchObject({ embedding: 'hand', item: 'religion', related: true, thetaRelate: 0.5 });
+    expect(why.members[0].cosine).toBeCloseTo(Math.cos((6.5 * Math.PI) / 180), 4);
+    const measured = store.tokenResponse('religion', 'tuesday')!;
+    expect(why.demotedBy).toEqual({
+      check: 'surface-token',
+      concentration: measured.concentration,
+      minConcentration: 20,
+      retention: measured.retention,
+      minRetention: 0.3,
+      deletion: measured.deletion,
+      substitution: measured.substitution,
+      neighbours: measured.neighbours,
+    });
+    expect(store.why('religion', 'the')!.demotedBy).toEqual({ check: 'function-word' });
+    expect(store.why('religion', 'god')).toMatchObject({ keyword: true, related: true });
+    expect(store.why('religion', 'god')!.demotedBy).toBeUndefined();
+    // saved in keywords.json and read back
+    const json = JSON.parse(JSON.stringify(store.toJSON()));
+    const saved = json.classes.find((c: { label: string }) => c.label === 'religion').reasons;
+    expect(saved.tuesday.demotedBy.check).toBe('surface-token');
+    expect(KeywordStore.fromJSON(json).why('religion', 'tuesday')).toEqual(why);
+    // with the check switched off the word is a keyword again and nothing demotes it
+    expect(store.withFilters({ tokenCheck: null }).why('religion', 'tuesday')!.demotedBy).toBeUndefined();
+  });
 });
