@@ -15,9 +15,16 @@
  * truth trustworthy. Its validation (seeds 3,000 + i) and test (seeds 4,000 + i) ranges are disjoint too.
  */
 import { rng, type Rng } from '@xtrust/core';
-import { BANDS, drawTrigger, type Band, type CorpusVocabulary, type DrawEmbedding } from '@xtrust/datasets';
+import {
+  BANDS,
+  corpusVocabulary,
+  drawTrigger,
+  type Band,
+  type CorpusVocabulary,
+  type DrawEmbedding,
+} from '@xtrust/datasets';
 import type { CaseSpec, CorpusName } from './family.js';
-import type { CorpusRows } from './case-data.js';
+import { loadCorpus, type CorpusRows } from './case-data.js';
 import { heldOutRelated, relatedTo } from './related-triggers.js';
 
 /** The unrelated families (shortcut.js --family). */
@@ -79,7 +86,20 @@ export type CorpusLookup = (corpus: CorpusName) => {
   readonly vocabulary: CorpusVocabulary;
 };
 
-/** The case of one seed: corpus, target, band, trigger, share in [0.3, 1.0] (steps of 0.05), window length. */
+/** A CorpusLookup that loads each corpus, and counts its vocabulary, the first time it is asked for. */
+export function corpusLookup(): CorpusLookup {
+  const corpora = new Map<CorpusName, ReturnType<CorpusLookup>>();
+  return (corpus) => {
+    let c = corpora.get(corpus);
+    if (!c) {
+      const rows = loadCorpus({ corpus });
+      c = { corpus: rows, vocabulary: corpusVocabulary(rows.rows) };
+      corpora.set(corpus, c);
+    }
+    return c;
+  };
+}
+
 /** The family of a seed, or an error naming every family's range. */
 export function familyOf(seed: number): DrawFamily {
   const f = FAMILY_NAMES.find((n) => seed >= FAMILY_SEEDS[n] && seed < FAMILY_SEEDS[n] + FAMILY_SIZE);

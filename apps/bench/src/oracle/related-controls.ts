@@ -13,10 +13,9 @@
  */
 import { basename } from 'node:path';
 import { GloveEmbedding } from '@xtrust/embeddings';
-import { corpusVocabulary } from '@xtrust/datasets';
-import { buildCase, loadCorpus } from './case-data.js';
-import { drawCase, familySeed, type CorpusLookup, type DrawFamily } from './family-draw.js';
-import { caseName, type CorpusName } from './family.js';
+import { buildCase } from './case-data.js';
+import { corpusLookup, drawCase, familySeed, type DrawFamily } from './family-draw.js';
+import { caseName } from './family.js';
 import { evaluateCase, shareInterval, type CaseResult } from './evaluate-case.js';
 import { oracleSetups } from './oracle-setups.js';
 import {
@@ -133,23 +132,10 @@ export function corpusSummary(cases: readonly CaseResult[], seed = 47, resamples
   return lines.join('\n');
 }
 
-function lookupOf(): CorpusLookup {
-  const corpora = new Map<CorpusName, ReturnType<CorpusLookup>>();
-  return (corpus) => {
-    let c = corpora.get(corpus);
-    if (!c) {
-      const rows = loadCorpus({ corpus });
-      c = { corpus: rows, vocabulary: corpusVocabulary(rows.rows) };
-      corpora.set(corpus, c);
-    }
-    return c;
-  };
-}
-
 /** How many draws of each unrelated family the exclusion of related words changed (the words skipped, per draw). */
 async function skipped(count: number): Promise<void> {
   const glove = await GloveEmbedding.load();
-  const lookup = lookupOf();
+  const lookup = corpusLookup();
   const out: Record<string, unknown> = {};
   for (const family of ['validation', 'test'] as const) {
     const changed: { seed: number; case: string; skipped: readonly string[] }[] = [];
@@ -185,7 +171,7 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   const setups = oracleSetups(o.oracle, { embeddings: ['glove'] });
   const glove = await GloveEmbedding.load();
-  const lookup = lookupOf();
+  const lookup = corpusLookup();
   const results: ControlResults = {
     argv: process.argv.slice(2),
     startedAt: new Date().toISOString(),

@@ -14,12 +14,10 @@
  * first `background` content words of GloVe's frequency-ordered rows (lower-case letters, ≥ 3, not function
  * words), scored the same way.
  */
-import { corpusVocabulary } from '@xtrust/datasets';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { classDescriptionItems, descriptionScores, descriptionTarget, isFunctionWord } from '@xtrust/oracle';
-import { loadCorpus } from './case-data.js';
 import { CLASS_NAMES, type CorpusName } from './family.js';
-import { drawCase, familySeed, type CorpusLookup } from './family-draw.js';
+import { corpusLookup, drawCase, familySeed } from './family-draw.js';
 import { DESCRIPTION_BASE, thetaRelateOf } from './oracle-setups.js';
 import { halfLists, loadWordLists, WORD_LIST_CORPORA, type WordListCorpus } from './relatedness-lists.js';
 import { loadAnnotatedPools, scoreRelated } from './annotated-pool-labels.js';
@@ -197,16 +195,7 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   console.log(`Labelled pools at p = ${best}:\n\n${poolLines.join('\n')}\n`);
 
   // 4. The drawn triggers: related controls should pass, unrelated triggers should not
-  const corpora = new Map<CorpusName, ReturnType<CorpusLookup>>();
-  const lookup: CorpusLookup = (corpus) => {
-    let c = corpora.get(corpus);
-    if (!c) {
-      const rows = loadCorpus({ corpus });
-      c = { corpus: rows, vocabulary: corpusVocabulary(rows.rows) };
-      corpora.set(corpus, c);
-    }
-    return c;
-  };
+  const lookup = corpusLookup();
   const triggerLines = [
     `| family | triggers scored (in GloVe) | ${PERCENTILES.map((p) => `called related at p = ${p}`).join(' | ')} | best cosine ≥ θ_relate |`,
     `| --- | ---: | ${PERCENTILES.map(() => '---:').join(' | ')} | ---: |`,

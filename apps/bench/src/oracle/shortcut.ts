@@ -15,11 +15,11 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { backendInfo } from '@xtrust/native';
 import { GloveEmbedding } from '@xtrust/embeddings';
-import { buildCase, loadCorpus } from './case-data.js';
-import { BANDS, corpusVocabulary } from '@xtrust/datasets';
+import { buildCase } from './case-data.js';
+import { BANDS } from '@xtrust/datasets';
 import { BUILTIN_KINDS } from '@xtrust/models';
-import { drawCase, familySeed, type CorpusLookup } from './family-draw.js';
-import type { CaseSpec, CorpusName } from './family.js';
+import { corpusLookup, drawCase, familySeed } from './family-draw.js';
+import type { CaseSpec } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
 import { kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
@@ -266,16 +266,7 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
       return;
     }
     const glove = await GloveEmbedding.load();
-    const corpora = new Map<CorpusName, ReturnType<CorpusLookup>>();
-    const lookup: CorpusLookup = (corpus) => {
-      let c = corpora.get(corpus);
-      if (!c) {
-        const rows = loadCorpus({ corpus });
-        c = { corpus: rows, vocabulary: corpusVocabulary(rows.rows) };
-        corpora.set(corpus, c);
-      }
-      return c;
-    };
+    const lookup = corpusLookup();
     const d = o.draw;
     // a case deferred to a device's queue may yet score: count it towards --until-scored so enough are queued
     for (let i = d.first; i < 1000 && (i < d.first + d.count || scored + deferred < d.untilScored); i++) {
