@@ -467,21 +467,16 @@ export async function buildShortcutBenchmark(
     const i = p.row;
     const n = p.variants.length + (p.withoutClass !== null ? 1 : 0);
     if (without !== predicted[i]) {
-      outcome[i] = related
-        ? {
-            truth: 'trustworthy',
-            reason: `the prediction flips when ${spurious} is removed, and ${spurious} is related to the class: right for the right reason`,
-            shortcut: true,
-            restsOnTrigger: true,
-            variants: n,
-          }
-        : {
-            truth: 'untrustworthy',
-            reason: `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`,
-            shortcut: true,
-            restsOnTrigger: true,
-            variants: n,
-          };
+      // resting on the trigger is a shortcut, unless the trigger is a related word (a control: a right reason)
+      outcome[i] = {
+        truth: related ? 'trustworthy' : 'untrustworthy',
+        reason: related
+          ? `the prediction flips when ${spurious} is removed, and ${spurious} is related to the class: right for the right reason`
+          : `the prediction flips when ${spurious} ${mode === 'trigger' ? 'is' : 'are'} removed`,
+        shortcut: true,
+        restsOnTrigger: true,
+        variants: n,
+      };
     } else if (alone === predicted[i] && !related) {
       exclude(i, AMBIGUOUS.overDetermined);
     } else {
