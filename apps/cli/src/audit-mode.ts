@@ -46,15 +46,13 @@ export function withAuditModeOption(c: Command, help = AUDIT_MODE_HELP): Command
  * part has an effect and every mode is taken as given.
  */
 export function acceptedLimeModes(auditMode: AuditMode | undefined, keywordMethod?: string): readonly LimeMode[] {
-  if ((auditMode ?? DEFAULT_AUDIT_MODE) === 'fast' && (keywordMethod ?? 'lime') === 'lime') return FAST_LIME_MODES;
-  return LIME_MODES;
+  return (keywordMethod ?? 'lime') === 'lime' ? AUDIT_LIME_PAIRS[auditMode ?? DEFAULT_AUDIT_MODE] : LIME_MODES;
 }
-const FAST_LIME_MODES: readonly LimeMode[] = ['adaptive', 'int8+adaptive'];
 
 /** The pairs, for the help and the README: the lime modes each audit mode takes with the LIME keyword pass, its default first. */
 export const AUDIT_LIME_PAIRS: Readonly<Record<AuditMode, readonly LimeMode[]>> = {
   exact: LIME_MODES,
-  fast: FAST_LIME_MODES,
+  fast: ['adaptive', 'int8+adaptive'],
 };
 
 /** The `--lime-mode` an audit mode runs when `--lime-mode` is not given: exact → exact, fast → adaptive. */
