@@ -130,3 +130,4 @@ export {
   type UserDescription,
   type WordNetDescriptionSettings,
 } from './class-description.js';
+export { reasonSentence, type ReasonThresholds } from './reason-text.js';
