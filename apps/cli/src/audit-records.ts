@@ -41,6 +41,19 @@ export interface AuditedPrediction {
 export interface PoolWord {
   readonly word: string;
   readonly importance: number;
+  /** Why it is or is not a keyword, in a sentence (reasonSentence), when the store recorded a reason. */
+  readonly why?: string;
+}
+
+/**
+ * How much of a class's pool is related to the class: its content words (function words left out) that
+ * are keywords, of all the content words the store's pool holds, and their share of the pool's summed
+ * averaged importance (positive parts). A pool that is almost all "related" is itself a signal to check.
+ */
+export interface RelatedShare {
+  readonly words: number;
+  readonly pool: number;
+  readonly importanceShare: number;
 }
 
 /** Figure 6 of the TOKI paper: correct predictions by confidence bucket and verdict. */
@@ -126,7 +139,14 @@ export interface AuditSummary {
   readonly untrustworthyShare: number | null;
   readonly pools: Record<
     string,
-    { className: string; explanations: number; keywords: PoolWord[]; spurious: PoolWord[] }
+    {
+      className: string;
+      explanations: number;
+      keywords: PoolWord[];
+      spurious: PoolWord[];
+      /** Absent in summaries written before it existed. */
+      related?: RelatedShare;
+    }
   >;
   readonly confidence: ConfidenceBucket[];
   readonly comparison?: OracleComparison;

@@ -7,6 +7,8 @@ import { rocAuc, rocCurve } from '@xtrust/metrics';
 import {
   explainAll,
   identifyKeywords,
+  isFunctionWord,
+  reasonSentence,
   type KeywordStore,
   labelExplanations,
   naiveOracle,
@@ -25,6 +27,7 @@ import {
   type AuditSummary,
   type ConfidenceBucket,
   type OracleComparison,
+  type PoolWord,
 } from './audit-records.js';
 import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
 import { loadEnsemble } from './ensemble.js';
@@ -73,20 +76,38 @@ export function progressBridge(
   };
 }
 
-/** The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each. */
+/**
+ * The pools of the store as plain words: keywords (K_c) and spurious words (F_c = W_c \ K_c), top `n` each,
+ * each with the sentence saying why (reasonSentence) when the store recorded a reason; and per class the
+ * related share (RelatedShare) of the whole pool's content words.
+ */
 export function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
   const out: AuditSummary['pools'] = {};
   // the per-class explanation counts are public only through the store's JSON form
   const json = store.toJSON() as KeywordStoreJson & { classes: { label: string; explanations?: number }[] };
+  const thresholds = store.oracle.meaning ?? {};
   for (const label of store.labels) {
     const pool = store.hasPool(label) ? store.pool(label) : [];
-    const keywords = pool.filter((w) => store.isKeyword(label, w.word)).slice(0, n);
-    const spurious = pool.filter((w) => !store.isKeyword(label, w.word)).slice(0, n);
+    const keywords = pool.filter((w) => store.isKeyword(label, w.word));
+    const spurious = pool.filter((w) => !store.isKeyword(label, w.word));
+    const listed = (w: { word: string; importance: number }): PoolWord => {
+      const reason = store.why(label, w.word);
+      return { word: w.word, importance: w.importance, ...(reason ? { why: reasonSentence(reason, thresholds) } : {}) };
+    };
+    const content = pool.filter((w) => !isFunctionWord(w.word));
+    const weight = (ws: readonly { importance: number }[]) => ws.reduce((a, w) => a + Math.max(0, w.importance), 0);
+    const related = content.filter((w) => store.isKeyword(label, w.word));
+    const total = weight(content);
     out[label] = {
       className: store.className(label),
       explanations: json.classes.find((c) => c.label === label)?.explanations ?? 0,
-      keywords: keywords.map((w) => ({ word: w.word, importance: w.importance })),
-      spurious: spurious.map((w) => ({ word: w.word, importance: w.importance })),
+      keywords: keywords.slice(0, n).map(listed),
+      spurious: spurious.slice(0, n).map(listed),
+      related: {
+        words: related.length,
+        pool: content.length,
+        importanceShare: total > 0 ? weight(related) / total : 0,
+      },
     };
   }
   return out;

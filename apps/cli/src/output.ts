@@ -1,6 +1,6 @@
 import type { AuditedPrediction, AuditSummary } from './audit-records.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
-import { renderReport, type AttackExample } from './report/render.js';
+import { relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
 import type { RunDir } from './run-dir.js';
 
 /** Prints a command's result: JSON on stdout with --json, else the human lines. */
@@ -53,6 +53,16 @@ function spuriousLines(s: AuditSummary, n: number): string[] {
   });
 }
 
+/** Per class, how much of its pool is related to it ("label  N of M pool words (X % of the pool's importance) …"); none for an older summary. */
+function relatedLines(s: AuditSummary): string[] {
+  const width = Math.max(12, ...s.data.labels.map((l) => l.length + 1));
+  if (!s.data.labels.some((l) => s.pools[l]?.related)) return [];
+  return [
+    'related to the class (a pool almost all related is worth a second look):',
+    ...s.data.labels.map((l) => `  ${l.padEnd(width)} ${relatedShareSentence(s.pools[l]?.related) || '(no pool)'}`),
+  ];
+}
+
 /**
  * The ground-truth part of the summary: what the interventions decided (demo), Naive vs TOKI against it
  * — or why it is too small to score — and the scored planted-trigger check, when one ran.
@@ -103,6 +113,7 @@ export function formatAudit(s: AuditSummary, files: AuditFiles): string {
     `untrustworthy         ${pct(s.untrustworthyShare)} of correct predictions (${v.untrustworthy} untrustworthy, ${v.trustworthy} trustworthy, ${v.unknown} unknown, ${v.incorrect} incorrect)`,
     `top spurious words per class:`,
     ...spuriousLines(s, 8),
+    ...relatedLines(s),
   ];
   lines.push(...groundTruthLines(s));
   lines.push(`report                ${files.report}`);

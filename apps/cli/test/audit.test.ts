@@ -45,6 +45,20 @@ describe('xtrust audit on a saved model and CSV files', () => {
       expect(s.pools[label].keywords.length + s.pools[label].spurious.length).toBeGreaterThan(0);
   });
 
+  it('says per class how much of the pool is related, and why each listed word is or is not (summary, report)', () => {
+    const html = readFileSync(audit.files.report, 'utf8');
+    for (const label of fx.labels) {
+      const p = audit.summary.pools[label];
+      const r = p.related;
+      expect(r.pool).toBeGreaterThan(0);
+      expect(r.words).toBeLessThanOrEqual(r.pool);
+      expect(r.importanceShare).toBeGreaterThanOrEqual(0);
+      expect(r.importanceShare).toBeLessThanOrEqual(1);
+      for (const w of p.keywords) expect(w.why).toMatch(/^related: /);
+      expect(html.includes(`${r.words} of ${r.pool} pool words (`)).toBe(true);
+    }
+  });
+
   it('writes predictions.jsonl (one line a test row), the keyword store and a complete manifest', () => {
     const lines = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8')
       .trim()

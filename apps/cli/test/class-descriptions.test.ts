@@ -64,10 +64,19 @@ describe('--class-descriptions FILE (label → words describing the class beside
       file,
       '--out',
       out,
+      '--why',
+      'Free',
       ...SMALL_AUDIT.filter((a, i, all) => !['--test-sample'].includes(a) && !['--test-sample'].includes(all[i - 1])),
     ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    // per class: the related share and why "free" (normalised) is or is not a keyword — a keyword of spam
+    const lines = r.stdout.split('\n');
+    expect(lines.filter((l) => /^ {2}related {4}\d+ of \d+ pool words \(/.test(l))).toHaveLength(fx.labels.length);
+    const why = lines.filter((l) => l.startsWith('  why "free"  '));
+    expect(why).toHaveLength(fx.labels.length);
+    for (const l of why) expect(l).toMatch(/ {2}(related|not related|demoted|not in the pool)/);
+    expect(why[fx.labels.indexOf('spam')]).toMatch(/^ {2}why "free" {2}related: /);
     const store = JSON.parse(readFileSync(join(out, 'keywords.json'), 'utf8'));
     expect(store.oracle.name).toBe('toki');
     expect(store.oracle.classDescriptions).toEqual({ spam: 'unwanted bulk commercial e-mail, offers and prizes' });

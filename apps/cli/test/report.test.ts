@@ -1,6 +1,9 @@
+import { XtrustError, type WordEmbedding } from '@xtrust/core';
+import { KeywordStore, TOKI_PAPER } from '@xtrust/oracle';
 import { describe, expect, it } from 'vitest';
-import { compareWithTruth, confidenceBuckets } from '../src/audit.js';
-import type { AuditedPrediction } from '../src/audit-records.js';
+import { compareWithTruth, confidenceBuckets, poolsOf } from '../src/audit.js';
+import type { AuditedPrediction, AuditSummary } from '../src/audit-records.js';
+import { formatAudit } from '../src/output.js';
 import { escapeHtml, jsonForScript, scriptSafe } from '../src/report/escape.js';
 import { highlightText, markSubstitutions } from '../src/report/highlight.js';
 
@@ -176,3 +179,161 @@ describe('the report page', () => {
     expect(html).toContain('Listing the first 3 of 5 predictions');
   });
 });
+
+/** Unit vectors at hand-picked angles in the plane: cosines known in advance. */
+function handEmbedding(angles: Record<string, number>): WordEmbedding {
+  return {
+    name: 'hand',
+    dim: 2,
+    has: (w) => w in angles,
+    async vectors(words) {
+      const out = new Float32Array(words.length * 2);
+      words.forEach((w, i) => {
+        if (!(w in angles)) throw new XtrustError('OUT_OF_VOCABULARY', w);
+        const r = (angles[w] * Math.PI) / 180;
+        out.set([Math.cos(r), Math.sin(r)], i * 2);
+      });
+      return out;
+    },
+  };
+}
+
+/** A store for class "spam" (and "ham"): "offer" and "free" near the name, "kettle" far, "the" a function word near it too. */
+async function handStore(): Promise<KeywordStore> {
+  const e = handEmbedding({ spam: 0, offer: 10, free: 20, kettle: 170, the: 340, ham: 180, letter: 185 });
+  const store = KeywordStore.create({
+    fingerprint: 'hand',
+    labels: ['spam', 'ham'],
+    thetaDist: 0.05,
+    topK: 10,
+    ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
+    oracle: { ...TOKI_PAPER, name: 'test', functionWordsNeverKeywords: true },
+    provenance: {
+      explainer: { method: 'hand', params: {} },
+      seed: 0,
+      sampleSize: 2,
+      sampled: 2,
+      explained: 2,
+      keywordIdentificationSeconds: 0,
+      createdAt: '',
+    },
+  });
+  const fs = (weights: Record<string, number>) => Object.entries(weights).map(([word, weight]) => ({ word, weight }));
+  const explanation = (label: string, weights: Record<string, number>) => ({
+    text: Object.keys(weights).join(' '),
+    method: 'hand',
+    params: {},
+    predictedLabel: label,
+    explainedLabel: label,
+    features: fs(weights),
+  });
+  await store.addExplanations(
+    [explanation('spam', { kettle: 0.5, offer: 0.3, free: 0.1, the: 0.4 }), explanation('ham', { letter: 0.5 })],
+    [e],
+  );
+  return store;
+}
+
+describe('how much of each pool is related to its class', () => {
+  it('poolsOf counts the content words of the whole pool that are keywords, their importance share, and says why', async () => {
+    const store = await handStore();
+    expect(store.isKeyword('spam', 'offer')).toBe(true);
+    expect(store.isKeyword('spam', 'kettle')).toBe(false);
+    const p = poolsOf(store, 1).spam;
+    // "the" is a function word: not counted in the pool; offer and free (one cluster at 15°, cos .966) of
+    // offer, free, kettle are keywords
+    expect(p.related).toEqual({ words: 2, pool: 3, importanceShare: expect.closeTo(0.4 / 0.9, 10) });
+    // only the top n are listed, the share counts them all
+    expect(p.keywords.map((w) => w.word)).toEqual(['offer']);
+    expect(p.keywords[0].why).toMatch(
+      /^related: cluster score 0\.97 ≥ θ_relate 0\.60 \(nearest item “spam”, cos 0\.98\)$/,
+    );
+    expect(p.spurious.map((w) => w.word)).toEqual(['kettle']);
+    expect(p.spurious[0].why).toMatch(/^not related: cluster score -0\.98 < θ_relate 0\.60/);
+    expect(poolsOf(store, 10).spam.spurious.find((w) => w.word === 'the')?.why).toMatch(/^demoted: function word/);
+  });
+
+  it('the report says "N of M pool words (X %) are related" per class and puts the why, escaped, in each tooltip', async () => {
+    const { renderReport, relatedShareSentence } = await import('../src/report/render.js');
+    expect(relatedShareSentence({ words: 2, pool: 3, importanceShare: 0.4 })).toBe(
+      "2 of 3 pool words (40.0 % of the pool's importance) are related to the class",
+    );
+    const summary = minimalSummary({
+      a: {
+        className: 'a',
+        explanations: 2,
+        keywords: [{ word: 'offer', importance: 0.3, why: 'related: nearest item “<b>x</b>”' }],
+        spurious: [{ word: 'kettle', importance: 0.5 }],
+        related: { words: 9, pool: 10, importanceShare: 0.9 },
+      },
+      // an older summary: no related share, no why
+      b: { className: 'b', explanations: 1, keywords: [], spurious: [{ word: 'letter', importance: 0.5 }] },
+    });
+    const html = renderReport({ summary, predictions: [] });
+    expect(html.includes('9 of 10 pool words (90.0 % of the pool&#39;s importance) are related to the class.')).toBe(
+      true,
+    );
+    expect(html.includes('title="offer: importance 0.3000\nrelated: nearest item “&lt;b&gt;x&lt;/b&gt;”"')).toBe(true);
+    expect(html.includes('title="letter: importance 0.5000"')).toBe(true);
+    expect(html.includes('<b>x</b>')).toBe(false);
+    expect(html.match(/class="related-share"/g)).toHaveLength(1);
+  });
+
+  it('the text summary has one related line per class, none for an older summary', () => {
+    const files = { runDir: 'r', report: 'r/report.html', summary: 'r/summary.json', predictions: '', keywords: '' };
+    const withShare = minimalSummary({
+      a: {
+        className: 'a',
+        explanations: 2,
+        keywords: [],
+        spurious: [],
+        related: { words: 1, pool: 4, importanceShare: 0.1 },
+      },
+    });
+    const text = formatAudit(withShare, files as never);
+    expect(text).toContain(
+      "  a            1 of 4 pool words (10.0 % of the pool's importance) are related to the class",
+    );
+    expect(text).toContain('  b            (no pool)');
+    const old = formatAudit(
+      minimalSummary({ a: { className: 'a', explanations: 2, keywords: [], spurious: [] } }),
+      files as never,
+    );
+    expect(old).not.toContain('related to the class');
+  });
+});
+
+/** A summary of classes a and b with the given pools and nothing else of note. */
+function minimalSummary(pools: AuditSummary['pools']): AuditSummary {
+  return {
+    format: 'xtrust-audit',
+    version: 1,
+    model: {},
+    accuracy: 1,
+    untrustworthyShare: 0,
+    data: {
+      dataset: 'd',
+      labels: ['a', 'b'],
+      trainRows: 1,
+      testRows: 0,
+      auditedTestRows: 0,
+      labelCounts: { train: {}, test: {} },
+    },
+    settings: {
+      trainSample: 1,
+      testSample: 0,
+      samples: 10,
+      topK: 3,
+      thetaDist: 0.3,
+      thetaConf: 0.9,
+      seed: 0,
+      classNames: {},
+      explainer: 'lime',
+      embeddings: [],
+    },
+    verdicts: { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 },
+    pools,
+    confidence: [],
+    seconds: { keywords: 0, labelling: 0, total: 0 },
+  } as unknown as AuditSummary;
+}

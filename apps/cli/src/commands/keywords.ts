@@ -1,11 +1,12 @@
 import { Command } from 'commander';
-import { modelFingerprint } from '@xtrust/oracle';
+import { modelFingerprint, normalizeWord, reasonSentence } from '@xtrust/oracle';
 import { identifyStore, poolsOf } from '../audit.js';
 import { auditExplainer, runKeySettings } from '../audit-settings.js';
 import { loadEnsemble } from '../ensemble.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
 import { emit } from '../output.js';
+import { relatedShareSentence } from '../report/render.js';
 import { examples, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
@@ -16,6 +17,8 @@ import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js
 /** Options of `xtrust keywords`. */
 export interface KeywordsOptions extends AuditSettingFlags, ModelFlags, RunFlags {
   train: string;
+  /** A word to explain: why it is or is not a keyword of each class. */
+  why?: string;
 }
 
 /** Builds a keyword store (TOKI §3.1) for the model from its training data and saves it as <out>/keywords.json. */
@@ -54,7 +57,15 @@ export async function runKeywords(
   });
   run.complete();
   const pools = poolsOf(store, 20);
-  return { store: run.path('keywords.json'), pools };
+  if (options.why === undefined) return { store: run.path('keywords.json'), pools };
+  // per class, the reason's sentence, or null for a word outside the pool (or whose reason was not kept)
+  const word = normalizeWord(options.why);
+  const why: Record<string, string | null> = {};
+  for (const label of store.labels) {
+    const r = store.hasPool(label) ? store.why(label, word) : undefined;
+    why[label] = r ? reasonSentence(r, store.oracle.meaning ?? {}) : null;
+  }
+  return { store: run.path('keywords.json'), pools, why: { word, classes: why } };
 }
 
 /** Registers `xtrust keywords`. */
@@ -65,10 +76,12 @@ export function keywordsCommand(): Command {
   withModelOptions(c, 'train');
   withAuditSettings(c);
   withRunOptions(c, 'xtrust-keywords');
+  c.option('--why <word>', 'say why the word is or is not a keyword of each class');
   withCommonOptions(c);
   examples(c, [
     'xtrust keywords --model xtrust-report/model --train train.csv --out runs/keywords',
     'xtrust keywords --model ./hf-model --train train.jsonl --class-names ham=legitimate --train-sample 2000 --samples 5000',
+    'xtrust keywords --model xtrust-report/model --train train.csv --out runs/keywords --resume --why offer',
   ]);
   return c.action(async (opts: KeywordsOptions) => {
     const r = await runKeywords(opts);
@@ -78,6 +91,10 @@ export function keywordsCommand(): Command {
           `${label}${p.className !== label ? ` (as "${p.className}")` : ''}`,
           `  keywords   ${p.keywords.map((w) => w.word).join(', ') || '–'}`,
           `  spurious   ${p.spurious.map((w) => w.word).join(', ') || '–'}`,
+          ...(p.related ? [`  related    ${relatedShareSentence(p.related)}`] : []),
+          ...(r.why
+            ? [`  why "${r.why.word}"  ${r.why.classes[label] ?? 'not in the pool (or no reason recorded)'}`]
+            : []),
         ]),
         `store ${r.store}`,
       ].join('\n'),

@@ -1,4 +1,4 @@
-import type { AuditedPrediction, AuditSummary, PoolWord } from '../audit-records.js';
+import type { AuditedPrediction, AuditSummary, PoolWord, RelatedShare } from '../audit-records.js';
 import { chartJsSource } from './assets.js';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { classColour, highlightText, markSubstitutions } from './highlight.js';
@@ -39,7 +39,8 @@ function wordCloud(words: readonly PoolWord[], kind: 'keyword' | 'spurious'): st
     .map((w) => {
       // linear in importance: the few words a class leans on most stand out from the rest
       const size = (0.75 + 1.35 * (Math.max(0, w.importance) / max)).toFixed(2);
-      return `<span style="font-size:${size}em" title="${escapeHtml(`${w.word}: importance ${w.importance.toFixed(4)}`)}">${escapeHtml(w.word)}</span>`;
+      const title = `${w.word}: importance ${w.importance.toFixed(4)}${w.why ? `\n${w.why}` : ''}`;
+      return `<span style="font-size:${size}em" title="${escapeHtml(title)}">${escapeHtml(w.word)}</span>`;
     })
     .join(' ')}</div>`;
 }
@@ -90,17 +91,27 @@ function confidenceSection(s: AuditSummary): string {
 <table class="grid"><thead><tr><th>confidence</th><th>TOKI trustworthy</th><th>TOKI untrustworthy</th>${hasTruth ? '<th>truly trustworthy</th><th>truly untrustworthy</th>' : ''}</tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
+/**
+ * "N of M pool words (X % of the pool's importance) are related to the class", or '' for a summary written
+ * before the related share existed.
+ */
+export function relatedShareSentence(related: RelatedShare | undefined): string {
+  if (!related) return '';
+  return `${related.words} of ${related.pool} pool words (${pct(related.importanceShare)} of the pool's importance) are related to the class`;
+}
+
 function poolsSection(s: AuditSummary): string {
   const classes = s.data.labels
     .map((label, i) => {
       const p = s.pools[label];
       if (!p) return '';
       return `<div class="pool"><h3><span class="chip" style="background:rgba(${classColour(i)},0.25)">${escapeHtml(label)}</span>${p.className !== label ? ` <span class="muted">as “${escapeHtml(p.className)}”</span>` : ''} <span class="muted">(${p.explanations} explanations)</span></h3>
+${p.related ? `<p class="related-share">${escapeHtml(relatedShareSentence(p.related))}.</p>` : ''}
 <h4>Keywords: related to the class</h4>${wordCloud(p.keywords, 'keyword')}
 <h4>Spurious words: the model relies on them, unrelated to the class</h4>${wordCloud(p.spurious, 'spurious')}</div>`;
     })
     .join('');
-  return `<section id="pools"><h2>What each class rests on</h2><p>Word pools from explanations of correctly predicted training texts, sized by averaged importance.</p><div class="pools">${classes}</div></section>`;
+  return `<section id="pools"><h2>What each class rests on</h2><p>Word pools from explanations of correctly predicted training texts, sized by averaged importance; hover a word to see why it is or is not related. A pool almost all related to its class is worth a second look.</p><div class="pools">${classes}</div></section>`;
 }
 
 /** LIME's highlighted text, and beside it the last-layer attention's when the prediction has one. */
