@@ -3,6 +3,7 @@ export {
   keywordStoreFromExplanations,
   oracleEnsemble,
   checkSurfaceTokens,
+  MEANING_CORPUS,
   type IdentifyKeywordsOptions,
   type KeywordStoreFromExplanationsArgs,
 } from './keyword-identification.js';
@@ -11,6 +12,8 @@ export {
   DEFAULT_TOKEN_CHECK,
   TOKI_PAPER,
   TOKI_NAME_ONLY,
+  TOKI_CLUSTER,
+  DEFAULT_MEANING,
   ORACLES,
   resolveOracle,
   checkOracle,
@@ -52,6 +55,9 @@ export {
   type MemberReason,
   type SelectionRule,
 } from './keyword-selection.js';
+export { ClassCorpus, type ClassCorpusJson, type ClassCorpusOptions } from './class-corpus.js';
+export { wordMeanings, type MeaningSettings, type WordMeaning } from './word-meaning.js';
+export { BACKGROUND_TOPICS } from './background-topics.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
 export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vote.js';
 export {

@@ -15,6 +15,10 @@ import { KeywordStore, modelFingerprint, type EnsembleMember } from './keyword-s
 import { predictAll } from './trust-labels.js';
 import { isFunctionWord } from './function-words.js';
 import { evidenceTexts, sampleVocabulary, tokenResponses } from './token-response.js';
+import { ClassCorpus, type ClassCorpusOptions } from './class-corpus.js';
+
+/** How much of the training corpus a store keeps for the meaning test (words in ≥ 5 texts, the 20,000 most widespread). */
+export const MEANING_CORPUS: ClassCorpusOptions = Object.freeze({ minTexts: 5, maxWords: 20000 });
 
 export interface IdentifyKeywordsOptions extends ExplainAllOptions {
   readonly explainer: Explainer;
@@ -106,6 +110,8 @@ export async function identifyKeywords(
   });
   await KeywordStore.requireClassNamesKnown(classNames, options.embeddings);
 
+  // the meaning test's neighbour lean reads the whole training corpus's per-class text frequencies
+  if (oracle.meaning) store.corpus = ClassCorpus.fromTexts(trainTexts, trainLabels, labels, MEANING_CORPUS);
   const texts = picked.map((i) => trainTexts[i]);
   const probs = await predictAll(classifier, texts, options.onProgress);
   const k = labels.length;
@@ -246,6 +252,8 @@ export interface KeywordStoreFromExplanationsArgs
   readonly labels: readonly string[];
   readonly fingerprint: string;
   readonly provenance?: Partial<KeywordStore['provenance']>;
+  /** The training corpus for the meaning test's neighbour lean (OracleConfig.meaning); without it the topic percentile decides alone. */
+  readonly corpus?: ClassCorpus;
 }
 
 /**
@@ -279,6 +287,7 @@ export async function keywordStoreFromExplanations(args: KeywordStoreFromExplana
     Object.fromEntries(args.labels.map((l) => [l, args.classNames?.[l] ?? l])),
     args.embeddings,
   );
+  if (args.corpus) store.corpus = args.corpus;
   await store.addExplanations(args.explanations, members, args.trueLabels);
   return store;
 }

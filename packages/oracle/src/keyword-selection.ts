@@ -8,7 +8,10 @@ import {
   descriptionTarget,
   type DescriptionRelate,
   type DescriptionTarget,
+  type WordNetDescriptionSettings,
 } from './class-description.js';
+import type { ClassCorpus } from './class-corpus.js';
+import { wordMeanings, type MeaningSettings } from './word-meaning.js';
 
 /** How Eq. 4 decides, beyond θ_dist and θ_relate (see OracleConfig). */
 export interface SelectionRule {
@@ -25,6 +28,18 @@ export interface SelectionRule {
     readonly own: readonly string[];
     readonly others: readonly (readonly string[])[] | null;
     readonly relate: DescriptionRelate;
+  } | null;
+  /**
+   * The meaning test (OracleConfig.meaning, word-meaning.ts) in place of Eq. 4's cluster test: each pool
+   * word is a keyword when it relates to the class in meaning. `corpus` (the training corpus's per-class
+   * text frequencies) feeds the neighbour lean; null leaves the topic percentile alone. `label` is the
+   * class's label in the corpus; `wordnet` how the background topics are described.
+   */
+  readonly meaning?: {
+    readonly settings: MeaningSettings;
+    readonly corpus: ClassCorpus | null;
+    readonly label: string;
+    readonly wordnet?: WordNetDescriptionSettings;
   } | null;
 }
 
@@ -110,7 +125,20 @@ export interface MemberReason {
    * (clusterScore < θ_relate), `rule` (clusterScore ≥ θ_relate but the configuration's class contrast or
    * member rule — clusterRule `member-share` / `individual` — turned it down).
    */
-  readonly because: 'cluster-related' | 'cluster-unrelated' | 'rule';
+  readonly because: 'cluster-related' | 'cluster-unrelated' | 'rule' | 'topic' | 'corpus-neighbours' | 'neither';
+  /**
+   * Under the meaning test (SelectionRule.meaning), the evidence that decided: the share of background
+   * topics the class beats, the neighbours' mean lean towards the class (null without a training corpus)
+   * and the nearest corpus words. `because` then says which signal made the word related (`topic`,
+   * `corpus-neighbours`) or that neither did (`neither`).
+   */
+  readonly meaning?: {
+    readonly topicPercentile: number;
+    readonly neighbourLean: number | null;
+    readonly neighbours: readonly string[];
+    /** The training corpus writes the word as a name: its neighbours' lean was not read. */
+    readonly name?: boolean;
+  };
 }
 
 const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
@@ -230,10 +258,32 @@ export async function selectKeywords(
   const itemCount = itemNames.length;
   const wordItem = cosineMatrix(kv.vectors, itemVectors, dim);
   const reasons: (MemberReason | null)[] = new Array(n).fill(null);
+  const meanings = rule.meaning
+    ? await wordMeanings(
+        embedding,
+        Array.from(kv.known, (i) => poolWords[i]),
+        kv.vectors,
+        target ?? (await descriptionTarget(embedding, [className]))!,
+        rule.meaning.label,
+        rule.meaning.corpus,
+        rule.meaning.settings,
+        rule.meaning.wordnet,
+        thetaRelate,
+      )
+    : null;
+  if (meanings) {
+    // the meaning test decides word by word: a cluster is only reported
+    related.fill(0);
+    for (let i = 0; i < m; i++) if (meanings[i].related) related[ids[i]] = 1;
+    relatedClusters = related.reduce((a, b) => a + b, 0);
+  }
   for (let i = 0; i < m; i++) {
     const w = kv.known[i];
     clusters[w] = ids[i];
-    const keyword = related[ids[i]] === 1 && (rule.clusterRule !== 'individual' || own![i] === 1);
+    const meaning = meanings?.[i];
+    const keyword = meaning
+      ? meaning.related
+      : related[ids[i]] === 1 && (rule.clusterRule !== 'individual' || own![i] === 1);
     ballots[w] = keyword ? 1 : 0;
     let best = 0;
     for (let j = 1; j < itemCount; j++) if (wordItem[i * itemCount + j] > wordItem[i * itemCount + best]) best = j;
@@ -246,7 +296,23 @@ export async function selectKeywords(
       clusterSize: sizes[ids[i]],
       thetaRelate,
       related: keyword,
-      because: keyword ? 'cluster-related' : score >= thetaRelate ? 'rule' : 'cluster-unrelated',
+      because: meaning
+        ? meaning.because
+        : keyword
+          ? 'cluster-related'
+          : score >= thetaRelate
+            ? 'rule'
+            : 'cluster-unrelated',
+      ...(meaning
+        ? {
+            meaning: {
+              topicPercentile: round4(meaning.topicPercentile),
+              neighbourLean: meaning.neighbourLean === null ? null : round4(meaning.neighbourLean),
+              neighbours: meaning.neighbours,
+              ...(meaning.name ? { name: true } : {}),
+            },
+          }
+        : {}),
     };
   }
   return {

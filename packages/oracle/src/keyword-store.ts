@@ -4,6 +4,7 @@ import { dirname } from 'node:path';
 import { XtrustError, type Classifier, type Explanation, type WordEmbedding } from '@xtrust/core';
 import { pluralityColumns } from './ensemble-vote.js';
 import { selectKeywords, type MemberReason, type SelectionRule } from './keyword-selection.js';
+import { ClassCorpus, type ClassCorpusJson } from './class-corpus.js';
 import { TOKI_PAPER, checkOracle, oracleEmbeddings, type OracleConfig } from './oracle-config.js';
 import { classNameVector } from './word-vectors.js';
 import { WordPools, type PooledWord } from './word-pool.js';
@@ -113,6 +114,8 @@ export interface KeywordStoreJson {
   oracle?: OracleConfig;
   ensemble: EnsembleMember[];
   provenance: KeywordStoreProvenance;
+  /** The training corpus's per-class text frequencies, when the configuration's meaning test reads them (absent: none). */
+  corpus?: ClassCorpusJson;
   classes: {
     label: string;
     className: string;
@@ -167,6 +170,13 @@ export async function modelFingerprint(classifier: Classifier, probes: readonly 
  */
 export class KeywordStore {
   private readonly state = new Map<string, ClassState>();
+
+  /**
+   * The training corpus's per-class text frequencies (ClassCorpus), which the configuration's meaning test
+   * (OracleConfig.meaning) reads for the neighbour lean; null until identifyKeywords (or the caller) sets
+   * it, and then the topic percentile decides alone. Saved with the store.
+   */
+  corpus: ClassCorpus | null = null;
 
   private constructor(
     readonly fingerprint: string,
@@ -578,6 +588,17 @@ export class KeywordStore {
         },
       };
     }
+    if (this.oracle.meaning) {
+      rule = {
+        ...rule,
+        meaning: {
+          settings: this.oracle.meaning,
+          corpus: this.corpus,
+          label,
+          wordnet: this.oracle.classDescription?.wordnet ?? undefined,
+        },
+      };
+    }
     for (let m = 0; m < members.length; m++) {
       const r = await selectKeywords(
         words,
@@ -635,6 +656,7 @@ export class KeywordStore {
       oracle: { ...this.oracle },
       ensemble: this.ensemble.map((m) => ({ ...m })),
       provenance: { ...this.provenance },
+      ...(this.corpus ? { corpus: this.corpus.toJSON() } : {}),
       classes: this.labels.map((l) => ({
         label: l,
         className: this.classNames[l],
@@ -682,6 +704,7 @@ export class KeywordStore {
       provenance: json.provenance,
       oracle: json.oracle ? { ...TOKI_PAPER, ...json.oracle } : TOKI_PAPER,
     });
+    if (json.corpus) store.corpus = ClassCorpus.fromJSON(json.corpus);
     for (const c of json.classes) {
       const st = store.requireLabel(c.label);
       for (const [word, sum, count] of c.pool) store.pools.restore(c.label, word, sum, count);

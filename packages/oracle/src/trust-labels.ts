@@ -156,7 +156,7 @@ export async function labelExplanations(
         isUnr,
         e,
         ci,
-        unrelated.reduce((m, f) => Math.max(m, f.weight), 0),
+        heaviestSum(unrelated, store.oracle.decisiveWords ?? 1),
       )
         ? 'trustworthy'
         : 'untrustworthy',
@@ -333,6 +333,15 @@ export async function predictAll(
     onProgress?.({ phase: 'predict', done: Math.min(texts.length, b + batch), total: texts.length });
   }
   return out;
+}
+
+/** The sum of the `n` largest weights of `fs` (0 when empty): the few unrelated words `decisive-word` weighs against half the margin. */
+export function heaviestSum(fs: readonly { readonly weight: number }[], n: number): number {
+  return fs
+    .map((f) => f.weight)
+    .sort((a, b) => b - a)
+    .slice(0, n)
+    .reduce((a, b) => a + b, 0);
 }
 
 /**

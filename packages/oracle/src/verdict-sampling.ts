@@ -20,7 +20,8 @@ import { normalizeWord } from './word-pool.js';
 /**
  * Eq. 6's verdict as the sign of one number: trustworthy iff the result is ≥ 0 — exactly `verdictOf`'s
  * answer (the same comparisons, moved to one side). `sum`: IS_rel − IS_unr; `decisive`: (p_c − p_2)/2 −
- * IS_unr; `decisive-word`: (p_c − p_2)/2 − the largest unrelated word's importance; `sum-and-decisive`:
+ * IS_unr; `decisive-word`: (p_c − p_2)/2 − the summed importance of the `decisiveWords` heaviest unrelated words
+ * (OracleConfig.decisiveWords, default 1); `sum-and-decisive`:
  * the smaller of the sum's and the decisive statistic. `margin` is p_c − p_2 (unused by `sum`).
  */
 export function verdictStatisticOf(
@@ -65,7 +66,7 @@ export interface VerdictSamplingOptions {
  * word added up), split by r(w, c) computed once for every word of the text, summed as Eq. 6 does, and the
  * rule's statistic (verdictStatisticOf). Given which words count, it is linear in the coefficients: the
  * gradient is +1 on a counted related word's features and −1 on a counted unrelated word's (for the
- * decisive rules, only the unrelated ones; decisive-word, only the largest).
+ * decisive rules, only the unrelated ones; decisive-word, only the `decisiveWords` largest).
  */
 export function tokiStatistic(
   rule: VerdictRule,
@@ -73,6 +74,7 @@ export function tokiStatistic(
   role: Int8Array,
   topK: number,
   margin: number,
+  decisiveWords = 1,
 ): VerdictStatistic {
   const lower = words.map(normalizeWord);
   return (fit: VerdictFit): VerdictValue => {
@@ -91,22 +93,25 @@ export function tokiStatistic(
       .slice(0, topK);
     let isRel = 0;
     let isUnr = 0;
-    let maxUnr = 0;
-    let maxAt: number[] = [];
+    // counted is sorted by weight: the first `decisiveWords` unrelated ones are the heaviest
+    let heaviest = 0;
+    const heaviestAt: number[] = [];
+    let taken = 0;
     for (const [, m] of counted) {
       if (m.role === 1) isRel += m.weight;
       else if (m.role === -1) {
         isUnr += m.weight;
-        if (m.weight > maxUnr) {
-          maxUnr = m.weight;
-          maxAt = m.features;
+        if (taken < decisiveWords) {
+          taken++;
+          heaviest += m.weight;
+          heaviestAt.push(...m.features);
         }
       }
     }
-    const value = verdictStatisticOf(rule, isRel, isUnr, margin, maxUnr);
+    const value = verdictStatisticOf(rule, isRel, isUnr, margin, heaviest);
     const gradient = new Float64Array(fit.coef.length);
     const sumSide = rule === 'sum' || (rule === 'sum-and-decisive' && isRel - isUnr <= margin / 2 - isUnr);
-    if (rule === 'decisive-word') for (const j of maxAt) gradient[j] = -1;
+    if (rule === 'decisive-word') for (const j of heaviestAt) gradient[j] = -1;
     else {
       for (const [, m] of counted) {
         const g = m.role === -1 ? -1 : m.role === 1 && sumSide ? 1 : 0;
@@ -160,7 +165,14 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const related = new Map(distinct.map((w, i) => [w, r[i]]));
       const neutral = store.oracle.functionWordsNeverKeywords;
       const role = Int8Array.from(lower, (w) => (neutral && isFunctionWord(w) ? 0 : related.get(w) === 1 ? 1 : -1));
-      return tokiStatistic(rule, ctx.words, role, store.topK, marginOf(ctx.probabilities, ctx.label));
+      return tokiStatistic(
+        rule,
+        ctx.words,
+        role,
+        store.topK,
+        marginOf(ctx.probabilities, ctx.label),
+        store.oracle.decisiveWords ?? 1,
+      );
     },
   };
 }

@@ -84,9 +84,9 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
       seed: 1,
     });
     expect(store.oracle.name).toBe('toki');
-    expect(store.oracle.verdictRule).toBe('decisive');
+    expect(store.oracle.verdictRule).toBe('decisive-word');
     expect(KeywordStore.fromJSON(store.toJSON()).oracle).toEqual(store.oracle);
-    // "zq bread": p(sports) = 1/(1 + e^−2) = .881, half margin (.881 − .119)/2 = .381 < zq's weight 6: decisive
+    // "zq bread": p(sports) = 1/(1 + e^−2) = .881, half margin (.881 − .119)/2 = .381 < zq's weight 6: one decisive word
     const labels = await labelPredictions(store, model, ['zq bread', 'goal match'], {
       explainer: new LinearContributionExplainer(coef),
       embeddings: [emb],

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import {
   ORACLES,
   TOKI_DEFAULT,
+  TOKI_CLUSTER,
+  DEFAULT_MEANING,
   TOKI_NAME_ONLY,
   TOKI_PAPER,
   WORDNET_CLASS_DESCRIPTION,
@@ -85,16 +87,29 @@ describe('Eq. 6 verdict rules (p = [.7, .2, .1], predicted class 0: half margin 
 });
 
 describe('named configurations', () => {
-  it('resolves toki (the default), toki-name and toki-paper, and refuses unknown names and bad values', () => {
+  it('resolves toki (the default), toki-cluster, toki-name and toki-paper, and refuses unknown names and bad values', () => {
     expect(resolveOracle(undefined)).toBe(TOKI_DEFAULT);
     expect(resolveOracle('toki')).toBe(TOKI_DEFAULT);
     expect(resolveOracle('toki-paper')).toBe(TOKI_PAPER);
     expect(resolveOracle('toki-name')).toBe(TOKI_NAME_ONLY);
-    expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-name', 'toki-paper']);
+    expect(resolveOracle('toki-cluster')).toBe(TOKI_CLUSTER);
+    expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-cluster', 'toki-name', 'toki-paper']);
     // the paper's Eq. 4 and toki-name's use the class name alone; the default adds the WordNet description
     expect(TOKI_PAPER.classDescription ?? null).toBeNull();
     expect(TOKI_NAME_ONLY.classDescription ?? null).toBeNull();
-    expect(TOKI_DEFAULT).toEqual({ ...TOKI_NAME_ONLY, name: 'toki', classDescription: WORDNET_CLASS_DESCRIPTION });
+    expect(TOKI_CLUSTER).toEqual({
+      ...TOKI_NAME_ONLY,
+      name: 'toki-cluster',
+      classDescription: WORDNET_CLASS_DESCRIPTION,
+    });
+    // issue 47: the default decides keywords by meaning, without the surface-token check, one word against the margin
+    expect(TOKI_DEFAULT).toEqual({
+      ...TOKI_CLUSTER,
+      name: 'toki',
+      meaning: DEFAULT_MEANING,
+      tokenCheck: null,
+      verdictRule: 'decisive-word',
+    });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,
       postProcess: 'none',
@@ -107,9 +122,17 @@ describe('named configurations', () => {
       postProcess: 'none',
       clusterRule: 'mean',
       classContrast: false,
-      verdictRule: 'decisive',
+      verdictRule: 'decisive-word',
     });
-    expect(() => resolveOracle('tokyo')).toThrow(/unknown oracle "tokyo"; expected one of toki, toki-name, toki-paper/);
+    expect(() => resolveOracle('tokyo')).toThrow(
+      /unknown oracle "tokyo"; expected one of toki, toki-cluster, toki-name, toki-paper/,
+    );
+    expect(() => resolveOracle({ ...TOKI_DEFAULT, meaning: { ...DEFAULT_MEANING, neighbours: 0 } })).toThrow(
+      /meaning.neighbours must be a positive integer/,
+    );
+    expect(() => resolveOracle({ ...TOKI_DEFAULT, decisiveWords: 0 })).toThrow(
+      /decisiveWords must be a positive integer/,
+    );
     expect(() => resolveOracle({ ...TOKI_PAPER, memberShare: 0 })).toThrow(/memberShare must be in \(0, 1\]/);
   });
 });

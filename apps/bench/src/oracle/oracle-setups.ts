@@ -8,6 +8,7 @@ import { CounterFittedEmbedding, GloveEmbedding, UseEmbedding, wordnet } from '@
 import {
   calibrateThetaRelate,
   DEFAULT_TOKEN_CHECK,
+  DEFAULT_MEANING,
   identifyKeywords,
   labelTolerant,
   ORACLES,
@@ -166,6 +167,14 @@ export function candidateOracle(name: string): OracleConfig {
         tokenCheck: { ...TOKEN_CHECK_BASE, ...config.tokenCheck, minConcentration: Number(m.slice(2)) },
       };
     else if (m in VERDICT_MODIFIERS) config = { ...config, verdictRule: VERDICT_MODIFIERS[m] };
+    else if (/^vw\d+$/.test(m) && Number(m.slice(2)) >= 1)
+      config = { ...config, verdictRule: 'decisive-word', decisiveWords: Number(m.slice(2)) };
+    else if (m === 'meaning') config = { ...config, meaning: config.meaning ?? DEFAULT_MEANING };
+    else if (m === 'nomeaning') config = { ...config, meaning: null };
+    else if (/^mt\d+(\.\d+)?$/.test(m) && config.meaning)
+      config = { ...config, meaning: { ...config.meaning, topicPercentile: Number(m.slice(2)) } };
+    else if (/^ml-?\d+(\.\d+)?$/.test(m) && config.meaning)
+      config = { ...config, meaning: { ...config.meaning, neighbourLean: Number(m.slice(2)) } };
     else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
     else if (m === 'nodesc') config = { ...config, classDescription: null };
     else if (m.startsWith('d') && config.classDescription)
@@ -173,7 +182,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +meaning, +nomeaning and after +meaning +mtP, +mlL, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }

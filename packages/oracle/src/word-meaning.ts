@@ -1,0 +1,258 @@
+/**
+ * Whether a pool word is related *in meaning* to its class (issue 47: "related" must mean related), from
+ * two signals that a planted word cannot fake, because neither reads how often the word itself occurs:
+ *
+ * - **topic percentile** — the word's score for the class (the mean of its `topItems` largest cosines
+ *   with the class's description items) against its scores, built the same way, for 300 background
+ *   subjects (BACKGROUND_TOPICS): the share of subjects the class beats. A generic word (*often, done*) is
+ *   as near every subject as it is near the class; a topical word (*sermon* → religion) is near its class
+ *   and few others. It corrects the hubness of static embeddings, as cross-domain similarity local
+ *   scaling does for word translation (Conneau et al. 2018), on the word's side.
+ * - **neighbour lean** — the mean, over the word's `neighbours` nearest words of the training corpus (its
+ *   own inflections and words below the embedding's θ_relate left out), of how much more often each neighbour occurs in the class's texts than in
+ *   the other classes' (ClassCorpus.lean). Not for a name (ClassCorpus.isName: a word the corpus mostly
+ *   capitalises), whose neighbours are other names and lean wherever names are frequent. A word whose meaning-neighbours belong to the class's texts is
+ *   about the class's subject, whatever the word's own frequency; a planted word's neighbours are as
+ *   spread as they were before it was planted. The spirit of Wang & Culotta (2020), who tell genuine from
+ *   spurious words by what the word's neighbours do, on the corpus rather than on the model.
+ *
+ * A word is related when either signal clears its threshold (MeaningSettings). Both signals and the
+ * neighbours are returned, so that a user can read why (keywords.json).
+ */
+import type { WordEmbedding } from '@xtrust/core';
+import { cosineMatrix } from '@xtrust/native';
+import { BACKGROUND_TOPICS } from './background-topics.js';
+import type { ClassCorpus } from './class-corpus.js';
+import {
+  classDescriptionItems,
+  descriptionTarget,
+  WORDNET_CLASS_DESCRIPTION,
+  type DescriptionTarget,
+  type WordNetDescriptionSettings,
+} from './class-description.js';
+
+/** The meaning test of the keyword step (OracleConfig.meaning). */
+export interface MeaningSettings {
+  /** A word relates when its class score beats at least this share of the background topics' (0–1). */
+  readonly topicPercentile: number;
+  /** …or when its neighbours' mean log-lean towards the class is at least this (natural log). */
+  readonly neighbourLean: number;
+  /** Nearest corpus words averaged by the neighbour lean. */
+  readonly neighbours: number;
+  /** Largest item cosines averaged into a word's score for a class or topic. */
+  readonly topItems: number;
+  /** The background subjects (absent: BACKGROUND_TOPICS), each described as a class is. */
+  readonly topics?: readonly string[];
+}
+
+/** One word's meaning evidence for one class under one embedding. */
+export interface WordMeaning {
+  /** Share of the background topics whose score is below the class's (0–1). */
+  readonly topicPercentile: number;
+  /** The word's score for the class (mean of its topItems largest item cosines). */
+  readonly classScore: number;
+  /** Mean lean of its neighbours towards the class, or null without a training corpus or for a name (ClassCorpus.isName). */
+  readonly neighbourLean: number | null;
+  /** The nearest corpus words (at most 5), nearest first. */
+  readonly neighbours: readonly string[];
+  readonly related: boolean;
+  /** Which signal made it related (topic first), or `neither`. */
+  readonly because: 'topic' | 'corpus-neighbours' | 'neither';
+  /** True when the training corpus writes the word as a name: only the topic percentile can relate it. */
+  readonly name?: boolean;
+}
+
+const topicCache = new WeakMap<WordEmbedding, Map<string, Promise<TopicBank>>>();
+const corpusCache = new WeakMap<WordEmbedding, WeakMap<ClassCorpus, Promise<CorpusVectors>>>();
+const wordTopicCache = new WeakMap<TopicBank, Map<string, Float32Array>>();
+
+/** Every background topic's description items under one embedding, in one matrix. */
+interface TopicBank {
+  readonly items: Float32Array;
+  /** Topic t's items are rows offsets[t] .. offsets[t + 1] − 1. */
+  readonly offsets: Int32Array;
+  readonly rows: number;
+}
+
+interface CorpusVectors {
+  readonly words: readonly string[];
+  readonly vectors: Float32Array;
+  /** Row of each known word in the ClassCorpus. */
+  readonly rows: Int32Array;
+}
+
+async function topicBank(
+  embedding: WordEmbedding,
+  wordnet: WordNetDescriptionSettings,
+  topics: readonly string[],
+): Promise<TopicBank> {
+  let byKey = topicCache.get(embedding);
+  if (!byKey) topicCache.set(embedding, (byKey = new Map()));
+  const key = JSON.stringify([wordnet, topics === BACKGROUND_TOPICS ? null : topics]);
+  let p = byKey.get(key);
+  if (!p) {
+    p = (async () => {
+      const targets: DescriptionTarget[] = [];
+      for (const t of topics) {
+        const target = await descriptionTarget(
+          embedding,
+          classDescriptionItems(t, { wordnet, relate: 'max' }, undefined),
+        );
+        // a subject the embedding cannot name is left out: its gloss words alone would describe something else
+        if (target && target.names[0] === t) targets.push(target);
+      }
+      const rows = targets.reduce((a, t) => a + t.count, 0);
+      const items = new Float32Array(rows * embedding.dim);
+      const offsets = new Int32Array(targets.length + 1);
+      targets.forEach((t, i) => {
+        items.set(t.items, offsets[i] * embedding.dim);
+        offsets[i + 1] = offsets[i] + t.count;
+      });
+      return { items, offsets, rows };
+    })();
+    byKey.set(key, p);
+  }
+  return p;
+}
+
+async function corpusVectors(embedding: WordEmbedding, corpus: ClassCorpus): Promise<CorpusVectors> {
+  let byCorpus = corpusCache.get(embedding);
+  if (!byCorpus) corpusCache.set(embedding, (byCorpus = new WeakMap()));
+  let p = byCorpus.get(corpus);
+  if (!p) {
+    p = (async () => {
+      const rows: number[] = [];
+      const words: string[] = [];
+      corpus.words.forEach((w, i) => {
+        if (embedding.has(w)) {
+          rows.push(i);
+          words.push(w);
+        }
+      });
+      return { words, vectors: await embedding.vectors(words), rows: Int32Array.from(rows) };
+    })();
+    byCorpus.set(corpus, p);
+  }
+  return p;
+}
+
+/** Mean of the `top` largest values of row r (length m) of a row-major matrix. */
+function topMean(sims: Float32Array, r: number, m: number, top: number, from = 0, to = m): number {
+  const best: number[] = [];
+  for (let j = from; j < to; j++) {
+    const s = sims[r * m + j];
+    if (best.length < top) {
+      best.push(s);
+      best.sort((a, b) => b - a);
+    } else if (s > best[top - 1]) {
+      best[top - 1] = s;
+      best.sort((a, b) => b - a);
+    }
+  }
+  return best.length === 0 ? -Infinity : best.reduce((a, b) => a + b, 0) / best.length;
+}
+
+/** Two words are forms of one word when one starts with the other's first max(4, length − 2) letters. */
+function sameStem(a: string, b: string): boolean {
+  return a.startsWith(b.slice(0, Math.max(4, b.length - 2))) || b.startsWith(a.slice(0, Math.max(4, a.length - 2)));
+}
+
+const CHUNK = 256;
+
+/**
+ * The meaning evidence (WordMeaning) of `words` — each known to `embedding`, with their vectors given
+ * row-major — for the class described by `target`. `corpus` null: the topic percentile alone decides.
+ * `minCosine` (the keyword step passes the embedding's θ_relate): a corpus word less similar is no neighbour,
+ * and, for an embedding that knows none of the background subjects, the class score must reach it (the
+ * topic percentile is then 1 or 0).
+ */
+export async function wordMeanings(
+  embedding: WordEmbedding,
+  words: readonly string[],
+  vectors: Float32Array,
+  target: DescriptionTarget,
+  label: string,
+  corpus: ClassCorpus | null,
+  settings: MeaningSettings,
+  wordnet: WordNetDescriptionSettings = WORDNET_CLASS_DESCRIPTION.wordnet!,
+  minCosine = -Infinity,
+): Promise<WordMeaning[]> {
+  const dim = embedding.dim;
+  const n = words.length;
+  const bank = await topicBank(embedding, wordnet, settings.topics ?? BACKGROUND_TOPICS);
+  let perWord = wordTopicCache.get(bank);
+  if (!perWord) wordTopicCache.set(bank, (perWord = new Map()));
+  const topicCount = bank.offsets.length - 1;
+  // the word's sorted topic scores do not depend on the class: computed once per word and embedding
+  const missing = words.map((w, i) => (perWord!.has(w) ? -1 : i)).filter((i) => i >= 0);
+  for (let c = 0; c < missing.length; c += CHUNK) {
+    const idx = missing.slice(c, c + CHUNK);
+    const block = new Float32Array(idx.length * dim);
+    idx.forEach((i, r) => block.set(vectors.subarray(i * dim, (i + 1) * dim), r * dim));
+    const sims = cosineMatrix(block, bank.items, dim);
+    idx.forEach((i, r) => {
+      const scores = new Float32Array(topicCount);
+      for (let t = 0; t < topicCount; t++)
+        scores[t] = topMean(sims, r, bank.rows, settings.topItems, bank.offsets[t], bank.offsets[t + 1]);
+      perWord!.set(words[i], scores.sort());
+    });
+  }
+  const classSims = cosineMatrix(vectors, target.items, dim);
+  const cv = corpus ? await corpusVectors(embedding, corpus) : null;
+  const out: WordMeaning[] = new Array(n);
+  for (let c = 0; c < n; c += CHUNK) {
+    const end = Math.min(n, c + CHUNK);
+    const nb = cv && cv.words.length > 0 ? cosineMatrix(vectors.subarray(c * dim, end * dim), cv.vectors, dim) : null;
+    for (let i = c; i < end; i++) {
+      const classScore = topMean(classSims, i, target.count, settings.topItems);
+      const topics = perWord.get(words[i])!;
+      let below = 0;
+      while (below < topics.length && topics[below] < classScore) below++;
+      // an embedding that knows none of the subjects cannot rank the class among them: θ_relate decides, as in Eq. 4
+      const topicPercentile = topics.length === 0 ? (classScore >= minCosine ? 1 : 0) : below / topics.length;
+      let neighbourLean: number | null = null;
+      let neighbours: string[] = [];
+      // a name's neighbours are other names: their lean tells where names are frequent, not what the class is about
+      const row = corpus?.rowOf(words[i]);
+      const name = row !== undefined && corpus!.isName(row);
+      if (nb && cv && !name) {
+        const m = cv.words.length;
+        const r = i - c;
+        const order: number[] = [];
+        // partial selection of the k nearest corpus words that are not forms of the word itself
+        const k = settings.neighbours;
+        const sims: number[] = [];
+        for (let j = 0; j < m; j++) {
+          const s = nb[r * m + j];
+          // a neighbour in meaning is a word the embedding calls related (cos ≥ θ_relate): the k nearest may not be
+          if (s < minCosine || (order.length === k && s <= sims[k - 1])) continue;
+          if (sameStem(cv.words[j], words[i])) continue;
+          let at = order.length;
+          while (at > 0 && sims[at - 1] < s) at--;
+          order.splice(at, 0, j);
+          sims.splice(at, 0, s);
+          if (order.length > k) {
+            order.pop();
+            sims.pop();
+          }
+        }
+        if (order.length > 0) {
+          neighbourLean = order.reduce((a, j) => a + corpus!.lean(cv.rows[j], label), 0) / order.length;
+          neighbours = order.slice(0, 5).map((j) => cv.words[j]);
+        }
+      }
+      const byTopic = topicPercentile >= settings.topicPercentile;
+      const byCorpus = neighbourLean !== null && neighbourLean >= settings.neighbourLean;
+      out[i] = {
+        topicPercentile,
+        classScore,
+        neighbourLean,
+        neighbours,
+        related: byTopic || byCorpus,
+        because: byTopic ? 'topic' : byCorpus ? 'corpus-neighbours' : 'neither',
+        ...(name ? { name: true } : {}),
+      };
+    }
+  }
+  return out;
+}

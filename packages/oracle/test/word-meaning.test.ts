@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ClassCorpus,
+  KeywordStore,
+  TOKI_DEFAULT,
+  descriptionTarget,
+  wordMeanings,
+  type MeaningSettings,
+} from '../src/index.js';
+import { HandEmbedding, at, explanation } from './fixtures.js';
+
+// Hand-placed unit vectors in the plane: the class name "spam" at 0°, four background subjects at 90°,
+// 135°, 180.5° and 270° (MeaningSettings.topics in place of BACKGROUND_TOPICS). "offer" (10°, cos .985 to spam) is nearer spam than any subject
+// is: it beats 4 of 4. "often" (80°, cos .174 to spam) is nearer the subjects at 90° (cos .985) and 135°
+// (cos .574) than spam, and beats only those at 180.5° and 270°: 2 of 4. "bonus" (302°) is nearer the
+// subject at 270° (cos .848) than spam (cos .530): 3 of 4, below the 0.8 cut — its corpus neighbours decide.
+// made-up subjects WordNet does not know, so each is described by its one word
+const [t0, t1, t2, t3] = ['subjecta', 'subjectb', 'subjectc', 'subjectd'];
+const corpusWords = {
+  // spam's texts: free, prize; ham's texts: agenda, minutes; kettle is planted in every spam text
+  free: at(300),
+  prize: at(305),
+  agenda: at(60),
+  minutes: at(62),
+  kettle: at(250),
+};
+const e = new HandEmbedding('hand', {
+  spam: at(0),
+  ham: at(180),
+  [t0]: at(90),
+  [t1]: at(135),
+  [t2]: at(180.5),
+  [t3]: at(270),
+  offer: at(10),
+  often: at(80),
+  bonus: at(302), // meaning-neighbours free, prize (spam's words)
+  teapot: at(252), // meaning-neighbour kettle… and then ham's agenda/minutes are far: see below
+  ...corpusWords,
+});
+const texts = [
+  'free prize kettle',
+  'free prize kettle',
+  'prize kettle offer',
+  'agenda minutes',
+  'agenda minutes',
+  'minutes agenda',
+];
+const labels = ['spam', 'spam', 'spam', 'ham', 'ham', 'ham'];
+const settings: MeaningSettings = {
+  topicPercentile: 0.8,
+  neighbourLean: 0.5,
+  neighbours: 2,
+  topItems: 1,
+  topics: [t0, t1, t2, t3],
+};
+
+describe('ClassCorpus', () => {
+  it('counts per-class text frequencies of content words and computes the smoothed log lean', () => {
+    const c = ClassCorpus.fromTexts(texts, labels, ['spam', 'ham'], { minTexts: 1 });
+    const prize = c.rowOf('prize')!;
+    // prize: 3 of 3 spam texts, 0 of 3 ham texts → log((3.5/4) / (0.5/4)) = log 7
+    expect(c.lean(prize, 'spam')).toBeCloseTo(Math.log(7), 10);
+    expect(c.lean(prize, 'ham')).toBeCloseTo(-Math.log(7), 10);
+    // minTexts drops the words of one text only (offer)
+    expect(ClassCorpus.fromTexts(texts, labels, ['spam', 'ham'], { minTexts: 2 }).rowOf('offer')).toBeUndefined();
+    const back = ClassCorpus.fromJSON(JSON.parse(JSON.stringify(c.toJSON())));
+    expect(back.lean(back.rowOf('prize')!, 'spam')).toBeCloseTo(Math.log(7), 10);
+  });
+
+  it('refuses a label outside the classes, naming the row', () => {
+    expect(() => ClassCorpus.fromTexts(['a b c'], ['eggs'], ['spam', 'ham'])).toThrow(/"eggs" of row 0/);
+  });
+});
+
+describe('wordMeanings', () => {
+  it('relates a word by its topic percentile: nearer the class than most subjects, not merely near it', async () => {
+    const target = (await descriptionTarget(e, ['spam']))!;
+    const words = ['offer', 'often'];
+    const m = await wordMeanings(e, words, await e.vectors(words), target, 'spam', null, settings);
+    expect(m[0].topicPercentile).toBe(1);
+    expect(m[0]).toMatchObject({ related: true, because: 'topic', neighbourLean: null });
+    expect(m[1].topicPercentile).toBe(0.5);
+    expect(m[1]).toMatchObject({ related: false, because: 'neither' });
+  });
+
+  it("relates a word by its corpus neighbours' lean, never by its own frequency", async () => {
+    const corpus = ClassCorpus.fromTexts(texts, labels, ['spam', 'ham'], { minTexts: 1 });
+    const target = (await descriptionTarget(e, ['spam']))!;
+    const words = ['bonus', 'kettle'];
+    const m = await wordMeanings(e, words, await e.vectors(words), target, 'spam', corpus, settings);
+    // bonus: its two nearest corpus words are free (2° away) and prize (3°): spam's words
+    expect(m[0].neighbours).toEqual(['free', 'prize']);
+    expect(m[0].neighbourLean!).toBeGreaterThan(0.5);
+    expect(m[0]).toMatchObject({ related: true, because: 'corpus-neighbours' });
+    // kettle is a corpus word itself, but never its own neighbour
+    expect(m[1].neighbours).toEqual(['free', 'prize']);
+  });
+
+  it('a planted word whose meaning-neighbours belong to the other class is not related, however often it occurs', async () => {
+    const e2 = new HandEmbedding('hand2', {
+      spam: at(0),
+      ham: at(180),
+      [t0]: at(90),
+      [t1]: at(135),
+      [t2]: at(180.5),
+      [t3]: at(270),
+      ...corpusWords,
+      kettle: at(61), // between agenda and minutes: ham's words
+    });
+    const corpus = ClassCorpus.fromTexts(texts, labels, ['spam', 'ham'], { minTexts: 1 });
+    const target = (await descriptionTarget(e2, ['spam']))!;
+    const [m] = await wordMeanings(e2, ['kettle'], await e2.vectors(['kettle']), target, 'spam', corpus, settings);
+    expect(corpus.lean(corpus.rowOf('kettle')!, 'spam')).toBeGreaterThan(1); // its own frequency leans to spam…
+    expect(m.neighbours).toEqual(['agenda', 'minutes']);
+    expect(m.neighbourLean!).toBeLessThan(0); // …its neighbours lean to ham
+    expect(m.related).toBe(false);
+  });
+});
+
+describe('names', () => {
+  it("a word the corpus writes as a name is not related by its neighbours' lean", async () => {
+    // "Gary" signs every ham text; its meaning-neighbours (other names) would lean to ham
+    const named = ['agenda Gary minutes', 'minutes Gary agenda', 'Gary agenda', 'free prize', 'prize free', 'free'];
+    const corpus = ClassCorpus.fromTexts(named, labels, ['spam', 'ham'], { minTexts: 1 });
+    expect(corpus.isName(corpus.rowOf('gary')!)).toBe(true);
+    expect(corpus.isName(corpus.rowOf('agenda')!)).toBe(false);
+    const e3 = new HandEmbedding('hand3', {
+      ham: at(180),
+      [t0]: at(90),
+      [t1]: at(135),
+      [t2]: at(180.5),
+      [t3]: at(270),
+      ...corpusWords,
+      gary: at(61), // between agenda and minutes
+    });
+    const target = (await descriptionTarget(e3, ['ham']))!;
+    const [m] = await wordMeanings(e3, ['gary'], await e3.vectors(['gary']), target, 'ham', corpus, settings);
+    expect(m).toMatchObject({ name: true, neighbourLean: null, related: false });
+  });
+});
+
+describe('the meaning test in the keyword step', () => {
+  it('keeps the related words of a pool as keywords, says why, and saves the corpus with the store', async () => {
+    const store = KeywordStore.create({
+      fingerprint: 'hand',
+      labels: ['spam', 'ham'],
+      thetaDist: 0.3,
+      topK: 10,
+      ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
+      oracle: { ...TOKI_DEFAULT, classDescription: null, meaning: settings },
+      provenance: {
+        explainer: { method: 'hand', params: {} },
+        seed: 0,
+        sampleSize: 3,
+        sampled: 3,
+        explained: 0,
+        keywordIdentificationSeconds: 0,
+        createdAt: '',
+      },
+    });
+    store.corpus = ClassCorpus.fromTexts(texts, labels, ['spam', 'ham'], { minTexts: 1 });
+    await store.addExplanations(
+      [explanation('spam', { offer: 0.5, often: 0.4, bonus: 0.3 }), explanation('ham', { agenda: 0.5 })],
+      [e],
+    );
+    expect(store.keywords('spam').sort()).toEqual(['bonus', 'offer']);
+    const why = store.why('spam', 'often')!;
+    expect(why.keyword).toBe(false);
+    expect(why.members[0].because).toBe('neither');
+    expect(why.members[0].meaning!.topicPercentile).toBe(0.5);
+    expect(store.why('spam', 'bonus')!.members[0]).toMatchObject({ because: 'corpus-neighbours', related: true });
+    const back = KeywordStore.fromJSON(JSON.parse(JSON.stringify(store.toJSON())));
+    expect(back.corpus?.words).toEqual(store.corpus.words);
+    await back.recompute([e]);
+    expect(back.keywords('spam').sort()).toEqual(['bonus', 'offer']);
+  });
+});
