@@ -209,7 +209,7 @@ export const ORACLE: readonly Benchmark[] = [
     title:
       'Related-trigger controls: is a prediction resting on a planted word a person calls related labelled trustworthy?',
     description:
-      "Issue 47 (1): the drawn shortcut family's controls. Each case plants a word a person calls related to the target class — drawn by seed from the held-out `report` half of the committed word lists (apps/bench/src/oracle/word-lists/, never read while choosing the oracle), less inflections of the `choice` half (apps/bench/src/oracle/related-triggers.ts) — so reliance on it is right for the right reason: ground truth trustworthy. Cases are drawn like the unrelated family (corpus, target, share, window; related-validation seeds 3,000 + i, related-test 4,000 + i), bow-logistic, LIME 5,000 samples, GloVe, at most 250 predictions per side explained, scored with ≥ 30 predictions resting on the trigger (the issue asks ≥ 100: a planted related word often sits beside the class's own words, so fewer predictions hinge on it). The score: the share of trigger-reliant predictions labelled trustworthy, pooled per corpus and per case, percentile bootstrap 95 % intervals, today's default `toki` beside Naive (θ_conf 0.9) on the same explanations. The unrelated families' triggers now skip words the rubric calls related to the target (`related-controls.js --skipped`). Full run: the test range; the validation range (the one a redesign may read) is `--family related-validation --oracle toki,toki+notc` (apps/bench/src/oracle/related-controls.ts).",
+      "Issue 47 (1): the drawn shortcut family's controls. Each case plants a word a person calls related to the target class — drawn by seed from the held-out `report` half of the committed word lists (apps/bench/src/oracle/word-lists/, never read while choosing the oracle), less inflections of the `choice` half (apps/bench/src/oracle/related-triggers.ts) — so reliance on it is right for the right reason: ground truth trustworthy. Cases are drawn like the unrelated family (corpus, target, share, window; related-validation seeds 3,000 + i, related-test 4,000 + i), bow-logistic, LIME 5,000 samples, GloVe, at most 250 predictions per side explained, scored with ≥ 30 predictions resting on the trigger (the issue asks ≥ 100: a planted related word often sits beside the class's own words, so fewer predictions hinge on it). The score: the share of trigger-reliant predictions labelled trustworthy, pooled per corpus and per case, percentile bootstrap 95 % intervals, today's default `toki` beside `toki-cluster` (the default before issue 47) and Naive (θ_conf 0.9) on the same explanations. The unrelated families' triggers now skip words the rubric calls related to the target (`related-controls.js --skipped`). Full run: the test range; the validation range (the one the redesign read) is `--family related-validation --oracle toki,toki-cluster` (apps/bench/src/oracle/related-controls.ts).",
     limit: [7200, 1800],
     regenerated:
       'the per-case explanation caches apps/bench/results/oracle-drawn-cache/related-test/ (reused by a later run); the committed results are related-controls-{test,validation}.json.gz.',
@@ -228,6 +228,7 @@ export const ORACLE: readonly Benchmark[] = [
         args: [
           '--family',
           'related-test',
+          ...['--oracle', 'toki,toki-cluster'],
           ...sizes,
           ...(ctx.quick ? [] : ['--out', test]),
           ...['--cache', join(RESULTS, 'oracle-drawn-cache', ctx.quick ? 'related-test-quick' : 'related-test')],
@@ -240,13 +241,13 @@ export const ORACLE: readonly Benchmark[] = [
     area: 'oracle',
     title: "TOKI's keyword step on the pools of unplanted models, against labels written by a rubric before any run",
     description:
-      "Issue 47 (2): bow-logistic trained with no trigger on SpamAssassin (bodies; header block + body), State of the Union and Brown (70 % of each corpus in 60-word windows, seed 1); 2,000 training texts, the correct ones explained by LIME 5,000, top 10 positive words each (TOKI paper Eq. 1–2); per class the 100 pool words of highest averaged importance, function words dropped, labelled related / unrelated / unsure by the rubric apps/bench/src/oracle/relatedness-rubric.md before any relatedness step ran on them (labels: apps/bench/src/oracle/annotated-pools/). The run rebuilds the same pools and scores today's default keyword identification against the labels: precision and recall of 'related' per class (unsure words not scored) and the share of the whole pool called related. The kit BERTs' pools are not labelled yet: the full-size kit models were not built on the machine that wrote the labels (apps/bench/src/oracle/annotated-pools.ts).",
+      "Issue 47 (2): bow-logistic trained with no trigger on SpamAssassin (bodies; header block + body), State of the Union and Brown (70 % of each corpus in 60-word windows, seed 1); 2,000 training texts, the correct ones explained by LIME 5,000, top 10 positive words each (TOKI paper Eq. 1–2); per class the 100 pool words of highest averaged importance, function words dropped, labelled related / unrelated / unsure by the rubric apps/bench/src/oracle/relatedness-rubric.md before any relatedness step ran on them (labels: apps/bench/src/oracle/annotated-pools/). The run rebuilds the same pools and scores today's default keyword identification (and `toki-cluster`, the default before issue 47) against the labels: precision and recall of 'related' per class (unsure words not scored) and the share of the whole pool called related. The kit BERTs' pools are not labelled yet: the full-size kit models were not built on the machine that wrote the labels (apps/bench/src/oracle/annotated-pools.ts).",
     limit: [3600, 1200],
     regenerated: 'nothing: the committed results are apps/bench/results/annotated-pools-toki.json.gz.',
     script: (ctx) => {
       const out = join(RESULTS, 'annotated-pools-toki.json.gz');
       if (ctx.stored) return { file: ANNOTATED_POOLS, args: ['--from', out] };
-      return { file: ANNOTATED_POOLS, args: ['--oracle', 'toki', ...(ctx.quick ? [] : ['--out', out])] };
+      return { file: ANNOTATED_POOLS, args: ['--oracle', 'toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])] };
     },
   },
 ];
