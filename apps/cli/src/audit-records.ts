@@ -27,6 +27,8 @@ export interface AuditedPrediction {
   readonly isUnr: number;
   readonly related: readonly string[];
   readonly unrelated: readonly string[];
+  /** An untrustworthy prediction's unrelated words: why each is not related to the predicted class (when the keyword store recorded it). */
+  readonly why?: Readonly<Record<string, string>>;
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
   /** LIME samples the explanation used, under `--audit-mode fast` (verdict-aware sampling); absent in exact mode (all `--samples`). */

@@ -262,11 +262,32 @@ export async function labelRows(
       isUnr: v.isUnr,
       related: v.related.map((f) => f.word),
       unrelated: v.unrelated.map((f) => f.word),
+      ...flaggedWhy(store, labels[p], v.verdict, v.unrelated),
       features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
       ...(v.samples !== undefined ? { samples: v.samples } : {}),
       ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
     };
   });
+}
+
+/**
+ * Why each unrelated word of an untrustworthy prediction is not related to the predicted class
+ * (reasonSentence of the store's reason), for the words the store recorded a reason for — so a user who
+ * disagrees with a flag sees what to change (`--class-descriptions`).
+ */
+function flaggedWhy(
+  store: KeywordStore,
+  label: string,
+  verdict: string,
+  unrelated: readonly { word: string }[],
+): { why?: Record<string, string> } {
+  if (verdict !== 'untrustworthy' || !store.hasPool(label)) return {};
+  const why: Record<string, string> = {};
+  for (const f of unrelated) {
+    const r = store.why(label, f.word.toLowerCase());
+    if (r) why[f.word] = reasonSentence(r, store.oracle.meaning ?? {});
+  }
+  return Object.keys(why).length > 0 ? { why } : {};
 }
 
 /** The true label of each text, for texts whose copies all carry the same label (a text with two labels is left out: its sampling is not cut short). */

@@ -279,6 +279,23 @@ describe('how much of each pool is related to its class', () => {
     expect(html.match(/class="related-share"/g)).toHaveLength(1);
   });
 
+  it("an untrustworthy prediction's unrelated words carry their why, escaped, as a tooltip", async () => {
+    const { renderReport } = await import('../src/report/render.js');
+    const summary = minimalSummary({ a: { className: 'a', explanations: 1, keywords: [], spurious: [] } });
+    const flagged: AuditedPrediction = {
+      ...prediction(0.9, 'untrustworthy', undefined, 0, 0.5),
+      text: 'win kettle now',
+      unrelated: ['kettle', 'now'],
+      why: { kettle: 'not related: beats 12 % of subjects (needs 75 %) <i>' },
+    };
+    const html = renderReport({ summary, predictions: [flagged] });
+    expect(html).toContain(
+      '<span class="unr" title="not related: beats 12 % of subjects (needs 75 %) &lt;i&gt;">kettle</span>',
+    );
+    // a word without a recorded reason has no tooltip
+    expect(html).toContain('<span class="unr">now</span>');
+  });
+
   it('the text summary has one related line per class, none for an older summary', () => {
     const files = { runDir: 'r', report: 'r/report.html', summary: 'r/summary.json', predictions: '', keywords: '' };
     const withShare = minimalSummary({

@@ -135,7 +135,7 @@ function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], 
         p.trustworthy === undefined ? '' : ` · ground truth <b>${p.trustworthy ? 'trustworthy' : 'untrustworthy'}</b>`;
       const words =
         p.verdict === 'trustworthy' || p.verdict === 'untrustworthy'
-          ? `<div class="words">related: ${p.related.map((w) => `<span class="rel">${escapeHtml(w)}</span>`).join(' ') || '–'} · unrelated: ${p.unrelated.map((w) => `<span class="unr">${escapeHtml(w)}</span>`).join(' ') || '–'} · IS<sub>rel</sub> ${num(p.isRel)} / IS<sub>unr</sub> ${num(p.isUnr)}</div>`
+          ? `<div class="words">related: ${p.related.map((w) => `<span class="rel">${escapeHtml(w)}</span>`).join(' ') || '–'} · unrelated: ${p.unrelated.map((w) => `<span class="unr"${p.why?.[w] ? ` title="${escapeHtml(p.why[w])}"` : ''}>${escapeHtml(w)}</span>`).join(' ') || '–'} · IS<sub>rel</sub> ${num(p.isRel)} / IS<sub>unr</sub> ${num(p.isUnr)}</div>`
           : p.reason
             ? `<div class="words muted">${escapeHtml(p.reason)}</div>`
             : '';
