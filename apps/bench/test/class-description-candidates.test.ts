@@ -12,10 +12,10 @@ describe('the word lists split into a choice half and a report half', () => {
 });
 
 describe('described candidates (candidateOracle +desc)', () => {
-  it('toki+desc is the library default (toki-name+desc names it by its parts); +d… modifiers ablate its parts', () => {
-    expect({ ...candidateOracle('toki+desc'), name: 'x' }).toEqual({ ...ORACLES.toki, name: 'x' });
-    expect({ ...candidateOracle('toki-name+desc'), name: 'x' }).toEqual({ ...ORACLES.toki, name: 'x' });
-    expect({ ...candidateOracle('toki+nodesc'), name: 'x' }).toEqual({
+  it('toki-name+desc is toki-cluster (the default before issue 47) by its parts; +d… modifiers ablate its parts', () => {
+    expect({ ...candidateOracle('toki-cluster+desc'), name: 'x' }).toEqual({ ...ORACLES['toki-cluster'], name: 'x' });
+    expect({ ...candidateOracle('toki-name+desc'), name: 'x' }).toEqual({ ...ORACLES['toki-cluster'], name: 'x' });
+    expect({ ...candidateOracle('toki-cluster+nodesc'), name: 'x' }).toEqual({
       ...ORACLES['toki-name'],
       classDescription: null,
       name: 'x',
@@ -36,11 +36,15 @@ describe('described candidates (candidateOracle +desc)', () => {
 
 describe('verdict-rule candidates (candidateOracle +v…)', () => {
   it('swaps only the label step', () => {
-    expect(ORACLES.toki.verdictRule).toBe('decisive');
+    expect(ORACLES.toki.verdictRule).toBe('decisive-word');
     expect({ ...candidateOracle('toki+vsum'), name: 'x' }).toEqual({ ...ORACLES.toki, verdictRule: 'sum', name: 'x' });
     expect(candidateOracle('toki+vboth').verdictRule).toBe('sum-and-decisive');
     expect(candidateOracle('toki+vword').verdictRule).toBe('decisive-word');
     expect(candidateOracle('toki-paper+vdecisive').verdictRule).toBe('decisive');
+    expect(candidateOracle('toki+vw2')).toMatchObject({ verdictRule: 'decisive-word', decisiveWords: 2 });
+    expect(candidateOracle('toki+mt0.8+ml0.5').meaning).toMatchObject({ topicPercentile: 0.8, neighbourLean: 0.5 });
+    expect(candidateOracle('toki-cluster+meaning').meaning).toEqual(ORACLES.toki.meaning);
+    expect(candidateOracle('toki+nomeaning').meaning).toBeNull();
     expect(candidateOracle('toki+vboth').classDescription).toEqual(ORACLES.toki.classDescription);
     expect(() => candidateOracle('toki+vmax')).toThrow(/unknown modifier "\+vmax"/);
   });
