@@ -536,17 +536,19 @@ export function drawnHeadline(
   const lead = tokiRows.some((r) => r.oracle === 'toki')
     ? 'toki'
     : (tokiRows.find((r) => r.oracle !== 'toki-paper')?.oracle ?? 'toki');
+  // the peer column: the previous default when the run has it (issue 47 renamed it toki-cluster), else the paper's
+  const peerOracle = tokiRows.some((r) => r.oracle === 'toki-cluster') ? 'toki-cluster' : 'toki-paper';
   const t = bandFigures(cases, all, col(lead));
   const groups = TARGET_GROUPS.map((g) => ({
     g,
     f: bandFigures(cases, g.bands, col(lead)),
-    p: bandFigures(cases, g.bands, col('toki-paper')),
+    p: bandFigures(cases, g.bands, col(peerOracle)),
     n: bandFigures(cases, g.bands, naivePick),
   }));
   const everydayScored = groups[0].f.scored;
   const medians = `median ${groups.map(({ g, f }) => `${g.name} ${f3(f.median)}`).join(', ')}`;
   const aboveNaive = `above Naive on ${t.aboveNaive} of ${t.naiveWeak}`;
-  const peer = `same run: toki-paper median ${groups.map(({ p }) => f3(p.median)).join(' / ')}; Naive (θ_conf 0.9) ${groups.map(({ n }) => f3(n.median)).join(' / ')} (${groups.map(({ g }) => g.name).join(' / ')})`;
+  const peer = `same run: ${peerOracle} median ${groups.map(({ p }) => f3(p.median)).join(' / ')}; Naive (θ_conf 0.9) ${groups.map(({ n }) => f3(n.median)).join(' / ')} (${groups.map(({ g }) => g.name).join(' / ')})`;
   const notes =
     `${lead} per target group: ${groups.map(({ g, f }) => `${g.name} median ${f3(f.median)}, 10th percentile ${f3(f.p10)} (${f.scored} scored cases)`).join('; ')}. ` +
     `≥ 0.85 on ${t.atTarget} of ${t.scored} scored cases (${t.draws} draws); above Naive (non-overlapping intervals) on ${t.aboveNaive} of the ${t.naiveWeak} cases where Naive < 0.8.`;

@@ -12,7 +12,7 @@ const ANNOTATED_POOLS = 'apps/bench/dist/oracle/annotated-pools.js';
 
 /** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
 export const VALIDATION_ORACLES = argv(
-  'toki toki-paper toki-name toki+nofw+notc toki+nofw toki+notc toki+tc9 toki+cc0 toki+cc5 toki+cc20 toki+tc0.15 toki+tc0.5 toki+vsum toki+vboth toki+vword',
+  'toki toki-cluster toki+vdecisive toki+mt0.8+ml0.5+vdecisive toki+mt0.8+ml0.5 toki+mt0.8+ml0.5+vw2 toki+mt0.85+ml0.7+vdecisive toki+mt0.8+ml0.5+vdecisive+tc0.3',
 );
 
 /** Cases of the default family run with the transformer (40-word windows: the fixture reads at most 64 word pieces), scored with bag-of-words in table3, on two corpora. */
@@ -101,7 +101,7 @@ export const ORACLE: readonly Benchmark[] = [
     area: 'oracle',
     title: 'Choosing the oracle on the validation family: every step of `toki` ablated',
     description:
-      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations — the paper's TOKI, the class name alone without its WordNet description (toki-name), the previous default (decisive verdict only), each departure of the new default removed in turn (function words, the surface-token check), the check's concentration test without its meaning test and the reverse, the thresholds around the chosen ones, and the label step's verdict rule (+vsum the paper's IS_rel ≥ IS_unr, +vboth that and the decisive test together, +vword one unrelated word against half the margin). The default was chosen here: the most cases at G-mean ≥ 0.85, then the larger minimum and 10th percentile, then the middle of the plateau of tied thresholds (apps/bench/src/oracle/shortcut.ts --family validation).",
+      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations. Since issue 47: the default `toki` (keywords by meaning: topic percentile 0.75 or corpus-neighbour lean 0.3, no surface-token check, the decisive-word verdict), `toki-cluster` (the default before), and the ablations the choice read: the meaning thresholds (+mtP, +mlL), the verdict rule (+vdecisive: the unrelated words' sum against half the margin; +vw2: the two heaviest unrelated words) and the surface-token check put back (+tc0.3). The default was chosen here together with the related-validation controls (related-controls section): among the configurations at G-mean ≥ 0.85 on ≥ 90 % of scored cases, median ≥ 0.9 and 10th percentile ≥ 0.8, the one with the most control cases ≥ 80 % trustworthy (apps/bench/src/oracle/shortcut.ts --family validation). The ablations of the earlier defaults (issues 14 and 29) are described in packages/oracle/README.md.",
     limit: [10800, 1800],
     regenerated:
       'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
