@@ -1,0 +1,155 @@
+/**
+ * The meaning test's thresholds chosen on validation triggers (issue 47, second round): for the first
+ * `--unrelated` draws of the unrelated VALIDATION family and the first `--related` draws of the
+ * RELATED-VALIDATION family, each planted trigger's meaning evidence for its target class — its topic
+ * percentile and its corpus-neighbour lean, from @xtrust/oracle's wordMeanings on GloVe, the class's
+ * WordNet description and the whole corpus (ClassCorpus, unplanted) — and, over a grid of thresholds, the
+ * share of related triggers called related and of unrelated triggers called related (a phrase is related
+ * when one of its words is). The rule, fixed before this script ran: the most related triggers among the
+ * thresholds calling ≤ `--max-unrelated` of the unrelated ones related, the topic percentile kept (below
+ * 1: a user's class description must be able to relate a word). No test draw is read.
+ *
+ *   node apps/bench/dist/oracle/meaning-thresholds.js [--unrelated 400] [--related 150] [--out FILE]
+ */
+import { GloveEmbedding } from '@xtrust/embeddings';
+import {
+  ClassCorpus,
+  classDescriptionItems,
+  descriptionTarget,
+  MEANING_CORPUS,
+  WORDNET_CLASS_DESCRIPTION,
+  wordMeanings,
+} from '@xtrust/oracle';
+import { loadCorpus } from './case-data.js';
+import { CLASS_NAMES, type CorpusName } from './family.js';
+import { corpusLookup, drawCase, familySeed, type DrawFamily } from './family-draw.js';
+import { thetaRelateOf } from './oracle-setups.js';
+import { defineScript, machineInfo, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
+
+const SPEC = defineScript({
+  usage: 'node apps/bench/dist/oracle/meaning-thresholds.js [options]',
+  summary:
+    "The meaning test's thresholds on validation triggers (issue 47): related and unrelated triggers called related over a grid, and the rule's choice.",
+  options: {
+    unrelated: { kind: 'integer', default: 400, min: 1, help: 'draws of the unrelated validation family' },
+    related: { kind: 'integer', default: 150, min: 1, help: 'draws of the related-validation family' },
+    'max-unrelated': {
+      kind: 'number',
+      default: 0.05,
+      min: 0,
+      help: 'the most unrelated triggers the rule lets be related',
+    },
+    out: { kind: 'string', placeholder: 'FILE', help: 'JSON results' },
+  },
+});
+
+const PERCENTILES = [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98];
+const LEANS = [0.3, 0.5, 0.7, 0.8, 1, 1.2, 1.5, 2];
+
+interface TriggerEvidence {
+  readonly family: DrawFamily;
+  readonly corpus: string;
+  readonly target: string;
+  readonly trigger: string;
+  /** Per known word of the trigger: topic percentile and neighbour lean (null: a name or no neighbour). */
+  readonly words: { word: string; topic: number; lean: number | null }[];
+}
+
+async function main(o: Options<typeof SPEC.options>): Promise<void> {
+  const glove = await GloveEmbedding.load();
+  const theta = await thetaRelateOf(glove);
+  const lookup = corpusLookup();
+  const corpora = new Map<string, ClassCorpus>();
+  const corpusOf = (name: CorpusName) => {
+    let c = corpora.get(name);
+    if (!c) {
+      const rows = loadCorpus({ corpus: name });
+      c = ClassCorpus.fromTexts(
+        rows.rows.map((r) => r.text),
+        rows.rows.map((r) => r.label),
+        rows.labels,
+        MEANING_CORPUS,
+      );
+      corpora.set(name, c);
+    }
+    return c;
+  };
+  const evidence: TriggerEvidence[] = [];
+  const settings = { topicPercentile: 1, neighbourLean: Number.POSITIVE_INFINITY, neighbours: 20, topItems: 3 };
+  for (const [family, draws] of [
+    ['related-validation', o.related],
+    ['validation', o.unrelated],
+  ] as const) {
+    for (let i = 0; i < draws; i++) {
+      const c = drawCase(familySeed(family, i), lookup, glove);
+      const words = c.trigger!.split(' ').filter((w) => glove.has(w));
+      if (words.length === 0) continue; // a word no embedding knows is never related: not informative here
+      const name = CLASS_NAMES[c.corpus as CorpusName][c.target!] ?? c.target!;
+      const target = await descriptionTarget(glove, classDescriptionItems(name, WORDNET_CLASS_DESCRIPTION, undefined));
+      const m = await wordMeanings(
+        glove,
+        words,
+        await glove.vectors(words),
+        target!,
+        c.target!,
+        corpusOf(c.corpus as CorpusName),
+        settings,
+        undefined,
+        theta,
+      );
+      evidence.push({
+        family,
+        corpus: c.corpus,
+        target: c.target!,
+        trigger: c.trigger!,
+        words: words.map((w, j) => ({ word: w, topic: m[j].topicPercentile, lean: m[j].neighbourLean })),
+      });
+    }
+  }
+  const related = (e: TriggerEvidence, p: number, l: number) =>
+    e.words.some((w) => w.topic >= p || (w.lean !== null && w.lean >= l));
+  const rel = evidence.filter((e) => e.family === 'related-validation');
+  const unr = evidence.filter((e) => e.family === 'validation');
+  const grid = PERCENTILES.flatMap((p) =>
+    LEANS.map((l) => ({
+      topicPercentile: p,
+      neighbourLean: l,
+      related: rel.filter((e) => related(e, p, l)).length / rel.length,
+      unrelated: unr.filter((e) => related(e, p, l)).length / unr.length,
+    })),
+  );
+  const allowed = grid.filter((g) => g.unrelated <= o['max-unrelated']);
+  const chosen = allowed.sort((a, b) => b.related - a.related || a.unrelated - b.unrelated)[0];
+  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+  console.log(
+    `Triggers known to GloVe: ${rel.length} related (related-validation), ${unr.length} unrelated (validation).\n`,
+  );
+  console.log(
+    `| topic percentile \\ neighbour lean | ${LEANS.join(' | ')} |\n| --- | ${LEANS.map(() => '---:').join(' | ')} |`,
+  );
+  for (const p of PERCENTILES)
+    console.log(
+      `| ${p} | ${LEANS.map((l) => {
+        const g = grid.find((x) => x.topicPercentile === p && x.neighbourLean === l)!;
+        return `${pct(g.related)} / ${pct(g.unrelated)}`;
+      }).join(' | ')} |`,
+    );
+  console.log('\n(each cell: related triggers called related / unrelated triggers called related)\n');
+  console.log(
+    chosen
+      ? `Chosen: topic percentile ${chosen.topicPercentile}, neighbour lean ${chosen.neighbourLean} — ${pct(chosen.related)} of related, ${pct(chosen.unrelated)} of unrelated triggers called related.`
+      : `No threshold pair calls ≤ ${pct(o['max-unrelated'])} of the unrelated triggers related.`,
+  );
+  if (o.out)
+    writeJsonAtomic(o.out, {
+      argv: process.argv.slice(2),
+      date: new Date().toISOString(),
+      machine: machineInfo(),
+      theta,
+      chosen: chosen ?? null,
+      grid,
+      evidence,
+    });
+}
+
+runScript(SPEC, main);
