@@ -12,7 +12,7 @@ const ANNOTATED_POOLS = 'apps/bench/dist/oracle/annotated-pools.js';
 
 /** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
 export const VALIDATION_ORACLES = argv(
-  'toki toki-cluster toki+vdecisive toki+mt0.8+ml0.5+vdecisive toki+mt0.8+ml0.5 toki+mt0.8+ml0.5+vw2 toki+mt0.85+ml0.7+vdecisive toki+mt0.8+ml0.5+vdecisive+tc0.3',
+  'toki toki-cluster toki+mt0.75+ml0.3 toki+mt0.75+ml0.3+vdecisive toki+mt0.8+ml0.5+vdecisive toki+mt0.8+ml0.5 toki+mt0.8+ml0.5+vw2 toki+mt0.85+ml0.7+vdecisive toki+mt0.8+ml0.5+vdecisive+tc0.3',
 );
 
 /** Cases of the default family run with the transformer (40-word windows: the fixture reads at most 64 word pieces), scored with bag-of-words in table3, on two corpora. */
