@@ -20,6 +20,7 @@
  * neighbours are returned, so that a user can read why (keywords.json).
  */
 import type { WordEmbedding } from '@xtrust/core';
+import { NeighbourIndex } from '@xtrust/embeddings';
 import { cosineMatrix } from '@xtrust/native';
 import { BACKGROUND_TOPICS } from './background-topics.js';
 import type { ClassCorpus } from './class-corpus.js';
@@ -63,7 +64,7 @@ export interface WordMeaning {
 }
 
 const topicCache = new WeakMap<WordEmbedding, Map<string, Promise<TopicBank>>>();
-const corpusCache = new WeakMap<WordEmbedding, WeakMap<ClassCorpus, Promise<CorpusVectors>>>();
+const corpusCache = new WeakMap<WordEmbedding, WeakMap<ClassCorpus, Promise<NeighbourIndex>>>();
 const wordTopicCache = new WeakMap<TopicBank, Map<string, Float32Array>>();
 
 /** Every background topic's description items under one embedding, in one matrix. */
@@ -72,13 +73,6 @@ interface TopicBank {
   /** Topic t's items are rows offsets[t] .. offsets[t + 1] − 1. */
   readonly offsets: Int32Array;
   readonly rows: number;
-}
-
-interface CorpusVectors {
-  readonly words: readonly string[];
-  readonly vectors: Float32Array;
-  /** Row of each known word in the ClassCorpus. */
-  readonly rows: Int32Array;
 }
 
 async function topicBank(
@@ -115,22 +109,16 @@ async function topicBank(
   return p;
 }
 
-async function corpusVectors(embedding: WordEmbedding, corpus: ClassCorpus): Promise<CorpusVectors> {
+/** The corpus words the embedding knows, as an index of nearest neighbours (built once per embedding and corpus). */
+function corpusIndex(embedding: WordEmbedding, corpus: ClassCorpus): Promise<NeighbourIndex> {
   let byCorpus = corpusCache.get(embedding);
   if (!byCorpus) corpusCache.set(embedding, (byCorpus = new WeakMap()));
   let p = byCorpus.get(corpus);
   if (!p) {
-    p = (async () => {
-      const rows: number[] = [];
-      const words: string[] = [];
-      corpus.words.forEach((w, i) => {
-        if (embedding.has(w)) {
-          rows.push(i);
-          words.push(w);
-        }
-      });
-      return { words, vectors: await embedding.vectors(words), rows: Int32Array.from(rows) };
-    })();
+    p = NeighbourIndex.build(
+      embedding,
+      corpus.words.filter((w) => embedding.has(w)),
+    );
     byCorpus.set(corpus, p);
   }
   return p;
@@ -158,6 +146,9 @@ function sameStem(a: string, b: string): boolean {
 }
 
 const CHUNK = 256;
+
+/** Extra nearest words searched beyond `neighbours`: room for the word's own forms, dropped after the search. */
+const NEIGHBOUR_SLACK = 24;
 
 /**
  * The meaning evidence (WordMeaning) of `words` — each known to `embedding`, with their vectors given
@@ -198,61 +189,47 @@ export async function wordMeanings(
     });
   }
   const classSims = cosineMatrix(vectors, target.items, dim);
-  const cv = corpus ? await corpusVectors(embedding, corpus) : null;
+  const index = corpus ? await corpusIndex(embedding, corpus) : null;
+  // the k nearest corpus words, searched with room for the word's own forms and the θ_relate cut dropped after
+  const found =
+    index && index.size > 0
+      ? await index.query(words, Math.min(index.size, settings.neighbours + NEIGHBOUR_SLACK))
+      : null;
   const out: WordMeaning[] = new Array(n);
-  for (let c = 0; c < n; c += CHUNK) {
-    const end = Math.min(n, c + CHUNK);
-    const nb = cv && cv.words.length > 0 ? cosineMatrix(vectors.subarray(c * dim, end * dim), cv.vectors, dim) : null;
-    for (let i = c; i < end; i++) {
-      const classScore = topMean(classSims, i, target.count, settings.topItems);
-      const topics = perWord.get(words[i])!;
-      let below = 0;
-      while (below < topics.length && topics[below] < classScore) below++;
-      // an embedding that knows none of the subjects cannot rank the class among them: θ_relate decides, as in Eq. 4
-      const topicPercentile = topics.length === 0 ? (classScore >= minCosine ? 1 : 0) : below / topics.length;
-      let neighbourLean: number | null = null;
-      let neighbours: string[] = [];
-      // a name's neighbours are other names: their lean tells where names are frequent, not what the class is about
-      const row = corpus?.rowOf(words[i]);
-      const name = row !== undefined && corpus!.isName(row);
-      if (nb && cv && !name) {
-        const m = cv.words.length;
-        const r = i - c;
-        const order: number[] = [];
-        // partial selection of the k nearest corpus words that are not forms of the word itself
-        const k = settings.neighbours;
-        const sims: number[] = [];
-        for (let j = 0; j < m; j++) {
-          const s = nb[r * m + j];
-          // a neighbour in meaning is a word the embedding calls related (cos ≥ θ_relate): the k nearest may not be
-          if (s < minCosine || (order.length === k && s <= sims[k - 1])) continue;
-          if (sameStem(cv.words[j], words[i])) continue;
-          let at = order.length;
-          while (at > 0 && sims[at - 1] < s) at--;
-          order.splice(at, 0, j);
-          sims.splice(at, 0, s);
-          if (order.length > k) {
-            order.pop();
-            sims.pop();
-          }
-        }
-        if (order.length > 0) {
-          neighbourLean = order.reduce((a, j) => a + corpus!.lean(cv.rows[j], label), 0) / order.length;
-          neighbours = order.slice(0, 5).map((j) => cv.words[j]);
-        }
+  for (let i = 0; i < n; i++) {
+    const classScore = topMean(classSims, i, target.count, settings.topItems);
+    const topics = perWord.get(words[i])!;
+    let below = 0;
+    while (below < topics.length && topics[below] < classScore) below++;
+    // an embedding that knows none of the subjects cannot rank the class among them: θ_relate decides, as in Eq. 4
+    const topicPercentile = topics.length === 0 ? (classScore >= minCosine ? 1 : 0) : below / topics.length;
+    let neighbourLean: number | null = null;
+    let neighbours: string[] = [];
+    // a name's neighbours are other names: their lean tells where names are frequent, not what the class is about
+    const row = corpus?.rowOf(words[i]);
+    const name = row !== undefined && corpus!.isName(row);
+    if (found && !name) {
+      // a neighbour in meaning is a word the embedding calls related (cos ≥ θ_relate), and not a form of the word itself
+      const near = found[i]
+        .filter((nb) => nb.score >= minCosine && !sameStem(nb.word, words[i]))
+        .slice(0, settings.neighbours)
+        .map((nb) => nb.word);
+      if (near.length > 0) {
+        neighbourLean = near.reduce((a, w) => a + corpus!.lean(corpus!.rowOf(w)!, label), 0) / near.length;
+        neighbours = near.slice(0, 5);
       }
-      const byTopic = topicPercentile >= settings.topicPercentile;
-      const byCorpus = neighbourLean !== null && neighbourLean >= settings.neighbourLean;
-      out[i] = {
-        topicPercentile,
-        classScore,
-        neighbourLean,
-        neighbours,
-        related: byTopic || byCorpus,
-        because: byTopic ? 'topic' : byCorpus ? 'corpus-neighbours' : 'neither',
-        ...(name ? { name: true } : {}),
-      };
     }
+    const byTopic = topicPercentile >= settings.topicPercentile;
+    const byCorpus = neighbourLean !== null && neighbourLean >= settings.neighbourLean;
+    out[i] = {
+      topicPercentile,
+      classScore,
+      neighbourLean,
+      neighbours,
+      related: byTopic || byCorpus,
+      because: byTopic ? 'topic' : byCorpus ? 'corpus-neighbours' : 'neither',
+      ...(name ? { name: true } : {}),
+    };
   }
   return out;
 }
