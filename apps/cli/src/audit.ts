@@ -12,6 +12,7 @@ import {
   type KeywordStore,
   labelExplanations,
   naiveOracle,
+  normalizeWord,
   oracleMetrics,
   predictAll,
   verdictSampling,
@@ -284,7 +285,7 @@ function flaggedWhy(
   if (verdict !== 'untrustworthy' || !store.hasPool(label)) return {};
   const why: Record<string, string> = {};
   for (const f of unrelated) {
-    const r = store.why(label, f.word.toLowerCase());
+    const r = store.why(label, normalizeWord(f.word));
     if (r) why[f.word] = reasonSentence(r, store.oracle.meaning ?? {});
   }
   return Object.keys(why).length > 0 ? { why } : {};

@@ -20,7 +20,6 @@ import {
   WORDNET_CLASS_DESCRIPTION,
   wordMeanings,
 } from '@xtrust/oracle';
-import { loadCorpus } from './case-data.js';
 import { CLASS_NAMES, type CorpusName } from './family.js';
 import { corpusLookup, drawCase, familySeed, type DrawFamily } from './family-draw.js';
 import { thetaRelateOf } from './oracle-setups.js';
@@ -63,7 +62,8 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   const corpusOf = (name: CorpusName) => {
     let c = corpora.get(name);
     if (!c) {
-      const rows = loadCorpus({ corpus: name });
+      // the corpus the draws already loaded (corpusLookup), counted once more per class
+      const rows = lookup(name).corpus;
       c = ClassCorpus.fromTexts(
         rows.rows.map((r) => r.text),
         rows.rows.map((r) => r.label),
