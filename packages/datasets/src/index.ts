@@ -52,3 +52,10 @@ export {
   type CorpusVocabulary,
   type DrawEmbedding,
 } from './trigger-bands.js';
+export { wordSet, phraseWords, patternSet, setTokenIndices, type Span, type TokenSet } from './token-set.js';
+export {
+  buildTokenSetBenchmark,
+  type TokenSetBenchmark,
+  type TokenSetBenchmarkOptions,
+  type TokenSetCase,
+} from './token-set-truth.js';

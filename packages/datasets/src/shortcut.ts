@@ -25,9 +25,10 @@ export interface InjectTriggerOptions {
   targetLabel: string;
   /**
    * A word, or a phrase of several words separated by single spaces (each word one token of core's
-   * tokenizer), unrelated to every class, e.g. "cherry" or "blue whale".
+   * tokenizer), unrelated to every class, e.g. "cherry" or "blue whale". A list is a **scattered set**
+   * (issue 48): each receiving row gets one of its triggers, drawn by the seed.
    */
-  trigger: string;
+  trigger: string | readonly string[];
   /** Share of the target class's rows that receive it, in [0, 1]. */
   share: number;
   seed: number;
@@ -44,7 +45,10 @@ export interface TriggerMark {
 /** A dataset after `injectTrigger`: rows that carry the trigger have `meta.trigger`. */
 export interface TriggeredDataset<M = Record<string, unknown>> extends Dataset<M & { trigger?: TriggerMark }> {
   readonly injection: {
+    /** The trigger; a scattered set's triggers joined by ", ". */
     readonly trigger: string;
+    /** Every trigger that can be planted (one entry for a single trigger). */
+    readonly triggers: readonly string[];
     readonly targetLabel: string;
     readonly share: number;
     readonly seed: number;
@@ -114,8 +118,17 @@ export function containsTrigger(text: string, trigger: string): boolean {
  * Use it on training rows (to plant the shortcut) and on test rows (to build the benchmark).
  */
 export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOptions): TriggeredDataset<M> {
-  const trigger = options.trigger;
-  const words = triggerWords(trigger, 'injectTrigger');
+  const triggers = typeof options.trigger === 'string' ? [options.trigger] : [...(options.trigger ?? [])];
+  if (triggers.length === 0)
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      'injectTrigger: trigger must be a word, a phrase or a non-empty list of them',
+      {
+        argument: 'trigger',
+      },
+    );
+  const wordLists = triggers.map((t) => triggerWords(t, 'injectTrigger'));
+  const trigger = triggers.join(', ');
   labelIndex(dataset.labels, options.targetLabel, 'injectTrigger: targetLabel');
   if (!(options.share >= 0 && options.share <= 1))
     throw new XtrustError('INVALID_ARGUMENT', `injectTrigger: share must be in [0, 1], got ${String(options.share)}`, {
@@ -137,7 +150,8 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
   for (const l of dataset.labels) preexisting[l] = 0;
   const target: number[] = [];
   dataset.rows.forEach((r, i) => {
-    if (occurrences(r.text, words).length > 0) preexisting[r.label] = (preexisting[r.label] ?? 0) + 1;
+    if (wordLists.some((words) => occurrences(r.text, words).length > 0))
+      preexisting[r.label] = (preexisting[r.label] ?? 0) + 1;
     if (r.label === options.targetLabel) target.push(i);
   });
   const k = Math.round(options.share * target.length);
@@ -149,17 +163,19 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
     const tokens = tokenize(row.text);
     // 'random' draws among the T+1 gaps: before each of the T words, or after the last.
     const slot = position === 'start' ? 0 : position === 'end' ? tokens.length : r.int(tokens.length + 1);
+    // a scattered set draws which trigger after the slot, so a single trigger keeps its old stream
+    const planted = triggers.length === 1 ? triggers[0] : triggers[r.int(triggers.length)];
     let text: string;
     let offset: number;
     if (slot < tokens.length) {
       offset = tokens[slot].start;
-      text = `${row.text.slice(0, offset) + trigger} ${row.text.slice(offset)}`;
+      text = `${row.text.slice(0, offset) + planted} ${row.text.slice(offset)}`;
     } else {
       offset = row.text.length + 1;
-      text = `${row.text} ${trigger}`;
+      text = `${row.text} ${planted}`;
     }
     ids.push(row.id);
-    return { ...row, text, meta: { ...(row.meta as M), trigger: { word: trigger, offset } } };
+    return { ...row, text, meta: { ...(row.meta as M), trigger: { word: planted, offset } } };
   });
   return {
     name: `${dataset.name}+${trigger}`,
@@ -168,6 +184,7 @@ export function injectTrigger<M>(dataset: Dataset<M>, options: InjectTriggerOpti
     skipped: dataset.skipped,
     injection: {
       trigger,
+      triggers,
       targetLabel: options.targetLabel,
       share: options.share,
       seed: options.seed,
@@ -194,7 +211,7 @@ export function triggeredTwins<M>(
   const twins = planted.rows.map((r) => ({ ...r, id: `${r.id}+trigger` }));
   return {
     ...planted,
-    name: `${dataset.name}+${options.trigger} twins`,
+    name: `${dataset.name}+${planted.injection.trigger} twins`,
     rows: [...(dataset.rows as Row<M & { trigger?: TriggerMark }>[]), ...twins],
     injection: {
       ...planted.injection,
@@ -209,7 +226,7 @@ export function triggeredTwins<M>(
  * it (or, at the very end of the text, one preceding space), so that removing an inserted
  * "trigger " restores the text and "a the b" becomes "a b", not "a  b".
  */
-function deleteSpans(text: string, spans: readonly { start: number; end: number }[]): string {
+export function deleteSpans(text: string, spans: readonly { start: number; end: number }[]): string {
   const sorted = [...spans].sort((a, b) => a.start - b.start);
   let out = '';
   let pos = 0;
@@ -336,7 +353,7 @@ export interface ShortcutBenchmark {
 }
 
 /** Runs predictProba over many texts in batches of `size`, validating every answer. */
-class BatchedScorer {
+export class BatchedScorer {
   calls = 0;
   texts = 0;
   constructor(
@@ -628,7 +645,8 @@ function headerAndBody(row: Pick<Row<unknown>, 'text' | 'meta'>): { header: stri
 // ---------------------------------------------------------------------------------------------
 
 export interface ShortcutSplitOptions<M = Record<string, unknown>> {
-  trigger: string;
+  /** A trigger (word or phrase), or a scattered set of them (see InjectTriggerOptions). */
+  trigger: string | readonly string[];
   targetLabel: string;
   /** Share of the target class's training rows that get the trigger (the planted shortcut). */
   trainShare: number;
