@@ -1,6 +1,17 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
 export { sampleLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
 export {
+  resolveCandidates,
+  topCandidates,
+  omissionScores,
+  gradientScores,
+  expandCandidateMasks,
+  candidateScorer,
+  type CandidateMethod,
+  type CandidatesOption,
+  type CandidateRule,
+} from './lime-candidates.js';
+export {
   AdaptiveStop,
   RunningSelection,
   adaptiveCanStop,

@@ -19,6 +19,14 @@ import {
 } from './feature-selection.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
 import { AdaptiveStop, adaptiveCanStop, resolveAdaptive, type AdaptiveOption } from './lime-adaptive.js';
+import {
+  candidateScorer,
+  gradientScores,
+  omissionScores,
+  resolveCandidates,
+  topCandidates,
+  type CandidatesOption,
+} from './lime-candidates.js';
 import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
 import {
   VerdictStop,
@@ -77,10 +85,24 @@ export type LimeOptions = ModelCallOptions &
      * many were used, `diagnostics.verdictValue/Low/High` the last check. Not with `adaptive`.
      */
     verdict?: VerdictOption;
+    /**
+     * Candidate-restricted LIME (issue 49), off by default: a cheap pass ranks the text's words — `omission`
+     * (default; d + 1 rows through the same scorer, any classifier) or `gradient` (gradient × input, one
+     * backward pass; GradientProvider only) — and LIME then samples over the top `count` words only, the
+     * other words held present (mask 1), and fits its ridge on those columns: the explanation lists the
+     * candidates' weights, the other words get none. `params.candidates` records `{ method, count }`;
+     * `diagnostics.candidates` how many columns the fit had (min(count, d)). With count ≥ d it is the exact
+     * explanation (the omission pass is skipped). Combines with `adaptive` and `verdict`.
+     */
+    candidates?: CandidatesOption;
   };
 
 interface Prepared {
   tf: TextFeatures;
+  /** Columns of the fit: every feature, or the candidates. */
+  d: number;
+  /** The word of each column. */
+  words: readonly string[];
   data: Uint8Array;
   rows: number;
   weights: Float64Array;
@@ -219,6 +241,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
     const guard = new ProbabilityGuard('lime: classifier', k, o);
     const adaptive = resolveAdaptive(o.adaptive, numSamples);
     const verdict = resolveVerdict(o.verdict, numSamples);
+    const candidates = resolveCandidates(o.candidates, classifier);
     if (adaptive !== null && verdict !== null) {
       throw new XtrustError(
         'INVALID_ARGUMENT',
@@ -250,9 +273,23 @@ export class LimeExplainer implements Explainer<LimeOptions> {
             { argument: `texts[${i}]`, features: tf.count },
           );
         }
-        const d = tf.count;
+        const fullScorer = makeScorer(classifier, tf, guard, o, maskString);
+        let scorer = fullScorer;
+        let words = tf.words;
+        if (candidates !== null && candidates.count < tf.count) {
+          // The cheap pass: rank the words, keep the top `count` as the columns LIME samples and fits.
+          const probs0 = await fullScorer.score(new Uint8Array(tf.count).fill(1), 1);
+          const labels0 = labelsFor(probs0, 0, k, explicit, top);
+          const scores =
+            candidates.method === 'omission'
+              ? await omissionScores(fullScorer, tf.count, k, labels0, probs0)
+              : await gradientScores(classifier, tf, labels0, `lime: texts[${i}]`);
+          const cols = topCandidates(scores, candidates.count);
+          scorer = candidateScorer(fullScorer, cols, tf.count);
+          words = Array.from(cols, (c) => tf.words[c]);
+        }
+        const d = words.length;
         const samples = sampleLimeMasks(d, numSamples, rng(seed));
-        const scorer = makeScorer(classifier, tf, guard, o, maskString);
         const column = (probs: Float32Array, rows: number, l: number) => {
           const y = new Float64Array(rows);
           for (let r = 0; r < rows; r++) y[r] = probs[r * k + l];
@@ -283,7 +320,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 labels.map((label) =>
                   verdict.prepare({
                     text: tf.text,
-                    words: tf.words,
+                    words,
                     probabilities: probs0,
                     label,
                     labels: classifier.labels,
@@ -348,6 +385,8 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         const ys = labels.map((l) => column(probs, rows, l));
         prepared.push({
           tf,
+          d,
+          words,
           data: samples.data.subarray(0, rows * d),
           rows,
           weights,
@@ -361,7 +400,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
       }
 
       const fitted = await fitLimeModels(
-        prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.tf.count, weights: p.weights, ys: p.ys })),
+        prepared.map((p) => ({ data: p.data, rows: p.rows, d: p.d, weights: p.weights, ys: p.ys })),
         method,
         numFeatures,
         backend,
@@ -374,7 +413,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
         made.push(out);
         p.labels.forEach((label, l) => {
           const { fit, features: cols } = fitted[pi][l];
-          const features = Array.from(cols, (col, j) => ({ word: p.tf.words[col], weight: fit.coef[j] }));
+          const features = Array.from(cols, (col, j) => ({ word: p.words[col], weight: fit.coef[j] }));
           const check = p.verdict?.checks[l] ?? null;
           out.push(
             makeExplanation({
@@ -388,6 +427,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 bow,
                 ...(maskString === null ? {} : { maskString }),
                 ...(adaptive === null ? {} : { adaptive }),
+                ...(candidates === null ? {} : { candidates: { method: candidates.method, count: candidates.count } }),
                 ...(verdict === null || p.verdict === null
                   ? {}
                   : {
@@ -416,6 +456,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 localPrediction: fit.firstPrediction,
                 modelPrediction: probs0[label],
                 distinctFeatures: p.tf.count,
+                ...(candidates === null ? {} : { candidates: p.d }),
                 samples: p.rows,
                 ...(p.scorer === 'token-scorer' ? { modelRows: p.sent } : {}),
                 ...(check === null
