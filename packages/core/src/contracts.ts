@@ -51,6 +51,16 @@ export interface GradientProvider {
   inputGradients(text: string, labelIndex: number, options?: GradientOptions): Promise<InputGradients>;
 }
 
+/**
+ * Optional capability of a model with a position limit (a transformer's maximum sequence length): how
+ * much of a text it sees. `seenWords(text)` is the number of leading tokens of core's `tokenize(text)`
+ * whose model tokens all fall within the limit — the token count itself when nothing is cut. Explainers
+ * use it to say so when a long text's tail was invisible to the model (`Explanation.seen`).
+ */
+export interface TextLimit {
+  seenWords(text: string): number;
+}
+
 /** Self-attention of a model's last layer for one text. */
 export interface AttentionMap {
   readonly tokens: readonly ModelToken[];
@@ -94,6 +104,12 @@ export interface Explanation {
   readonly features: readonly FeatureWeight[];
   /** Class probabilities of the unperturbed text, in the classifier's label order. */
   readonly probabilities?: readonly number[];
+  /**
+   * Present when the model saw only part of the text (a TextLimit model cut it at its position limit):
+   * its first `words` of the `of` words of core's `tokenize(text)`. The words after them were invisible to
+   * the unperturbed prediction.
+   */
+  readonly seen?: { readonly words: number; readonly of: number };
   /** Method-specific diagnostics (LIME: intercept, score R², local prediction). */
   readonly diagnostics?: Readonly<Record<string, number>>;
 }
@@ -131,6 +147,9 @@ export function isGradientProvider(x: unknown): x is GradientProvider {
 }
 export function isAttentionProvider(x: unknown): x is AttentionProvider {
   return typeof (x as AttentionProvider | null)?.attentions === 'function';
+}
+export function isTextLimit(x: unknown): x is TextLimit {
+  return typeof (x as TextLimit | null)?.seenWords === 'function';
 }
 export function isLayerAttentionProvider(x: unknown): x is LayerAttentionProvider {
   return typeof (x as LayerAttentionProvider | null)?.layerAttentions === 'function';

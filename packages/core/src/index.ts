@@ -32,8 +32,15 @@ export type {
   Explainer,
   WordEmbedding,
   SentenceEncoder,
+  TextLimit,
 } from './contracts.js';
-export { isTokenScorer, isGradientProvider, isAttentionProvider, isLayerAttentionProvider } from './contracts.js';
+export {
+  isTokenScorer,
+  isGradientProvider,
+  isAttentionProvider,
+  isLayerAttentionProvider,
+  isTextLimit,
+} from './contracts.js';
 export {
   scoreMasksTs,
   validateNet,

@@ -24,6 +24,8 @@ export interface ExplanationParts {
   explained: number;
   features: readonly FeatureWeight[];
   diagnostics?: Record<string, number>;
+  /** How much of the text the model saw, when a TextLimit model cut it (`textSeen`); omitted otherwise. */
+  seen?: { words: number; of: number } | null;
 }
 
 /** Builds the one `Explanation` shape every method returns (DESIGN.md): word-level, sorted by |weight|. */
@@ -38,6 +40,7 @@ export function makeExplanation(p: ExplanationParts): Explanation {
     features: sortByMagnitude(p.features),
     probabilities: Array.from(p.probabilities, Number),
     ...(p.diagnostics ? { diagnostics: p.diagnostics } : {}),
+    ...(p.seen ? { seen: { words: p.seen.words, of: p.seen.of } } : {}),
   };
   return exp;
 }

@@ -9,7 +9,7 @@ import {
 } from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
-import { ProbabilityGuard, checkInputs, predictAll, type ModelCallOptions } from './model-calls.js';
+import { ProbabilityGuard, checkInputs, predictAll, textSeen, type ModelCallOptions } from './model-calls.js';
 import { textFeatures, type TextFeatures } from './text-features.js';
 import { aggregateToFeatures, alignTokens, type Aggregation } from './word-alignment.js';
 
@@ -113,6 +113,7 @@ export async function explainWithGradients(
   const out: Explanation[] = [];
   for (let i = 0; i < texts.length; i++) {
     const predicted = labelsFor(probs, i, k, undefined, 1)[0];
+    const seen = textSeen(classifier, tfs[i]);
     for (const label of labelsFor(probs, i, k, explicit, top)) {
       const g = await classifier.inputGradients(texts[i], label, { scales: attribution.scales, output });
       const T = checkGradients(g, attribution.scales.length, `${method}: texts[${i}]`);
@@ -128,6 +129,7 @@ export async function explainWithGradients(
           predicted,
           explained: label,
           features,
+          seen,
           diagnostics: {
             modelPrediction: probs[i * k + label],
             ...attribution.diagnostics(scores, dropped),

@@ -37,7 +37,7 @@ import {
   type VerdictOption,
   type VerdictStatistic,
 } from './lime-verdict.js';
-import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
+import { ProbabilityGuard, checkInputs, makeScorer, textSeen, type ModelCallOptions } from './model-calls.js';
 import { intOption, positiveOption, seedOption } from './options.js';
 import { resolveRidgeBackend, ridgeBatch, type RidgeBackend } from './ridge.js';
 import { textFeatures, type TextFeatures } from './text-features.js';
@@ -103,6 +103,8 @@ interface Prepared {
   d: number;
   /** The word of each column. */
   words: readonly string[];
+  /** How much of the text the model saw, when its position limit cut it. */
+  seen: { words: number; of: number } | null;
   data: Uint8Array;
   rows: number;
   weights: Float64Array;
@@ -387,6 +389,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
           tf,
           d,
           words,
+          seen: textSeen(classifier, tf),
           data: samples.data.subarray(0, rows * d),
           rows,
           weights,
@@ -450,6 +453,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
               predicted,
               explained: label,
               features,
+              seen: p.seen,
               diagnostics: {
                 intercept: fit.intercept,
                 score: fit.score,

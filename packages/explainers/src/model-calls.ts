@@ -1,4 +1,4 @@
-import { XtrustError, checkProbabilities, isTokenScorer, type Classifier } from '@xtrust/core';
+import { XtrustError, checkProbabilities, isTextLimit, isTokenScorer, type Classifier } from '@xtrust/core';
 import { PerturbedTexts, tokenMasks, type TextFeatures } from './text-features.js';
 
 /** Options every explainer shares for talking to the classifier. */
@@ -208,6 +208,24 @@ export function makeScorer(
       return out;
     },
   };
+}
+
+/**
+ * How much of a text the model saw, when it has a position limit (TextLimit) that cut this text: the
+ * first `words` of its `of` words (core's `tokenize`). Null when the model saw it all or cannot say.
+ */
+export function textSeen(classifier: Classifier, tf: TextFeatures): { words: number; of: number } | null {
+  if (!isTextLimit(classifier)) return null;
+  const of = tf.tokens.length;
+  const words = classifier.seenWords(tf.text);
+  if (!Number.isInteger(words) || words < 0 || words > of) {
+    throw new XtrustError(
+      'BAD_MODEL_OUTPUT',
+      `seenWords returned ${String(words)} for a text of ${of} words; expected an integer in [0, ${of}]`,
+      { source: 'seenWords' },
+    );
+  }
+  return words < of ? { words, of } : null;
 }
 
 /** Class probabilities of the texts themselves, in batches of `batchSize`. */

@@ -1,7 +1,7 @@
 import type { Classifier, Explainer, Explanation } from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import { explicitLabels, labelsFor, topLabelCount, type LabelOptions } from './labels.js';
-import { ProbabilityGuard, checkInputs, makeScorer, type ModelCallOptions } from './model-calls.js';
+import { ProbabilityGuard, checkInputs, makeScorer, textSeen, type ModelCallOptions } from './model-calls.js';
 import { textFeatures } from './text-features.js';
 
 export type OmissionOptions = ModelCallOptions &
@@ -52,6 +52,7 @@ export class OmissionExplainer implements Explainer<OmissionOptions> {
       const probs = await scorer.score(masks, rows);
       const probs0 = probs.subarray(0, k);
       const predicted = labelsFor(probs, 0, k, undefined, 1)[0];
+      const seen = textSeen(classifier, tf);
       for (const label of labelsFor(probs, 0, k, explicit, top)) {
         const base = probs[label];
         const features = tf.words.map((word, j) => ({ word, weight: base - probs[(j + 1) * k + label] }));
@@ -65,6 +66,7 @@ export class OmissionExplainer implements Explainer<OmissionOptions> {
             predicted,
             explained: label,
             features,
+            seen,
             diagnostics: { modelPrediction: base, distinctFeatures: d },
           }),
         );

@@ -1,7 +1,7 @@
 import type { Classifier, Explanation } from '@xtrust/core';
 import { makeExplanation } from './explanation.js';
 import { labelsFor, type LabelOptions } from './labels.js';
-import type { ModelCallOptions } from './model-calls.js';
+import { textSeen, type ModelCallOptions } from './model-calls.js';
 import type { TextFeatures } from './text-features.js';
 
 /** Options shared by the Shapley explainers. */
@@ -26,6 +26,7 @@ export function shapleyExplanations(
 ): Explanation[] {
   const k = classifier.labels.length;
   const predicted = labelsFor(probsFull, 0, k, undefined, 1)[0];
+  const seen = textSeen(classifier, tf);
   return labels.map((label, l) =>
     makeExplanation({
       text: tf.text,
@@ -37,6 +38,7 @@ export function shapleyExplanations(
       predicted,
       explained: label,
       features: tf.words.map((word, j) => ({ word, weight: values[l][j] })),
+      seen,
       diagnostics: {
         baseValue: probsEmpty[label],
         modelPrediction: probsFull[label],

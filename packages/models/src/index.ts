@@ -14,7 +14,7 @@ export {
   GRADIENT_GRAPH_FILE,
   type GradientGraphResult,
 } from './onnx-gradients.js';
-export { MaskedIds, pieceTokenizer, encodeIds, type IdRows, type PieceTokenizer } from './masked-ids.js';
+export { MaskedIds, pieceTokenizer, encodeIds, seenWordCount, type IdRows, type PieceTokenizer } from './masked-ids.js';
 export { DEFAULT_BATCH_ACTIVATIONS, defaultBatchTokens, type ScoringStats } from './length-batches.js';
 export type { SessionTuning } from './session-options.js';
 export { quantizeMatMulWeights, type QuantizeReport } from './quantize-int8.js';

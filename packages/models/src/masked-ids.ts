@@ -382,3 +382,28 @@ export function removeTokens(text: string, tokens: readonly Token[], masks: Uint
   }
   return s + text.slice(cursor);
 }
+
+/**
+ * How many leading tokens of core's `tokenize(text)` a model with this tokenizer sees: all of them when
+ * the text's ids (special tokens included) fit in `maxLength`; otherwise the largest m such that the
+ * pieces of the text up to the end of its m-th token fit in the room the truncated sequence leaves
+ * (`maxLength` minus the prefix ids: a cut sequence loses its suffix, as `encodeIds`). A binary search
+ * over prefixes of at most `maxLength` tokens (every word is at least one piece), so a 12,000-word text
+ * costs one full tokenisation and ~log2(maxLength) short ones.
+ */
+export function seenWordCount(tok: PieceTokenizer, text: string): number {
+  const tokens = tokenize(text);
+  const T = tokens.length;
+  if (tok.maxLength === Infinity || T === 0) return T;
+  if (tok.prefix.length + tok.pieces(text).length + tok.suffix.length <= tok.maxLength) return T;
+  const room = tok.maxLength - tok.prefix.length;
+  const fits = (m: number) => m === 0 || tok.pieces(text.slice(0, tokens[m - 1].end)).length <= room;
+  let lo = 0;
+  let hi = Math.min(T, Math.max(0, room));
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (fits(mid)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}

@@ -12,6 +12,7 @@ import {
   type Classifier,
   type GradientOptions,
   type InputGradients,
+  type TextLimit,
   type TokenScorer,
 } from '@xtrust/core';
 import { alignTokens, findAttentionOutput, findLayerAttentionOutputs, splitAttention } from './attention.js';
@@ -19,7 +20,15 @@ import { encodeBatch, loadLocalTokenizer, piecesOf, reverseVocab, type EncodedBa
 import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
 import { labelsFromConfig } from './labels.js';
 import { defaultBatchTokens, scoreIdRows, type PaddedBatch, type ScoringStats } from './length-batches.js';
-import { MaskedIds, encodeIds, pieceTokenizer, removeTokens, type IdRows, type PieceTokenizer } from './masked-ids.js';
+import {
+  MaskedIds,
+  encodeIds,
+  pieceTokenizer,
+  removeTokens,
+  seenWordCount,
+  type IdRows,
+  type PieceTokenizer,
+} from './masked-ids.js';
 import { GRADIENT_GRAPH_FILE, OnnxGradientGraph, transformerInputGradients } from './onnx-gradients.js';
 import { readOnnxGraph } from './onnx-external-data.js';
 import { quantizeMatMulWeights } from './quantize-int8.js';
@@ -79,7 +88,7 @@ export interface OnnxClassifierOptions {
  * When the folder has a gradient graph (`onnx/model_grad.onnx`, see onnx-gradients.ts), the instance
  * has `inputGradients` and is a GradientProvider (the graph is loaded on first use).
  */
-export class OnnxClassifier implements Classifier, TokenScorer {
+export class OnnxClassifier implements Classifier, TokenScorer, TextLimit {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
   /** Every layer's maps (LayerAttentionProvider), when the graph outputs them (`attentions.N` per layer, or a stacked `attentions`). */
   readonly layerAttentions?: (texts: readonly string[]) => Promise<AttentionMap[][]>;
@@ -229,6 +238,15 @@ export class OnnxClassifier implements Classifier, TokenScorer {
    */
   async scoreTokenMasks(text: string, masks: Uint8Array, rows: number): Promise<Float32Array> {
     return this.scoreRows(this.maskedIds(text, masks, rows));
+  }
+
+  /**
+   * TextLimit: how many leading words of core's `tokenize(text)` the model sees whole — fewer than the
+   * text has when its ids pass the tokenizer's `model_max_length` and are cut (see `seenWordCount`).
+   */
+  seenWords(text: string): number {
+    requireText(text, this.name);
+    return seenWordCount(this.pieces, text);
   }
 
   /** The id rows `scoreTokenMasks` runs (exposed for the equivalence tests and the profile). */
