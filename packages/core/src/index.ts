@@ -13,6 +13,7 @@ export { writeFileAtomic } from './fs.js';
 export { hiddenSizeOf, readHfConfig } from './hf-config.js';
 export { NON_CONTENT_WORDS } from './function-words.js';
 export { rng, type Rng } from './rng.js';
+export { wilsonInterval, type ProportionInterval } from './interval.js';
 export { matmul, matmulTransB, dot, norm, cholesky, choleskySolve, softmaxRows, type FloatArray } from './linalg.js';
 export { readJsonl, readJsonlAll, writeJsonl, JsonlWriter, type JsonlRecord } from './jsonl.js';
 export { readCsv, parseCsv, toCsv, writeCsv, type CsvRecord } from './csv.js';
