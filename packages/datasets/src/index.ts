@@ -59,3 +59,21 @@ export {
   type TokenSetBenchmarkOptions,
   type TokenSetCase,
 } from './token-set-truth.js';
+export {
+  TOKEN_CATEGORIES,
+  TOKEN_CATEGORY_NAMES,
+  tokenCategory,
+  mergedSpans,
+  removeCategory,
+  swapCategory,
+  type TokenCategory,
+} from './token-categories.js';
+export {
+  probeCategories,
+  leansOn,
+  LEAN_THRESHOLD,
+  type CategoryProbeOptions,
+  type CategoryProbe,
+  type CategoryProbeResult,
+  type FlipRate,
+} from './category-probes.js';
