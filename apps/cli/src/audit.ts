@@ -2,7 +2,7 @@
 // summary built from them. Its records (audit-records.ts), settings (audit-settings.ts) and embedding
 // ensemble (ensemble.ts) live in modules of their own, which the demo's scored check shares.
 import { argmaxRow, type Classifier, type Explanation, type Explainer, type WordEmbedding } from '@xtrust/core';
-import { sample } from '@xtrust/datasets';
+import { LEAN_THRESHOLD, leansOn, probeCategories, sample } from '@xtrust/datasets';
 import { rocAuc, rocCurve } from '@xtrust/metrics';
 import {
   explainAll,
@@ -34,6 +34,7 @@ import { auditExplainer, keywordOptions, type AuditSettings } from './audit-sett
 import { loadEnsemble } from './ensemble.js';
 import { DEFAULT_LIME_MODE } from './lime-mode.js';
 import { verdictSamplingOf } from './audit-mode.js';
+import type { CategoryProbesSummary, ProbedSummary } from './report/probes.js';
 import type { Progress, ProgressTask } from './progress.js';
 import { CHECKPOINT_SECONDS, type RunDir } from './run-dir.js';
 
@@ -351,6 +352,28 @@ export async function identifyStore(
   return store;
 }
 
+/**
+ * Category probes of an audit: CheckList invariance tests (Ribeiro et al. 2020, "Beyond Accuracy:
+ * Behavioral Testing of NLP Models with CheckList"; @xtrust/datasets probeCategories) over the audited
+ * predictions' texts — per token category, how often removing or swapping it changes the prediction — and
+ * the categories the model leans on (removal-flip Wilson lower bound > LEAN_THRESHOLD, 0.05).
+ */
+export async function auditProbes(
+  classifier: Classifier,
+  texts: readonly string[],
+  categories: readonly string[] | undefined,
+  seed: number,
+  progress: Progress,
+): Promise<CategoryProbesSummary | undefined> {
+  const probed = texts.filter((t) => t.trim() !== '');
+  if (probed.length === 0) return undefined;
+  progress.note(
+    `category probes: ${categories ? categories.join(', ') : 'all categories'} over ${probed.length} texts`,
+  );
+  const result = await probeCategories(classifier, probed, { categories, seed });
+  return { ...result, threshold: LEAN_THRESHOLD, leansOn: leansOn(result).map((p) => p.category) };
+}
+
 /** The inputs of one audit. */
 export interface AuditInputs {
   readonly classifier: Classifier;
@@ -362,11 +385,16 @@ export interface AuditInputs {
   readonly testTotal?: number;
   /** Replaces the audit's local LIME (xtrust audit --queue: the same LIME run by queue workers). */
   readonly explainer?: Explainer;
+  /**
+   * Token categories probed over the audited texts (`--category-probes`; @xtrust/datasets TOKEN_CATEGORIES
+   * names): undefined for all of them, false for none.
+   */
+  readonly categoryProbes?: readonly string[] | false;
 }
 
 /** What an audit leaves in its run directory, besides its JSONL checkpoints. */
 export interface AuditOutput {
-  readonly summary: AuditSummary;
+  readonly summary: ProbedSummary;
   readonly predictions: AuditedPrediction[];
   readonly store: KeywordStore;
 }
@@ -423,9 +451,19 @@ export async function runAudit(
     progress,
   );
   const labelSeconds = (performance.now() - labelStarted) / 1000;
+  const categoryProbes =
+    inputs.categoryProbes === false
+      ? undefined
+      : await auditProbes(
+          classifier,
+          predictions.map((p) => p.text),
+          inputs.categoryProbes,
+          settings.seed,
+          progress,
+        );
 
   const { counts: count, untrustworthyShare } = verdictCounts(predictions);
-  const summary: AuditSummary = {
+  const summary: ProbedSummary = {
     format: 'xtrust-audit',
     version: 1,
     model: { ...inputs.model, labels: [...labels] },
@@ -448,6 +486,7 @@ export async function runAudit(
     pools: poolsOf(store, 40),
     confidence: confidenceBuckets(predictions, labels.length),
     comparison: compareWithTruth(predictions, settings.thetaConf),
+    ...(categoryProbes ? { categoryProbes } : {}),
     seconds: { keywords: keywordSeconds, labelling: labelSeconds, total: (performance.now() - started) / 1000 },
   };
   return { summary, predictions, store };

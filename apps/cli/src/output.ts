@@ -1,6 +1,7 @@
 import type { AuditedPrediction, AuditSummary } from './audit-records.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
 import { relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
+import { probeLines, type ProbedSummary } from './report/probes.js';
 import type { RunDir } from './run-dir.js';
 
 /** Prints a command's result: JSON on stdout with --json, else the human lines. */
@@ -28,7 +29,7 @@ export interface AuditFiles {
  */
 export function writeAuditFiles(
   run: RunDir,
-  summary: AuditSummary,
+  summary: ProbedSummary,
   predictions: readonly AuditedPrediction[],
   attacks?: readonly AttackExample[],
 ): AuditFiles {
@@ -104,8 +105,8 @@ export function groundTruthLines(s: AuditSummary): string[] {
   return lines;
 }
 
-/** The human summary of an audit: accuracy, share of untrustworthy correct predictions, top spurious words, where the report is. */
-export function formatAudit(s: AuditSummary, files: AuditFiles): string {
+/** The human summary of an audit: accuracy, share of untrustworthy correct predictions, top spurious words, category probes, where the report is. */
+export function formatAudit(s: ProbedSummary, files: AuditFiles): string {
   const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)} %`);
   const v = s.verdicts;
   const lines = [
@@ -115,6 +116,7 @@ export function formatAudit(s: AuditSummary, files: AuditFiles): string {
     ...spuriousLines(s, 8),
     ...relatedLines(s),
   ];
+  lines.push(...probeLines(s));
   lines.push(...groundTruthLines(s));
   lines.push(`report                ${files.report}`);
   return lines.join('\n');

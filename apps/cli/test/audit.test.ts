@@ -59,6 +59,34 @@ describe('xtrust audit on a saved model and CSV files', () => {
     }
   });
 
+  it('probes token categories over the audited texts (CheckList) and shows them in the report', () => {
+    const p = audit.summary.categoryProbes;
+    expect(p).toMatchObject({ method: 'checklist-invariance', texts: 40, seed: 0, threshold: 0.05 });
+    expect(p.categories.map((c: { category: string }) => c.category)).toEqual([
+      'person-names',
+      'numbers',
+      'years',
+      'urls',
+      'emails',
+      'markup',
+      'mail-headers',
+    ]);
+    for (const c of p.categories) {
+      expect(c.texts + c.without).toBe(40);
+      if (c.removal) expect(c.removal.lo).toBeLessThanOrEqual(c.removal.rate);
+    }
+    // the two hostile texts carry markup (<script>, <img …>)
+    expect(p.categories.find((c: { category: string }) => c.category === 'markup').texts).toBeGreaterThanOrEqual(2);
+    const leaned = p.categories
+      .filter((c: { removal: { lo: number } | null }) => c.removal && c.removal.lo > p.threshold)
+      .map((c: { category: string }) => c.category);
+    expect([...p.leansOn].sort()).toEqual(leaned.sort());
+    expect(p.cost.modelCalls).toBeGreaterThan(0);
+    const html = readFileSync(audit.files.report, 'utf8');
+    expect(html.includes('<section id="category-probes"><h2>Category probes</h2>')).toBe(true);
+    for (const c of p.categories) expect(html.includes(`>${c.category}</td><td>${c.texts}</td>`)).toBe(c.texts > 0);
+  });
+
   it('writes predictions.jsonl (one line a test row), the keyword store and a complete manifest', () => {
     const lines = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8')
       .trim()

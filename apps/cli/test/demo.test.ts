@@ -29,6 +29,11 @@ describe('xtrust demo (small settings)', () => {
     expect(truths.filter((t) => t === false).length).toBe(g.untrustworthy);
     expect(g.ambiguous['survives-but-spurious-alone-suffices']).toBeGreaterThan(g.trustworthy + g.untrustworthy);
     expect(summary.comparison).toMatchObject({ tooSmall: true, rows: [] });
+    // category probes (CheckList): every audited text has a header block, probed by removal only
+    const headers = summary.categoryProbes.categories.find((c: { category: string }) => c.category === 'mail-headers');
+    expect(headers).toMatchObject({ texts: 30, without: 0, swap: null });
+    expect(headers.removal.texts).toBe(30);
+    expect(readFileSync(files.report, 'utf8')).toContain('<section id="category-probes">');
     // the scored check beside it: a planted trigger decides ≥ 100 of each, TOKI and Naive are scored with intervals
     const sc = summary.scoredCase;
     expect(sc).toMatchObject({

@@ -7,6 +7,7 @@ import { ORACLES, resolveOracle, type OracleName } from '@xtrust/oracle';
 import { readClassDescriptions } from '../class-descriptions-file.js';
 import { LIME_MODE_HELP, limeModeArg, type LimeMode } from '../lime-mode.js';
 import { DEFAULT_AUDIT_MODE, resolveLimeMode, withAuditModeOption, type AuditMode } from '../audit-mode.js';
+import { LEAN_THRESHOLD, TOKEN_CATEGORY_NAMES } from '@xtrust/datasets';
 
 /** Defaults of the audit settings: a few minutes on two cores. The paper's scale: --train-sample 2000 --samples 5000. */
 export const AUDIT_DEFAULTS = {
@@ -104,6 +105,37 @@ export function withAuditSettings(c: Command): Command {
     );
 }
 
+/**
+ * Parses `--category-probes`: `all` (undefined: every category of @xtrust/datasets TOKEN_CATEGORIES),
+ * `none` (false: no probes) or a comma-separated list of category names.
+ */
+export function categoryProbesArg(value: string): string[] | false | undefined {
+  const v = value.trim();
+  if (v === 'all') return undefined;
+  if (v === 'none') return false;
+  const names = v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  for (const n of names)
+    if (!TOKEN_CATEGORY_NAMES.includes(n))
+      throw new InvalidArgumentError(
+        `unknown token category "${n}" (expected all, none or a comma-separated list of ${TOKEN_CATEGORY_NAMES.join(', ')})`,
+      );
+  if (names.length === 0)
+    throw new InvalidArgumentError(`expected all, none or a list of ${TOKEN_CATEGORY_NAMES.join(', ')}`);
+  return [...new Set(names)];
+}
+
+/** `--category-probes` (demo and audit): CheckList-style probes of token categories over the audited texts. */
+export function withCategoryProbesOption(c: Command): Command {
+  return c.option(
+    '--category-probes <list>',
+    `token categories probed over the audited texts (CheckList invariance tests: how often removing or swapping them changes the prediction): all (default), none, or a list of ${TOKEN_CATEGORY_NAMES.join(', ')}; "leans on" when the removal-flip Wilson 95 % lower bound exceeds ${LEAN_THRESHOLD}`,
+    categoryProbesArg,
+  );
+}
+
 /** Parsed audit-setting flags. */
 export interface AuditSettingFlags {
   trainSample: number;
@@ -120,6 +152,8 @@ export interface AuditSettingFlags {
   limeMode?: LimeMode;
   auditMode?: AuditMode;
   keywordMethod?: KeywordMethod;
+  /** `--category-probes`: undefined for all categories, false for none, else the names (not part of AuditSettings: probes never change a run's checkpoints). */
+  categoryProbes?: string[] | false;
 }
 
 /** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */

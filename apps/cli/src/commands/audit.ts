@@ -2,7 +2,7 @@ import { basename, resolve } from 'node:path';
 import { Command } from 'commander';
 import { modelFingerprint } from '@xtrust/oracle';
 import { runAudit } from '../audit.js';
-import type { AuditSummary } from '../audit-records.js';
+import type { ProbedSummary } from '../report/probes.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
 import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
@@ -11,7 +11,7 @@ import { examples, positiveIntArg, withCommonOptions, withRunOptions, type RunFl
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
-import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
+import { auditSettings, withAuditSettings, withCategoryProbesOption, type AuditSettingFlags } from './audit-options.js';
 import { queuedAuditExplainer, withQueueOption } from './worker.js';
 import { limeModeParts } from '../lime-mode.js';
 import { runKeySettings } from '../audit-settings.js';
@@ -74,12 +74,13 @@ export async function runUserAudit(
       train,
       test,
       explainer: await queuedAuditExplainer(options, settings),
+      categoryProbes: options.categoryProbes,
     },
     settings,
     run,
     progress,
   );
-  let summary: AuditSummary = output.summary;
+  let summary: ProbedSummary = output.summary;
   let attacks: Awaited<ReturnType<typeof attackPredictions>>['examples'] | undefined;
   if (options.attack) {
     const a = await attackPredictions(
@@ -109,6 +110,7 @@ export function auditCommand(): Command {
     'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC',
   );
   withAuditSettings(c);
+  withCategoryProbesOption(c);
   withQueueOption(c);
   c.option(
     '--attack <recipe>',

@@ -12,14 +12,15 @@ import {
 import { BuiltinClassifier, BUILTIN_KINDS, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { runAudit } from '../audit.js';
-import { groundTruthCounts, type AuditRow, type AuditSummary, type GroundTruthCounts } from '../audit-records.js';
+import { groundTruthCounts, type AuditRow, type GroundTruthCounts } from '../audit-records.js';
 import { runKeySettings, type AuditSettings } from '../audit-settings.js';
 import { runScoredCase } from '../scored-case.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
 import { checkClassNames } from '../data-files.js';
 import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
-import { auditSettings, withAuditSettings, type AuditSettingFlags } from './audit-options.js';
+import { auditSettings, withAuditSettings, withCategoryProbesOption, type AuditSettingFlags } from './audit-options.js';
+import type { ProbedSummary } from '../report/probes.js';
 import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
 import { Progress } from '../progress.js';
 import { int8NeedsOnnx, limeModeParts } from '../lime-mode.js';
@@ -145,7 +146,7 @@ async function demoModel(
 
 /** What `xtrust demo` prints with --json. */
 export interface DemoResult {
-  summary: AuditSummary;
+  summary: ProbedSummary;
   files: AuditFiles;
 }
 
@@ -246,12 +247,13 @@ export async function runDemo(
       train: split.train.map((r) => ({ text: r.text, label: r.label })),
       test,
       testTotal: split.test.length,
+      categoryProbes: options.categoryProbes,
     },
     { ...settings, testSample: 0 },
     run,
     progress,
   );
-  let summary: AuditSummary = {
+  let summary: ProbedSummary = {
     ...output.summary,
     settings: { ...output.summary.settings, testSample: options.testSample },
     ...(groundTruth ? { groundTruth } : {}),
@@ -326,6 +328,7 @@ export function demoCommand(): Command {
     )
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
+  withCategoryProbesOption(c);
   c.option(
     '--no-scored-check',
     'skip the planted-trigger case scored beside the audit (TOKI and Naive against a known ground truth)',

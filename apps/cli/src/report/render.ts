@@ -3,6 +3,7 @@ import { chartJsSource } from './assets.js';
 import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { classColour, highlightText, markSubstitutions } from './highlight.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from '../ground-truth-text.js';
+import { probesSection, type ProbedSummary } from './probes.js';
 
 /** One attack example for the report: the text before and after, and what the model said. */
 export interface AttackExample {
@@ -16,7 +17,7 @@ export interface AttackExample {
 
 /** Everything a report shows. */
 export interface ReportInput {
-  readonly summary: AuditSummary;
+  readonly summary: ProbedSummary;
   readonly predictions: readonly AuditedPrediction[];
   readonly attacks?: readonly AttackExample[];
   readonly title?: string;
@@ -225,7 +226,7 @@ h1{margin-bottom:0}h2{border-bottom:1px solid #ddd;padding-bottom:.2em;margin-to
 .pred,.attack{border:1px solid #ddd;border-radius:6px;margin:.7em 0;padding:.5em .8em}.pred header,.attack header{font-size:.92em;color:#444;margin-bottom:.3em}
 .text{white-space:pre-wrap;font-family:ui-monospace,monospace;font-size:12px;max-height:18em;overflow:auto;background:#fafafa;padding:.4em;border-radius:4px;margin:.2em 0}
 mark.w{color:inherit;border-radius:2px}.cut{color:#777;font-style:italic}.words{font-size:.9em;margin-top:.3em}
-.rel{color:#1a7f37}.unr{color:#b42318}.verdict{font-weight:600}.v-trustworthy{color:#1a7f37}.v-untrustworthy{color:#b42318}.v-incorrect{color:#777}.v-unknown{color:#9a6700}
+.rel{color:#1a7f37}.unr{color:#b42318}tr.leans td{background:#fdecea}.verdict{font-weight:600}.v-trustworthy{color:#1a7f37}.v-untrustworthy{color:#b42318}.v-incorrect{color:#777}.v-unknown{color:#9a6700}
 del{background:#fdd;text-decoration:line-through}ins{background:#dfd}
 .panels{display:grid;grid-template-columns:1fr 1fr;gap:.6em}.panel h5{margin:.2em 0;font-weight:500;color:#555}`;
 
@@ -268,6 +269,7 @@ export function renderReport(input: ReportInput): string {
 ${summarySection(s)}
 ${confidenceSection(s)}
 ${poolsSection(s)}
+${probesSection(s)}
 ${comparisonSection(s)}
 ${scoredCaseSection(s)}
 ${attacksSection(input.attacks)}
