@@ -56,6 +56,11 @@ export {
   type SelectionRule,
 } from './keyword-selection.js';
 export { ClassCorpus, type ClassCorpusJson, type ClassCorpusOptions } from './class-corpus.js';
+export {
+  WordCooccurrence,
+  type CooccurrenceSettings,
+  type WordCooccurrenceJson,
+} from './word-cooccurrence.js';
 export { wordMeanings, type MeaningSettings, type WordMeaning } from './word-meaning.js';
 export { BACKGROUND_TOPICS } from './background-topics.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
@@ -65,6 +70,7 @@ export {
   labelExplanations,
   labelTolerant,
   verdictOf,
+  groupedWeights,
   relatedness,
   predictAll,
   type TrustLabel,

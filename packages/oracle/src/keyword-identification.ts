@@ -16,6 +16,7 @@ import { predictAll } from './trust-labels.js';
 import { isFunctionWord } from './function-words.js';
 import { evidenceTexts, sampleVocabulary, tokenResponses } from './token-response.js';
 import { ClassCorpus, type ClassCorpusOptions } from './class-corpus.js';
+import { WordCooccurrence } from './word-cooccurrence.js';
 
 /** How much of the training corpus a store keeps for the meaning test (words in ≥ 5 texts, the 20,000 most widespread). */
 export const MEANING_CORPUS: ClassCorpusOptions = Object.freeze({ minTexts: 5, maxWords: 20000 });
@@ -135,6 +136,13 @@ export async function identifyKeywords(
     explained.map((i) => trainLabels[i]),
   );
   options.onProgress?.({ phase: 'keywords', done: labels.length, total: labels.length });
+  // the verdict's word groups: which pool words travel together in the whole training corpus
+  if (oracle.cooccurrence)
+    store.cooccurrence = WordCooccurrence.fromTexts(
+      trainTexts,
+      new Set(labels.flatMap((l) => (store.hasPool(l) ? store.pool(l).map((w) => w.word) : []))),
+      oracle.cooccurrence,
+    );
   if (oracle.tokenCheck) {
     await checkSurfaceTokens(
       store,

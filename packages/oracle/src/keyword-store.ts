@@ -5,6 +5,7 @@ import { XtrustError, type Classifier, type Explanation, type WordEmbedding } fr
 import { pluralityColumns } from './ensemble-vote.js';
 import { selectKeywords, type MemberReason, type SelectionRule } from './keyword-selection.js';
 import { ClassCorpus, type ClassCorpusJson } from './class-corpus.js';
+import { WordCooccurrence, type WordCooccurrenceJson } from './word-cooccurrence.js';
 import { TOKI_PAPER, checkOracle, oracleEmbeddings, type OracleConfig } from './oracle-config.js';
 import { classNameVector } from './word-vectors.js';
 import { WordPools, type PooledWord } from './word-pool.js';
@@ -116,6 +117,8 @@ export interface KeywordStoreJson {
   provenance: KeywordStoreProvenance;
   /** The training corpus's per-class text frequencies, when the configuration's meaning test reads them (absent: none). */
   corpus?: ClassCorpusJson;
+  /** Which pool words travel together in the training texts, when the configuration groups them (OracleConfig.cooccurrence). */
+  cooccurrence?: WordCooccurrenceJson;
   classes: {
     label: string;
     className: string;
@@ -177,6 +180,13 @@ export class KeywordStore {
    * it, and then the topic percentile decides alone. Saved with the store.
    */
   corpus: ClassCorpus | null = null;
+
+  /**
+   * Which pool words travel together in the training texts (OracleConfig.cooccurrence): the verdict weighs
+   * a group of a prediction's unrelated words as one reason. null until identifyKeywords sets it; then
+   * every word is weighed alone. Saved with the store.
+   */
+  cooccurrence: WordCooccurrence | null = null;
 
   private constructor(
     readonly fingerprint: string,
@@ -657,6 +667,7 @@ export class KeywordStore {
       ensemble: this.ensemble.map((m) => ({ ...m })),
       provenance: { ...this.provenance },
       ...(this.corpus ? { corpus: this.corpus.toJSON() } : {}),
+      ...(this.cooccurrence ? { cooccurrence: this.cooccurrence.toJSON() } : {}),
       classes: this.labels.map((l) => ({
         label: l,
         className: this.classNames[l],
@@ -705,6 +716,7 @@ export class KeywordStore {
       oracle: json.oracle ? { ...TOKI_PAPER, ...json.oracle } : TOKI_PAPER,
     });
     if (json.corpus) store.corpus = ClassCorpus.fromJSON(json.corpus);
+    if (json.cooccurrence) store.cooccurrence = WordCooccurrence.fromJSON(json.cooccurrence);
     for (const c of json.classes) {
       const st = store.requireLabel(c.label);
       for (const [word, sum, count] of c.pool) store.pools.restore(c.label, word, sum, count);

@@ -1,4 +1,5 @@
 import { XtrustError, type WordEmbedding } from '@xtrust/core';
+import { checkCooccurrenceSettings, type CooccurrenceSettings } from './word-cooccurrence.js';
 import { AllButTheTopEmbedding, StaticEmbedding, wordnet } from '@xtrust/embeddings';
 import type { TokenCheckSettings } from './token-response.js';
 import type { MeaningSettings } from './word-meaning.js';
@@ -95,6 +96,13 @@ export interface OracleConfig {
    * null / absent: Eq. 4 (the cluster mean against θ_relate).
    */
   readonly meaning?: MeaningSettings | null;
+  /**
+   * Words that travel together are one reason (word-cooccurrence.ts, issue 48): with `decisive-word`, the
+   * verdict groups a prediction's unrelated words whose training texts overlap (Jaccard ≥ minJaccard) and
+   * weighs each group's summed weight where it weighed one word — a phrase planted as a shortcut counts
+   * as the one reason it is. null / absent: every word alone.
+   */
+  readonly cooccurrence?: CooccurrenceSettings | null;
 }
 
 /** The paper's TOKI (§3, Eqs. 1–6): raw vectors, θ_dist 0.3, a cluster is related when its mean vector is. */
@@ -279,6 +287,7 @@ export function checkOracle(c: OracleConfig): void {
     for (const f of ['neighbours', 'topItems'] as const)
       if (!(Number.isInteger(m[f]) && m[f] > 0)) throw bad(`meaning.${f}`, 'a positive integer', m[f]);
   }
+  if (c.cooccurrence != null) checkCooccurrenceSettings(c.cooccurrence, 'oracle configuration cooccurrence');
   if (c.tokenCheck !== null) {
     const t = c.tokenCheck;
     if (typeof t !== 'object')

@@ -1,3 +1,4 @@
+import type { WordCooccurrence } from './word-cooccurrence.js';
 import {
   XtrustError,
   argmaxRow,
@@ -156,7 +157,7 @@ export async function labelExplanations(
         isUnr,
         e,
         ci,
-        heaviestSum(unrelated, store.oracle.decisiveWords ?? 1),
+        heaviestSum(groupedWeights(unrelated, store.cooccurrence), store.oracle.decisiveWords ?? 1),
       )
         ? 'trustworthy'
         : 'untrustworthy',
@@ -333,6 +334,18 @@ export async function predictAll(
     onProgress?.({ phase: 'predict', done: Math.min(texts.length, b + batch), total: texts.length });
   }
   return out;
+}
+
+/**
+ * The unrelated words as the reasons `decisive-word` weighs: each word alone, or — with the store's word
+ * co-occurrence (OracleConfig.cooccurrence) — each group of words that travel together, its weights summed.
+ */
+export function groupedWeights(
+  fs: readonly { readonly word: string; readonly weight: number }[],
+  cooccurrence: WordCooccurrence | null,
+): { weight: number }[] {
+  if (!cooccurrence || fs.length < 2) return fs.map((f) => ({ weight: f.weight }));
+  return cooccurrence.groups(fs.map((f) => f.word)).map((g) => ({ weight: g.reduce((a, i) => a + fs[i].weight, 0) }));
 }
 
 /** The sum of the `n` largest weights of `fs` (0 when empty): the few unrelated words `decisive-word` weighs against half the margin. */
