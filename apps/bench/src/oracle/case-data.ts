@@ -9,6 +9,8 @@
 import { tokenize, XtrustError, type Classifier } from '@xtrust/core';
 import {
   buildShortcutBenchmark,
+  buildTokenSetBenchmark,
+  wordSet,
   loadBrown,
   loadSotu,
   loadSpamAssassin,
@@ -18,6 +20,7 @@ import {
   type Dataset,
   type Row,
   type ShortcutBenchmark,
+  type TokenSet,
 } from '@xtrust/datasets';
 import { trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { CLASS_NAMES, DEFAULT_CLASSES, type CaseSpec } from './family.js';
@@ -88,7 +91,8 @@ export interface CaseData {
   readonly corpus: string;
   readonly labels: readonly string[];
   readonly classNames: Readonly<Record<string, string>>;
-  readonly mode: 'trigger' | 'headers';
+  /** 'tokens': a category case (issue 48), nothing planted. */
+  readonly mode: 'trigger' | 'headers' | 'tokens';
   readonly train: readonly Row<unknown>[];
   /** Validation and test pools: rows of their split, plus (trigger) a twin carrying the trigger of each target-class row. */
   readonly validation: readonly Row<unknown>[];
@@ -113,6 +117,7 @@ export interface PrepareOptions {
 export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
   const corpus = options.corpus ?? loadCorpus(spec);
   const headers = spec.corpus === 'headers';
+  const category = spec.set === 'category';
   const rows = headers
     ? cutBodies(corpus.rows, spec.words)
     : spec.words === 'all'
@@ -125,7 +130,7 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
       : headers
         ? `body cut to ${spec.words} words`
         : `windows of ${spec.words} words (≤ ${options.windowsPerText} per text)`;
-  if (headers) {
+  if (headers || category) {
     const split = stratifiedSplit(rows, {
       testFraction: options.testFraction,
       validationFraction: options.validationFraction,
@@ -137,14 +142,16 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
       corpus: corpus.name,
       labels: corpus.labels,
       classNames,
-      mode: 'headers',
+      mode: category ? 'tokens' : 'headers',
       train: split.train,
       validation: split.validation,
       test: split.test,
       testFraction: options.testFraction,
       plantedTrain: 0,
       preexisting: {},
-      note: `${corpus.name}, ${lengths}; the spurious part is the header block`,
+      note: category
+        ? `${corpus.name}, ${lengths}; nothing planted: the spurious part is the category "${spec.category}"`
+        : `${corpus.name}, ${lengths}; the spurious part is the header block`,
     };
   }
   const target = spec.target ?? corpus.labels[0];
@@ -155,9 +162,11 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
       { argument: 'target' },
     );
   const trigger = spec.trigger!;
+  // a scattered set plants one of its words per text (injectTrigger with a list)
+  const planted = spec.set === 'scattered' ? trigger.split(' ') : trigger;
   const ds: Dataset<unknown> = { name: corpus.name, labels: corpus.labels, rows, skipped: { count: 0, reasons: {} } };
   const s = shortcutSplit(ds, {
-    trigger,
+    trigger: planted,
     targetLabel: target,
     trainShare: spec.share,
     testShare: 'twins',
@@ -181,7 +190,7 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
     testFraction: options.testFraction,
     plantedTrain: s.train.injection.ids.length,
     preexisting,
-    note: `${corpus.name}, ${lengths}; "${trigger}" in ${Math.round(spec.share * 100)} % of the ${target} training texts (${s.train.injection.ids.length}); evaluation pools: every text, plus a twin with the trigger of each ${target} text`,
+    note: `${corpus.name}, ${lengths}; ${spec.set === 'scattered' ? `one of the words "${trigger}"` : `"${trigger}"`} in ${Math.round(spec.share * 100)} % of the ${target} training texts (${s.train.injection.ids.length}); evaluation pools: every text, plus a twin with the trigger of each ${target} text${spec.set ? `; ground truth by removing ${spec.set === 'phrase' ? "the phrase's words" : 'the set'} wherever they occur` : ''}`,
   };
 }
 
@@ -193,8 +202,8 @@ export interface BuiltCase {
   /** kit-bert: the fine-tuned folder and its training figures. */
   readonly transformer?: KitBertInfo;
   readonly testAccuracy: number;
-  readonly bench: ShortcutBenchmark;
-  readonly validationBench?: ShortcutBenchmark;
+  readonly bench: CaseBenchmark;
+  readonly validationBench?: CaseBenchmark;
   /** Each test fraction tried, with the ground-truth counts it gave. */
   readonly attempts: readonly { testFraction: number; trustworthy: number; untrustworthy: number; rests?: number }[];
   /** Both sides reach the minimum: the case is scored. */
@@ -202,7 +211,47 @@ export interface BuiltCase {
   readonly trainSeconds: number;
 }
 
+/** A case's ground truth: one trigger or the headers (buildShortcutBenchmark), or a token set (issue 48). */
+export type CaseBenchmark = Pick<ShortcutBenchmark, 'cases' | 'counts' | 'labels' | 'spuriousAlone'>;
+
+/**
+ * The token set a natural-shortcut case's ground truth removes (issue 48): a phrase's or a scattered set's
+ * words wherever they occur, or a category (resolved by `category`); null for a single trigger or headers.
+ */
+export function caseTokenSet(spec: CaseSpec, category?: (name: string) => TokenSet): TokenSet | null {
+  if (!spec.set) return null;
+  if (spec.set === 'category') {
+    if (!category || !spec.category)
+      throw new XtrustError('INVALID_ARGUMENT', 'a category case needs its category and a category lookup', {
+        argument: 'category',
+      });
+    return category(spec.category);
+  }
+  return wordSet(
+    tokenize(spec.trigger!).map((t) => t.text),
+    spec.trigger,
+  );
+}
+
+/** The ground truth of `rows` under the case's definition: a token set when it has one, else a trigger or the headers. */
+async function caseTruth(
+  spec: CaseSpec,
+  data: CaseData,
+  model: Classifier,
+  rows: readonly Row<unknown>[],
+  set: TokenSet | null,
+) {
+  if (set) return buildTokenSetBenchmark(model, rows, { set, ...(spec.side === 'related' ? { related: true } : {}) });
+  return buildShortcutBenchmark(model, rows, {
+    mode: data.mode as 'trigger' | 'headers',
+    ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}),
+    ...(spec.side === 'related' ? { triggerRelated: true } : {}),
+  });
+}
+
 export interface BuildOptions extends Omit<PrepareOptions, 'testFraction'> {
+  /** Resolves a category case's token category by name (the bench passes @xtrust/datasets' categories). */
+  readonly category?: (name: string) => TokenSet;
   readonly kind: ModelKind;
   /** Required with kind kit-bert: the encoder, epochs, threads and cache folder of the fine-tuning (its seed is the case's). */
   readonly kitBert?: Omit<KitBertSettings, 'seed'>;
@@ -222,6 +271,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
     throw new XtrustError('INVALID_ARGUMENT', 'buildCase: no test fraction', { argument: 'testFractions' });
   const corpus = options.corpus ?? loadCorpus(spec);
   const attempts: { testFraction: number; trustworthy: number; untrustworthy: number; rests?: number }[] = [];
+  const tokenSet = caseTokenSet(spec, options.category);
   let last: BuiltCase | undefined;
   for (const testFraction of options.testFractions) {
     const data = prepareCase(spec, { ...options, corpus, testFraction });
@@ -251,12 +301,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
         { seed: spec.seed, labels: data.labels },
       );
     const trainSeconds = (performance.now() - t0) / 1000;
-    const gt = {
-      mode: data.mode,
-      ...(data.mode === 'trigger' ? { trigger: data.spec.trigger } : {}),
-      ...(spec.side === 'related' ? { triggerRelated: true } : {}),
-    };
-    const bench = await buildShortcutBenchmark(model, data.test, gt);
+    const bench = await caseTruth(spec, data, model, data.test, tokenSet);
     const { trustworthy, untrustworthy, incorrect } = bench.counts;
     const rests = bench.cases.filter((c) => c.restsOnTrigger).length;
     attempts.push({ testFraction, trustworthy, untrustworthy, ...(spec.side === 'related' ? { rests } : {}) });
@@ -285,11 +330,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
   if (options.validation && last)
     last = {
       ...last,
-      validationBench: await buildShortcutBenchmark(last.model, last.data.validation, {
-        mode: last.data.mode,
-        ...(last.data.mode === 'trigger' ? { trigger: last.data.spec.trigger } : {}),
-        ...(spec.side === 'related' ? { triggerRelated: true } : {}),
-      }),
+      validationBench: await caseTruth(spec, last.data, last.model, last.data.validation, tokenSet),
     };
   return last!;
 }

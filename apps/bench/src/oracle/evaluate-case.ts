@@ -120,7 +120,7 @@ export interface CaseResult {
   readonly name: string;
   readonly spec: CaseSpec;
   readonly corpus: string;
-  readonly mode: 'trigger' | 'headers';
+  readonly mode: 'trigger' | 'headers' | 'tokens';
   readonly note: string;
   readonly model: string;
   /** kit-bert: the fine-tuned folder and its training figures. */

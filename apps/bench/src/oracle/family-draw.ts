@@ -14,11 +14,12 @@
  * (related-triggers.ts `heldOutRelated`): a prediction resting on it is right for the right reason, ground
  * truth trustworthy. Its validation (seeds 3,000 + i) and test (seeds 4,000 + i) ranges are disjoint too.
  */
-import { rng, type Rng } from '@xtrust/core';
+import { rng, tokenize, type Rng } from '@xtrust/core';
 import {
   BANDS,
   corpusVocabulary,
   drawTrigger,
+  leansOnTarget,
   type Band,
   type CorpusVocabulary,
   type DrawEmbedding,
@@ -26,22 +27,50 @@ import {
 import type { CaseSpec, CorpusName } from './family.js';
 import { loadCorpus, type CorpusRows } from './case-data.js';
 import { heldOutRelated, relatedTo } from './related-triggers.js';
+import { familyPhrases } from './boilerplate-phrases.js';
 
-/** The unrelated families (shortcut.js --family). */
-export type FamilyName = 'validation' | 'test';
+/** The natural-shortcut families of issue 48: boilerplate phrases, scattered word sets, categories on unplanted models. */
+export const NATURAL_FAMILIES = [
+  'phrase-validation',
+  'phrase-test',
+  'scattered-validation',
+  'scattered-test',
+  'category-validation',
+  'category-test',
+] as const;
+export type NaturalFamilyName = (typeof NATURAL_FAMILIES)[number];
+/** The unrelated families (shortcut.js --family): single planted words, and the natural-shortcut families. */
+export type FamilyName = 'validation' | 'test' | NaturalFamilyName;
 /** The related-trigger control families (related-controls.js --family). */
 export type RelatedFamilyName = 'related-validation' | 'related-test';
 /** The family a seed belongs to. */
 export type DrawFamily = FamilyName | RelatedFamilyName;
-export const FAMILY_NAMES: readonly DrawFamily[] = ['validation', 'test', 'related-validation', 'related-test'];
+export const FAMILY_NAMES: readonly DrawFamily[] = [
+  'validation',
+  'test',
+  'related-validation',
+  'related-test',
+  ...NATURAL_FAMILIES,
+];
 export const FAMILY_SEEDS: Readonly<Record<DrawFamily, number>> = {
   validation: 1000,
   test: 2000,
   'related-validation': 3000,
   'related-test': 4000,
+  'phrase-validation': 5000,
+  'phrase-test': 6000,
+  'scattered-validation': 7000,
+  'scattered-test': 8000,
+  'category-validation': 9000,
+  'category-test': 10000,
 };
-/** Seeds per family: the ranges [1000, 1999], [2000, 2999], [3000, 3999] and [4000, 4999] never overlap. */
+/** Seeds per family: the ranges [1000, 1999], [2000, 2999], … [10000, 10999] never overlap. */
 export const FAMILY_SIZE = 1000;
+
+/** Whether a family is one of issue 48's natural-shortcut families. */
+export function isNaturalFamily(family: DrawFamily): family is NaturalFamilyName {
+  return (NATURAL_FAMILIES as readonly string[]).includes(family);
+}
 
 /** Whether a family plants related words (the control family of issue 47). */
 export function isRelatedFamily(family: DrawFamily): family is RelatedFamilyName {
@@ -74,7 +103,7 @@ function drawBand(r: Rng): Band {
 
 /** A drawn case: the spec the benchmark runs, plus the band its trigger came from ('related' for the control family). */
 export interface DrawnCase extends CaseSpec {
-  readonly band: Band | 'related';
+  readonly band: Band | 'related' | 'category';
   readonly family: DrawFamily;
   /** Unrelated families: candidate triggers skipped because a person calls them related to the target (issue 47). */
   readonly skippedRelated?: readonly string[];
@@ -154,6 +183,133 @@ export function drawCase(seed: number, lookup: CorpusLookup, embedding: DrawEmbe
     corpus,
     trigger,
     triggerKind: band,
+    target,
+    share,
+    words,
+    seed,
+    band,
+    family,
+    ...(skipped.length ? { skippedRelated: skipped } : {}),
+  };
+}
+
+/** The bands a scattered set's words come from (a made-up word set is as easy as one made-up word: left out). */
+export const SCATTERED_BANDS: readonly Band[] = ['everyday', 'mid', 'rare'];
+/** A scattered set holds 2 to 10 words (issue 48). */
+export const SCATTERED_SIZE = [2, 10] as const;
+
+/**
+ * Category cases on **unplanted** models (issue 48): the corpus, the token category whose removal is the
+ * intervention (token-categories of @xtrust/datasets, by name), and the window lengths drawn from. Short
+ * windows make a category decisive more often; the header case keeps the whole header block and cuts the
+ * body to a few words, so the body alone is often undecided and the case is decidable. Written before any run.
+ */
+export const CATEGORY_CASES: readonly {
+  readonly corpus: CorpusName;
+  readonly category: string;
+  readonly words: readonly number[];
+}[] = [
+  { corpus: 'spam', category: 'numbers', words: [20, 40, 60] },
+  { corpus: 'spam', category: 'urls', words: [20, 40, 60] },
+  { corpus: 'spam', category: 'emails', words: [20, 40, 60] },
+  { corpus: 'spam', category: 'person-names', words: [20, 40, 60] },
+  { corpus: 'headers', category: 'mail-headers', words: [5, 10, 20] },
+  { corpus: 'headers', category: 'emails', words: [5, 10, 20] },
+  { corpus: 'headers', category: 'numbers', words: [5, 10, 20] },
+  { corpus: 'sotu', category: 'years', words: [20, 40, 60] },
+  { corpus: 'sotu', category: 'person-names', words: [20, 40, 60] },
+  { corpus: 'sotu', category: 'numbers', words: [20, 40, 60] },
+  { corpus: 'brown', category: 'person-names', words: [20, 40, 60] },
+  { corpus: 'brown', category: 'numbers', words: [20, 40, 60] },
+];
+
+/** A phrase's or a set's word that a person calls related to the target, or that the target's texts already lean on. */
+function spoiled(
+  words: readonly string[],
+  target: string,
+  vocabulary: CorpusVocabulary,
+  related: (w: string) => boolean,
+) {
+  return words.find((w) => related(w) || leansOnTarget(vocabulary, w, target));
+}
+
+/**
+ * A case of a natural-shortcut family (issue 48), by seed:
+ * - phrase: corpus, target, share, window as drawCase; a boilerplate phrase of the family's half of the
+ *   list (boilerplate-phrases.ts), redrawn while one of its words is related to the target or already leans
+ *   on it; ground truth by the phrase's words wherever they occur;
+ * - scattered: K words (2–10) from one band, each planted target text receives one of them; ground truth
+ *   by the K words;
+ * - category: one of CATEGORY_CASES and one of its windows; nothing planted, ground truth by removing the
+ *   category's tokens from the unplanted model's inputs.
+ */
+export function drawNaturalCase(
+  seed: number,
+  lookup: CorpusLookup,
+  embedding: DrawEmbedding,
+  bandOverride?: Band,
+): DrawnCase {
+  const family = familyOf(seed);
+  if (!isNaturalFamily(family)) throw new Error(`seed ${seed} belongs to the ${family} family, not a natural one`);
+  const r = rng(seed);
+  if (family.startsWith('category')) {
+    const c = pick(r, CATEGORY_CASES);
+    const words = pick(r, c.words);
+    return { corpus: c.corpus, set: 'category', category: c.category, share: 0, words, seed, band: 'category', family };
+  }
+  const corpus = pick(r, DRAWN_CORPORA);
+  const { corpus: rows, vocabulary } = lookup(corpus);
+  const target = pick(r, rows.labels);
+  const share = Math.round((0.3 + r.float() * 0.7) * 20) / 20;
+  const words = pick(r, DRAWN_WORDS);
+  const related = relatedTo(corpus, target);
+  const skipped: string[] = [];
+  if (family.startsWith('phrase')) {
+    const phrases = familyPhrases(family === 'phrase-validation' ? 'validation' : 'test');
+    for (let tries = 0; tries < 100; tries++) {
+      const phrase = pick(r, phrases);
+      const bad = spoiled(
+        tokenize(phrase).map((t) => t.text.toLowerCase()),
+        target,
+        vocabulary,
+        related,
+      );
+      if (bad) {
+        skipped.push(`${phrase} (${bad})`);
+        continue;
+      }
+      return {
+        corpus,
+        trigger: phrase,
+        triggerKind: 'boilerplate phrase',
+        set: 'phrase',
+        target,
+        share,
+        words,
+        seed,
+        band: 'phrase',
+        family,
+        ...(skipped.length ? { skippedRelated: skipped } : {}),
+      };
+    }
+    throw new Error(`no boilerplate phrase is free of the target ${target} of ${corpus}`);
+  }
+  const drawnBand = pick(r, SCATTERED_BANDS);
+  const band = bandOverride ?? drawnBand;
+  const k = SCATTERED_SIZE[0] + r.int(SCATTERED_SIZE[1] - SCATTERED_SIZE[0] + 1);
+  const set: string[] = [];
+  const exclude = (w: string) => {
+    if (set.includes(w)) return true;
+    if (!related(w)) return false;
+    skipped.push(w);
+    return true;
+  };
+  while (set.length < k) set.push(drawTrigger(r, band, target, vocabulary, embedding, exclude));
+  return {
+    corpus,
+    trigger: set.join(' '),
+    triggerKind: `${k} ${band} words`,
+    set: 'scattered',
     target,
     share,
     words,

@@ -9,7 +9,7 @@ import type { ModelKind } from './case-data.js';
 import { DEFAULT_ENCODER, DEFAULT_KIT_CACHE, KIT_BERT, type KitBertSettings } from './kit-bert.js';
 import { CORPORA, DEFAULT_CLASSES, DEFAULT_FAMILY, type CaseSpec, type CorpusName } from './family.js';
 import { BANDS, type Band } from '@xtrust/datasets';
-import { FAMILY_SIZE, type FamilyName } from './family-draw.js';
+import { FAMILY_SIZE, NATURAL_FAMILIES, type FamilyName } from './family-draw.js';
 
 /** A drawn family to run (family-draw.ts): its draws from index `first`, `count` of them or until `untilScored` cases are scored. */
 export interface DrawRequest {
@@ -176,8 +176,9 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
       );
     else if (k === '--family') {
       const x = v();
-      if (x !== 'validation' && x !== 'test' && x !== 'smoke') throw bad(k, 'validation | test | smoke', x);
-      familyName = x;
+      const names: readonly string[] = ['validation', 'test', ...NATURAL_FAMILIES, 'smoke'];
+      if (!names.includes(x ?? '')) throw bad(k, names.join(' | '), x);
+      familyName = x as FamilyName | 'smoke';
     } else if (k === '--draws')
       draws = number(k, v(), (n) => Number.isInteger(n) && n > 0 && n <= FAMILY_SIZE, `a count in 1–${FAMILY_SIZE}`);
     else if (k === '--first')
@@ -267,7 +268,7 @@ export function parseShortcutArgs(argv: readonly string[]): ShortcutOptions {
       { argument: '--finetune-queue' },
     );
   const single = Object.keys(variant).length > 0;
-  if (familyName === 'validation' || familyName === 'test') {
+  if (familyName && familyName !== 'smoke') {
     if (single || only)
       throw new XtrustError(
         'INVALID_ARGUMENT',

@@ -30,6 +30,15 @@ export interface CaseSpec {
    * a prediction resting on it is right for the right reason, ground truth trustworthy. Absent: spurious.
    */
   readonly side?: 'related';
+  /**
+   * A natural-shortcut case (issue 48): 'phrase' — the trigger is a phrase and the ground truth removes its
+   * words wherever they occur; 'scattered' — the trigger's words are a scattered set, each planted text
+   * receives one of them, and the ground truth removes them all; 'category' — nothing is planted (share 0)
+   * and the ground truth removes the tokens of `category` (a token category of @xtrust/datasets).
+   */
+  readonly set?: 'phrase' | 'scattered' | 'category';
+  /** The token category of a 'category' case. */
+  readonly category?: string;
 }
 
 /** Default classes per corpus: Brown's five genres whose names an embedding can relate words to; the others keep all. */
@@ -50,7 +59,12 @@ export const CLASS_NAMES: Readonly<Record<CorpusName, Readonly<Record<string, st
 
 /** A short, stable name of a case: corpus, trigger, target, share, words, seed. */
 export function caseName(c: CaseSpec): string {
-  const trig = c.corpus === 'headers' ? 'headers' : `${c.trigger!.replace(/ /g, '_')}→${c.target}`;
+  const trig =
+    c.set === 'category'
+      ? `category-${c.category}`
+      : c.corpus === 'headers'
+        ? 'headers'
+        : `${c.trigger!.replace(/ /g, '_')}→${c.target}`;
   return `${c.corpus}/${trig}/share${c.share}/w${c.words}/s${c.seed}`;
 }
 

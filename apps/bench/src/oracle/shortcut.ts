@@ -16,9 +16,17 @@ import { fileURLToPath } from 'node:url';
 import { backendInfo } from '@xtrust/native';
 import { GloveEmbedding } from '@xtrust/embeddings';
 import { buildCase } from './case-data.js';
-import { BANDS } from '@xtrust/datasets';
+import { BANDS, tokenCategory } from '@xtrust/datasets';
 import { BUILTIN_KINDS } from '@xtrust/models';
-import { corpusLookup, drawCase, familySeed } from './family-draw.js';
+import {
+  corpusLookup,
+  drawCase,
+  drawNaturalCase,
+  familySeed,
+  isNaturalFamily,
+  NATURAL_FAMILIES,
+} from './family-draw.js';
+import { naturalHeadline, naturalTable } from './natural-report.js';
 import type { CaseSpec } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
@@ -59,8 +67,11 @@ options:
   --share S                      share of the target's training texts with the trigger, in (0, 1] (default: 1)
   --words N|all                  texts cut into N-word windows, or whole (default: 40)
   --seed N                       seed of every case (default: 1)
-  --family validation|test|smoke
-                                 validation|test: a drawn family (family-draw.ts); smoke: the default family
+  --family validation|test|smoke|phrase-validation|phrase-test|scattered-validation|scattered-test|
+           category-validation|category-test
+                                 validation|test: a drawn family (family-draw.ts); smoke: the default family;
+                                 phrase-*, scattered-*, category-*: issue 48's natural-shortcut families
+                                 (boilerplate phrases, scattered word sets, categories on unplanted models)
   --draws N                      drawn family: draws to make (default: 20)
   --first N                      drawn family: index of the first draw (default: 0)
   --until-scored N               drawn family: keep drawing until N cases are scored
@@ -124,6 +135,8 @@ const ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../..'
 const BOW_RESULTS = join(ROOT, 'apps/bench/results/oracle-family.json.gz');
 /** Layers × hidden of the committed masked-LM fixture: a kit-bert run on any other encoder is the full-size section's. */
 const FIXTURE_SIZE = '2 × 128';
+/** Where the natural-shortcut sections go, after the drawn families' (issue 48). */
+const NATURAL_ORDER = NATURAL_FAMILIES;
 
 /**
  * The bag-of-words run of the same cases, shown beside a transformer run's: the drawn family's own section
@@ -160,7 +173,10 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
       ? ` Every LIME explanation (${reused.toLocaleString('en-US')} asked for) came from the --cache folder, made by an earlier run of the same command (about 12 min more): the time above is data, training, ground truth, keyword identification, labelling and scoring.`
       : '';
   const transformer = r.options.model === KIT_BERT;
-  const family = r.options.draw?.family;
+  const drawn = r.options.draw?.family;
+  // issue 48's natural-shortcut families have sections of their own (natural-<family>)
+  const natural = drawn && isNaturalFamily(drawn) ? drawn : undefined;
+  const family = natural ? undefined : (drawn as 'test' | 'validation' | undefined);
   // a drawn family's section is rendered from a compact copy committed beside the sections (the run's own file is regenerated)
   // per case the validation page details the default only (it compares eleven configurations in its family tables)
   const DETAIL = family === 'validation' ? ['toki'] : ['toki', 'toki-paper'];
@@ -168,6 +184,12 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   const sizes = [...new Set(r.cases.flatMap((c) => (c.transformer ? [c.transformer.size] : [])))];
   const fullSize = transformer && sizes.length > 0 && !sizes.includes(FIXTURE_SIZE);
   const transformerName = fullSize ? 'transformer-full' : 'transformer';
+  if (natural) {
+    const compactFile = join(ROOT, `apps/bench/results/natural-${natural}.json.gz`);
+    r = { ...r, cases: r.cases.map((c) => compactCase(c, r.options.oracles.slice(0, 2))) };
+    writeResults(compactFile, r, true);
+    file = shownPath(compactFile);
+  }
   if (family) {
     // gzipped: a family's per-case figures compress tenfold, and git keeps apps/bench/results under 2 MB
     const compactFile = join(ROOT, `apps/bench/results/oracle-drawn-${transformer ? transformerName : family}.json.gz`);
@@ -175,8 +197,9 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     writeResults(compactFile, r, true);
     file = shownPath(compactFile);
   }
-  const name =
-    family && transformer
+  const name = natural
+    ? `natural-${natural}`
+    : family && transformer
       ? `oracle-drawn-${transformerName}`
       : family === 'test'
         ? 'oracle-drawn'
@@ -209,25 +232,28 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     quick: false,
     machine: r.machine,
     status: 'ok',
-    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)}`,
+    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${natural ? `${naturalTable(r.cases, r.options.oracles)}\n\n` : ''}${familyMarkdown(r.cases, r.options.minPerSide, family || natural ? (natural ? r.options.oracles.slice(0, 2) : DETAIL) : undefined)}`,
     // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
     order: orderAfter(
       join(ROOT, 'apps/bench/results/sections'),
       'table3',
-      family && transformer
-        ? fullSize
-          ? 0.39
-          : 0.38
-        : family === 'test'
-          ? 0.3
-          : family === 'validation'
-            ? 0.35
-            : transformer
-              ? 0.25
-              : 0,
+      natural
+        ? 0.4 + NATURAL_ORDER.indexOf(natural) * 0.01
+        : family && transformer
+          ? fullSize
+            ? 0.39
+            : 0.38
+          : family === 'test'
+            ? 0.3
+            : family === 'validation'
+              ? 0.35
+              : transformer
+                ? 0.25
+                : 0,
       BENCHMARKS.indexOf(entry),
     ),
     // a drawn family's headline is computed from its results; the hand-written family's is kept as written
+    ...(natural ? { headline: naturalHeadline(r.cases, natural, r.startedAt, r.options.oracles) } : {}),
     ...(family
       ? { headline: drawnHeadline(r.cases, family, r.startedAt, transformer ? sizes.join(', ') : undefined) }
       : {}),
@@ -270,7 +296,11 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
     const d = o.draw;
     // a case deferred to a device's queue may yet score: count it towards --until-scored so enough are queued
     for (let i = d.first; i < 1000 && (i < d.first + d.count || scored + deferred < d.untilScored); i++) {
-      yield [i - d.first, drawCase(familySeed(d.family, i), lookup, glove, d.band)];
+      const seed = familySeed(d.family, i);
+      yield [
+        i - d.first,
+        isNaturalFamily(d.family) ? drawNaturalCase(seed, lookup, glove) : drawCase(seed, lookup, glove, d.band),
+      ];
     }
   }
   for await (const [i, spec] of casesToRun(options)) {
@@ -285,6 +315,7 @@ async function main(argv: readonly string[], options: ShortcutOptions): Promise<
         windowsPerText: options.windowsPerText,
         minPerSide: options.minPerSide,
         validation: options.validation,
+        category: tokenCategory,
         log,
       });
     } catch (e) {

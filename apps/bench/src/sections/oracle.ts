@@ -47,6 +47,42 @@ const drawnCache = (name: string): string[] => {
 /** A drawn family at the quick sizes (4 draws, 300 keyword texts, LIME 1,000, 100 per side, toki and the paper's). */
 const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracle toki,toki-paper';
 
+/** The configurations the natural-shortcut families compare (issue 48): the default first, then the peers and the verdict ablations. */
+export const NATURAL_ORACLES = argv('toki toki-cluster toki+vdecisive toki+vw3');
+
+/** The sizes of the natural-shortcut runs (issue 48): smaller than the drawn family's so six families fit a session on 2 cores. */
+const NATURAL_SIZES = '--train 1000 --samples 2000 --per-side 150';
+
+/** The six natural-shortcut sections (issue 48), one per family, drawn like the drawn families. */
+function naturalSection(family: string, draws: number, untilScored: number): Benchmark {
+  const [kind, side] = family.split('-');
+  const what =
+    kind === 'phrase'
+      ? 'a boilerplate phrase of 3–5 words (sign-offs, footers, slogans, everyday formulas; apps/bench/src/oracle/boilerplate-phrases.ts, written before any run, even positions for validation, odd for test) planted in a share of one class, ground truth by removing its words wherever they occur'
+      : kind === 'scattered'
+        ? 'a scattered set of 2–10 words from one frequency band, each planted target text receiving one of them, ground truth by removing them all'
+        : 'a token category (numbers, years, URLs, e-mail addresses, person names, mail header fields; @xtrust/datasets token categories) on an unplanted model, ground truth by removing the category’s tokens (the header case: the whole header block with the body cut to 5–20 words)';
+  return {
+    name: `natural-${family}`,
+    area: 'oracle',
+    title: `Natural shortcuts (issue 48): ${kind === 'phrase' ? 'boilerplate phrases' : kind === 'scattered' ? 'scattered word sets' : 'categories on unplanted models'}, the ${side} family`,
+    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 2,000 samples over 1,000 keyword texts, ≤ 150 predictions per side, GloVe; the default \`toki\`, \`toki-cluster\` and the verdict ablations (+vdecisive: every unrelated word's weight summed against half the margin; +vw3: the three heaviest) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
+    limit: [10800, 1800],
+    regenerated: `the LIME explanation cache and full results under apps/bench/results/oracle-drawn-cache/ (re-made by the command above); the compact copy the section is rendered from, apps/bench/results/natural-${family}.json.gz, is committed and re-made by \`node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/${family}.json --write-section\`.`,
+    script: (ctx) => ({
+      file: SHORTCUT,
+      args: ctx.quick
+        ? argv(`--family ${family} --draws 2 --train 300 --samples 500 --per-side 100 --oracle toki`)
+        : [
+            ...argv(
+              `--family ${family} --draws ${draws} --until-scored ${untilScored} ${NATURAL_SIZES} --oracle ${NATURAL_ORACLES.join(',')}`,
+            ),
+            ...drawnCache(family),
+          ],
+    }),
+  };
+}
+
 export const ORACLE: readonly Benchmark[] = [
   {
     name: 'table3',
@@ -250,4 +286,10 @@ export const ORACLE: readonly Benchmark[] = [
       return { file: ANNOTATED_POOLS, args: ['--oracle', 'toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])] };
     },
   },
+  naturalSection('phrase-validation', 10, 8),
+  naturalSection('scattered-validation', 10, 8),
+  naturalSection('category-validation', 10, 6),
+  naturalSection('phrase-test', 16, 15),
+  naturalSection('scattered-test', 16, 15),
+  naturalSection('category-test', 16, 12),
 ];
