@@ -6,7 +6,7 @@
  * (buildShortcutBenchmark), drawing more test rows (a larger test fraction) while a side has fewer
  * than the minimum of correct predictions.
  */
-import { tokenize, XtrustError, type Classifier } from '@xtrust/core';
+import { rng, tokenize, XtrustError, type Classifier } from '@xtrust/core';
 import {
   buildShortcutBenchmark,
   buildTokenSetBenchmark,
@@ -84,6 +84,44 @@ export function cutBodies(rows: readonly Row<unknown>[], words: number | 'all'):
   });
 }
 
+/** Windows per text of a category case (at least; issue 48): its untrustworthy side is rare on an unplanted model. */
+export const CATEGORY_WINDOWS_PER_TEXT = 10;
+
+/**
+ * The header case made decidable (issue 48): every e-mail as it is, plus a twin whose header block comes
+ * from a seeded e-mail of another class (id `<id>+headers`, labelled by its body). On the original the
+ * headers alone mostly give the class (over-determined); on a twin they give another class, so a
+ * prediction that survives their removal is trustworthy and one that follows them is wrong — both sides
+ * of the ground truth, from the same bodies. `meta.bodyStart` points at the twin's body.
+ */
+export function withSwappedHeaders(rows: readonly Row<unknown>[], seed: number): Row<unknown>[] {
+  const byLabel = new Map<string, Row<unknown>[]>();
+  for (const r of rows) {
+    let l = byLabel.get(r.label);
+    if (!l) byLabel.set(r.label, (l = []));
+    l.push(r);
+  }
+  const r = rng(seed);
+  const othersOf = new Map(
+    [...byLabel.keys()].map((l) => [l, [...byLabel].filter(([o]) => o !== l).flatMap(([, rs]) => rs)]),
+  );
+  const twins: Row<unknown>[] = [];
+  for (const row of rows) {
+    const others = othersOf.get(row.label)!;
+    const start = (row.meta as { bodyStart?: number } | undefined)?.bodyStart;
+    if (others.length === 0 || typeof start !== 'number') continue;
+    const donor = others[r.int(others.length)];
+    const donorStart = (donor.meta as { bodyStart: number }).bodyStart;
+    twins.push({
+      ...row,
+      id: `${row.id}+headers`,
+      text: donor.text.slice(0, donorStart) + row.text.slice(start),
+      meta: { ...(row.meta as object), bodyStart: donorStart },
+    });
+  }
+  return [...rows, ...twins];
+}
+
 /** The data of one case at one test fraction. */
 export interface CaseData {
   /** The case with its target resolved (the first class when none was given). */
@@ -118,18 +156,20 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
   const corpus = options.corpus ?? loadCorpus(spec);
   const headers = spec.corpus === 'headers';
   const category = spec.set === 'category';
+  // an unplanted model rarely rests on a category: more windows per text give its rare side enough texts
+  const perText = category ? Math.max(options.windowsPerText, CATEGORY_WINDOWS_PER_TEXT) : options.windowsPerText;
   const rows = headers
     ? cutBodies(corpus.rows, spec.words)
     : spec.words === 'all'
       ? corpus.rows.slice()
-      : wordWindows(corpus.rows, spec.words, options.windowsPerText);
+      : wordWindows(corpus.rows, spec.words, perText);
   const classNames = CLASS_NAMES[spec.corpus];
   const lengths =
     spec.words === 'all'
       ? 'whole texts'
       : headers
         ? `body cut to ${spec.words} words`
-        : `windows of ${spec.words} words (≤ ${options.windowsPerText} per text)`;
+        : `windows of ${spec.words} words (≤ ${perText} per text)`;
   if (headers || category) {
     const split = stratifiedSplit(rows, {
       testFraction: options.testFraction,
@@ -137,6 +177,7 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
       seed: spec.seed,
       group: corpus.group,
     });
+    const swapped = category && headers && spec.category === 'mail-headers';
     return {
       spec,
       corpus: corpus.name,
@@ -144,13 +185,13 @@ export function prepareCase(spec: CaseSpec, options: PrepareOptions): CaseData {
       classNames,
       mode: category ? 'tokens' : 'headers',
       train: split.train,
-      validation: split.validation,
-      test: split.test,
+      validation: swapped ? withSwappedHeaders(split.validation, spec.seed + 2) : split.validation,
+      test: swapped ? withSwappedHeaders(split.test, spec.seed + 3) : split.test,
       testFraction: options.testFraction,
       plantedTrain: 0,
       preexisting: {},
       note: category
-        ? `${corpus.name}, ${lengths}; nothing planted: the spurious part is the category "${spec.category}"`
+        ? `${corpus.name}, ${lengths}; nothing planted: the spurious part is the category "${spec.category}"${swapped ? '; evaluation pools: every e-mail, plus a twin of each carrying the header block of an e-mail of another class (labelled by its body)' : ''}`
         : `${corpus.name}, ${lengths}; the spurious part is the header block`,
     };
   }

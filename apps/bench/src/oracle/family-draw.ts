@@ -200,27 +200,29 @@ export const SCATTERED_SIZE = [2, 10] as const;
 
 /**
  * Category cases on **unplanted** models (issue 48): the corpus, the token category whose removal is the
- * intervention (token-categories of @xtrust/datasets, by name), and the window lengths drawn from. Short
- * windows make a category decisive more often; the header case keeps the whole header block and cuts the
- * body to a few words, so the body alone is often undecided and the case is decidable. Written before any run.
+ * intervention (token-categories of @xtrust/datasets, by name), and the window lengths drawn from.
+ *
+ * Revised once, after the first 12 validation draws (seeds 9,000–9,011) and before any test draw: with
+ * windows of 20–60 words an unplanted model almost never rests on a category (4 of the 12 draws had fewer
+ * than 10 untrustworthy predictions: names and e-mail addresses in SpamAssassin bodies, numbers in bodies
+ * cut to 10 words behind the headers), and the header block was over-determined nearly everywhere. Since:
+ * shorter windows (10–40 words, up to CATEGORY_WINDOWS_PER_TEXT windows per text), the hopeless pairs left
+ * out, and the header case's pools carry a twin of each e-mail with another class's header block
+ * (case-data.ts withSwappedHeaders) with bodies of 20–80 words, so that a body can outweigh foreign headers.
  */
 export const CATEGORY_CASES: readonly {
   readonly corpus: CorpusName;
   readonly category: string;
   readonly words: readonly number[];
 }[] = [
-  { corpus: 'spam', category: 'numbers', words: [20, 40, 60] },
-  { corpus: 'spam', category: 'urls', words: [20, 40, 60] },
-  { corpus: 'spam', category: 'emails', words: [20, 40, 60] },
-  { corpus: 'spam', category: 'person-names', words: [20, 40, 60] },
-  { corpus: 'headers', category: 'mail-headers', words: [5, 10, 20] },
-  { corpus: 'headers', category: 'emails', words: [5, 10, 20] },
-  { corpus: 'headers', category: 'numbers', words: [5, 10, 20] },
-  { corpus: 'sotu', category: 'years', words: [20, 40, 60] },
-  { corpus: 'sotu', category: 'person-names', words: [20, 40, 60] },
-  { corpus: 'sotu', category: 'numbers', words: [20, 40, 60] },
-  { corpus: 'brown', category: 'person-names', words: [20, 40, 60] },
-  { corpus: 'brown', category: 'numbers', words: [20, 40, 60] },
+  { corpus: 'spam', category: 'numbers', words: [10, 20] },
+  { corpus: 'spam', category: 'urls', words: [10, 20] },
+  { corpus: 'headers', category: 'mail-headers', words: [20, 40, 80] },
+  { corpus: 'sotu', category: 'years', words: [10, 20] },
+  { corpus: 'sotu', category: 'person-names', words: [10, 20] },
+  { corpus: 'sotu', category: 'numbers', words: [10, 20, 40] },
+  { corpus: 'brown', category: 'person-names', words: [10, 20] },
+  { corpus: 'brown', category: 'numbers', words: [10, 20] },
 ];
 
 /** A phrase's or a set's word that a person calls related to the target, or that the target's texts already lean on. */
