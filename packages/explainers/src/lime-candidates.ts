@@ -1,20 +1,24 @@
-import { XtrustError, isGradientProvider, type Classifier } from '@xtrust/core';
+import { XtrustError, isGradientProvider, rng, type Classifier, type RidgeProblem } from '@xtrust/core';
 import { checkGradients } from './gradient.js';
 import type { Scorer } from './model-calls.js';
+import { limeDistances, limeKernel, sampleLimeMasks } from './lime-sampling.js';
 import { intOption } from './options.js';
+import { ridgeBatch } from './ridge.js';
 import type { TextFeatures } from './text-features.js';
 import { aggregateToFeatures, alignTokens } from './word-alignment.js';
 
 /** How the cheap pass of candidate-restricted LIME ranks a text's words. */
-export type CandidateMethod = 'omission' | 'gradient';
+export type CandidateMethod = 'omission' | 'gradient' | 'lime';
 
-/** `LimeOptions.candidates` as the caller gives it. */
-export type CandidatesOption = { method?: CandidateMethod; count: number };
+/** `LimeOptions.candidates` as the caller gives it. `samples`: the short LIME pass's size (method `lime` only). */
+export type CandidatesOption = { method?: CandidateMethod; count: number; samples?: number };
 
-/** The candidate rule with its default filled in. */
+/** The candidate rule with its defaults filled in. */
 export interface CandidateRule {
   readonly method: CandidateMethod;
   readonly count: number;
+  /** Rows of the short LIME pass (method `lime`); absent otherwise. */
+  readonly samples?: number;
 }
 
 /**
@@ -34,12 +38,12 @@ export function resolveCandidates(option: unknown, classifier: Classifier): Cand
       { argument: 'candidates' },
     );
   }
-  const o = option as { method?: unknown; count?: unknown };
+  const o = option as { method?: unknown; count?: unknown; samples?: unknown };
   const method = o.method ?? 'omission';
-  if (method !== 'omission' && method !== 'gradient') {
+  if (method !== 'omission' && method !== 'gradient' && method !== 'lime') {
     throw new XtrustError(
       'INVALID_ARGUMENT',
-      `candidates.method must be "omission" or "gradient", got ${JSON.stringify(o.method)}`,
+      `candidates.method must be "omission", "gradient" or "lime", got ${JSON.stringify(o.method)}`,
       { argument: 'candidates.method' },
     );
   }
@@ -61,6 +65,20 @@ export function resolveCandidates(option: unknown, classifier: Classifier): Cand
       'candidates.method "gradient" needs a classifier that is a GradientProvider (inputGradients); use "omission", which needs only predictions',
       { argument: 'candidates.method' },
     );
+  }
+  if (method !== 'lime' && o.samples !== undefined) {
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `candidates.samples sizes the short LIME pass of method "lime", not of "${method}"`,
+      { argument: 'candidates.samples' },
+    );
+  }
+  if (method === 'lime') {
+    return {
+      method,
+      count,
+      samples: intOption('candidates.samples', o.samples, 500, 2, 'the text plus a perturbation'),
+    };
   }
   return { method, count };
 }
@@ -94,6 +112,36 @@ export async function omissionScores(
     for (const l of labels) best = Math.max(best, Math.abs(probs0[l] - probs[(j + 1) * k + l]));
     out[j] = best;
   }
+  return out;
+}
+
+/**
+ * Short-LIME scores of a text's d features: a LIME neighbourhood of `samples` rows over every word (the
+ * sampler and kernel of "Why Should I Trust You?", Ribeiro et al. 2016, seeded by `seed`), scored through
+ * `scorer`, and one weighted ridge (alpha 1, intercept) per explained label on all d columns; a word's
+ * score is its largest |coefficient| over the labels.
+ */
+export async function shortLimeScores(
+  scorer: Pick<Scorer, 'score'>,
+  d: number,
+  k: number,
+  labels: readonly number[],
+  samples: number,
+  kernelWidth: number,
+  seed: number,
+  backend: 'ts' | 'cpu' | 'cuda',
+): Promise<Float64Array> {
+  const s = sampleLimeMasks(d, samples, rng(seed));
+  const weights = limeKernel(limeDistances(s.kept, d), kernelWidth);
+  const probs = await scorer.score(s.data, samples);
+  const problems: RidgeProblem[] = labels.map((l) => {
+    const y = new Float64Array(samples);
+    for (let r = 0; r < samples; r++) y[r] = probs[r * k + l];
+    return { x: s.data, rows: samples, cols: d, y, sampleWeight: weights, alpha: 1 };
+  });
+  const out = new Float64Array(d);
+  for (const fit of ridgeBatch(problems, backend))
+    for (let j = 0; j < d; j++) out[j] = Math.max(out[j], Math.abs(fit.coef[j]));
   return out;
 }
 

@@ -24,6 +24,7 @@ import {
   gradientScores,
   omissionScores,
   resolveCandidates,
+  shortLimeScores,
   topCandidates,
   type CandidatesOption,
 } from './lime-candidates.js';
@@ -285,7 +286,18 @@ export class LimeExplainer implements Explainer<LimeOptions> {
           const scores =
             candidates.method === 'omission'
               ? await omissionScores(fullScorer, tf.count, k, labels0, probs0)
-              : await gradientScores(classifier, tf, labels0, `lime: texts[${i}]`);
+              : candidates.method === 'lime'
+                ? await shortLimeScores(
+                    fullScorer,
+                    tf.count,
+                    k,
+                    labels0,
+                    candidates.samples!,
+                    kernelWidth,
+                    seed,
+                    backend,
+                  )
+                : await gradientScores(classifier, tf, labels0, `lime: texts[${i}]`);
           const cols = topCandidates(scores, candidates.count);
           scorer = candidateScorer(fullScorer, cols, tf.count);
           words = Array.from(cols, (c) => tf.words[c]);
@@ -430,7 +442,7 @@ export class LimeExplainer implements Explainer<LimeOptions> {
                 bow,
                 ...(maskString === null ? {} : { maskString }),
                 ...(adaptive === null ? {} : { adaptive }),
-                ...(candidates === null ? {} : { candidates: { method: candidates.method, count: candidates.count } }),
+                ...(candidates === null ? {} : { candidates: { ...candidates } }),
                 ...(verdict === null || p.verdict === null
                   ? {}
                   : {

@@ -21,14 +21,16 @@ class RecordingModel extends LinearBowModel {
 }
 
 describe('candidate-restricted LIME on a model whose explanation is known', () => {
-  it('picks the three weighted words as candidates, by omission and by gradient × input', async () => {
-    for (const method of ['omission', 'gradient'] as const) {
+  it('picks the three weighted words as candidates, by omission, gradient × input and a short LIME', async () => {
+    for (const method of ['omission', 'gradient', 'lime'] as const) {
       const [e] = await new LimeExplainer({ numSamples: 500, seed: 3, candidates: { method, count: 3 } }).explain(
         new LinearBowModel(WEIGHTS),
         [TEXT],
       );
       expect(new Set(e.features.map((f) => f.word))).toEqual(new Set(Object.keys(WEIGHTS)));
-      expect(e.params.candidates).toEqual({ method, count: 3 });
+      expect(e.params.candidates).toEqual(
+        method === 'lime' ? { method, count: 3, samples: 500 } : { method, count: 3 },
+      );
       expect(e.diagnostics?.candidates).toBe(3);
       expect(e.diagnostics?.distinctFeatures).toBe(WORDS.length);
     }
@@ -131,6 +133,8 @@ describe('candidate-restricted LIME on a model whose explanation is known', () =
       [{}, 'candidates.count', 'INVALID_ARGUMENT'],
       [{ method: 'shap', count: 4 }, 'candidates.method', 'INVALID_ARGUMENT'],
       [5, 'candidates', 'INVALID_ARGUMENT'],
+      [{ count: 4, samples: 100 }, 'candidates.samples', 'INVALID_ARGUMENT'],
+      [{ method: 'lime', count: 4, samples: 1 }, 'candidates.samples', 'INVALID_ARGUMENT'],
     ];
     for (const [candidates, argument, code] of bad) {
       await expect(lime.explain(model, [TEXT], { candidates: candidates as { count: number } })).rejects.toMatchObject({
