@@ -3,8 +3,10 @@
  * text and how many of its words the model saw, the JSON carries `seen`, and `--windows` explains the
  * whole text in consecutive windows the model sees whole. Model: the kit's tiny-bert-spam (64 positions).
  */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { xtrust, xtrustAsync } from './helpers.js';
+import { tempDir, xtrust, xtrustAsync } from './helpers.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
 const WORDS = 'please send the quarterly report and claim your free prize before the meeting tomorrow'.split(' ');
@@ -89,6 +91,32 @@ describe('xtrust explain on long texts', () => {
 
     const human = await xtrustAsync(['explain', '--model', bert, '--samples', '100', '--windows', '--text', LONG]);
     expect(human.stdout).toContain(`text 1, window 1 of ${long.length} (words 1–${long[0].to} of 150)`);
+  });
+
+  it('--windows over an --input file writes every window to explanations.jsonl', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'texts.txt');
+    writeFileSync(input, `${LONG}\n${SHORT}\n`);
+    const out = join(dir, 'run');
+    const r = await xtrustAsync([
+      'explain',
+      '--model',
+      bert,
+      '--method',
+      'omission',
+      '--windows',
+      '--input',
+      input,
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const res = JSON.parse(r.stdout) as Out & { file: string };
+    const lines = readFileSync(res.file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(res.explanations.length);
+    expect(res.windows!.filter((w) => w.text === 0).at(-1)!.to).toBe(150);
+    expect(res.windows!.at(-1)).toMatchObject({ text: 1, of: 1 });
   });
 
   it('--windows on a model that cannot say its limit is a usage error naming the model', () => {
