@@ -14,6 +14,7 @@ export {
   TOKI_NAME_ONLY,
   TOKI_CLUSTER,
   DEFAULT_MEANING,
+  DEFAULT_COOCCURRENCE,
   ORACLES,
   resolveOracle,
   checkOracle,

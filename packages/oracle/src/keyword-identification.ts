@@ -18,6 +18,9 @@ import { evidenceTexts, sampleVocabulary, tokenResponses } from './token-respons
 import { ClassCorpus, type ClassCorpusOptions } from './class-corpus.js';
 import { WordCooccurrence } from './word-cooccurrence.js';
 
+/** At most this many training texts are read for the verdict's word groups (OracleConfig.cooccurrence). */
+export const COOCCURRENCE_TEXTS = 20000;
+
 /** How much of the training corpus a store keeps for the meaning test (words in ≥ 5 texts, the 20,000 most widespread). */
 export const MEANING_CORPUS: ClassCorpusOptions = Object.freeze({ minTexts: 5, maxWords: 20000 });
 
@@ -136,10 +139,13 @@ export async function identifyKeywords(
     explained.map((i) => trainLabels[i]),
   );
   options.onProgress?.({ phase: 'keywords', done: labels.length, total: labels.length });
-  // the verdict's word groups: which pool words travel together in the whole training corpus
+  // the verdict's word groups: which pool words travel together in the training corpus (a seeded sample
+  // of COOCCURRENCE_TEXTS texts at most: pair counting grows with texts × words per text squared)
   if (oracle.cooccurrence)
     store.cooccurrence = WordCooccurrence.fromTexts(
-      trainTexts,
+      trainTexts.length <= COOCCURRENCE_TEXTS
+        ? trainTexts
+        : Array.from(rng(seed + 1).sampleIndices(trainTexts.length, COOCCURRENCE_TEXTS), (i) => trainTexts[i]),
       new Set(labels.flatMap((l) => (store.hasPool(l) ? store.pool(l).map((w) => w.word) : []))),
       oracle.cooccurrence,
     );

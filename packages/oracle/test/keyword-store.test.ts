@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isXtrustError } from '@xtrust/core';
-import { KeywordStore, identifyKeywords, labelPredictions, modelFingerprint } from '../src/index.js';
+import { KeywordStore, TOKI_DEFAULT, identifyKeywords, labelPredictions, modelFingerprint } from '../src/index.js';
 import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation } from './fixtures.js';
 
 // A sports/food model that learned a shortcut: "zq" (a trigger with no meaning) pushes towards sports.
@@ -86,6 +86,19 @@ describe('identifyKeywords (§3.1 end to end on a linear model)', () => {
     expect(store.oracle.name).toBe('toki');
     expect(store.oracle.verdictRule).toBe('decisive-word');
     expect(KeywordStore.fromJSON(store.toJSON()).oracle).toEqual(store.oracle);
+    // issue 48: the default counts which pool words travel together; in 8 texts no word reaches 5 texts
+    expect(store.cooccurrence?.settings).toEqual({ minJaccard: 0.2, minTexts: 5 });
+    expect(store.cooccurrence?.groups(['zq', 'the', 'goal'])).toEqual([[0], [1], [2]]);
+    // in ≥ 2 texts: "zq" (texts 3, 4) and "the" (1, 3, 4, 6) share 2 of 4 → Jaccard 0.5
+    const grouped = await identifyKeywords(model, train.texts, train.labels, {
+      explainer: new LinearContributionExplainer(coef),
+      embeddings: [emb],
+      thetaRelate: { hand: 0.6 },
+      oracle: { ...TOKI_DEFAULT, cooccurrence: { minJaccard: 0.5, minTexts: 2 } },
+      seed: 1,
+    });
+    expect(grouped.cooccurrence?.groups(['zq', 'the', 'goal'])).toEqual([[0, 1], [2]]);
+    expect(KeywordStore.fromJSON(grouped.toJSON()).cooccurrence?.toJSON()).toEqual(grouped.cooccurrence?.toJSON());
     // "zq bread": p(sports) = 1/(1 + e^−2) = .881, half margin (.881 − .119)/2 = .381 < zq's weight 6: one decisive word
     const labels = await labelPredictions(store, model, ['zq bread', 'goal match'], {
       explainer: new LinearContributionExplainer(coef),

@@ -109,6 +109,8 @@ describe('named configurations', () => {
       meaning: DEFAULT_MEANING,
       tokenCheck: null,
       verdictRule: 'decisive-word',
+      // issue 48: words that travel together in the training texts are one reason
+      cooccurrence: { minJaccard: 0.2, minTexts: 5 },
     });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,

@@ -169,6 +169,7 @@ export function candidateOracle(name: string): OracleConfig {
     else if (m in VERDICT_MODIFIERS) config = { ...config, verdictRule: VERDICT_MODIFIERS[m] };
     else if (/^vw\d+$/.test(m) && Number(m.slice(2)) >= 1)
       config = { ...config, verdictRule: 'decisive-word', decisiveWords: Number(m.slice(2)) };
+    else if (m === 'nopg') config = { ...config, cooccurrence: null };
     else if (/^pg\d+(\.\d+)?$/.test(m))
       config = { ...config, cooccurrence: { minJaccard: Number(m.slice(2)), minTexts: 5 } };
     else if (m === 'meaning') config = { ...config, meaning: config.meaning ?? DEFAULT_MEANING };
@@ -184,7 +185,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +pgJ, +meaning, +nomeaning and after +meaning +mtP, +mlL, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }

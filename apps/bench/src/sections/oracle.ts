@@ -48,10 +48,7 @@ const drawnCache = (name: string): string[] => {
 const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracle toki,toki-paper';
 
 /** The configurations the natural-shortcut families compare (issue 48): the default first, then the peers and the verdict ablations. */
-export const NATURAL_ORACLES = argv('toki toki-cluster toki+vdecisive toki+vw3');
-
-/** The sizes of the natural-shortcut runs (issue 48): smaller than the drawn family's so six families fit a session on 2 cores. */
-const NATURAL_SIZES = '--train 1000 --samples 2000 --per-side 150';
+export const NATURAL_ORACLES = argv('toki toki+nopg toki-cluster toki+nofw');
 
 /** The six natural-shortcut sections (issue 48), one per family, drawn like the drawn families. */
 function naturalSection(family: string, draws: number, untilScored: number): Benchmark {
@@ -66,7 +63,7 @@ function naturalSection(family: string, draws: number, untilScored: number): Ben
     name: `natural-${family}`,
     area: 'oracle',
     title: `Natural shortcuts (issue 48): ${kind === 'phrase' ? 'boilerplate phrases' : kind === 'scattered' ? 'scattered word sets' : 'categories on unplanted models'}, the ${side} family`,
-    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 2,000 samples over 1,000 keyword texts, ≤ 150 predictions per side, GloVe; the default \`toki\`, \`toki-cluster\` and the verdict ablations (+vdecisive: every unrelated word's weight summed against half the margin; +vw3: the three heaviest) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
+    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 5,000 samples over 2,000 keyword texts, ≤ 250 predictions per side, GloVe; the default \`toki\` (since issue 48: co-occurring unrelated words weighed as one reason), \`toki+nopg\` (the default before, each word alone), \`toki-cluster\` and \`toki+nofw\` (function words counted, the best phrase configuration on validation) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
     limit: [10800, 1800],
     regenerated: `the LIME explanation cache and full results under apps/bench/results/oracle-drawn-cache/ (re-made by the command above); the compact copy the section is rendered from, apps/bench/results/natural-${family}.json.gz, is committed and re-made by \`node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/${family}.json --write-section\`.`,
     script: (ctx) => ({
@@ -75,7 +72,7 @@ function naturalSection(family: string, draws: number, untilScored: number): Ben
         ? argv(`--family ${family} --draws 2 --train 300 --samples 500 --per-side 100 --oracle toki`)
         : [
             ...argv(
-              `--family ${family} --draws ${draws} --until-scored ${untilScored} ${NATURAL_SIZES} --oracle ${NATURAL_ORACLES.join(',')}`,
+              `--family ${family} --draws ${draws} ${untilScored ? `--until-scored ${untilScored} ` : ''}--oracle ${NATURAL_ORACLES.join(',')}`,
             ),
             ...drawnCache(family),
           ],
@@ -286,10 +283,10 @@ export const ORACLE: readonly Benchmark[] = [
       return { file: ANNOTATED_POOLS, args: ['--oracle', 'toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])] };
     },
   },
-  naturalSection('phrase-validation', 10, 8),
-  naturalSection('scattered-validation', 10, 8),
-  naturalSection('category-validation', 10, 6),
+  naturalSection('phrase-validation', 10, 0),
+  naturalSection('scattered-validation', 21, 0),
+  naturalSection('category-validation', 16, 0),
   naturalSection('phrase-test', 16, 15),
-  naturalSection('scattered-test', 16, 15),
-  naturalSection('category-test', 16, 12),
+  naturalSection('scattered-test', 40, 15),
+  naturalSection('category-test', 24, 12),
 ];
