@@ -223,6 +223,8 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     name: entry.name,
     title: entry.title,
     description: entry.description,
+    area: entry.area,
+    ...(typeof entry.regenerated === 'string' ? { regenerated: entry.regenerated } : {}),
     command: `pnpm turbo run build --filter=@xtrust/bench && nice -n ${transformer ? 19 : 10} node apps/bench/dist/oracle/shortcut.js ${r.argv
       .map((a) => (isAbsolute(a) ? shownPath(a) : a))
       .map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))
