@@ -33,7 +33,7 @@ export interface AuditSettings {
   readonly samples: number;
   /** Decision-contributing words per explanation. */
   readonly topK: number;
-  /** The TOKI configuration (`--oracle`): `toki` (default), `toki-cluster`, `toki-name` or `toki-paper`. */
+  /** The TOKI configuration (`--oracle`): `toki` (default), `toki-phrase`, `toki-cluster`, `toki-name` or `toki-paper`. */
   readonly oracle?: OracleName;
   /** Dendrogram cut in cosine distance (paper: 0.3). */
   readonly thetaDist: number;

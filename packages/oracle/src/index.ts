@@ -9,6 +9,7 @@ export {
 } from './keyword-identification.js';
 export {
   TOKI_DEFAULT,
+  TOKI_PHRASE,
   DEFAULT_TOKEN_CHECK,
   TOKI_PAPER,
   TOKI_NAME_ONLY,

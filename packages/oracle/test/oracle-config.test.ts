@@ -93,7 +93,7 @@ describe('named configurations', () => {
     expect(resolveOracle('toki-paper')).toBe(TOKI_PAPER);
     expect(resolveOracle('toki-name')).toBe(TOKI_NAME_ONLY);
     expect(resolveOracle('toki-cluster')).toBe(TOKI_CLUSTER);
-    expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-cluster', 'toki-name', 'toki-paper']);
+    expect(Object.keys(ORACLES)).toEqual(['toki', 'toki-phrase', 'toki-cluster', 'toki-name', 'toki-paper']);
     // the paper's Eq. 4 and toki-name's use the class name alone; the default adds the WordNet description
     expect(TOKI_PAPER.classDescription ?? null).toBeNull();
     expect(TOKI_NAME_ONLY.classDescription ?? null).toBeNull();
@@ -126,8 +126,14 @@ describe('named configurations', () => {
       classContrast: false,
       verdictRule: 'decisive-word',
     });
+    // issue 48: toki with function words counted
+    expect(resolveOracle('toki-phrase')).toEqual({
+      ...TOKI_DEFAULT,
+      name: 'toki-phrase',
+      functionWordsNeverKeywords: false,
+    });
     expect(() => resolveOracle('tokyo')).toThrow(
-      /unknown oracle "tokyo"; expected one of toki, toki-cluster, toki-name, toki-paper/,
+      /unknown oracle "tokyo"; expected one of toki, toki-phrase, toki-cluster, toki-name, toki-paper/,
     );
     expect(() => resolveOracle({ ...TOKI_DEFAULT, meaning: { ...DEFAULT_MEANING, neighbours: 0 } })).toThrow(
       /meaning.neighbours must be a positive integer/,

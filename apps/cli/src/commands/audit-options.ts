@@ -21,7 +21,7 @@ export const AUDIT_DEFAULTS = {
   oracle: 'toki' as OracleName,
 };
 
-/** Parses `--oracle`: a named configuration of @xtrust/oracle (`toki`, the default, `toki-cluster`, `toki-name` or `toki-paper`). */
+/** Parses `--oracle`: a named configuration of @xtrust/oracle (`toki`, the default, `toki-phrase`, `toki-cluster`, `toki-name` or `toki-paper`). */
 export function oracleArg(value: string): OracleName {
   if (!(value in ORACLES))
     throw new InvalidArgumentError(`unknown oracle "${value}" (expected one of ${Object.keys(ORACLES).join(', ')})`);
@@ -76,7 +76,7 @@ export function withAuditSettings(c: Command): Command {
     .option('--top-k <n>', 'decision-contributing words per explanation', positiveIntArg, AUDIT_DEFAULTS.topK)
     .option(
       '--oracle <name>',
-      "TOKI configuration: toki (xtrust's default, chosen on validation data: keywords are the pool words related to the class in meaning; a prediction is untrustworthy when one unrelated word can flip it), toki-cluster (the default before issue 47: Eq. 4's clusters and the surface-token check), toki-name (toki-cluster with class names alone) or toki-paper (the paper's)",
+      "TOKI configuration: toki (xtrust's default, chosen on validation data: keywords are the pool words related to the class in meaning; a prediction is untrustworthy when one unrelated word — or a group of unrelated words that travel together in the training texts — can flip it), toki-phrase (toki with function words counted: finds boilerplate phrases made of them, at the cost of more false alarms), toki-cluster (the default before issue 47: Eq. 4's clusters and the surface-token check), toki-name (toki-cluster with class names alone) or toki-paper (the paper's)",
       oracleArg,
       AUDIT_DEFAULTS.oracle,
     )
