@@ -234,7 +234,12 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     quick: false,
     machine: r.machine,
     status: 'ok',
-    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${natural ? `${naturalTable(r.cases, r.options.oracles)}\n\n` : ''}${familyMarkdown(r.cases, r.options.minPerSide, family || natural ? (natural ? r.options.oracles.slice(0, 2) : DETAIL) : undefined)}`,
+    markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${
+      natural
+        ? // per case: the bar table (every configuration with its interval); the family tables without the case-by-case pages (git keeps the results small)
+          `${naturalTable(r.cases, r.options.oracles)}\n\n${familyMarkdown(r.cases, r.options.minPerSide).split('\n### Case')[0]}`
+        : familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)
+    }`,
     // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
     order: orderAfter(
       join(ROOT, 'apps/bench/results/sections'),
