@@ -86,3 +86,14 @@ export function resolveLimeMode(
 export function verdictSamplingOf(auditMode: AuditMode | undefined): boolean {
   return auditMode === 'fast';
 }
+
+/**
+ * The notice an audit prints when its keyword pass is a **screening** one (issue 49): a keyword method other
+ * than LIME gives keyword sets that agree with exact LIME's less than exact LIME agrees with itself under
+ * another seed (apps/cli/README.md, "Which mode is faithful, which screens"); null for LIME's pass.
+ */
+export function screeningNotice(keywordMethod: string | undefined): string | null {
+  const method = keywordMethod ?? 'lime';
+  if (method === 'lime') return null;
+  return `keywords: --keyword-method ${method} is a screening mode — its keyword sets agree with exact LIME's less than LIME agrees with itself under another seed (apps/cli/README.md, "Which mode is faithful, which screens"); the verdict counts can gate a run, the keyword sets are not the audit's answer`;
+}

@@ -33,7 +33,7 @@ import {
 import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
 import { loadEnsemble } from './ensemble.js';
 import { DEFAULT_LIME_MODE } from './lime-mode.js';
-import { verdictSamplingOf } from './audit-mode.js';
+import { screeningNotice, verdictSamplingOf } from './audit-mode.js';
 import type { CategoryProbesSummary, ProbedSummary } from './report/probes.js';
 import type { Progress, ProgressTask } from './progress.js';
 import { CHECKPOINT_SECONDS, type RunDir } from './run-dir.js';
@@ -333,6 +333,8 @@ export async function identifyStore(
   progress.note(
     `keywords: explaining up to ${settings.trainSample} correctly predicted training texts (${method === 'lime' ? `LIME, ${settings.samples} samples each` : method})`,
   );
+  const screening = screeningNotice(method);
+  if (screening) progress.note(screening);
   const kb = progressBridge(progress, 'keywords');
   const store = await identifyKeywords(
     classifier,

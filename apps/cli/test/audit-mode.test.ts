@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_LIME_PAIRS, resolveLimeMode } from '../src/audit-mode.js';
+import { AUDIT_LIME_PAIRS, resolveLimeMode, screeningNotice } from '../src/audit-mode.js';
 import { UsageError } from '../src/exit.js';
 import { LIME_MODES, type LimeMode } from '../src/lime-mode.js';
 import { buildFixture, tempDir, xtrust, xtrustAsync, type Fixture } from './helpers.js';
@@ -147,6 +147,15 @@ describe('--audit-mode: parsing and help', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toContain(`'--audit-mode <mode>' argument 'quick' is invalid. expected one of exact, fast`);
     }
+  });
+
+  it("a keyword pass other than LIME is announced as a screening mode (issue 49); LIME's is not", () => {
+    expect(screeningNotice(undefined)).toBeNull();
+    expect(screeningNotice('lime')).toBeNull();
+    for (const m of ['gradient', 'omission', 'attention'])
+      expect(screeningNotice(m)).toMatch(
+        new RegExp(`--keyword-method ${m} is a screening mode .*not the audit's answer`),
+      );
   });
 
   it('an unknown --keyword-method is one line, exit 2, naming the methods', () => {
