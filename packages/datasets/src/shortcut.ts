@@ -573,27 +573,7 @@ export async function buildShortcutBenchmark(
   }
   await flush();
 
-  const cases: BenchmarkCase[] = [];
-  let trustworthy = 0;
-  let untrustworthy = 0;
-  rows.forEach((r, i) => {
-    const o = outcome[i];
-    if (!o) return;
-    if (o.truth === 'trustworthy') trustworthy++;
-    else untrustworthy++;
-    const probabilities = Array.from(original.subarray(i * k, (i + 1) * k));
-    cases.push({
-      id: r.id,
-      text: r.text,
-      label: r.label,
-      predicted: labels[predicted[i]],
-      probabilities,
-      confidence: probabilities[predicted[i]],
-      ...o,
-    });
-  });
-  const order = new Map(rows.map((r, i) => [r.id, i]));
-  excludedIds.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const { cases, trustworthy, untrustworthy } = collectCases(rows, labels, original, predicted, outcome, excludedIds);
   return {
     mode,
     ...(mode === 'trigger' ? { trigger: options.trigger } : {}),
@@ -607,6 +587,45 @@ export async function buildShortcutBenchmark(
     maskCalls: masks.calls,
     masksScored: masks.rows,
   };
+}
+
+/** What every benchmark case carries besides its ground truth. */
+type CaseBase = Pick<BenchmarkCase, 'id' | 'text' | 'label' | 'predicted' | 'probabilities' | 'confidence'>;
+
+/**
+ * The correct predictions that got a ground truth (`outcome[i]` set), in input order, each with its text,
+ * probabilities and confidence, and the count per side; sorts `excludedIds` into input order as well.
+ * Shared by the trigger / header benchmark and the token-set one.
+ */
+export function collectCases<O extends { readonly truth: 'trustworthy' | 'untrustworthy' }>(
+  rows: readonly Pick<Row<unknown>, 'id' | 'text' | 'label'>[],
+  labels: readonly string[],
+  original: Float32Array,
+  predicted: readonly number[],
+  outcome: readonly (O | null)[],
+  excludedIds: { id: string; reason: string }[],
+): { cases: (CaseBase & O)[]; trustworthy: number; untrustworthy: number } {
+  const k = labels.length;
+  const cases: (CaseBase & O)[] = [];
+  let trustworthy = 0;
+  rows.forEach((r, i) => {
+    const o = outcome[i];
+    if (!o) return;
+    if (o.truth === 'trustworthy') trustworthy++;
+    const probabilities = Array.from(original.subarray(i * k, (i + 1) * k));
+    cases.push({
+      id: r.id,
+      text: r.text,
+      label: r.label,
+      predicted: labels[predicted[i]],
+      probabilities,
+      confidence: probabilities[predicted[i]],
+      ...o,
+    });
+  });
+  const order = new Map(rows.map((r, i) => [r.id, i]));
+  excludedIds.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { cases, trustworthy, untrustworthy: cases.length - trustworthy };
 }
 
 /** The arg-max class of `text` with the tokens of the given occurrences masked out (one scoreTokenMasks row). */

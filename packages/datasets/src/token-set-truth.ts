@@ -13,6 +13,7 @@ import { SkipCounter, type Row } from './dataset.js';
 import {
   AMBIGUOUS,
   BatchedScorer,
+  collectCases,
   deleteSpans,
   INCORRECT,
   type AmbiguousReason,
@@ -275,27 +276,7 @@ export async function buildTokenSetBenchmark(
   }
   await flush();
 
-  const cases: TokenSetCase[] = [];
-  let trustworthy = 0;
-  let untrustworthy = 0;
-  rows.forEach((r, i) => {
-    const o = outcome[i];
-    if (!o) return;
-    if (o.truth === 'trustworthy') trustworthy++;
-    else untrustworthy++;
-    const probabilities = Array.from(original.subarray(i * k, (i + 1) * k));
-    cases.push({
-      id: r.id,
-      text: r.text,
-      label: r.label,
-      predicted: labels[predicted[i]],
-      probabilities,
-      confidence: probabilities[predicted[i]],
-      ...o,
-    });
-  });
-  const order = new Map(rows.map((r, i) => [r.id, i]));
-  excludedIds.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  const { cases, trustworthy, untrustworthy } = collectCases(rows, labels, original, predicted, outcome, excludedIds);
   return {
     mode: 'tokens',
     set: set.name,
