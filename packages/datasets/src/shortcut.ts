@@ -438,16 +438,13 @@ export async function buildShortcutBenchmark(
       `buildShortcutBenchmark: batchSize must be a positive integer, got ${String(batchSize)}`,
       { argument: 'batchSize' },
     );
-  const labels = classifier.labels;
-  const k = labels.length;
-  const gold = rows.map((r, i) => labelIndex(labels, r.label, `row ${i} (${r.id}): label`));
-  const scorer = new BatchedScorer(classifier, batchSize);
-  const maskScorer =
-    options.useTokenScorer !== false && isTokenScorer(classifier) ? (classifier as Classifier & TokenScorer) : null;
+  const { labels, k, gold, scorer, maskScorer, original, predicted } = await scoreOriginals(
+    classifier,
+    rows,
+    batchSize,
+    options.useTokenScorer,
+  );
   const masks = { calls: 0, rows: 0 };
-
-  const original = await scorer.score(rows.map((r) => r.text));
-  const predicted = rows.map((_, i) => argmaxRow(original, i, k));
 
   const ambiguous = new SkipCounter();
   const excludedIds: { id: string; reason: string }[] = [];
@@ -587,6 +584,37 @@ export async function buildShortcutBenchmark(
     maskCalls: masks.calls,
     masksScored: masks.rows,
   };
+}
+
+/**
+ * The first step of both ground-truth builders: each row's gold class (an unknown label refused, naming the
+ * row), the originals scored once in batches of `batchSize`, their predicted classes, and the scorers the
+ * interventions go through — the token-mask one when the classifier is a TokenScorer and `useTokenScorer`
+ * is not false.
+ */
+export async function scoreOriginals(
+  classifier: Classifier,
+  rows: readonly Pick<Row<unknown>, 'id' | 'text' | 'label'>[],
+  batchSize: number,
+  useTokenScorer: boolean | undefined,
+): Promise<{
+  labels: readonly string[];
+  k: number;
+  gold: number[];
+  scorer: BatchedScorer;
+  maskScorer: (Classifier & TokenScorer) | null;
+  original: Float32Array;
+  predicted: number[];
+}> {
+  const labels = classifier.labels;
+  const k = labels.length;
+  const gold = rows.map((r, i) => labelIndex(labels, r.label, `row ${i} (${r.id}): label`));
+  const scorer = new BatchedScorer(classifier, batchSize);
+  const maskScorer =
+    useTokenScorer !== false && isTokenScorer(classifier) ? (classifier as Classifier & TokenScorer) : null;
+  const original = await scorer.score(rows.map((r) => r.text));
+  const predicted = rows.map((_, i) => argmaxRow(original, i, k));
+  return { labels, k, gold, scorer, maskScorer, original, predicted };
 }
 
 /** What every benchmark case carries besides its ground truth. */

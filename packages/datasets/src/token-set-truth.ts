@@ -1,20 +1,10 @@
-import {
-  argmaxRow,
-  checkProbabilities,
-  isTokenScorer,
-  labelIndex,
-  tokenize,
-  XtrustError,
-  type Classifier,
-  type Token,
-  type TokenScorer,
-} from '@xtrust/core';
+import { argmaxRow, checkProbabilities, tokenize, XtrustError, type Classifier, type Token } from '@xtrust/core';
 import { SkipCounter, type Row } from './dataset.js';
 import {
   AMBIGUOUS,
-  BatchedScorer,
   collectCases,
   deleteSpans,
+  scoreOriginals,
   INCORRECT,
   type AmbiguousReason,
   type BenchmarkCase,
@@ -151,15 +141,13 @@ export async function buildTokenSetBenchmark(
       { argument: 'singlesUpTo' },
     );
   const related = options.related === true;
-  const labels = classifier.labels;
-  const k = labels.length;
-  const gold = rows.map((r, i) => labelIndex(labels, r.label, `row ${i} (${r.id}): label`));
-  const scorer = new BatchedScorer(classifier, batchSize);
-  const maskScorer =
-    options.useTokenScorer !== false && isTokenScorer(classifier) ? (classifier as Classifier & TokenScorer) : null;
+  const { labels, k, gold, scorer, maskScorer, original, predicted } = await scoreOriginals(
+    classifier,
+    rows,
+    batchSize,
+    options.useTokenScorer,
+  );
   const maskCounter = { calls: 0, rows: 0 };
-  const original = await scorer.score(rows.map((r) => r.text));
-  const predicted = rows.map((_, i) => argmaxRow(original, i, k));
   const spurious = `the set "${set.name}"`;
 
   const ambiguous = new SkipCounter();
