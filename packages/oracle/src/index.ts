@@ -63,6 +63,7 @@ export {
   type CooccurrenceSettings,
   type WordCooccurrenceJson,
 } from './word-cooccurrence.js';
+export { categoryWords, type CategoryReason, type UnrelatedCategory } from './unrelated-categories.js';
 export { wordMeanings, type MeaningSettings, type WordMeaning } from './word-meaning.js';
 export { BACKGROUND_TOPICS } from './background-topics.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';

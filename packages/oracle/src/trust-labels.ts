@@ -16,6 +16,12 @@ import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { isFunctionWord } from './function-words.js';
 import { verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
 import { relatedness, type OracleMode } from './relatedness.js';
+import {
+  categoryWords,
+  checkUnrelatedCategories,
+  type CategoryReason,
+  type UnrelatedCategory,
+} from './unrelated-categories.js';
 
 export { relatedness, type OracleMode } from './relatedness.js';
 
@@ -44,6 +50,11 @@ export interface TrustLabel {
   readonly isUnr: number;
   readonly related: readonly FeatureWeight[];
   readonly unrelated: readonly FeatureWeight[];
+  /**
+   * The unrelated categories (LabelOptions.unrelatedCategories) among the decision-contributing words,
+   * each weighed as one reason; absent when none was given or none occurs.
+   */
+  readonly categories?: readonly CategoryReason[];
 }
 
 export interface LabelOptions {
@@ -52,6 +63,15 @@ export interface LabelOptions {
   readonly mode?: OracleMode;
   /** True labels: predictions that differ are reported 'incorrect' and not labelled (§2.3, Definition 4). */
   readonly trueLabels?: readonly string[];
+  /**
+   * Kinds of token that are no reason for a class (issue 47's rubric; e.g. @xtrust/datasets'
+   * TOKEN_CATEGORIES: names, numbers, years, URLs, e-mail addresses, markup, mail header fields). A decision
+   * word that is a category token wherever it occurs in the text is unrelated whatever its keyword status,
+   * and a category's words are weighed as one reason by `decisive-word` — a shortcut spread over many
+   * tokens of a kind (a header block, a text's numbers) is one reason, as a phrase is (issue 48). None by
+   * default: the paper's oracle.
+   */
+  readonly unrelatedCategories?: readonly UnrelatedCategory[];
 }
 
 /**
@@ -66,6 +86,8 @@ export async function labelExplanations(
   options: LabelOptions,
 ): Promise<TrustLabel[]> {
   const mode = options.mode ?? 'toki';
+  const categories = options.unrelatedCategories ?? [];
+  checkUnrelatedCategories(categories, 'labelExplanations');
   const members = await store.members(options.embeddings);
   const truth = options.trueLabels;
   if (truth && truth.length !== explanations.length) {
@@ -137,9 +159,15 @@ export async function labelExplanations(
     const rc = r.get(c)!;
     const related: FeatureWeight[] = [];
     const unrelated: FeatureWeight[] = [];
+    const ofCategory = categories.length > 0 ? categoryWords(e.text, c, categories) : null;
     let isRel = 0;
     let isUnr = 0;
     for (const f of ws) {
+      if (ofCategory?.has(f.word)) {
+        unrelated.push(f);
+        isUnr += f.weight;
+        continue;
+      }
       if (neutral(f.word)) continue;
       if (rc[index.get(f.word)!] === 1) {
         related.push(f);
@@ -157,7 +185,7 @@ export async function labelExplanations(
         isUnr,
         e,
         ci,
-        heaviestSum(groupedWeights(unrelated, store.cooccurrence), store.oracle.decisiveWords ?? 1),
+        heaviestSum(groupedWeights(unrelated, store.cooccurrence, ofCategory), store.oracle.decisiveWords ?? 1),
       )
         ? 'trustworthy'
         : 'untrustworthy',
@@ -165,6 +193,7 @@ export async function labelExplanations(
       isUnr,
       related,
       unrelated,
+      ...(ofCategory ? categoryReasons(unrelated, ofCategory, categories) : {}),
     };
   });
 }
@@ -338,14 +367,51 @@ export async function predictAll(
 
 /**
  * The unrelated words as the reasons `decisive-word` weighs: each word alone, or — with the store's word
- * co-occurrence (OracleConfig.cooccurrence) — each group of words that travel together, its weights summed.
+ * co-occurrence (OracleConfig.cooccurrence) — each group of words that travel together, its weights summed;
+ * with `ofCategory` (a word → its unrelated category, categoryWords), all words of one category are one
+ * reason first, and the co-occurrence groups the rest.
  */
 export function groupedWeights(
   fs: readonly { readonly word: string; readonly weight: number }[],
   cooccurrence: WordCooccurrence | null,
+  ofCategory?: ReadonlyMap<string, number> | null,
 ): { weight: number }[] {
-  if (!cooccurrence || fs.length < 2) return fs.map((f) => ({ weight: f.weight }));
-  return cooccurrence.groups(fs.map((f) => f.word)).map((g) => ({ weight: g.reduce((a, i) => a + fs[i].weight, 0) }));
+  const byCategory = new Map<number, number>();
+  const rest: { readonly word: string; readonly weight: number }[] = [];
+  for (const f of fs) {
+    const k = ofCategory?.get(f.word);
+    if (k === undefined) rest.push(f);
+    else byCategory.set(k, (byCategory.get(k) ?? 0) + f.weight);
+  }
+  const categoryGroups = [...byCategory.values()].map((weight) => ({ weight }));
+  if (!cooccurrence || rest.length < 2) return [...categoryGroups, ...rest.map((f) => ({ weight: f.weight }))];
+  return [
+    ...categoryGroups,
+    ...cooccurrence.groups(rest.map((f) => f.word)).map((g) => ({ weight: g.reduce((a, i) => a + rest[i].weight, 0) })),
+  ];
+}
+
+/** `{ categories }`: the unrelated words grouped by their category, heaviest first (none when no word is of one). */
+function categoryReasons(
+  unrelated: readonly FeatureWeight[],
+  ofCategory: ReadonlyMap<string, number>,
+  categories: readonly UnrelatedCategory[],
+): { categories?: CategoryReason[] } {
+  const by = new Map<number, { words: string[]; weight: number }>();
+  for (const f of unrelated) {
+    const k = ofCategory.get(f.word);
+    if (k === undefined) continue;
+    let g = by.get(k);
+    if (!g) by.set(k, (g = { words: [], weight: 0 }));
+    g.words.push(f.word);
+    g.weight += f.weight;
+  }
+  if (by.size === 0) return {};
+  return {
+    categories: [...by]
+      .map(([k, g]) => ({ category: categories[k].name, words: g.words, weight: g.weight }))
+      .sort((a, b) => b.weight - a.weight),
+  };
 }
 
 /** The sum of the `n` largest weights of `fs` (0 when empty): the few unrelated words `decisive-word` weighs against half the margin. */

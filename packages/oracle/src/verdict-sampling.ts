@@ -16,6 +16,7 @@ import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import { normalizeWord } from './word-pool.js';
+import { categoryWords, type UnrelatedCategory } from './unrelated-categories.js';
 
 /**
  * Eq. 6's verdict as the sign of one number: trustworthy iff the result is ≥ 0 — exactly `verdictOf`'s
@@ -51,6 +52,12 @@ export interface VerdictSamplingOptions {
   readonly mode?: OracleMode;
   /** True labels by text: a prediction of another label is 'incorrect' whatever its explanation, so its sampling stops at the first check. */
   readonly trueLabels?: ReadonlyMap<string, string>;
+  /**
+   * LabelOptions.unrelatedCategories: a word that is a category token wherever it occurs in the text counts
+   * as unrelated in the statistic. The statistic still weighs each word alone (not a category as one
+   * reason), so sampling settles a verdict the labelling may then weigh more strictly.
+   */
+  readonly unrelatedCategories?: readonly UnrelatedCategory[];
   /** LIME's verdict rule settings (VerdictOption): confidence (default 0.95), step, minRows, patience. */
   readonly confidence?: number;
   readonly step?: number;
@@ -164,7 +171,10 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const r = await relatedness(store, c, distinct, await members, mode);
       const related = new Map(distinct.map((w, i) => [w, r[i]]));
       const neutral = store.oracle.functionWordsNeverKeywords;
-      const role = Int8Array.from(lower, (w) => (neutral && isFunctionWord(w) ? 0 : related.get(w) === 1 ? 1 : -1));
+      const cats = options.unrelatedCategories?.length ? categoryWords(ctx.text, c, options.unrelatedCategories) : null;
+      const role = Int8Array.from(lower, (w) =>
+        cats?.has(w) ? -1 : neutral && isFunctionWord(w) ? 0 : related.get(w) === 1 ? 1 : -1,
+      );
       return tokiStatistic(
         rule,
         ctx.words,

@@ -1,0 +1,84 @@
+import { tokenize, XtrustError } from '@xtrust/core';
+import { normalizeWord } from './word-pool.js';
+
+/**
+ * A kind of token that is no reason for a class unless the class is about it (issue 47's rubric: names of
+ * people, numbers and dates, URLs and e-mail addresses, markup, mail header fields), found in a text by
+ * where its occurrences are. Structurally @xtrust/datasets' `TokenSet`, so its `TOKEN_CATEGORIES` can be
+ * passed as they are; the oracle itself names no category.
+ */
+export interface UnrelatedCategory {
+  /** A short name for labels and reports ("years", "urls", …). */
+  readonly name: string;
+  /** The category's occurrences in `text`, as character spans, any order, possibly overlapping. */
+  spans(text: string): readonly { readonly start: number; readonly end: number }[];
+  /** Classes this category is a right reason for (a "sports results" class and numbers): not applied to them. */
+  readonly relatedClasses?: readonly string[];
+}
+
+/** The words of one category an explanation's prediction rested on, and their summed weight. */
+export interface CategoryReason {
+  readonly category: string;
+  readonly words: readonly string[];
+  readonly weight: number;
+}
+
+/** Refuses a list that is not of categories (a name and a `spans` function each). */
+export function checkUnrelatedCategories(cs: readonly UnrelatedCategory[], where: string): void {
+  if (!Array.isArray(cs))
+    throw new XtrustError('INVALID_ARGUMENT', `${where}: unrelatedCategories must be a list of categories`, {
+      argument: 'unrelatedCategories',
+    });
+  for (const c of cs)
+    if (!c || typeof c.name !== 'string' || typeof c.spans !== 'function')
+      throw new XtrustError(
+        'INVALID_ARGUMENT',
+        `${where}: each unrelated category needs a name and a spans(text) function, got ${JSON.stringify(c)}`,
+        { argument: 'unrelatedCategories' },
+      );
+}
+
+/**
+ * For one text and the class it was predicted as, the category of each word that is a category token
+ * **wherever it occurs in the text** (index into `categories`; the first listed wins when spans of two
+ * categories cover the same token). A token belongs to a category when it overlaps one of the category's
+ * spans. A word with one occurrence outside every span ("com" in a sentence as well as in a URL) carries its
+ * own meaning there and is left to relatedness. Words are lower-cased as decisionWords lower-cases them.
+ */
+export function categoryWords(
+  text: string,
+  predictedClass: string,
+  categories: readonly UnrelatedCategory[],
+): Map<string, number> {
+  const out = new Map<string, number>();
+  const applied = categories.map((c, k) => ({ c, k })).filter(({ c }) => !c.relatedClasses?.includes(predictedClass));
+  if (applied.length === 0) return out;
+  const tokens = tokenize(text);
+  if (tokens.length === 0) return out;
+  // category of each token (−1 none), first listed category first
+  const of = new Int32Array(tokens.length).fill(-1);
+  for (const { c, k } of applied) {
+    const spans = [...c.spans(text)].sort((a, b) => a.start - b.start);
+    if (spans.length === 0) continue;
+    // tokens and spans are both sorted by start: one merge pass
+    let s = 0;
+    for (let t = 0; t < tokens.length; t++) {
+      const tok = tokens[t];
+      while (s < spans.length && spans[s].end <= tok.start) s++;
+      // a later span may still start before this token ends when spans overlap: scan them
+      for (let u = s; u < spans.length && spans[u].start < tok.end; u++)
+        if (spans[u].end > tok.start) {
+          if (of[t] < 0) of[t] = k;
+          break;
+        }
+    }
+  }
+  const outside = new Set<string>();
+  tokens.forEach((tok, t) => {
+    const w = normalizeWord(tok.text);
+    if (of[t] < 0) outside.add(w);
+    else if (!out.has(w)) out.set(w, of[t]);
+  });
+  for (const w of outside) out.delete(w);
+  return out;
+}

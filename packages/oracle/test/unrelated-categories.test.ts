@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import {
+  categoryWords,
+  groupedWeights,
+  KeywordStore,
+  labelExplanations,
+  ORACLES,
+  type UnrelatedCategory,
+} from '../src/index.js';
+import { HandEmbedding, at, explanation } from './fixtures.js';
+
+/** A category of the spans a pattern matches, as @xtrust/datasets' patternSet makes them. */
+function pattern(name: string, re: RegExp, relatedClasses?: string[]): UnrelatedCategory {
+  return {
+    name,
+    relatedClasses,
+    spans(text) {
+      return [...text.matchAll(new RegExp(re.source, 'g'))].map((m) => ({
+        start: m.index!,
+        end: m.index! + m[0].length,
+      }));
+    },
+  };
+}
+
+const numbers = pattern('numbers', /\d+/);
+const urls = pattern('urls', /https?:\/\/\S+/);
+
+describe('categoryWords', () => {
+  it('maps each word that is a category token wherever it occurs, first listed category first', () => {
+    const text = 'Call 555 or visit http://www.cnet.com/2024 today; com is also a word';
+    const m = categoryWords(text, 'spam', [urls, numbers]);
+    // 2024 lies in the URL: urls is listed first; "com" also occurs outside the URL → left to relatedness
+    expect(Object.fromEntries(m)).toEqual({ '555': 1, http: 0, www: 0, cnet: 0, '2024': 0 });
+    expect(Object.fromEntries(categoryWords(text, 'spam', [numbers, urls]))).toMatchObject({ '2024': 0, '555': 0 });
+  });
+
+  it('skips a category for the classes it is a right reason for, and a text with no occurrence', () => {
+    const sport = pattern('numbers', /\d+/, ['results']);
+    expect(categoryWords('won 3 to 1', 'results', [sport]).size).toBe(0);
+    expect(Object.fromEntries(categoryWords('won 3 to 1', 'news', [sport]))).toEqual({ '3': 0, '1': 0 });
+    expect(categoryWords('no digits here', 'news', [numbers]).size).toBe(0);
+  });
+});
+
+describe('groupedWeights with categories', () => {
+  it('weighs all words of one category as one reason, the others alone (hand-computed)', () => {
+    const fs = [
+      { word: 'a', weight: 0.2 },
+      { word: 'b', weight: 0.15 },
+      { word: 'c', weight: 0.1 },
+      { word: 'd', weight: 0.05 },
+    ];
+    const g = groupedWeights(
+      fs,
+      null,
+      new Map([
+        ['a', 0],
+        ['c', 0],
+        ['d', 1],
+      ]),
+    ).map((x) => x.weight);
+    expect(g).toHaveLength(3);
+    expect(g[0]).toBeCloseTo(0.3, 12);
+    expect(g[1]).toBe(0.05);
+    expect(g[2]).toBe(0.15);
+  });
+});
+
+const hand = new HandEmbedding('hand', {
+  computer: at(0),
+  file: at(20),
+  extension: at(55),
+  fruit: at(120),
+  banana: at(120),
+  apple: at(125),
+});
+
+/** A store whose keywords of "computer" are file and extension (Eq. 5, hand-checked in trust-labels.test.ts). */
+async function store(verdictRule: 'sum' | 'decisive-word') {
+  const s = KeywordStore.create({
+    fingerprint: 'm1',
+    labels: ['computer', 'fruit'],
+    thetaDist: 0.3,
+    topK: 10,
+    ensemble: [{ name: hand.name, dim: hand.dim, thetaRelate: 0.6 }],
+    oracle: { ...ORACLES['toki-paper'], verdictRule, cooccurrence: null, functionWordsNeverKeywords: false },
+    provenance: {
+      explainer: { method: 'hand', params: {} },
+      seed: 0,
+      sampleSize: 0,
+      sampled: 0,
+      explained: 0,
+      keywordIdentificationSeconds: 0,
+      createdAt: '',
+    },
+  });
+  await s.addExplanations(
+    [
+      explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
+      explanation('computer', { file: 0.3, apple: 0.2 }),
+      explanation('fruit', { apple: 0.6, banana: 0.5 }),
+    ],
+    [hand],
+  );
+  return s;
+}
+
+describe('labelExplanations with unrelated categories', () => {
+  const ext = pattern('extensions', /extension/);
+
+  it('a keyword that is a category token counts as unrelated and is reported with its category', async () => {
+    const s = await store('sum');
+    expect(s.keywords('computer')).toContain('extension');
+    const e = explanation('computer', { file: 0.3, extension: 0.5 }, 'the file extension');
+    const [plain] = await labelExplanations(s, [e], { embeddings: [hand] });
+    expect(plain.verdict).toBe('trustworthy');
+    expect(plain.categories).toBeUndefined();
+    const [cat] = await labelExplanations(s, [e], { embeddings: [hand], unrelatedCategories: [ext] });
+    expect(cat.verdict).toBe('untrustworthy'); // IS_rel .3 < IS_unr .5
+    expect(cat.isUnr).toBeCloseTo(0.5, 12);
+    expect(cat.categories).toEqual([{ category: 'extensions', words: ['extension'], weight: 0.5 }]);
+  });
+
+  it('decisive-word weighs the category as one reason where each of its words alone is light', async () => {
+    const s = await store('decisive-word');
+    // margin (0.8 − 0.2) / 2 = 0.3; the numbers 0.2 + 0.15 = 0.35 > 0.3 together, each alone below
+    const e = {
+      ...explanation('computer', { file: 0.4, '1999': 0.2, '2001': 0.15 }, 'file 1999 2001'),
+      probabilities: [0.8, 0.2],
+    };
+    const [alone] = await labelExplanations(s, [e], { embeddings: [hand] });
+    expect(alone.verdict).toBe('trustworthy');
+    const [grouped] = await labelExplanations(s, [e], { embeddings: [hand], unrelatedCategories: [numbers] });
+    expect(grouped.verdict).toBe('untrustworthy');
+    expect(grouped.categories?.[0].category).toBe('numbers');
+    expect(grouped.categories?.[0].weight).toBeCloseTo(0.35, 12);
+  });
+
+  it('refuses a category without a spans function, naming what it expected', async () => {
+    const s = await store('sum');
+    await expect(
+      labelExplanations(s, [explanation('computer', { file: 0.3 })], {
+        embeddings: [hand],
+        unrelatedCategories: [{ name: 'x' } as unknown as UnrelatedCategory],
+      }),
+    ).rejects.toThrow(/spans\(text\)/);
+  });
+});
