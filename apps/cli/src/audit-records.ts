@@ -29,6 +29,12 @@ export interface AuditedPrediction {
   readonly unrelated: readonly string[];
   /** An untrustworthy prediction's unrelated words: why each is not related to the predicted class (when the keyword store recorded it). */
   readonly why?: Readonly<Record<string, string>>;
+  /** The unrelated token categories (--unrelated-categories) among the decision words, each weighed as one reason. */
+  readonly categories?: readonly {
+    readonly category: string;
+    readonly words: readonly string[];
+    readonly weight: number;
+  }[];
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
   /** LIME samples the explanation used, under `--audit-mode fast` (verdict-aware sampling); absent in exact mode (all `--samples`). */
@@ -134,6 +140,8 @@ export interface AuditSummary {
   readonly settings: AuditSettings & {
     readonly explainer: string;
     readonly embeddings: readonly { name: string; thetaRelate: number }[];
+    /** The token categories counted as no reason for any class (--unrelated-categories); absent in summaries from before it. */
+    readonly unrelatedCategories?: readonly string[];
   };
   readonly accuracy: number;
   readonly verdicts: Record<TrustLabel['verdict'], number>;

@@ -2,7 +2,14 @@
 // summary built from them. Its records (audit-records.ts), settings (audit-settings.ts) and embedding
 // ensemble (ensemble.ts) live in modules of their own, which the demo's scored check shares.
 import { argmaxRow, type Classifier, type Explanation, type Explainer, type WordEmbedding } from '@xtrust/core';
-import { LEAN_THRESHOLD, leansOn, probeCategories, sample } from '@xtrust/datasets';
+import {
+  LEAN_THRESHOLD,
+  leansOn,
+  probeCategories,
+  sample,
+  tokenCategory,
+  TOKEN_CATEGORY_NAMES,
+} from '@xtrust/datasets';
 import { rocAuc, rocCurve } from '@xtrust/metrics';
 import {
   explainAll,
@@ -19,6 +26,7 @@ import {
   type KeywordStoreJson,
   type Progress as OracleProgress,
   type TrustLabel,
+  type UnrelatedCategory,
 } from '@xtrust/oracle';
 import { withAttention } from './attention-panel.js';
 import {
@@ -205,6 +213,18 @@ export interface LabelRowsContext {
    * verdictSampling; the explainer must be a local LIME). Each prediction then records `samples`.
    */
   readonly verdictSampling?: boolean;
+  /** Token categories that are no reason for any class (unrelatedCategoriesOf; @xtrust/oracle LabelOptions.unrelatedCategories). */
+  readonly unrelatedCategories?: readonly UnrelatedCategory[];
+}
+
+/**
+ * The categories TOKI counts as no reason for any class (issue 47's rubric: names, numbers and years,
+ * URLs, e-mail addresses, markup, mail header fields; @xtrust/datasets TOKEN_CATEGORIES): by default all
+ * of them, `false` none, else the named ones.
+ */
+export function unrelatedCategoriesOf(names: readonly string[] | false | undefined): UnrelatedCategory[] {
+  if (names === false) return [];
+  return (names ?? TOKEN_CATEGORY_NAMES).map((n) => tokenCategory(n));
 }
 
 /**
@@ -240,14 +260,22 @@ export async function labelRows(
         ? {
             explainerOptions: {
               adaptive: false,
-              verdict: verdictSampling(store, { embeddings, trueLabels: truthByText(texts, trueLabels) }),
+              verdict: verdictSampling(store, {
+                embeddings,
+                trueLabels: truthByText(texts, trueLabels),
+                unrelatedCategories: context.unrelatedCategories,
+              }),
             },
           }
         : {}),
     },
   );
   lb.stop();
-  const verdicts = await labelExplanations(store, explanations, { embeddings, trueLabels });
+  const verdicts = await labelExplanations(store, explanations, {
+    embeddings,
+    trueLabels,
+    unrelatedCategories: context.unrelatedCategories,
+  });
   const k = labels.length;
   return tested.map((r, i) => {
     const p = argmaxRow(probs, i, k);
@@ -264,7 +292,8 @@ export async function labelRows(
       isUnr: v.isUnr,
       related: v.related.map((f) => f.word),
       unrelated: v.unrelated.map((f) => f.word),
-      ...flaggedWhy(store, labels[p], v.verdict, v.unrelated),
+      ...flaggedWhy(store, labels[p], v),
+      ...(v.categories ? { categories: v.categories.map((c) => ({ ...c, words: [...c.words] })) } : {}),
       features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
       ...(v.samples !== undefined ? { samples: v.samples } : {}),
       ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
@@ -280,12 +309,16 @@ export async function labelRows(
 function flaggedWhy(
   store: KeywordStore,
   label: string,
-  verdict: string,
-  unrelated: readonly { word: string }[],
+  v: Pick<TrustLabel, 'verdict' | 'unrelated' | 'categories'>,
 ): { why?: Record<string, string> } {
-  if (verdict !== 'untrustworthy' || !store.hasPool(label)) return {};
+  if (v.verdict !== 'untrustworthy' || !store.hasPool(label)) return {};
   const why: Record<string, string> = {};
-  for (const f of unrelated) {
+  for (const c of v.categories ?? [])
+    for (const w of c.words)
+      why[w] =
+        `a token of the category "${c.category}", no reason for any class; the text's ${c.words.length === 1 ? 'one such word weighs' : `${c.words.length} such words weigh`} ${c.weight.toFixed(3)} together`;
+  for (const f of v.unrelated) {
+    if (why[f.word]) continue;
     const r = store.why(label, normalizeWord(f.word));
     if (r) why[f.word] = reasonSentence(r, store.oracle.meaning ?? {});
   }
@@ -392,6 +425,8 @@ export interface AuditInputs {
    * names): undefined for all of them, false for none.
    */
   readonly categoryProbes?: readonly string[] | false;
+  /** `--unrelated-categories` (unrelatedCategoriesOf): undefined for all of them, false for none. */
+  readonly unrelatedCategories?: readonly string[] | false;
 }
 
 /** What an audit leaves in its run directory, besides its JSONL checkpoints. */
@@ -445,6 +480,7 @@ export async function runAudit(
     progress,
     batchSeconds: fast ? CHECKPOINT_SECONDS : batchSeconds,
     verdictSampling: fast,
+    unrelatedCategories: unrelatedCategoriesOf(inputs.unrelatedCategories),
   };
   const predictions = await withAttention(
     classifier,
@@ -481,6 +517,7 @@ export async function runAudit(
       ...settings,
       explainer: 'lime',
       embeddings: embeddings.map((e) => ({ name: e.name, thetaRelate: thetaRelate[e.name] })),
+      unrelatedCategories: unrelatedCategoriesOf(inputs.unrelatedCategories).map((c) => c.name),
     },
     accuracy: tested.length ? (tested.length - count.incorrect) / tested.length : NaN,
     verdicts: count,

@@ -19,7 +19,14 @@ import {
   type Row,
 } from '@xtrust/datasets';
 import { classificationMetrics, gmeanInterval } from '@xtrust/metrics';
-import { explainAll, identifyKeywords, labelExplanations, naiveOracle, predictAll } from '@xtrust/oracle';
+import {
+  explainAll,
+  identifyKeywords,
+  labelExplanations,
+  naiveOracle,
+  predictAll,
+  type UnrelatedCategory,
+} from '@xtrust/oracle';
 import { groundTruthCounts, MIN_CASES_PER_SIDE, type ScoredCaseSummary, type ScoredRow } from './audit-records.js';
 import { auditExplainer, keywordOptions, type AuditSettings } from './audit-settings.js';
 import { loadEnsemble } from './ensemble.js';
@@ -38,6 +45,8 @@ export interface ScoredCaseInputs {
   /** Trains the check's model on its training texts (with the trigger planted): the same kind as the audited model. */
   readonly train: (rows: readonly { text: string; label: string }[]) => Promise<Classifier>;
   readonly testFraction: number;
+  /** The audit's unrelated token categories (--unrelated-categories), so the check scores the audit's oracle. */
+  readonly unrelatedCategories?: readonly UnrelatedCategory[];
 }
 
 /**
@@ -163,7 +172,11 @@ export async function runScoredCase(
     cases.map((c) => c.id),
     { checkpoint: run.path('scored-check.explanations.jsonl') },
   );
-  const labels = await labelExplanations(store, explanations, { embeddings, trueLabels: cases.map((c) => c.label) });
+  const labels = await labelExplanations(store, explanations, {
+    embeddings,
+    trueLabels: cases.map((c) => c.label),
+    unrelatedCategories: inputs.unrelatedCategories,
+  });
   const toki = Uint8Array.from(labels, (l) => (l.verdict === 'trustworthy' ? 1 : 0));
   const probs = await predictAll(model, texts);
   const k = inputs.labels.length;

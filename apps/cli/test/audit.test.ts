@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TOKEN_CATEGORY_NAMES } from '@xtrust/datasets';
 import { buildFixture, SMALL_AUDIT, tempDir, xtrust, xtrustAsync, XSS_TEXTS, type Fixture } from './helpers.js';
 
 let fx: Fixture;
@@ -171,6 +172,49 @@ describe('xtrust audit on a saved model and CSV files', () => {
       .split('\n')
       .map((l) => JSON.parse(l).verdict);
     expect(labels).toEqual(audited);
+  });
+
+  it('counts token categories as no reason for any class (--unrelated-categories) and says why', async () => {
+    expect(audit.summary.settings.unrelatedCategories).toEqual([...TOKEN_CATEGORY_NAMES]);
+    const read = (f: string) =>
+      readFileSync(f, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
+    const audited = read(join(runDir, 'predictions.jsonl'));
+    const withCategories = audited.filter((p) => p.categories);
+    expect(withCategories.length).toBeGreaterThan(0);
+    for (const p of withCategories)
+      for (const c of p.categories) {
+        expect(TOKEN_CATEGORY_NAMES).toContain(c.category);
+        for (const w of c.words) {
+          expect(p.unrelated).toContain(w);
+          if (p.verdict === 'untrustworthy') expect(p.why[w]).toMatch(/^a token of the category "/);
+        }
+      }
+    const out = join(fx.dir, 'labels-no-categories');
+    const r = await xtrustAsync([
+      'label',
+      '--model',
+      fx.model,
+      '--store',
+      runDir,
+      '--test',
+      fx.test,
+      '--unrelated-categories',
+      'none',
+      '--out',
+      out,
+      '--json',
+      '--quiet',
+    ]);
+    expect(r.code).toBe(0);
+    const plain = read(join(out, 'labels.jsonl'));
+    expect(plain.some((p) => p.categories)).toBe(false);
+    // a category only adds unrelated weight and merges reasons: what was flagged without it stays flagged
+    plain.forEach((p, i) => {
+      if (p.verdict === 'untrustworthy') expect(audited[i].verdict).toBe('untrustworthy');
+    });
   });
 
   it('xtrust label --unlabelled labels every prediction of texts without labels', async () => {

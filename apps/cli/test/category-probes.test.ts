@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { leansOn, LEAN_THRESHOLD, probeCategories } from '@xtrust/datasets';
 import type { Classifier } from '@xtrust/core';
-import { categoryProbesArg } from '../src/commands/audit-options.js';
+import { categoryListArg } from '../src/commands/audit-options.js';
 import { probeLines, probesSection, type CategoryProbesSummary, type ProbedSummary } from '../src/report/probes.js';
 
 /** A model that says spam exactly when the text starts with a header block's Received: line. */
@@ -47,9 +47,9 @@ describe('category probes in the audit output', () => {
   });
 
   it('parses --category-probes: all, none or known names', () => {
-    expect(categoryProbesArg('all')).toBeUndefined();
-    expect(categoryProbesArg('none')).toBe(false);
-    expect(categoryProbesArg('years, urls,years')).toEqual(['years', 'urls']);
-    expect(() => categoryProbesArg('dates')).toThrow(/unknown token category "dates" \(expected all, none or/);
+    expect(categoryListArg('all')).toBeUndefined();
+    expect(categoryListArg('none')).toBe(false);
+    expect(categoryListArg('years, urls,years')).toEqual(['years', 'urls']);
+    expect(() => categoryListArg('dates')).toThrow(/unknown token category "dates" \(expected all, none or/);
   });
 });

@@ -106,10 +106,10 @@ export function withAuditSettings(c: Command): Command {
 }
 
 /**
- * Parses `--category-probes`: `all` (undefined: every category of @xtrust/datasets TOKEN_CATEGORIES),
- * `none` (false: no probes) or a comma-separated list of category names.
+ * Parses a list of token categories (`--category-probes`, `--unrelated-categories`): `all` (undefined:
+ * every category of @xtrust/datasets TOKEN_CATEGORIES), `none` (false) or a comma-separated list of names.
  */
-export function categoryProbesArg(value: string): string[] | false | undefined {
+export function categoryListArg(value: string): string[] | false | undefined {
   const v = value.trim();
   if (v === 'all') return undefined;
   if (v === 'none') return false;
@@ -132,7 +132,19 @@ export function withCategoryProbesOption(c: Command): Command {
   return c.option(
     '--category-probes <list>',
     `token categories probed over the audited texts (CheckList invariance tests: how often removing or swapping them changes the prediction): all (default), none, or a list of ${TOKEN_CATEGORY_NAMES.join(', ')}; "leans on" when the removal-flip Wilson 95 % lower bound exceeds ${LEAN_THRESHOLD}`,
-    categoryProbesArg,
+    categoryListArg,
+  );
+}
+
+/**
+ * `--unrelated-categories` (demo, audit, label): the token categories TOKI counts as no reason for any class
+ * (issue 47's rubric), each weighed as one reason (@xtrust/oracle LabelOptions.unrelatedCategories).
+ */
+export function withUnrelatedCategoriesOption(c: Command): Command {
+  return c.option(
+    '--unrelated-categories <list>',
+    `token categories that are no reason for any class: a prediction resting on them (all of a text's tokens of one category weighed as one reason) is untrustworthy: all (default), none, or a list of ${TOKEN_CATEGORY_NAMES.join(', ')}`,
+    categoryListArg,
   );
 }
 
@@ -154,6 +166,8 @@ export interface AuditSettingFlags {
   keywordMethod?: KeywordMethod;
   /** `--category-probes`: undefined for all categories, false for none, else the names (not part of AuditSettings: probes never change a run's checkpoints). */
   categoryProbes?: string[] | false;
+  /** `--unrelated-categories`: undefined for the default (all), false for none, else the names (labelling only: not part of a run's key). */
+  unrelatedCategories?: string[] | false;
 }
 
 /** The settings of an audit from its flags, `classNames` over `defaultClassNames`. */

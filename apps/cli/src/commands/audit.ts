@@ -11,7 +11,13 @@ import { examples, positiveIntArg, withCommonOptions, withRunOptions, type RunFl
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
-import { auditSettings, withAuditSettings, withCategoryProbesOption, type AuditSettingFlags } from './audit-options.js';
+import {
+  auditSettings,
+  withAuditSettings,
+  withCategoryProbesOption,
+  withUnrelatedCategoriesOption,
+  type AuditSettingFlags,
+} from './audit-options.js';
 import { queuedAuditExplainer, withQueueOption } from './worker.js';
 import { limeModeParts } from '../lime-mode.js';
 import { runKeySettings } from '../audit-settings.js';
@@ -75,6 +81,7 @@ export async function runUserAudit(
       test,
       explainer: await queuedAuditExplainer(options, settings),
       categoryProbes: options.categoryProbes,
+      unrelatedCategories: options.unrelatedCategories,
     },
     settings,
     run,
@@ -111,6 +118,7 @@ export function auditCommand(): Command {
   );
   withAuditSettings(c);
   withCategoryProbesOption(c);
+  withUnrelatedCategoriesOption(c);
   withQueueOption(c);
   c.option(
     '--attack <recipe>',

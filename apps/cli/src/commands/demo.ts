@@ -11,7 +11,7 @@ import {
 } from '@xtrust/datasets';
 import { BuiltinClassifier, BUILTIN_KINDS, evaluateAccuracy, trainClassifier, type BuiltinKind } from '@xtrust/models';
 import { GloveEmbedding } from '@xtrust/embeddings';
-import { runAudit } from '../audit.js';
+import { runAudit, unrelatedCategoriesOf } from '../audit.js';
 import { groundTruthCounts, type AuditRow, type GroundTruthCounts } from '../audit-records.js';
 import { runKeySettings, type AuditSettings } from '../audit-settings.js';
 import { runScoredCase } from '../scored-case.js';
@@ -19,7 +19,13 @@ import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.j
 import { checkClassNames } from '../data-files.js';
 import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
-import { auditSettings, withAuditSettings, withCategoryProbesOption, type AuditSettingFlags } from './audit-options.js';
+import {
+  auditSettings,
+  withAuditSettings,
+  withCategoryProbesOption,
+  withUnrelatedCategoriesOption,
+  type AuditSettingFlags,
+} from './audit-options.js';
 import type { ProbedSummary } from '../report/probes.js';
 import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
 import { Progress } from '../progress.js';
@@ -248,6 +254,7 @@ export async function runDemo(
       test,
       testTotal: split.test.length,
       categoryProbes: options.categoryProbes,
+      unrelatedCategories: options.unrelatedCategories,
     },
     { ...settings, testSample: 0 },
     run,
@@ -280,6 +287,7 @@ export async function runDemo(
         model: options.model,
         train,
         testFraction: options.testFraction,
+        unrelatedCategories: unrelatedCategoriesOf(options.unrelatedCategories),
       },
       settings,
       run,
@@ -329,6 +337,7 @@ export function demoCommand(): Command {
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
   withCategoryProbesOption(c);
+  withUnrelatedCategoriesOption(c);
   c.option(
     '--no-scored-check',
     'skip the planted-trigger case scored beside the audit (TOKI and Naive against a known ground truth)',

@@ -3,7 +3,8 @@ import { Command } from 'commander';
 import type { Explainer } from '@xtrust/core';
 import { LimeExplainer } from '@xtrust/explainers';
 import { required } from '../config.js';
-import { labelRows, verdictCounts } from '../audit.js';
+import { labelRows, unrelatedCategoriesOf, verdictCounts } from '../audit.js';
+import { withUnrelatedCategoriesOption } from './audit-options.js';
 import { ensembleOfStore, loadEnsemble } from '../ensemble.js';
 import { fileDigest, readLabelledFile, readTexts } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
@@ -33,6 +34,8 @@ export interface LabelOptions extends ModelFlags, RunFlags {
   seed?: number;
   limeMode?: LimeMode;
   auditMode?: AuditMode;
+  /** `--unrelated-categories`: undefined for all, false for none, else the names. */
+  unrelatedCategories?: string[] | false;
 }
 
 /** The `--lime-mode` a store was built with (stores from before the flag: exact, or adaptive when LIME's options say so). */
@@ -98,6 +101,7 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
     unlabelled: options.unlabelled,
     batchSeconds: CHECKPOINT_SECONDS,
     verdictSampling: verdictSamplingOf(auditMode),
+    unrelatedCategories: unrelatedCategoriesOf(options.unrelatedCategories),
   });
   const { counts, untrustworthyShare } = verdictCounts(predictions);
   const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
@@ -124,6 +128,7 @@ export function labelCommand(): Command {
     c,
     "exact (every prediction explained at --samples, the paper's computation) | fast (each prediction's LIME stops once its verdict is settled at 95 % confidence; approximate, agreement measured in apps/bench)",
   );
+  withUnrelatedCategoriesOption(c);
   withRunOptions(c, 'xtrust-labels');
   withCommonOptions(c);
   examples(c, [
