@@ -1,11 +1,12 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pipeline, Tensor, type TextClassificationPipeline } from '@huggingface/transformers';
-import { checkProbabilities, XtrustError, type AttentionMap, type Classifier } from '@xtrust/core';
+import { checkProbabilities, XtrustError, type AttentionMap, type Classifier, type TextLimit } from '@xtrust/core';
 import { alignTokens, findAttentionOutput, splitAttention } from './attention.js';
 import { encodeBatch, piecesOf, reverseVocab } from './hf-tokenizer-loader.js';
-import { requireFile, requirePositiveInt, requireTexts } from './inputs.js';
+import { requireFile, requirePositiveInt, requireText, requireTexts } from './inputs.js';
 import { labelsFromId2Label } from './labels.js';
+import { pieceTokenizer, seenWordCount, type PieceTokenizer } from './masked-ids.js';
 
 export interface HfClassifierOptions {
   /** Allow a Hugging Face hub id (downloads). Default false: only a local folder loads. */
@@ -31,10 +32,14 @@ type RawModel = {
  *
  * When the ONNX graph also outputs attention weights (`last_attention`, `attentions`, `attentions.N`),
  * the instance has `attentions(texts)` (an AttentionProvider); otherwise it has no such method.
+ *
+ * A TextLimit: the pipeline cuts a text's ids at the tokenizer's `model_max_length`, and `seenWords`
+ * says how many of its words the model still sees.
  */
-export class HfClassifier implements Classifier {
+export class HfClassifier implements Classifier, TextLimit {
   readonly attentions?: (texts: readonly string[]) => Promise<AttentionMap[]>;
   private reverse: Map<number, string> | null = null;
+  private pieces: PieceTokenizer | null = null;
 
   private constructor(
     readonly name: string,
@@ -129,6 +134,19 @@ export class HfClassifier implements Classifier {
       });
     }
     return checkProbabilities(out, texts.length, k, this.name);
+  }
+
+  /**
+   * TextLimit: how many leading words of core's `tokenize(text)` the model sees whole — fewer than the
+   * text has when its ids (special tokens included) pass the tokenizer's `model_max_length`, where the
+   * `text-classification` pipeline (`truncation: true`) cuts them, keeping the start; see `seenWordCount`.
+   * That is the limit transformers.js truncates at (config.json's `max_position_embeddings` is not read
+   * by it); a tokenizer_config.json without `model_max_length` cuts nothing, so every word counts as seen.
+   */
+  seenWords(text: string): number {
+    requireText(text, this.name);
+    this.pieces ??= pieceTokenizer(this.pipe.tokenizer);
+    return seenWordCount(this.pieces, text);
   }
 
   private async computeAttentions(texts: readonly string[]): Promise<AttentionMap[]> {
