@@ -338,3 +338,9 @@ export function kitBertSettings(options: ShortcutOptions): Omit<KitBertSettings,
     ...(options.finetuneQueue ? { queue: resolve(options.finetuneQueue) } : {}),
   };
 }
+
+/**
+ * The bench's name for what `xtrust audit` runs by default since issue 48's second round: `toki` labelling
+ * with every token category of @xtrust/datasets as no reason for any class (`--unrelated-categories all`).
+ */
+export const CLI_DEFAULT_ORACLE = 'toki+cat';

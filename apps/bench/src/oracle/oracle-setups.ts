@@ -18,9 +18,11 @@ import {
   type OracleConfig,
   type TolerantExplanations,
   type TrustLabel,
+  type UnrelatedCategory,
   type VerdictRule,
 } from '@xtrust/oracle';
 import { XtrustError } from '@xtrust/core';
+import { TOKEN_CATEGORIES } from '@xtrust/datasets';
 
 /** What a configuration gets from the benchmark. */
 export interface OracleContext {
@@ -92,10 +94,15 @@ export function thetaRelateOf(e: WordEmbedding): Promise<number> {
  * word pairs; a post-processed member is calibrated on its own vectors by identifyKeywords), then labels
  * by relatedness to K_c ∪ F_c (TOKI) and to the class name only (–K.I), as the store's configuration says.
  */
-export function namedOracle(config: OracleConfig, embeddingNames: readonly string[]): OracleSetup {
+export function namedOracle(
+  config: OracleConfig,
+  embeddingNames: readonly string[],
+  unrelatedCategories?: readonly UnrelatedCategory[],
+): OracleSetup {
+  const cats = unrelatedCategories ?? [];
   return {
     name: config.name,
-    description: `TOKI "${config.name}" (θ_dist ${config.thetaDist}, ${config.postProcess} post-processing, cluster rule ${config.clusterRule}, verdict rule ${config.verdictRule}${config.classContrast ? ', class contrast' : ''}), embeddings ${embeddingNames.join('+')}`,
+    description: `TOKI "${config.name}" (θ_dist ${config.thetaDist}, ${config.postProcess} post-processing, cluster rule ${config.clusterRule}, verdict rule ${config.verdictRule}${config.classContrast ? ', class contrast' : ''}${cats.length ? `, unrelated categories ${cats.map((c) => c.name).join(', ')}` : ''}), embeddings ${embeddingNames.join('+')}`,
     async run(ctx) {
       const embeddings = await Promise.all(embeddingNames.map(embedding));
       const theta: Record<string, number> = {};
@@ -113,8 +120,16 @@ export function namedOracle(config: OracleConfig, embeddingNames: readonly strin
       });
       const keywordSeconds = (performance.now() - t0) / 1000;
       const { texts, labels, explanations } = ctx.test;
-      const toki = await labelTolerant(store, explanations, texts, labels, { embeddings, mode: 'toki' });
-      const ablated = await labelTolerant(store, explanations, texts, labels, { embeddings, mode: 'toki-ki-ablated' });
+      const toki = await labelTolerant(store, explanations, texts, labels, {
+        embeddings,
+        mode: 'toki',
+        unrelatedCategories: cats,
+      });
+      const ablated = await labelTolerant(store, explanations, texts, labels, {
+        embeddings,
+        mode: 'toki-ki-ablated',
+        unrelatedCategories: cats,
+      });
       return { store, embeddings, toki, ablated, keywordSeconds };
     },
   };
@@ -222,7 +237,17 @@ function descriptionModifier(d: ClassDescriptionConfig, m: string, name: string)
   );
 }
 
-/** The configurations named on the command line (--oracle), in order (candidateOracle's names). */
+/**
+ * The configurations named on the command line (--oracle), in order (candidateOracle's names). A `+cat`
+ * modifier (anywhere after the base) labels with @xtrust/datasets' TOKEN_CATEGORIES as unrelated categories
+ * (LabelOptions.unrelatedCategories, issue 48) — a labelling option, not part of the keyword store.
+ */
 export function oracleSetups(names: readonly string[], options: { embeddings: readonly string[] }): OracleSetup[] {
-  return names.map((n) => namedOracle(candidateOracle(n), options.embeddings));
+  return names.map((n) => {
+    const parts = n.split('+');
+    const withCategories = parts.slice(1).includes('cat');
+    if (!withCategories) return namedOracle(candidateOracle(n), options.embeddings);
+    const config = candidateOracle(parts.filter((p, i) => i === 0 || p !== 'cat').join('+'));
+    return namedOracle({ ...config, name: n }, options.embeddings, TOKEN_CATEGORIES);
+  });
 }
