@@ -31,7 +31,7 @@ export function table3TransformerArgs(quick: boolean): string[] {
     ...argv(`--only ${TABLE3_TRANSFORMER_CASES} --epochs 3 --train 300 --samples 1000 --per-side 120`),
     ...[
       '--out',
-      join(RESULTS, 'oracle-family-kit-bert.json'),
+      join(RESULTS, 'oracle-family-kit-bert.json.gz'),
       '--cache',
       join(RESULTS, 'oracle-family-kit-bert-cache'),
     ],
@@ -47,8 +47,12 @@ const drawnCache = (name: string): string[] => {
 /** A drawn family at the quick sizes (4 draws, 300 keyword texts, LIME 1,000, 100 per side, toki and the paper's). */
 const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracle toki,toki-paper';
 
-/** The configurations the natural-shortcut families compare (issue 48): the default first, then the peers and the verdict ablations. */
-export const NATURAL_ORACLES = argv('toki toki+nopg toki-cluster toki+nofw');
+/**
+ * The configurations the natural-shortcut families compare (issue 48): the CLI's default first (`toki+cat`:
+ * token categories as no reason for any class, issue 48's second round), then `toki` without them, the
+ * default of issue 47 (`+nopg`), the previous default and the phrase configuration, both with the categories.
+ */
+export const NATURAL_ORACLES = argv('toki+cat toki toki+nopg toki-cluster+cat toki+nofw+cat');
 
 /** The six natural-shortcut sections (issue 48), one per family, drawn like the drawn families. */
 function naturalSection(family: string, draws: number, untilScored: number): Benchmark {
@@ -63,7 +67,7 @@ function naturalSection(family: string, draws: number, untilScored: number): Ben
     name: `natural-${family}`,
     area: 'oracle',
     title: `Natural shortcuts (issue 48): ${kind === 'phrase' ? 'boilerplate phrases' : kind === 'scattered' ? 'scattered word sets' : 'categories on unplanted models'}, the ${side} family`,
-    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 5,000 samples over 2,000 keyword texts, ≤ 250 predictions per side, GloVe; the default \`toki\` (since issue 48: co-occurring unrelated words weighed as one reason), \`toki+nopg\` (the default before, each word alone), \`toki-cluster\` and \`toki+nofw\` (= \`--oracle toki-phrase\`: function words counted, the best phrase configuration on validation) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
+    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 5,000 samples over 2,000 keyword texts, ≤ 250 predictions per side, GloVe; \`toki+cat\` (what \`xtrust audit\` runs by default: \`toki\` with every token category — names, numbers, years, URLs, e-mail addresses, markup, header fields — as no reason for any class, each weighed as one reason), \`toki\` without the categories (\`--unrelated-categories none\`; since issue 48's first round co-occurring unrelated words are one reason), \`toki+nopg\` (issue 47's default, each word alone), \`toki-cluster+cat\` and \`toki+nofw+cat\` (= \`--oracle toki-phrase\`: function words counted) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
     limit: [10800, 1800],
     regenerated: `the LIME explanation cache and full results under apps/bench/results/oracle-drawn-cache/ (re-made by the command above); the compact copy the section is rendered from, apps/bench/results/natural-${family}.json.gz, is committed and re-made by \`node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/${family}.json --write-section\`.`,
     script: (ctx) => ({
@@ -107,7 +111,7 @@ export const ORACLE: readonly Benchmark[] = [
       "The previous section's benchmark with the classifier swapped for a transformer: per case, the model kit's BERT encoder (the committed masked-LM fixture models/transformers/fixtures/tiny-bert-mlm, 2 layers × 128, 64 word pieces) fine-tuned on the case's training texts by models/transformers/finetune.py (PyTorch, epoch chosen on validation accuracy; cached by rows + settings), run by onnxruntime-node through @xtrust/models OnnxClassifier. Same ground truth by intervention, LIME through the classifier's token scorer, TOKI configurations, Naive and bootstrap intervals; cases of the default family, at reduced sizes (apps/bench/src/oracle/shortcut.ts --model kit-bert).",
     limit: [7200, 1800],
     regenerated:
-      "the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian's torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json, the results the section is written from, is committed.",
+      "the fine-tuned transformer folders and explanation cache apps/bench/results/oracle-family-kit-bert-cache/ (keyed by rows + settings), re-made by the command above (needs Debian's torch: bash models/transformers/setup.sh); apps/bench/results/oracle-family-kit-bert.json.gz, the results the section is written from, is committed.",
     script: (ctx) => needFixtures(KIT_MLM) ?? { file: SHORTCUT, args: table3TransformerArgs(ctx.quick) },
   },
   {
@@ -115,7 +119,7 @@ export const ORACLE: readonly Benchmark[] = [
     area: 'oracle',
     title: 'TOKI on drawn shortcut cases: the test family, per trigger band (everyday, phrase, mid, rare, absent)',
     description:
-      'Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki` (the default; since issue 48 it weighs co-occurring unrelated words as one reason), `toki+nopg` (the default of issue 47, each word alone), `toki-cluster` (the default before issue 47) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).',
+      'Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki+cat` (what `xtrust audit` runs by default: `toki` with the token categories as no reason for any class, issue 48), `toki` (without them; since issue 48 it weighs co-occurring unrelated words as one reason), `toki+nopg` (the default of issue 47, each word alone), `toki-cluster` (the default before issue 47) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).',
     limit: [10800, 1800],
     regenerated:
       'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the full results of the run (apps/bench/results/oracle-drawn-cache/test.json); the compact copy the section is rendered from, apps/bench/results/oracle-drawn-test.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/test.json --write-section`.',
@@ -124,7 +128,7 @@ export const ORACLE: readonly Benchmark[] = [
       args: ctx.quick
         ? argv(`--family test ${QUICK_DRAWN}`)
         : [
-            ...argv('--family test --draws 40 --until-scored 40 --oracle toki,toki+nopg,toki-cluster'),
+            ...argv('--family test --draws 40 --until-scored 40 --oracle toki+cat,toki,toki+nopg,toki-cluster'),
             ...drawnCache('test'),
           ],
     }),
