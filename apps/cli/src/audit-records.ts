@@ -147,6 +147,11 @@ export interface AuditSummary {
   readonly verdicts: Record<TrustLabel['verdict'], number>;
   /** Untrustworthy ÷ (trustworthy + untrustworthy) among correct predictions; null when none was labelled. */
   readonly untrustworthyShare: number | null;
+  /**
+   * Of the untrustworthy predictions, how many rest on each unrelated token category (--unrelated-categories;
+   * a prediction resting on two counts for both); absent in summaries from before it.
+   */
+  readonly untrustworthyByCategory?: Readonly<Record<string, number>>;
   readonly pools: Record<
     string,
     {

@@ -343,11 +343,21 @@ function truthByText(texts: readonly string[], truth: readonly string[] | undefi
 export function verdictCounts(predictions: readonly AuditedPrediction[]): {
   counts: Record<TrustLabel['verdict'], number>;
   untrustworthyShare: number | null;
+  untrustworthyByCategory: Record<string, number>;
 } {
   const counts: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
-  for (const p of predictions) counts[p.verdict]++;
+  const byCategory: Record<string, number> = {};
+  for (const p of predictions) {
+    counts[p.verdict]++;
+    if (p.verdict === 'untrustworthy')
+      for (const c of p.categories ?? []) byCategory[c.category] = (byCategory[c.category] ?? 0) + 1;
+  }
   const judged = counts.trustworthy + counts.untrustworthy;
-  return { counts, untrustworthyShare: judged ? counts.untrustworthy / judged : null };
+  return {
+    counts,
+    untrustworthyShare: judged ? counts.untrustworthy / judged : null,
+    untrustworthyByCategory: byCategory,
+  };
 }
 
 /**
@@ -500,7 +510,7 @@ export async function runAudit(
           progress,
         );
 
-  const { counts: count, untrustworthyShare } = verdictCounts(predictions);
+  const { counts: count, untrustworthyShare, untrustworthyByCategory } = verdictCounts(predictions);
   const summary: ProbedSummary = {
     format: 'xtrust-audit',
     version: 1,
@@ -522,6 +532,7 @@ export async function runAudit(
     accuracy: tested.length ? (tested.length - count.incorrect) / tested.length : NaN,
     verdicts: count,
     untrustworthyShare,
+    untrustworthyByCategory,
     pools: poolsOf(store, 40),
     confidence: confidenceBuckets(predictions, labels.length),
     comparison: compareWithTruth(predictions, settings.thetaConf),

@@ -105,6 +105,15 @@ export function groundTruthLines(s: AuditSummary): string[] {
   return lines;
 }
 
+/** How many untrustworthy predictions rest on each unrelated token category (none when no category was applied or none occurs). */
+export function categoryVerdictLines(s: Pick<AuditSummary, 'untrustworthyByCategory' | 'verdicts'>): string[] {
+  const by = Object.entries(s.untrustworthyByCategory ?? {}).sort((a, b) => b[1] - a[1]);
+  if (by.length === 0) return [];
+  return [
+    `  resting on tokens of no class: ${by.map(([c, n]) => `${c} ${n}`).join(', ')} of the ${s.verdicts.untrustworthy} untrustworthy (--unrelated-categories)`,
+  ];
+}
+
 /** The human summary of an audit: accuracy, share of untrustworthy correct predictions, top spurious words, category probes, where the report is. */
 export function formatAudit(s: ProbedSummary, files: AuditFiles): string {
   const pct = (x: number | null) => (x === null ? '–' : `${(100 * x).toFixed(1)} %`);
@@ -112,6 +121,7 @@ export function formatAudit(s: ProbedSummary, files: AuditFiles): string {
   const lines = [
     `accuracy              ${pct(s.accuracy)} on ${s.data.auditedTestRows} audited test texts`,
     `untrustworthy         ${pct(s.untrustworthyShare)} of correct predictions (${v.untrustworthy} untrustworthy, ${v.trustworthy} trustworthy, ${v.unknown} unknown, ${v.incorrect} incorrect)`,
+    ...categoryVerdictLines(s),
     `top spurious words per class:`,
     ...spuriousLines(s, 8),
     ...relatedLines(s),

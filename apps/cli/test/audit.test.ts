@@ -184,6 +184,11 @@ describe('xtrust audit on a saved model and CSV files', () => {
     const audited = read(join(runDir, 'predictions.jsonl'));
     const withCategories = audited.filter((p) => p.categories);
     expect(withCategories.length).toBeGreaterThan(0);
+    // the summary counts, per category, the untrustworthy predictions resting on it
+    const counted: Record<string, number> = {};
+    for (const p of audited.filter((x) => x.verdict === 'untrustworthy'))
+      for (const c of p.categories ?? []) counted[c.category] = (counted[c.category] ?? 0) + 1;
+    expect(audit.summary.untrustworthyByCategory).toEqual(counted);
     for (const p of withCategories)
       for (const c of p.categories) {
         expect(TOKEN_CATEGORY_NAMES).toContain(c.category);

@@ -320,6 +320,22 @@ describe('how much of each pool is related to its class', () => {
   });
 });
 
+describe('untrustworthy predictions resting on token categories', () => {
+  it('are counted per category in the text summary and the report, heaviest first; nothing when none', () => {
+    const files = { runDir: 'r', report: 'r/report.html', summary: 'r/summary.json', predictions: '', keywords: '' };
+    const base = minimalSummary({ a: { className: 'a', explanations: 2, keywords: [], spurious: [] } });
+    const s = {
+      ...base,
+      verdicts: { ...base.verdicts, untrustworthy: 5 },
+      untrustworthyByCategory: { urls: 1, numbers: 3 },
+    };
+    expect(formatAudit(s, files as never)).toContain(
+      '  resting on tokens of no class: numbers 3, urls 1 of the 5 untrustworthy (--unrelated-categories)',
+    );
+    expect(formatAudit(base, files as never)).not.toContain('resting on tokens of no class');
+  });
+});
+
 /** A summary of classes a and b with the given pools and nothing else of note. */
 function minimalSummary(pools: AuditSummary['pools']): AuditSummary {
   return {

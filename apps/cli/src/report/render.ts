@@ -72,7 +72,14 @@ ${model}
 <tr><th>test texts audited</th><td>${s.data.auditedTestRows} of ${s.data.testRows} (${labelCount(s.data.labelCounts.test)})</td></tr>
 <tr><th>verdicts</th><td>${Object.entries(s.verdicts)
     .map(([v, n]) => `${escapeHtml(v)} ${n}`)
-    .join(', ')}</td></tr>
+    .join(', ')}${
+    Object.keys(s.untrustworthyByCategory ?? {}).length
+      ? ` (untrustworthy resting on tokens of no class: ${Object.entries(s.untrustworthyByCategory!)
+          .sort((a, b) => b[1] - a[1])
+          .map(([c, n]) => `${escapeHtml(c)} ${n}`)
+          .join(', ')})`
+      : ''
+  }</td></tr>
 <tr><th>settings</th><td>${escapeHtml(`explainer ${s.settings.explainer} (${s.settings.samples} samples, top ${s.settings.topK} words), oracle ${s.settings.oracle ?? 'toki'}, keyword identification on ${s.settings.trainSample} training texts, θ_dist ${s.settings.thetaDist}, ${s.settings.embeddings.map((e) => `${e.name} θ_relate ${e.thetaRelate.toFixed(3)}`).join(', ')}, seed ${s.settings.seed}${s.settings.unrelatedCategories ? `, no reason for any class: ${s.settings.unrelatedCategories.length ? s.settings.unrelatedCategories.join(', ') : 'no token category'}` : ''}`)}</td></tr>
 <tr><th>time</th><td>keywords ${num(s.seconds.keywords, 1)} s, labelling ${num(s.seconds.labelling, 1)} s</td></tr>
 </tbody></table></section>`;
