@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { trainClassifier } from '@xtrust/models';
 import { tempDir, xtrust, xtrustAsync } from './helpers.js';
 import { kitFixture } from '../../../models/transformers/fixture-paths.js';
 
@@ -119,10 +120,41 @@ describe('xtrust explain on long texts', () => {
     expect(res.windows!.at(-1)).toMatchObject({ text: 1, of: 1 });
   });
 
-  it('--windows on a model that cannot say its limit is a usage error naming the model', () => {
-    const r = xtrust(['explain', '--model', bert, '--runtime', 'transformers', '--windows', '--text', SHORT]);
+  it('the transformers.js runtime reports its limit too: --windows covers every word, no window cut', async () => {
+    const r = await xtrustAsync([
+      'explain',
+      '--model',
+      bert,
+      '--runtime',
+      'transformers',
+      '--method',
+      'omission',
+      '--windows',
+      '--text',
+      LONG,
+      '--json',
+    ]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as Out;
+    const w = out.windows!;
+    expect(w.length).toBeGreaterThan(1);
+    expect(w[0].from).toBe(0);
+    expect(w.at(-1)!.to).toBe(150);
+    w.forEach((x, j) => j > 0 && expect(x.from).toBe(w[j - 1].to));
+    for (const e of out.explanations) expect(e.seen).toBeUndefined();
+  });
+
+  it('--windows on a model that cannot say its limit is a usage error naming the model', async () => {
+    const dir = tempDir();
+    // each text twice: the built-in model keeps words seen at least twice
+    const rows = ['free prize now', 'meeting at noon', 'claim your cash', 'see the agenda']
+      .flatMap((text) => [text, text])
+      .map((text, i) => ({ text, label: (i >> 1) % 2 ? 'ham' : 'spam' }));
+    const model = join(dir, 'bow');
+    await (await trainClassifier('bow-logistic', rows, { seed: 1, labels: ['ham', 'spam'] })).save(model);
+    const r = xtrust(['explain', '--model', model, '--windows', '--text', SHORT]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--windows needs a model that reports its position limit`);
-    expect(r.stderr).toContain(`--model ${bert}`);
+    expect(r.stderr).toContain(`--model ${model}`);
   });
 });

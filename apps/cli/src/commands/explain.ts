@@ -117,7 +117,7 @@ export async function runExplain(
   const classifier = model.classifier;
   if (options.windows && !isTextLimit(classifier))
     throw new UsageError(
-      `--windows needs a model that reports its position limit (a transformer folder run by onnxruntime); --model ${options.model} does not, so its texts are never cut`,
+      `--windows needs a model that reports its position limit (a transformer folder); --model ${options.model} does not, so its texts are never cut`,
     );
   // With --windows every text becomes its windows; `places` says where each explained text sits.
   const windowed = (all: readonly string[]) => {
