@@ -111,3 +111,14 @@ export function explanation(
   fs.sort((a, b) => Math.abs(b.weight) - Math.abs(a.weight));
   return { text, method: 'hand', params: {}, predictedLabel: label, explainedLabel: label, features: fs };
 }
+
+/** A keyword store's provenance for stores built from hand-made explanations (no model, no sampling). */
+export const HAND_PROVENANCE = {
+  explainer: { method: 'hand', params: {} },
+  seed: 0,
+  sampleSize: 0,
+  sampled: 0,
+  explained: 0,
+  keywordIdentificationSeconds: 0,
+  createdAt: '',
+};

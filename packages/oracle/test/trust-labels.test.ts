@@ -7,17 +7,9 @@ import {
   WordPools,
   decisionWords,
 } from '../src/index.js';
-import { HandEmbedding, at, explanation } from './fixtures.js';
+import { HandEmbedding, at, explanation, HAND_PROVENANCE } from './fixtures.js';
 
-const provenance = {
-  explainer: { method: 'hand', params: {} },
-  seed: 0,
-  sampleSize: 0,
-  sampled: 0,
-  explained: 0,
-  keywordIdentificationSeconds: 0,
-  createdAt: '',
-};
+const provenance = HAND_PROVENANCE;
 
 describe('Eq. 2: word pools', () => {
   it('averages each word importance over the explanations it appears in, keeping only supporting words', () => {

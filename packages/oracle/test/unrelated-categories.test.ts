@@ -7,7 +7,7 @@ import {
   ORACLES,
   type UnrelatedCategory,
 } from '../src/index.js';
-import { HandEmbedding, at, explanation } from './fixtures.js';
+import { HAND_PROVENANCE, HandEmbedding, at, explanation } from './fixtures.js';
 
 /** A category of the spans a pattern matches, as @xtrust/datasets' patternSet makes them. */
 function pattern(name: string, re: RegExp, relatedClasses?: string[]): UnrelatedCategory {
@@ -85,15 +85,7 @@ async function store(verdictRule: 'sum' | 'decisive-word') {
     topK: 10,
     ensemble: [{ name: hand.name, dim: hand.dim, thetaRelate: 0.6 }],
     oracle: { ...ORACLES['toki-paper'], verdictRule, cooccurrence: null, functionWordsNeverKeywords: false },
-    provenance: {
-      explainer: { method: 'hand', params: {} },
-      seed: 0,
-      sampleSize: 0,
-      sampled: 0,
-      explained: 0,
-      keywordIdentificationSeconds: 0,
-      createdAt: '',
-    },
+    provenance: HAND_PROVENANCE,
   });
   await s.addExplanations(
     [

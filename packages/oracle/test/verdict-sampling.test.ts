@@ -13,17 +13,9 @@ import {
   verdictStatisticOf,
   type OracleConfig,
 } from '../src/index.js';
-import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation } from './fixtures.js';
+import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation, HAND_PROVENANCE } from './fixtures.js';
 
-const provenance = {
-  explainer: { method: 'hand', params: {} },
-  seed: 0,
-  sampleSize: 0,
-  sampled: 0,
-  explained: 0,
-  keywordIdentificationSeconds: 0,
-  createdAt: '',
-};
+const provenance = HAND_PROVENANCE;
 const RULES = ['sum', 'decisive', 'decisive-word', 'sum-and-decisive'] as const;
 
 describe('verdictStatisticOf: Eq. 6 as the sign of one number', () => {
