@@ -31,6 +31,32 @@ beforeAll(async () => {
   audit = JSON.parse(r.stdout);
 }, 300_000);
 
+/** `xtrust label` with the audit's saved store on the test file, into `out` (JSON on stdout). */
+function labelWithStore(out: string, extra: readonly string[] = []) {
+  return xtrustAsync([
+    'label',
+    '--model',
+    fx.model,
+    '--store',
+    runDir,
+    '--test',
+    fx.test,
+    ...extra,
+    '--out',
+    out,
+    '--json',
+    '--quiet',
+  ]);
+}
+
+/** The records of a JSONL file. */
+function readJsonl(file: string): any[] {
+  return readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+}
+
 describe('xtrust audit on a saved model and CSV files', () => {
   it('reports accuracy, verdicts and the untrustworthy share consistently', () => {
     const s = audit.summary;
@@ -148,40 +174,17 @@ describe('xtrust audit on a saved model and CSV files', () => {
 
   it("xtrust label with the saved store gives the audit's verdicts", async () => {
     const out = join(fx.dir, 'labels');
-    const r = await xtrustAsync([
-      'label',
-      '--model',
-      fx.model,
-      '--store',
-      runDir,
-      '--test',
-      fx.test,
-      '--out',
-      out,
-      '--json',
-      '--quiet',
-    ]);
+    const r = await labelWithStore(out);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).verdicts).toEqual(audit.summary.verdicts);
-    const labels = readFileSync(join(out, 'labels.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).verdict);
-    const audited = readFileSync(join(runDir, 'predictions.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l).verdict);
+    const labels = readJsonl(join(out, 'labels.jsonl')).map((l) => l.verdict);
+    const audited = readJsonl(join(runDir, 'predictions.jsonl')).map((l) => l.verdict);
     expect(labels).toEqual(audited);
   });
 
   it('counts token categories as no reason for any class (--unrelated-categories) and says why', async () => {
     expect(audit.summary.settings.unrelatedCategories).toEqual([...TOKEN_CATEGORY_NAMES]);
-    const read = (f: string) =>
-      readFileSync(f, 'utf8')
-        .trim()
-        .split('\n')
-        .map((l) => JSON.parse(l));
-    const audited = read(join(runDir, 'predictions.jsonl'));
+    const audited = readJsonl(join(runDir, 'predictions.jsonl'));
     const withCategories = audited.filter((p) => p.categories);
     expect(withCategories.length).toBeGreaterThan(0);
     // the summary counts, per category, the untrustworthy predictions resting on it
@@ -198,23 +201,9 @@ describe('xtrust audit on a saved model and CSV files', () => {
         }
       }
     const out = join(fx.dir, 'labels-no-categories');
-    const r = await xtrustAsync([
-      'label',
-      '--model',
-      fx.model,
-      '--store',
-      runDir,
-      '--test',
-      fx.test,
-      '--unrelated-categories',
-      'none',
-      '--out',
-      out,
-      '--json',
-      '--quiet',
-    ]);
+    const r = await labelWithStore(out, ['--unrelated-categories', 'none']);
     expect(r.code).toBe(0);
-    const plain = read(join(out, 'labels.jsonl'));
+    const plain = readJsonl(join(out, 'labels.jsonl'));
     expect(plain.some((p) => p.categories)).toBe(false);
     // a category only adds unrelated weight and merges reasons: what was flagged without it stays flagged
     plain.forEach((p, i) => {
