@@ -376,19 +376,34 @@ export function groupedWeights(
   cooccurrence: WordCooccurrence | null,
   ofCategory?: ReadonlyMap<string, number> | null,
 ): { weight: number }[] {
-  const byCategory = new Map<number, number>();
-  const rest: { readonly word: string; readonly weight: number }[] = [];
-  for (const f of fs) {
-    const k = ofCategory?.get(f.word);
-    if (k === undefined) rest.push(f);
-    else byCategory.set(k, (byCategory.get(k) ?? 0) + f.weight);
-  }
-  const categoryGroups = [...byCategory.values()].map((weight) => ({ weight }));
+  const { byCategory, rest } = splitByCategory(fs, ofCategory);
+  const categoryGroups = [...byCategory.values()].map((g) => ({ weight: g.weight }));
   if (!cooccurrence || rest.length < 2) return [...categoryGroups, ...rest.map((f) => ({ weight: f.weight }))];
   return [
     ...categoryGroups,
     ...cooccurrence.groups(rest.map((f) => f.word)).map((g) => ({ weight: g.reduce((a, i) => a + rest[i].weight, 0) })),
   ];
+}
+
+/** The words of each category (`ofCategory`: word → category index) with their summed weight, and the words of none. */
+function splitByCategory<F extends { readonly word: string; readonly weight: number }>(
+  fs: readonly F[],
+  ofCategory: ReadonlyMap<string, number> | null | undefined,
+): { byCategory: Map<number, { words: string[]; weight: number }>; rest: F[] } {
+  const byCategory = new Map<number, { words: string[]; weight: number }>();
+  const rest: F[] = [];
+  for (const f of fs) {
+    const k = ofCategory?.get(f.word);
+    if (k === undefined) {
+      rest.push(f);
+      continue;
+    }
+    let g = byCategory.get(k);
+    if (!g) byCategory.set(k, (g = { words: [], weight: 0 }));
+    g.words.push(f.word);
+    g.weight += f.weight;
+  }
+  return { byCategory, rest };
 }
 
 /** `{ categories }`: the unrelated words grouped by their category, heaviest first (none when no word is of one). */
@@ -397,18 +412,10 @@ function categoryReasons(
   ofCategory: ReadonlyMap<string, number>,
   categories: readonly UnrelatedCategory[],
 ): { categories?: CategoryReason[] } {
-  const by = new Map<number, { words: string[]; weight: number }>();
-  for (const f of unrelated) {
-    const k = ofCategory.get(f.word);
-    if (k === undefined) continue;
-    let g = by.get(k);
-    if (!g) by.set(k, (g = { words: [], weight: 0 }));
-    g.words.push(f.word);
-    g.weight += f.weight;
-  }
-  if (by.size === 0) return {};
+  const { byCategory } = splitByCategory(unrelated, ofCategory);
+  if (byCategory.size === 0) return {};
   return {
-    categories: [...by]
+    categories: [...byCategory]
       .map(([k, g]) => ({ category: categories[k].name, words: g.words, weight: g.weight }))
       .sort((a, b) => b.weight - a.weight),
   };
