@@ -6,6 +6,7 @@ import {
   type Explanation,
   type WordEmbedding,
 } from '@xtrust/core';
+import { KeywordStore, type OracleConfig } from '../src/index.js';
 
 /** A word embedding from hand-written vectors: cosines are known in advance. */
 export class HandEmbedding implements WordEmbedding {
@@ -122,3 +123,32 @@ export const HAND_PROVENANCE = {
   keywordIdentificationSeconds: 0,
   createdAt: '',
 };
+
+/**
+ * A keyword store for class "computer" (0°) and "fruit" (120°) over hand embeddings: pools from three
+ * hand-made explanations (computer: file .4, extension .3, banana .4, apple .2; fruit: apple, banana), every
+ * member at `thetaRelate`, under `oracle` (the store's default when absent).
+ */
+export async function computerStore(
+  embeddings: readonly HandEmbedding[],
+  options: { thetaRelate?: number; oracle?: OracleConfig } = {},
+): Promise<KeywordStore> {
+  const store = KeywordStore.create({
+    fingerprint: 'm1',
+    labels: ['computer', 'fruit'],
+    thetaDist: 0.3,
+    topK: 10,
+    ensemble: embeddings.map((e) => ({ name: e.name, dim: e.dim, thetaRelate: options.thetaRelate ?? 0.6 })),
+    provenance: HAND_PROVENANCE,
+    ...(options.oracle ? { oracle: options.oracle } : {}),
+  });
+  await store.addExplanations(
+    [
+      explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
+      explanation('computer', { file: 0.3, apple: 0.2 }),
+      explanation('fruit', { apple: 0.6, banana: 0.5 }),
+    ],
+    [...embeddings],
+  );
+  return store;
+}

@@ -7,9 +7,7 @@ import {
   WordPools,
   decisionWords,
 } from '../src/index.js';
-import { HandEmbedding, at, explanation, HAND_PROVENANCE } from './fixtures.js';
-
-const provenance = HAND_PROVENANCE;
+import { HandEmbedding, at, computerStore, explanation, HAND_PROVENANCE } from './fixtures.js';
 
 describe('Eq. 2: word pools', () => {
   it('averages each word importance over the explanations it appears in, keeping only supporting words', () => {
@@ -41,27 +39,6 @@ describe('plurality vote across embedding methods', () => {
     expect(Array.from(pluralityColumns(Int8Array.from([1, 0, -1, 0, 0, -1]), 2, 3, 0))).toEqual([1, 0, 0]);
   });
 });
-
-/** A store for class "computer" (0°) and "fruit" (120°) under one hand embedding. */
-async function computerStore(embeddings: HandEmbedding[], thetaRelate = 0.6) {
-  const store = KeywordStore.create({
-    fingerprint: 'm1',
-    labels: ['computer', 'fruit'],
-    thetaDist: 0.3,
-    topK: 10,
-    ensemble: embeddings.map((e) => ({ name: e.name, dim: e.dim, thetaRelate })),
-    provenance,
-  });
-  await store.addExplanations(
-    [
-      explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
-      explanation('computer', { file: 0.3, apple: 0.2 }),
-      explanation('fruit', { apple: 0.6, banana: 0.5 }),
-    ],
-    embeddings,
-  );
-  return store;
-}
 
 const glove = new HandEmbedding('hand', {
   computer: at(0),
@@ -124,7 +101,7 @@ describe('Eqs. 5–6: trustworthiness labels', () => {
       thetaDist: 0.3,
       topK: 10,
       ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-      provenance,
+      provenance: HAND_PROVENANCE,
     });
     await store.addExplanations([explanation('computer', { file: 0.5 })], [glove]);
     const labels = await labelExplanations(
@@ -151,7 +128,7 @@ describe('Eqs. 5–6: trustworthiness labels', () => {
         thetaDist: 0.3,
         topK: 10,
         ensemble: [{ name: 'hand', dim: 2, thetaRelate }],
-        provenance,
+        provenance: HAND_PROVENANCE,
       });
       await st.addExplanations([explanation('computer', { file: 0.5, banana: 0.4 })], [glove]);
       return st;

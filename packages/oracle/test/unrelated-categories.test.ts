@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  categoryWords,
-  groupedWeights,
-  KeywordStore,
-  labelExplanations,
-  ORACLES,
-  type UnrelatedCategory,
-} from '../src/index.js';
-import { HAND_PROVENANCE, HandEmbedding, at, explanation } from './fixtures.js';
+import { categoryWords, groupedWeights, labelExplanations, ORACLES, type UnrelatedCategory } from '../src/index.js';
+import { HandEmbedding, at, computerStore, explanation } from './fixtures.js';
 
 /** A category of the spans a pattern matches, as @xtrust/datasets' patternSet makes them. */
 function pattern(name: string, re: RegExp, relatedClasses?: string[]): UnrelatedCategory {
@@ -76,26 +69,11 @@ const hand = new HandEmbedding('hand', {
   apple: at(125),
 });
 
-/** A store whose keywords of "computer" are file and extension (Eq. 5, hand-checked in trust-labels.test.ts). */
-async function store(verdictRule: 'sum' | 'decisive-word') {
-  const s = KeywordStore.create({
-    fingerprint: 'm1',
-    labels: ['computer', 'fruit'],
-    thetaDist: 0.3,
-    topK: 10,
-    ensemble: [{ name: hand.name, dim: hand.dim, thetaRelate: 0.6 }],
+/** The hand-checked store of trust-labels.test.ts (keywords of "computer": file, extension) under a verdict rule. */
+function store(verdictRule: 'sum' | 'decisive-word') {
+  return computerStore([hand], {
     oracle: { ...ORACLES['toki-paper'], verdictRule, cooccurrence: null, functionWordsNeverKeywords: false },
-    provenance: HAND_PROVENANCE,
   });
-  await s.addExplanations(
-    [
-      explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
-      explanation('computer', { file: 0.3, apple: 0.2 }),
-      explanation('fruit', { apple: 0.6, banana: 0.5 }),
-    ],
-    [hand],
-  );
-  return s;
 }
 
 describe('labelExplanations with unrelated categories', () => {

@@ -13,9 +13,15 @@ import {
   verdictStatisticOf,
   type OracleConfig,
 } from '../src/index.js';
-import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation, HAND_PROVENANCE } from './fixtures.js';
+import {
+  HandEmbedding,
+  LinearBow,
+  LinearContributionExplainer,
+  at,
+  computerStore,
+  HAND_PROVENANCE,
+} from './fixtures.js';
 
-const provenance = HAND_PROVENANCE;
 const RULES = ['sum', 'decisive', 'decisive-word', 'sum-and-decisive'] as const;
 
 describe('verdictStatisticOf: Eq. 6 as the sign of one number', () => {
@@ -81,26 +87,7 @@ const hand = new HandEmbedding('hand', {
   lemon: at(130),
 });
 
-async function store(oracle: OracleConfig) {
-  const s = KeywordStore.create({
-    fingerprint: 'm1',
-    labels: ['computer', 'fruit'],
-    thetaDist: 0.3,
-    topK: 10,
-    ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-    provenance,
-    oracle,
-  });
-  await s.addExplanations(
-    [
-      explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
-      explanation('computer', { file: 0.3, apple: 0.2 }),
-      explanation('fruit', { apple: 0.6, banana: 0.5 }),
-    ],
-    [hand],
-  );
-  return s;
-}
+const store = (oracle: OracleConfig) => computerStore([hand], { oracle });
 
 // zzyzx alone carries a computer prediction: without it the text would be fruit
 const COEF = {
@@ -178,7 +165,7 @@ describe('verdictSampling.prepare', () => {
       thetaDist: 0.3,
       topK: 10,
       ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-      provenance,
+      provenance: HAND_PROVENANCE,
     });
     expect(await verdictSampling(empty, { embeddings: [hand] }).prepare(ctx(0, [0.9, 0.1], 'other'))).toBe('settled');
   });
@@ -191,5 +178,20 @@ describe('verdictSampling.prepare', () => {
     const out = stat({ features: Int32Array.from([0, 1]), coef: Float64Array.from([0.3, 0.1]), intercept: 0 });
     expect(out.value).toBeCloseTo(-0.2, 12);
     expect(Array.from(out.gradient)).toEqual([-1, 1]);
+  });
+
+  it('counts a word of an unrelated category as unrelated, though it is a keyword', async () => {
+    const s = await store(TOKI_PAPER);
+    const files = {
+      name: 'files',
+      spans: (text: string) => [...text.matchAll(/file/g)].map((m) => ({ start: m.index!, end: m.index! + 4 })),
+    };
+    const stat = (await verdictSampling(s, { embeddings: [hand], unrelatedCategories: [files] }).prepare(
+      ctx(0, [0.9, 0.1]),
+    )) as VerdictStatistic;
+    // sum rule: IS_rel − IS_unr = 0 − (0.3 + 0.1); without the category it was 0.1 − 0.3 (the test above)
+    const out = stat({ features: Int32Array.from([0, 1]), coef: Float64Array.from([0.3, 0.1]), intercept: 0 });
+    expect(out.value).toBeCloseTo(-0.4, 12);
+    expect(Array.from(out.gradient)).toEqual([-1, -1]);
   });
 });
