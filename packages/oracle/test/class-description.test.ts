@@ -11,7 +11,7 @@ import {
   type OracleConfig,
   type SelectionRule,
 } from '../src/index.js';
-import { HandEmbedding, at } from './fixtures.js';
+import { HandEmbedding, at, HAND_PROVENANCE } from './fixtures.js';
 
 // Hand-placed unit vectors: the class name "spam" at 0°, its description word "junk" at 90°.
 // The description's mean vector is (.5, .5), at 45°.
@@ -91,15 +91,7 @@ describe('relatedness to a described class (Eq. 4 with the name and its descript
       thetaDist: 0.3,
       topK: 10,
       ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-      provenance: {
-        explainer: { method: 'm', params: {} },
-        seed: 0,
-        sampleSize: 0,
-        sampled: 0,
-        explained: 0,
-        keywordIdentificationSeconds: 0,
-        createdAt: '',
-      },
+      provenance: HAND_PROVENANCE,
       oracle: config,
     });
     expect(store.descriptionItems('spam')).toEqual(['spam', 'junk']);

