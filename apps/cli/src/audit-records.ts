@@ -3,7 +3,7 @@
 // GroundTruthCounts — no step of the audit — so every module that reads or writes the records imports them here.
 import type { FeatureWeight } from '@xtrust/core';
 import type { ShortcutBenchmark } from '@xtrust/datasets';
-import type { TrustLabel } from '@xtrust/oracle';
+import type { CategoryReason, TrustLabel } from '@xtrust/oracle';
 import type { AuditSettings } from './audit-settings.js';
 
 /** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
@@ -30,11 +30,7 @@ export interface AuditedPrediction {
   /** An untrustworthy prediction's unrelated words: why each is not related to the predicted class (when the keyword store recorded it). */
   readonly why?: Readonly<Record<string, string>>;
   /** The unrelated token categories (--unrelated-categories) among the decision words, each weighed as one reason. */
-  readonly categories?: readonly {
-    readonly category: string;
-    readonly words: readonly string[];
-    readonly weight: number;
-  }[];
+  readonly categories?: readonly CategoryReason[];
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
   /** LIME samples the explanation used, under `--audit-mode fast` (verdict-aware sampling); absent in exact mode (all `--samples`). */

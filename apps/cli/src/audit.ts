@@ -293,7 +293,7 @@ export async function labelRows(
       related: v.related.map((f) => f.word),
       unrelated: v.unrelated.map((f) => f.word),
       ...flaggedWhy(store, labels[p], v),
-      ...(v.categories ? { categories: v.categories.map((c) => ({ ...c, words: [...c.words] })) } : {}),
+      ...(v.categories ? { categories: v.categories } : {}),
       features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
       ...(v.samples !== undefined ? { samples: v.samples } : {}),
       ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
@@ -482,6 +482,7 @@ export async function runAudit(
   // --audit-mode fast labels with verdict-aware LIME, which reads the keyword store as it samples: it runs
   // here even when a queue's workers made the keyword pass (they have no store)
   const fast = verdictSamplingOf(settings.auditMode);
+  const unrelatedCategories = unrelatedCategoriesOf(inputs.unrelatedCategories);
   const labeller = fast ? auditExplainer(settings) : explainer;
   const labelContext = {
     explainer: labeller,
@@ -490,7 +491,7 @@ export async function runAudit(
     progress,
     batchSeconds: fast ? CHECKPOINT_SECONDS : batchSeconds,
     verdictSampling: fast,
-    unrelatedCategories: unrelatedCategoriesOf(inputs.unrelatedCategories),
+    unrelatedCategories,
   };
   const predictions = await withAttention(
     classifier,
@@ -527,7 +528,7 @@ export async function runAudit(
       ...settings,
       explainer: 'lime',
       embeddings: embeddings.map((e) => ({ name: e.name, thetaRelate: thetaRelate[e.name] })),
-      unrelatedCategories: unrelatedCategoriesOf(inputs.unrelatedCategories).map((c) => c.name),
+      unrelatedCategories: unrelatedCategories.map((c) => c.name),
     },
     accuracy: tested.length ? (tested.length - count.incorrect) / tested.length : NaN,
     verdicts: count,

@@ -31,8 +31,8 @@ beforeAll(async () => {
   audit = JSON.parse(r.stdout);
 }, 300_000);
 
-/** `xtrust label` with the audit's saved store on the test file, into `out` (JSON on stdout). */
-function labelWithStore(out: string, extra: readonly string[] = []) {
+/** `xtrust label` with the audit's saved store on `test` (the fixture's test file), into `out` (JSON on stdout). */
+function labelWithStore(out: string, extra: readonly string[] = [], test = fx.test) {
   return xtrustAsync([
     'label',
     '--model',
@@ -40,7 +40,7 @@ function labelWithStore(out: string, extra: readonly string[] = []) {
     '--store',
     runDir,
     '--test',
-    fx.test,
+    test,
     ...extra,
     '--out',
     out,
@@ -215,27 +215,11 @@ describe('xtrust audit on a saved model and CSV files', () => {
     const texts = join(fx.dir, 'incoming.txt');
     writeFileSync(texts, 'free money offer, click here now\nthe meeting moved to thursday, see the agenda\n');
     const out = join(fx.dir, 'labels-unlabelled');
-    const r = await xtrustAsync([
-      'label',
-      '--model',
-      fx.model,
-      '--store',
-      runDir,
-      '--test',
-      texts,
-      '--unlabelled',
-      '--out',
-      out,
-      '--json',
-      '--quiet',
-    ]);
+    const r = await labelWithStore(out, ['--unlabelled'], texts);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).verdicts.incorrect).toBe(0);
-    const rows = readFileSync(join(out, 'labels.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
+    const rows = readJsonl(join(out, 'labels.jsonl'));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
       expect(row.truth).toBeNull();

@@ -136,6 +136,11 @@ export function withCategoryProbesOption(c: Command): Command {
   );
 }
 
+/** The token-category options of an audit (demo, audit): `--category-probes` and `--unrelated-categories`. */
+export function withTokenCategoryOptions(c: Command): Command {
+  return withUnrelatedCategoriesOption(withCategoryProbesOption(c));
+}
+
 /**
  * `--unrelated-categories` (demo, audit, label): the token categories TOKI counts as no reason for any class
  * (issue 47's rubric), each weighed as one reason (@xtrust/oracle LabelOptions.unrelatedCategories).

@@ -11,13 +11,7 @@ import { examples, positiveIntArg, withCommonOptions, withRunOptions, type RunFl
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
-import {
-  auditSettings,
-  withAuditSettings,
-  withCategoryProbesOption,
-  withUnrelatedCategoriesOption,
-  type AuditSettingFlags,
-} from './audit-options.js';
+import { auditSettings, withAuditSettings, withTokenCategoryOptions, type AuditSettingFlags } from './audit-options.js';
 import { queuedAuditExplainer, withQueueOption } from './worker.js';
 import { limeModeParts } from '../lime-mode.js';
 import { runKeySettings } from '../audit-settings.js';
@@ -117,8 +111,7 @@ export function auditCommand(): Command {
     'optional ground truth of trustworthiness per test row (trustworthy/untrustworthy): adds Naive vs TOKI and ROC',
   );
   withAuditSettings(c);
-  withCategoryProbesOption(c);
-  withUnrelatedCategoriesOption(c);
+  withTokenCategoryOptions(c);
   withQueueOption(c);
   c.option(
     '--attack <recipe>',

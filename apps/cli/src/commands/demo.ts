@@ -19,13 +19,7 @@ import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.j
 import { checkClassNames } from '../data-files.js';
 import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
 import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
-import {
-  auditSettings,
-  withAuditSettings,
-  withCategoryProbesOption,
-  withUnrelatedCategoriesOption,
-  type AuditSettingFlags,
-} from './audit-options.js';
+import { auditSettings, withAuditSettings, withTokenCategoryOptions, type AuditSettingFlags } from './audit-options.js';
 import type { ProbedSummary } from '../report/probes.js';
 import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
 import { Progress } from '../progress.js';
@@ -336,8 +330,7 @@ export function demoCommand(): Command {
     )
     .option('--test-fraction <f>', 'share of each label held out for testing', fractionArg, 0.2);
   withAuditSettings(c);
-  withCategoryProbesOption(c);
-  withUnrelatedCategoriesOption(c);
+  withTokenCategoryOptions(c);
   c.option(
     '--no-scored-check',
     'skip the planted-trigger case scored beside the audit (TOKI and Naive against a known ground truth)',
