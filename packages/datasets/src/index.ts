@@ -77,3 +77,8 @@ export {
   type CategoryProbeResult,
   type FlipRate,
 } from './category-probes.js';
+export {
+  SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
+  BROWN_GENRE_DESCRIPTIONS,
+  SOTU_PARTY_DESCRIPTIONS,
+} from './class-descriptions.js';
