@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ORACLES, WORDNET_CLASS_DESCRIPTION } from '@xtrust/oracle';
-import { candidateOracle } from '../src/oracle/oracle-setups.js';
+import { candidateOracle, describedLabels, setupModifiers } from '../src/oracle/oracle-setups.js';
+import { CLASS_DESCRIPTIONS } from '../src/oracle/family.js';
 import { halfLists } from '../src/oracle/relatedness-lists.js';
 
 describe('the word lists split into a choice half and a report half', () => {
@@ -47,5 +48,32 @@ describe('verdict-rule candidates (candidateOracle +v…)', () => {
     expect(candidateOracle('toki+nomeaning').meaning).toBeNull();
     expect(candidateOracle('toki+vboth').classDescription).toEqual(ORACLES.toki.classDescription);
     expect(() => candidateOracle('toki+vmax')).toThrow(/unknown modifier "\+vmax"/);
+  });
+});
+
+describe('benchmark-side modifiers (+cat, +ud)', () => {
+  it('takes +cat and +ud off the candidate name wherever they stand', () => {
+    expect(setupModifiers('toki+ml2+cat+ud')).toEqual({
+      base: 'toki+ml2',
+      categories: true,
+      builtInDescriptions: true,
+    });
+    expect(setupModifiers('toki+ud+mt0.9')).toEqual({
+      base: 'toki+mt0.9',
+      categories: false,
+      builtInDescriptions: true,
+    });
+    expect(setupModifiers('toki-cluster')).toEqual({
+      base: 'toki-cluster',
+      categories: false,
+      builtInDescriptions: false,
+    });
+  });
+
+  it("describes only the labels a case's model has (Brown describes 15 genres, a case uses 5)", () => {
+    const d = describedLabels(CLASS_DESCRIPTIONS.brown, ['news', 'romance']);
+    expect(Object.keys(d)).toEqual(['news', 'romance']);
+    expect(d.news).toBe(CLASS_DESCRIPTIONS.brown.news);
+    expect(describedLabels(CLASS_DESCRIPTIONS.spam, ['ham', 'spam'])).toEqual(CLASS_DESCRIPTIONS.headers);
   });
 });

@@ -21,11 +21,11 @@ import { argmaxRow, rng, type Classifier } from '@xtrust/core';
 import { stratifiedSplit, wordWindows, type Row } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
 import { explainTolerant, identifyKeywords, isFunctionWord, predictAll, WordPools } from '@xtrust/oracle';
-import { CLASS_NAMES, type CorpusName } from './family.js';
+import { CLASS_DESCRIPTIONS, CLASS_NAMES, type CorpusName } from './family.js';
 import { cutBodies, loadCorpus } from './case-data.js';
 import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
-import { candidateOracle, embedding, thetaRelateOf } from './oracle-setups.js';
+import { candidateOracle, describedLabels, embedding, setupModifiers, thetaRelateOf } from './oracle-setups.js';
 import { labelCounts, loadAnnotatedPools, scoreRelated, type PoolLabel } from './annotated-pool-labels.js';
 import { defineScript, machineInfo, readJson, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
 
@@ -181,6 +181,8 @@ async function score(oracles: readonly string[], out: string | undefined): Promi
     const { explainer: lime, params } = makeExplainer('lime', s.samples, s.seed);
     const explainer = new CachedExplainer(lime, `pools|${params}`);
     for (const name of oracles) {
+      const { base, builtInDescriptions } = setupModifiers(name);
+      const config = { ...candidateOracle(base), name };
       const store = await identifyKeywords(
         model,
         data.train.map((r) => r.text),
@@ -189,7 +191,9 @@ async function score(oracles: readonly string[], out: string | undefined): Promi
           explainer,
           embeddings: [glove],
           thetaRelate: theta,
-          oracle: candidateOracle(name),
+          oracle: builtInDescriptions
+            ? { ...config, classDescriptions: describedLabels(CLASS_DESCRIPTIONS[corpus as CorpusName], data.labels) }
+            : config,
           sampleSize: s.train,
           topK: s.topK,
           classNames: CLASS_NAMES[corpus as CorpusName],

@@ -26,7 +26,7 @@ import type { BenchmarkCase, ShortcutBenchmark } from '@xtrust/datasets';
 import type { WordEmbedding } from '@xtrust/core';
 import type { BuiltCase } from './case-data.js';
 import type { KitBertInfo } from './kit-bert.js';
-import { caseName, type CaseSpec } from './family.js';
+import { CLASS_DESCRIPTIONS, caseName, type CaseSpec } from './family.js';
 import { CachedExplainer } from './cached-explainer.js';
 import type { OracleSetup } from './oracle-setups.js';
 
@@ -342,6 +342,7 @@ export async function evaluateCase(
         sampleSize: options.train,
         seed: spec.seed,
         classNames: data.classNames,
+        classDescriptions: CLASS_DESCRIPTIONS[spec.corpus],
         test: { texts, labels, explanations: tolerant },
       });
       const unknown = (l: readonly { verdict: string }[]) => l.filter((x) => x.verdict === 'unknown').length;

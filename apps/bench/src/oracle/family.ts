@@ -4,6 +4,7 @@
  * A case is plain data; nothing downstream looks at a trigger's or a corpus's name to decide anything
  * (the trigger kind is a label for the tables only).
  */
+import { BROWN_GENRE_DESCRIPTIONS, SOTU_PARTY_DESCRIPTIONS, SPAM_ASSASSIN_CLASS_DESCRIPTIONS } from '@xtrust/datasets';
 
 /** The corpora a case can be built from: three with a planted trigger, and SpamAssassin's headers (a natural shortcut). */
 export const CORPORA = ['brown', 'sotu', 'spam', 'headers'] as const;
@@ -55,6 +56,14 @@ export const CLASS_NAMES: Readonly<Record<CorpusName, Readonly<Record<string, st
   sotu: {},
   spam: { ham: 'legitimate' },
   headers: { ham: 'legitimate' },
+};
+
+/** What each corpus's classes are about (@xtrust/datasets' built-in descriptions; the `+ud` oracle modifier). */
+export const CLASS_DESCRIPTIONS: Readonly<Record<CorpusName, Readonly<Record<string, string>>>> = {
+  brown: BROWN_GENRE_DESCRIPTIONS,
+  sotu: SOTU_PARTY_DESCRIPTIONS,
+  spam: SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
+  headers: SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
 };
 
 /** A short, stable name of a case: corpus, trigger, target, share, words, seed. */

@@ -20,7 +20,7 @@ import {
   WORDNET_CLASS_DESCRIPTION,
   wordMeanings,
 } from '@xtrust/oracle';
-import { CLASS_NAMES, type CorpusName } from './family.js';
+import { CLASS_DESCRIPTIONS, CLASS_NAMES, type CorpusName } from './family.js';
 import { corpusLookup, drawCase, familySeed, type DrawFamily } from './family-draw.js';
 import { thetaRelateOf } from './oracle-setups.js';
 import { defineScript, machineInfo, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
@@ -37,6 +37,13 @@ const SPEC = defineScript({
       default: 0.05,
       min: 0,
       help: 'the most unrelated triggers the rule lets be related',
+    },
+    descriptions: {
+      kind: 'string',
+      default: 'wordnet',
+      choices: ['wordnet', 'builtin'],
+      placeholder: 'wordnet|builtin',
+      help: "class descriptions: WordNet's alone, or with the corpora's built-in ones (@xtrust/datasets)",
     },
     out: { kind: 'string', placeholder: 'FILE', help: 'JSON results' },
   },
@@ -85,7 +92,8 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       const words = c.trigger!.split(' ').filter((w) => glove.has(w));
       if (words.length === 0) continue; // a word no embedding knows is never related: not informative here
       const name = CLASS_NAMES[c.corpus as CorpusName][c.target!] ?? c.target!;
-      const target = await descriptionTarget(glove, classDescriptionItems(name, WORDNET_CLASS_DESCRIPTION, undefined));
+      const user = o.descriptions === 'builtin' ? CLASS_DESCRIPTIONS[c.corpus as CorpusName][c.target!] : undefined;
+      const target = await descriptionTarget(glove, classDescriptionItems(name, WORDNET_CLASS_DESCRIPTION, user));
       const m = await wordMeanings(
         glove,
         words,

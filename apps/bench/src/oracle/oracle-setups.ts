@@ -35,6 +35,8 @@ export interface OracleContext {
   readonly sampleSize: number;
   readonly seed: number;
   readonly classNames: Readonly<Record<string, string>>;
+  /** What the corpus's classes are about (@xtrust/datasets' built-in descriptions), for a `+ud` configuration. */
+  readonly classDescriptions?: Readonly<Record<string, string>>;
   /** The scored test predictions (all correct) and their explanations. */
   readonly test: {
     readonly texts: readonly string[];
@@ -98,11 +100,12 @@ export function namedOracle(
   config: OracleConfig,
   embeddingNames: readonly string[],
   unrelatedCategories?: readonly UnrelatedCategory[],
+  builtInDescriptions = false,
 ): OracleSetup {
   const cats = unrelatedCategories ?? [];
   return {
     name: config.name,
-    description: `TOKI "${config.name}" (θ_dist ${config.thetaDist}, ${config.postProcess} post-processing, cluster rule ${config.clusterRule}, verdict rule ${config.verdictRule}${config.classContrast ? ', class contrast' : ''}${cats.length ? `, unrelated categories ${cats.map((c) => c.name).join(', ')}` : ''}), embeddings ${embeddingNames.join('+')}`,
+    description: `TOKI "${config.name}" (θ_dist ${config.thetaDist}, ${config.postProcess} post-processing, cluster rule ${config.clusterRule}, verdict rule ${config.verdictRule}${config.classContrast ? ', class contrast' : ''}${cats.length ? `, unrelated categories ${cats.map((c) => c.name).join(', ')}` : ''}${builtInDescriptions ? ", the corpus's built-in class descriptions" : ''}), embeddings ${embeddingNames.join('+')}`,
     async run(ctx) {
       const embeddings = await Promise.all(embeddingNames.map(embedding));
       const theta: Record<string, number> = {};
@@ -113,7 +116,10 @@ export function namedOracle(
         explainerOptions: ctx.explainerOptions,
         embeddings,
         thetaRelate: theta,
-        oracle: config,
+        oracle:
+          builtInDescriptions && ctx.classDescriptions
+            ? { ...config, classDescriptions: describedLabels(ctx.classDescriptions, ctx.classifier.labels) }
+            : config,
         sampleSize: ctx.sampleSize,
         classNames: ctx.classNames,
         seed: ctx.seed,
@@ -240,14 +246,36 @@ function descriptionModifier(d: ClassDescriptionConfig, m: string, name: string)
 /**
  * The configurations named on the command line (--oracle), in order (candidateOracle's names). A `+cat`
  * modifier (anywhere after the base) labels with @xtrust/datasets' TOKEN_CATEGORIES as unrelated categories
- * (LabelOptions.unrelatedCategories, issue 48) — a labelling option, not part of the keyword store.
+ * (LabelOptions.unrelatedCategories, issue 48) — a labelling option, not part of the keyword store. A `+ud`
+ * modifier describes each class with the corpus's built-in description as well (@xtrust/datasets'
+ * *_DESCRIPTIONS as a user's `--class-descriptions`; issue 47), as `xtrust demo` does on its corpora.
  */
 export function oracleSetups(names: readonly string[], options: { embeddings: readonly string[] }): OracleSetup[] {
   return names.map((n) => {
-    const parts = n.split('+');
-    const withCategories = parts.slice(1).includes('cat');
-    if (!withCategories) return namedOracle(candidateOracle(n), options.embeddings);
-    const config = candidateOracle(parts.filter((p, i) => i === 0 || p !== 'cat').join('+'));
-    return namedOracle({ ...config, name: n }, options.embeddings, TOKEN_CATEGORIES);
+    const { base, categories, builtInDescriptions } = setupModifiers(n);
+    return namedOracle(
+      { ...candidateOracle(base), name: n },
+      options.embeddings,
+      categories ? TOKEN_CATEGORIES : undefined,
+      builtInDescriptions,
+    );
   });
+}
+
+/** The descriptions of the labels a model has (a corpus describes classes a case may leave out: Brown's 15 genres, 5 used). */
+export function describedLabels(
+  descriptions: Readonly<Record<string, string>>,
+  labels: readonly string[],
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(descriptions).filter(([label]) => labels.includes(label)));
+}
+
+/** A configuration name's benchmark-side modifiers (`+cat`, `+ud`) and the candidateOracle name left without them. */
+export function setupModifiers(name: string): { base: string; categories: boolean; builtInDescriptions: boolean } {
+  const [head, ...mods] = name.split('+');
+  return {
+    base: [head, ...mods.filter((m) => m !== 'cat' && m !== 'ud')].join('+'),
+    categories: mods.includes('cat'),
+    builtInDescriptions: mods.includes('ud'),
+  };
 }
