@@ -58,8 +58,11 @@ function spuriousLines(s: AuditSummary, n: number): string[] {
 function relatedLines(s: AuditSummary): string[] {
   const width = Math.max(12, ...s.data.labels.map((l) => l.length + 1));
   if (!s.data.labels.some((l) => s.pools[l]?.related)) return [];
+  const described = s.settings.classDescriptions?.file;
   return [
-    'related to the class (a pool almost all related is worth a second look):',
+    described
+      ? `related to the class, described by ${described} beside its name (--class-descriptions FILE to say otherwise; a pool almost all related is worth a second look):`
+      : 'related to the class (a pool almost all related is worth a second look):',
     ...s.data.labels.map((l) => `  ${l.padEnd(width)} ${relatedShareSentence(s.pools[l]?.related) || '(no pool)'}`),
   ];
 }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { corpusVocabulary, leansOnTarget, loadSpamAssassin } from '@xtrust/datasets';
+import { corpusVocabulary, leansOnTarget, loadSpamAssassin, SPAM_ASSASSIN_CLASS_DESCRIPTIONS } from '@xtrust/datasets';
 import { scoredCaseTrigger } from '../src/scored-case.js';
 import { tempDir, xtrustAsync } from './helpers.js';
 
@@ -18,6 +18,13 @@ describe('xtrust demo (small settings)', () => {
     expect(summary.data.auditedTestRows).toBe(30);
     expect(summary.model.testAccuracy).toBeGreaterThan(0.9);
     expect(summary.settings.classNames).toEqual({ ham: 'legitimate' });
+    // a bundled corpus says what its classes are about (TOKI relates pool words through it), unless the user does
+    expect(summary.settings.classDescriptions).toEqual({
+      file: '(built in: SpamAssassin (with headers))',
+      descriptions: SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
+    });
+    const store = JSON.parse(readFileSync(join(out, 'keywords.json'), 'utf8'));
+    expect(store.oracle.classDescriptions).toEqual(SPAM_ASSASSIN_CLASS_DESCRIPTIONS);
     // header removal decides few predictions (most are over-determined): far too few to score an oracle
     const truths = readFileSync(files.predictions, 'utf8')
       .trim()
@@ -66,6 +73,7 @@ describe('xtrust demo (small settings)', () => {
     expect(again.stdout).toMatch(/^untrustworthy +\d+\.\d % of correct predictions/m);
     expect(again.stdout).toMatch(/^ {2}ham +\S/m);
     expect(again.stdout).toMatch(/^ {2}spam +\S/m);
+    expect(again.stdout).toContain('related to the class, described by (built in: SpamAssassin (with headers))');
     expect(again.stdout).toContain(`report                ${files.report}`);
     expect(again.stdout).toMatch(
       /^ground truth {10}For [\d,]+ of [\d,]+ correct predictions, the headers alone and the body alone each give the same class/m,

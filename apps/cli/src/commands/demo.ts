@@ -1,11 +1,14 @@
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError } from 'commander';
 import {
+  BROWN_GENRE_DESCRIPTIONS,
   buildShortcutBenchmark,
   loadBrown,
   loadSotu,
   loadSpamAssassin,
   sample,
+  SOTU_PARTY_DESCRIPTIONS,
+  SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
   stratifiedSplit,
   type Row,
 } from '@xtrust/datasets';
@@ -52,6 +55,8 @@ interface DemoData {
   rows: readonly Row<unknown>[];
   group?: (r: Row<unknown>) => string;
   classNames: Record<string, string>;
+  /** What each class is about (@xtrust/datasets' built-in descriptions): TOKI's descriptions unless `--class-descriptions` gives others. */
+  descriptions: Readonly<Record<string, string>>;
   /** The corpus for the scored check, without a shortcut of its own (SpamAssassin: the bodies). */
   plain: { name: string; rows: readonly Row<unknown>[] };
 }
@@ -66,6 +71,7 @@ function demoData(dataset: DemoDataset, transformer = false): DemoData {
       labels: d.labels,
       rows: d.rows as Row<unknown>[],
       classNames: { ham: 'legitimate' },
+      descriptions: SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
       plain: { name: 'SpamAssassin bodies', rows: d.rows as Row<unknown>[] },
     };
   }
@@ -78,6 +84,7 @@ function demoData(dataset: DemoDataset, transformer = false): DemoData {
       labels: d.labels,
       rows: d.rows as Row<unknown>[],
       classNames: { ham: 'legitimate' },
+      descriptions: SPAM_ASSASSIN_CLASS_DESCRIPTIONS,
       plain: { name: 'SpamAssassin bodies', rows: bodies },
     };
   }
@@ -90,6 +97,7 @@ function demoData(dataset: DemoDataset, transformer = false): DemoData {
       rows: d.rows as Row<unknown>[],
       group: (r) => (r.meta as { document: string }).document,
       classNames: {},
+      descriptions: BROWN_GENRE_DESCRIPTIONS,
       plain: { name: 'Brown corpus genres', rows: d.rows as Row<unknown>[] },
     };
   }
@@ -99,6 +107,7 @@ function demoData(dataset: DemoDataset, transformer = false): DemoData {
     labels: d.labels,
     rows: d.rows as Row<unknown>[],
     classNames: {},
+    descriptions: SOTU_PARTY_DESCRIPTIONS,
     plain: { name: 'State of the Union paragraphs', rows: d.rows as Row<unknown>[] },
   };
 }
@@ -168,7 +177,20 @@ export async function runDemo(
     ? await loadDemoTransformer(options.model, options.dataset, demoData(options.dataset, true), { quantize })
     : null;
   const data = tf?.data ?? demoData(options.dataset);
-  const settings: AuditSettings = auditSettings(options, data.classNames);
+  const given = auditSettings(options, data.classNames);
+  // a bundled corpus says what its classes are about, as a user's --class-descriptions file would
+  const settings: AuditSettings = given.classDescriptions
+    ? given
+    : {
+        ...given,
+        classDescriptions: {
+          file: `(built in: ${data.name})`,
+          // a kit transformer may hold fewer labels than its corpus (loadDemoTransformer restricts the data)
+          descriptions: Object.fromEntries(
+            data.labels.flatMap((l) => (l in data.descriptions ? [[l, data.descriptions[l]]] : [])),
+          ),
+        },
+      };
   checkClassNames(settings.classNames, data.labels, settings.classDescriptions);
   const run = RunDir.open(
     options.out,
