@@ -340,7 +340,15 @@ export function kitBertSettings(options: ShortcutOptions): Omit<KitBertSettings,
 }
 
 /**
- * The bench's name for what `xtrust audit` runs by default since issue 48's second round: `toki` labelling
- * with every token category of @xtrust/datasets as no reason for any class (`--unrelated-categories all`).
+ * The bench's name for what `xtrust demo` runs on its bundled corpora (the benchmark's corpora): `toki`
+ * labelling with every token category of @xtrust/datasets as no reason for any class (issue 48's second
+ * round, `--unrelated-categories all`) and each class described by the corpus's built-in description beside
+ * its name and WordNet (issue 47's third round, `+ud`). `xtrust audit` on a user's corpus runs `toki+cat`
+ * with the user's `--class-descriptions`, if any.
  */
-export const CLI_DEFAULT_ORACLE = 'toki+cat';
+export const CLI_DEFAULT_ORACLE = 'toki+cat+ud';
+
+/** The default a run's tables lead with: the CLI's when the run has it, else the earlier defaults in turn (older runs); undefined when it has none. */
+export function leadOracle(names: readonly string[]): string | undefined {
+  return [CLI_DEFAULT_ORACLE, 'toki+cat', 'toki'].find((n) => names.includes(n));
+}

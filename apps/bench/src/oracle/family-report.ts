@@ -6,7 +6,7 @@
  */
 import { nearestRankQuantile } from '@xtrust/metrics';
 import type { CaseResult, ScoredRow } from './evaluate-case.js';
-import { CLI_DEFAULT_ORACLE, type ShortcutOptions } from './family-options.js';
+import { leadOracle, type ShortcutOptions } from './family-options.js';
 import { DEFAULT_ENCODER, shownPath, type KitBertInfo } from './kit-bert.js';
 
 const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : '—');
@@ -533,11 +533,8 @@ export function drawnHeadline(
   const tokiRows = cases
     .flatMap((c) => c.rows)
     .filter((r) => !r.method.includes('K.I') && r.method.startsWith('TOKI-lime'));
-  const lead = tokiRows.some((r) => r.oracle === CLI_DEFAULT_ORACLE)
-    ? CLI_DEFAULT_ORACLE
-    : tokiRows.some((r) => r.oracle === 'toki')
-      ? 'toki'
-      : (tokiRows.find((r) => r.oracle !== 'toki-paper')?.oracle ?? 'toki');
+  const names = [...new Set(tokiRows.flatMap((r) => (r.oracle ? [r.oracle] : [])))];
+  const lead = leadOracle(names) ?? tokiRows.find((r) => r.oracle !== 'toki-paper')?.oracle ?? 'toki';
   // the peer column: the previous default when the run has it (issue 47 renamed it toki-cluster), else the paper's
   const peerOracle = tokiRows.some((r) => r.oracle === 'toki-cluster') ? 'toki-cluster' : 'toki-paper';
   const t = bandFigures(cases, all, col(lead));

@@ -30,7 +30,7 @@ import { naturalHeadline, naturalTable } from './natural-report.js';
 import type { CaseSpec } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
-import { CLI_DEFAULT_ORACLE, kitBertSettings, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
+import { kitBertSettings, leadOracle, parseShortcutArgs, type ShortcutOptions } from './family-options.js';
 import {
   caseMarkdown,
   compactCase,
@@ -179,8 +179,8 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
   const family = natural ? undefined : (drawn as 'test' | 'validation' | undefined);
   // a drawn family's section is rendered from a compact copy committed beside the sections (the run's own file is regenerated)
   // per case the validation page details the default only (it compares eleven configurations in its family tables)
-  // the default as the run names it: the CLI's (`toki+cat`) when the run has it, else `toki` (older and transformer runs)
-  const lead = r.options.oracles.includes(CLI_DEFAULT_ORACLE) ? CLI_DEFAULT_ORACLE : 'toki';
+  // the default as the run names it: the CLI's (`toki+cat+ud`) when the run has it, else an earlier default (older and transformer runs)
+  const lead = leadOracle(r.options.oracles) ?? 'toki';
   const DETAIL = family === 'validation' ? [lead] : [lead, 'toki-paper'];
   // the full-size encoder's run has its own section beside the fixture encoder's quick variant
   const sizes = [...new Set(r.cases.flatMap((c) => (c.transformer ? [c.transformer.size] : [])))];

@@ -48,11 +48,13 @@ const drawnCache = (name: string): string[] => {
 const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracle toki,toki-paper';
 
 /**
- * The configurations the natural-shortcut families compare (issue 48): the CLI's default first (`toki+cat`:
- * token categories as no reason for any class, issue 48's second round), then `toki` without them, the
- * default of issue 47 (`+nopg`), the previous default and the phrase configuration, both with the categories.
+ * The configurations the natural-shortcut families compare (issues 47, 48): the demo's default first
+ * (`toki+cat+ud`: token categories as no reason for any class and the bundled corpus's class descriptions),
+ * then `toki+cat` (what `xtrust audit` runs on a corpus it has no description of), `toki` without the
+ * categories, the previous default and the phrase configuration, both with the categories. (Issue 47's
+ * default, `toki+nopg`, left the pages when the descriptions came: its figures are in git history.)
  */
-export const NATURAL_ORACLES = argv('toki+cat toki toki+nopg toki-cluster+cat toki+nofw+cat');
+export const NATURAL_ORACLES = argv('toki+cat+ud toki+cat toki toki-cluster+cat toki+nofw+cat');
 
 /** The six natural-shortcut sections (issue 48), one per family, drawn like the drawn families. */
 function naturalSection(family: string, draws: number, untilScored: number): Benchmark {
@@ -67,7 +69,7 @@ function naturalSection(family: string, draws: number, untilScored: number): Ben
     name: `natural-${family}`,
     area: 'oracle',
     title: `Natural shortcuts (issue 48): ${kind === 'phrase' ? 'boilerplate phrases' : kind === 'scattered' ? 'scattered word sets' : 'categories on unplanted models'}, the ${side} family`,
-    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 5,000 samples over 2,000 keyword texts, ≤ 250 predictions per side, GloVe; \`toki+cat\` (what \`xtrust audit\` runs by default: \`toki\` with every token category — names, numbers, years, URLs, e-mail addresses, markup, header fields — as no reason for any class, each weighed as one reason), \`toki\` without the categories (\`--unrelated-categories none\`; since issue 48's first round co-occurring unrelated words are one reason), \`toki+nopg\` (issue 47's default, each word alone), \`toki-cluster+cat\` and \`toki+nofw+cat\` (= \`--oracle toki-phrase\`: function words counted) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
+    description: `Issue 48: cases drawn by seed — corpus, target, share, window and ${what}. Ground truth by intervention on the token set (@xtrust/datasets buildTokenSetBenchmark: flips when the set is removed → untrustworthy; survives and the text's set tokens alone give another class, or no token of the set → trustworthy; else ambiguous). bow-logistic, LIME 5,000 samples over 2,000 keyword texts, ≤ 250 predictions per side, GloVe; \`toki+cat+ud\` (what \`xtrust demo\` runs on its corpora: \`toki+cat\` with each class described by the corpus's built-in description, @xtrust/datasets, issue 47's third round), \`toki+cat\` (what \`xtrust audit\` runs by default: \`toki\` with every token category — names, numbers, years, URLs, e-mail addresses, markup, header fields — as no reason for any class, each weighed as one reason), \`toki\` without the categories (\`--unrelated-categories none\`; since issue 48's first round co-occurring unrelated words are one reason), \`toki-cluster+cat\` and \`toki+nofw+cat\` (= \`--oracle toki-phrase\`: function words counted) beside Naive (θ_conf 0.9). The bar per case: G-mean ≥ 0.85 and the interval above Naive's. ${side === 'validation' ? 'The validation family: every choice reads it.' : 'The test family: reported, never read while choosing.'} (apps/bench/src/oracle/shortcut.ts --family ${family})`,
     limit: [10800, 1800],
     regenerated: `the LIME explanation cache and full results under apps/bench/results/oracle-drawn-cache/ (re-made by the command above); the compact copy the section is rendered from, apps/bench/results/natural-${family}.json.gz, is committed and re-made by \`node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/${family}.json --write-section\`.`,
     script: (ctx) => ({
@@ -119,7 +121,7 @@ export const ORACLE: readonly Benchmark[] = [
     area: 'oracle',
     title: 'TOKI on drawn shortcut cases: the test family, per trigger band (everyday, phrase, mid, rare, absent)',
     description:
-      'Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki+cat` (what `xtrust audit` runs by default: `toki` with the token categories as no reason for any class, issue 48), `toki` (without them; since issue 48 it weighs co-occurring unrelated words as one reason), `toki+nopg` (the default of issue 47, each word alone), `toki-cluster` (the default before issue 47) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).',
+      'Issue 29: cases drawn by seed instead of written by hand — corpus (Brown genres, State of the Union parties, SpamAssassin bodies), target class, share in [0.3, 1.0], window of 40/60/80/120 words and a trigger drawn from a frequency band of the corpus vocabulary (@xtrust/datasets trigger bands; never a word the target class already leans on). The TEST family (seeds 2,000 + i) is reported and was never read while choosing the oracle; the validation family (seeds 1,000 + i) is the next section. Draws continue until 40 cases decide ≥ 100 predictions per side; too-small draws are counted. bow-logistic, LIME 5,000 samples, GloVe; `toki+cat+ud` (what `xtrust demo` runs on its corpora: `toki+cat` with each class described by the corpus’s built-in description, issue 47’s third round), `toki+cat` (what `xtrust audit` runs by default: `toki` with the token categories as no reason for any class, issue 48), `toki` (without them; since issue 48 it weighs co-occurring unrelated words as one reason), `toki-cluster` (the default before issue 47) and Naive on the same explanations; per-band medians with bootstrap intervals over cases, per-case G-mean with bootstrap intervals (apps/bench/src/oracle/shortcut.ts --family test).',
     limit: [10800, 1800],
     regenerated:
       'the LIME explanation cache (one file per case) under the --cache folder, re-made by the command above (about an hour on 2 cores); the full results of the run (apps/bench/results/oracle-drawn-cache/test.json); the compact copy the section is rendered from, apps/bench/results/oracle-drawn-test.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/test.json --write-section`.',
@@ -128,7 +130,7 @@ export const ORACLE: readonly Benchmark[] = [
       args: ctx.quick
         ? argv(`--family test ${QUICK_DRAWN}`)
         : [
-            ...argv('--family test --draws 40 --until-scored 40 --oracle toki+cat,toki,toki+nopg,toki-cluster'),
+            ...argv('--family test --draws 40 --until-scored 40 --oracle toki+cat+ud,toki+cat,toki,toki-cluster'),
             ...drawnCache('test'),
           ],
     }),
@@ -246,7 +248,7 @@ export const ORACLE: readonly Benchmark[] = [
     title:
       'Related-trigger controls: is a prediction resting on a planted word a person calls related labelled trustworthy?',
     description:
-      "Issue 47 (1): the drawn shortcut family's controls. Each case plants a word a person calls related to the target class — drawn by seed from the held-out `report` half of the committed word lists (apps/bench/src/oracle/word-lists/, never read while choosing the oracle), less inflections of the `choice` half (apps/bench/src/oracle/related-triggers.ts) — so reliance on it is right for the right reason: ground truth trustworthy. Cases are drawn like the unrelated family (corpus, target, share, window; related-validation seeds 3,000 + i, related-test 4,000 + i), bow-logistic, LIME 5,000 samples, GloVe, at most 250 predictions per side explained, scored with ≥ 30 predictions resting on the trigger (the issue asks ≥ 100: a planted related word often sits beside the class's own words, so fewer predictions hinge on it). The score: the share of trigger-reliant predictions labelled trustworthy, pooled per corpus and per case, percentile bootstrap 95 % intervals, today's default `toki` beside `toki-cluster` (the default before issue 47) and Naive (θ_conf 0.9) on the same explanations. The unrelated families' triggers now skip words the rubric calls related to the target (`related-controls.js --skipped`). Full run: the test range; the validation range (the one the redesign read) is `--family related-validation --oracle toki,toki-cluster` (apps/bench/src/oracle/related-controls.ts).",
+      "Issue 47 (1): the drawn shortcut family's controls. Each case plants a word a person calls related to the target class — drawn by seed from the held-out `report` half of the committed word lists (apps/bench/src/oracle/word-lists/, never read while choosing the oracle), less inflections of the `choice` half (apps/bench/src/oracle/related-triggers.ts) — so reliance on it is right for the right reason: ground truth trustworthy. Cases are drawn like the unrelated family (corpus, target, share, window; related-validation seeds 3,000 + i, related-test 4,000 + i), bow-logistic, LIME 5,000 samples, GloVe, at most 250 predictions per side explained, scored with ≥ 30 predictions resting on the trigger (the issue asks ≥ 100: a planted related word often sits beside the class's own words, so fewer predictions hinge on it). The score: the share of trigger-reliant predictions labelled trustworthy, pooled per corpus and per case, percentile bootstrap 95 % intervals, the demo's default `toki+cat+ud` (each class described by the bundled corpus's built-in description beside its name and WordNet, issue 47's third round; @xtrust/datasets class-descriptions.ts, written before any run with them) beside `toki+cat` (what `xtrust audit` runs on a corpus it has no description of), `toki` (issue 47's second round, no token categories), `toki-cluster` (the default before issue 47) and Naive (θ_conf 0.9) on the same explanations. The unrelated families' triggers now skip words the rubric calls related to the target (`related-controls.js --skipped`). Full run: the test range; the validation range (the one the third round read) is `--family related-validation --draws 12 --oracle toki+cat,toki+cat+ud,toki+ml2+cat+ud --cache DIR` (apps/bench/src/oracle/related-controls.ts).",
     limit: [7200, 1800],
     regenerated:
       'the per-case explanation caches apps/bench/results/oracle-drawn-cache/related-test/ (reused by a later run); the committed results are related-controls-{test,validation}.json.gz.',
@@ -265,7 +267,7 @@ export const ORACLE: readonly Benchmark[] = [
         args: [
           '--family',
           'related-test',
-          ...['--oracle', 'toki,toki-cluster'],
+          ...['--oracle', 'toki+cat+ud,toki+cat,toki,toki-cluster'],
           ...sizes,
           ...(ctx.quick ? [] : ['--out', test]),
           ...['--cache', join(RESULTS, 'oracle-drawn-cache', ctx.quick ? 'related-test-quick' : 'related-test')],
@@ -278,13 +280,16 @@ export const ORACLE: readonly Benchmark[] = [
     area: 'oracle',
     title: "TOKI's keyword step on the pools of unplanted models, against labels written by a rubric before any run",
     description:
-      "Issue 47 (2): bow-logistic trained with no trigger on SpamAssassin (bodies; header block + body), State of the Union and Brown (70 % of each corpus in 60-word windows, seed 1); 2,000 training texts, the correct ones explained by LIME 5,000, top 10 positive words each (TOKI paper Eq. 1–2); per class the 100 pool words of highest averaged importance, function words dropped, labelled related / unrelated / unsure by the rubric apps/bench/src/oracle/relatedness-rubric.md before any relatedness step ran on them (labels: apps/bench/src/oracle/annotated-pools/). The run rebuilds the same pools and scores today's default keyword identification (and `toki-cluster`, the default before issue 47) against the labels: precision and recall of 'related' per class (unsure words not scored) and the share of the whole pool called related. The kit BERTs' pools are not labelled yet: the full-size kit models were not built on the machine that wrote the labels (apps/bench/src/oracle/annotated-pools.ts).",
+      "Issue 47 (2): bow-logistic trained with no trigger on SpamAssassin (bodies; header block + body), State of the Union and Brown (70 % of each corpus in 60-word windows, seed 1); 2,000 training texts, the correct ones explained by LIME 5,000, top 10 positive words each (TOKI paper Eq. 1–2); per class the 100 pool words of highest averaged importance, function words dropped, labelled related / unrelated / unsure by the rubric apps/bench/src/oracle/relatedness-rubric.md before any relatedness step ran on them (labels: apps/bench/src/oracle/annotated-pools/). The run rebuilds the same pools and scores the keyword identification of `toki+ud` (what `xtrust demo` runs on these corpora: each class described by the corpus's built-in description as well, issue 47's third round; its keywords are `toki+cat+ud`'s, the categories acting at labelling only), `toki` (no description beyond the name and WordNet: what `xtrust audit` runs) and `toki-cluster` (the default before issue 47) against the labels: precision and recall of 'related' per class (unsure words not scored) and the share of the whole pool called related. The kit BERTs' pools are not labelled yet: the full-size kit models were not built on the machine that wrote the labels (apps/bench/src/oracle/annotated-pools.ts).",
     limit: [3600, 1200],
     regenerated: 'nothing: the committed results are apps/bench/results/annotated-pools-toki.json.gz.',
     script: (ctx) => {
       const out = join(RESULTS, 'annotated-pools-toki.json.gz');
       if (ctx.stored) return { file: ANNOTATED_POOLS, args: ['--from', out] };
-      return { file: ANNOTATED_POOLS, args: ['--oracle', 'toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])] };
+      return {
+        file: ANNOTATED_POOLS,
+        args: ['--oracle', 'toki+ud,toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])],
+      };
     },
   },
   naturalSection('phrase-validation', 10, 0),
