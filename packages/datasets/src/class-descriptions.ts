@@ -22,7 +22,8 @@ export const BROWN_GENRE_DESCRIPTIONS: Readonly<Record<string, string>> = Object
   editorial: 'press editorials and letters: opinion and commentary arguing about public affairs',
   reviews: 'press reviews of books, films, theatre, music, art and performances',
   religion: 'religion: church, god, faith, prayer, worship, scripture, theology, clergy and the spirit',
-  hobbies: 'skills and hobbies: crafts, gardening, cooking, sports, boating, photography, music, home building and pets',
+  hobbies:
+    'skills and hobbies: crafts, gardening, cooking, sports, boating, photography, music, home building and pets',
   lore: 'popular lore: history, biography, travel, health, nature and popular science',
   'belles lettres': 'belles lettres: essays, memoirs, biography and literary criticism',
   government:
