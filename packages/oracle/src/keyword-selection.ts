@@ -134,6 +134,8 @@ export interface MemberReason {
    */
   readonly meaning?: {
     readonly topicPercentile: number;
+    /** Share of the background words the word beats for this class, when the configuration gates on it (MeaningSettings.wordPercentile). */
+    readonly wordPercentile?: number;
     readonly neighbourLean: number | null;
     readonly neighbours: readonly string[];
     /** The training corpus writes the word as a name: its neighbours' lean was not read. */
@@ -307,6 +309,7 @@ export async function selectKeywords(
         ? {
             meaning: {
               topicPercentile: round4(meaning.topicPercentile),
+              ...(meaning.wordPercentile !== undefined ? { wordPercentile: round4(meaning.wordPercentile) } : {}),
               neighbourLean: meaning.neighbourLean === null ? null : round4(meaning.neighbourLean),
               neighbours: meaning.neighbours,
               ...(meaning.name ? { name: true } : {}),

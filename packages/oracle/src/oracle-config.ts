@@ -314,6 +314,10 @@ export function checkOracle(c: OracleConfig): void {
     if (!Number.isFinite(m.neighbourLean)) throw bad('meaning.neighbourLean', 'a number', m.neighbourLean);
     for (const f of ['neighbours', 'topItems'] as const)
       if (!(Number.isInteger(m[f]) && m[f] > 0)) throw bad(`meaning.${f}`, 'a positive integer', m[f]);
+    if (m.wordPercentile !== undefined && !(m.wordPercentile >= 0 && m.wordPercentile <= 1))
+      throw bad('meaning.wordPercentile', 'a share in [0, 1]', m.wordPercentile);
+    if (m.backgroundWords !== undefined && !(Number.isInteger(m.backgroundWords) && m.backgroundWords > 0))
+      throw bad('meaning.backgroundWords', 'a positive integer', m.backgroundWords);
   }
   if (c.cooccurrence != null) checkCooccurrenceSettings(c.cooccurrence, 'oracle configuration cooccurrence');
   if (c.tokenCheck !== null) {

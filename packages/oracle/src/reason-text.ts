@@ -8,6 +8,8 @@ export interface ReasonThresholds {
   readonly topicPercentile?: number;
   /** Mean natural-log lean of the word's corpus neighbours that makes it related. */
   readonly neighbourLean?: number;
+  /** Share of frequent words (0–1) the word must beat for the class as well, when the configuration gates on it. */
+  readonly wordPercentile?: number;
 }
 
 /**
@@ -61,9 +63,19 @@ function memberText(m: MemberReason, t: ReasonThresholds): string {
       if (!meaning) break;
       if (meaning.neighbourLean === null) return `its corpus neighbours lean to this class's texts (${item})`;
       return `its nearest corpus words${meaning.neighbours.length > 0 ? ` (${meaning.neighbours.slice(0, 3).join(', ')})` : ''} lean to this class's texts (${times(meaning.neighbourLean)})`;
-    case 'neither':
+    case 'neither': {
       if (!meaning) break;
-      return `${topicText(meaning.topicPercentile, t.topicPercentile, false)}; ${leanText(meaning, t.neighbourLean)}`;
+      // beat the subjects but not the frequent words: say that it was the word percentile that held it back
+      const gated =
+        meaning.wordPercentile !== undefined &&
+        t.wordPercentile !== undefined &&
+        (t.topicPercentile === undefined || meaning.topicPercentile >= t.topicPercentile) &&
+        meaning.wordPercentile < t.wordPercentile;
+      const topic = gated
+        ? `${topicText(meaning.topicPercentile, undefined, false)} but is nearer the class than only ${pair(meaning.wordPercentile!, t.wordPercentile!, 0, 100).join(' % of frequent words (needs ')} %)`
+        : topicText(meaning.topicPercentile, t.topicPercentile, false);
+      return `${topic}; ${leanText(meaning, t.neighbourLean)}`;
+    }
     case 'cluster-related':
       return `cluster score ${score} ≥ θ_relate ${theta} (${item}, cos ${m.cosine.toFixed(2)})`;
     case 'rule':

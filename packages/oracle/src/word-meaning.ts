@@ -16,14 +16,20 @@
  *   spread as they were before it was planted. The spirit of Wang & Culotta (2020), who tell genuine from
  *   spurious words by what the word's neighbours do, on the corpus rather than on the model.
  *
- * A word is related when either signal clears its threshold (MeaningSettings). Both signals and the
- * neighbours are returned, so that a user can read why (keywords.json).
+ * A word is related when either signal clears its threshold (MeaningSettings). With `wordPercentile` set,
+ * the topic signal counts only for a word whose class score also beats that share of the embedding's most
+ * frequent content words scored against the same class (the **word percentile**): the topic percentile
+ * compares one word across subjects, the word percentile one class across words, so a class described by
+ * many items (a user's or a bundled corpus's description) does not relate more words merely for having more
+ * items to be near — the background words gain as much as the word does. The signals and the neighbours are
+ * returned, so that a user can read why (keywords.json).
  */
 import type { WordEmbedding } from '@xtrust/core';
 import { NeighbourIndex } from '@xtrust/embeddings';
 import { cosineMatrix } from '@xtrust/native';
 import { BACKGROUND_TOPICS } from './background-topics.js';
 import type { ClassCorpus } from './class-corpus.js';
+import { isFunctionWord } from './function-words.js';
 import {
   classDescriptionItems,
   descriptionTarget,
@@ -44,12 +50,25 @@ export interface MeaningSettings {
   readonly topItems: number;
   /** The background subjects (absent: BACKGROUND_TOPICS), each described as a class is. */
   readonly topics?: readonly string[];
+  /**
+   * The topic signal also needs the class score to beat this share (0–1) of the embedding's
+   * `backgroundWords` most frequent content words (absent: no such gate). Needs an embedding that lists
+   * its words most frequent first (GloVe's `words`); with one that does not, the gate is not applied.
+   */
+  readonly wordPercentile?: number;
+  /** How many of the embedding's first words (content words, function words skipped) make the word percentile's background (default 20,000). */
+  readonly backgroundWords?: number;
 }
+
+/** The word percentile's background size when MeaningSettings.backgroundWords is absent. */
+export const DEFAULT_BACKGROUND_WORDS = 20_000;
 
 /** One word's meaning evidence for one class under one embedding. */
 export interface WordMeaning {
   /** Share of the background topics whose score is below the class's (0–1). */
   readonly topicPercentile: number;
+  /** Share of the background words whose score for the class is below the word's (0–1); absent without the gate (MeaningSettings.wordPercentile). */
+  readonly wordPercentile?: number;
   /** The word's score for the class (mean of its topItems largest item cosines). */
   readonly classScore: number;
   /** Mean lean of its neighbours towards the class, or null without a training corpus or for a name (ClassCorpus.isName). */
@@ -64,6 +83,76 @@ export interface WordMeaning {
 }
 
 const topicCache = new WeakMap<WordEmbedding, Map<string, Promise<TopicBank>>>();
+const backgroundCache = new WeakMap<WordEmbedding, Map<number, Promise<Float32Array | null>>>();
+const classBackgroundCache = new WeakMap<DescriptionTarget, Map<string, Float32Array>>();
+
+/**
+ * The vectors of an embedding's first `count` content words (lower-case letters only, function words
+ * skipped), row-major, or null when the embedding does not list its words. GloVe lists them most frequent
+ * first, so they are the words a text is made of.
+ */
+function backgroundVectors(embedding: WordEmbedding, count: number): Promise<Float32Array | null> {
+  let byCount = backgroundCache.get(embedding);
+  if (!byCount) backgroundCache.set(embedding, (byCount = new Map()));
+  let p = byCount.get(count);
+  if (!p) {
+    const listed = (embedding as { readonly words?: unknown }).words;
+    p = Array.isArray(listed)
+      ? (async () => {
+          const words: string[] = [];
+          for (const w of listed as readonly string[]) {
+            if (words.length >= count) break;
+            if (/^\p{Ll}+$/u.test(w) && !isFunctionWord(w)) words.push(w);
+          }
+          return words.length > 0 ? embedding.vectors(words) : null;
+        })()
+      : Promise.resolve(null);
+    byCount.set(count, p);
+  }
+  return p;
+}
+
+/** The background words' scores for a class (mean of their topItems largest item cosines), sorted; null without a background. */
+async function classBackground(
+  embedding: WordEmbedding,
+  target: DescriptionTarget,
+  topItems: number,
+  count: number,
+): Promise<Float32Array | null> {
+  const key = `${embedding.name}|${topItems}|${count}`;
+  let byKey = classBackgroundCache.get(target);
+  if (!byKey) classBackgroundCache.set(target, (byKey = new Map()));
+  const hit = byKey.get(key);
+  if (hit) return hit;
+  const vectors = await backgroundVectors(embedding, count);
+  if (!vectors) return null;
+  const n = vectors.length / embedding.dim;
+  const scores = new Float32Array(n);
+  for (let c = 0; c < n; c += CHUNK) {
+    const rows = Math.min(CHUNK, n - c);
+    const sims = cosineMatrix(
+      vectors.subarray(c * embedding.dim, (c + rows) * embedding.dim),
+      target.items,
+      embedding.dim,
+    );
+    for (let r = 0; r < rows; r++) scores[c + r] = topMean(sims, r, target.count, topItems);
+  }
+  scores.sort();
+  byKey.set(key, scores);
+  return scores;
+}
+
+/** Share of a sorted array's values below x. */
+function shareBelow(sorted: Float32Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted.length === 0 ? 0 : lo / sorted.length;
+}
 const corpusCache = new WeakMap<WordEmbedding, WeakMap<ClassCorpus, Promise<NeighbourIndex>>>();
 const wordTopicCache = new WeakMap<TopicBank, Map<string, Float32Array>>();
 
@@ -189,6 +278,15 @@ export async function wordMeanings(
     });
   }
   const classSims = cosineMatrix(vectors, target.items, dim);
+  const gate =
+    settings.wordPercentile === undefined
+      ? null
+      : await classBackground(
+          embedding,
+          target,
+          settings.topItems,
+          settings.backgroundWords ?? DEFAULT_BACKGROUND_WORDS,
+        );
   const index = corpus ? await corpusIndex(embedding, corpus) : null;
   // the k nearest corpus words, searched with room for the word's own forms and the θ_relate cut dropped after
   const found =
@@ -219,10 +317,14 @@ export async function wordMeanings(
         neighbours = near.slice(0, 5);
       }
     }
-    const byTopic = topicPercentile >= settings.topicPercentile;
+    const wordPercentile = gate ? shareBelow(gate, classScore) : undefined;
+    const byTopic =
+      topicPercentile >= settings.topicPercentile &&
+      (wordPercentile === undefined || wordPercentile >= settings.wordPercentile!);
     const byCorpus = neighbourLean !== null && neighbourLean >= settings.neighbourLean;
     out[i] = {
       topicPercentile,
+      ...(wordPercentile !== undefined ? { wordPercentile } : {}),
       classScore,
       neighbourLean,
       neighbours,

@@ -138,6 +138,12 @@ describe('named configurations', () => {
     expect(() => resolveOracle({ ...TOKI_DEFAULT, meaning: { ...DEFAULT_MEANING, neighbours: 0 } })).toThrow(
       /meaning.neighbours must be a positive integer/,
     );
+    expect(() => resolveOracle({ ...TOKI_DEFAULT, meaning: { ...DEFAULT_MEANING, wordPercentile: 1.5 } })).toThrow(
+      /meaning.wordPercentile must be a share in \[0, 1\]/,
+    );
+    expect(() => resolveOracle({ ...TOKI_DEFAULT, meaning: { ...DEFAULT_MEANING, backgroundWords: 0 } })).toThrow(
+      /meaning.backgroundWords must be a positive integer/,
+    );
     expect(() => resolveOracle({ ...TOKI_DEFAULT, decisiveWords: 0 })).toThrow(
       /decisiveWords must be a positive integer/,
     );

@@ -75,6 +75,19 @@ describe('reasonSentence', () => {
     );
   });
 
+  it('neither, held back by the word percentile: says it beat the subjects but not enough frequent words', () => {
+    const r = reason('deal', [
+      member({
+        related: false,
+        because: 'neither',
+        meaning: { topicPercentile: 1, wordPercentile: 0.375, neighbourLean: null, neighbours: [] },
+      }),
+    ]);
+    expect(reasonSentence(r, { topicPercentile: 0.98, neighbourLean: 0.8, wordPercentile: 0.5 })).toBe(
+      'not related: beats 100 % of subjects but is nearer the class than only 38 % of frequent words (needs 50 %); no training corpus to lean its neighbours on',
+    );
+  });
+
   it('neither: both figures, with what they needed when the thresholds are given', () => {
     const r = reason('table', [
       member({

@@ -175,3 +175,84 @@ describe('the meaning test in the keyword step', () => {
     expect(back.keywords('spam').sort()).toEqual(['bonus', 'offer']);
   });
 });
+
+/** A hand embedding that lists its words most frequent first, as GloVe does (the word percentile's background). */
+class ListedHandEmbedding extends HandEmbedding {
+  constructor(
+    name: string,
+    vectors: Record<string, readonly number[]>,
+    readonly words: readonly string[],
+  ) {
+    super(name, vectors);
+  }
+}
+
+describe('the word-percentile gate (MeaningSettings.wordPercentile)', () => {
+  // spam at 0°; three subjects at 90°, 180°, 270°. "deal" (40°, cos .766 to spam) is nearer spam than any
+  // subject (cos .643 to the one at 90°): topic percentile 1. But five of the eight frequent words lie within
+  // 25° of spam (cos ≥ .906): deal beats only the three far ones, word percentile 3 / 8. "bargain" (3°)
+  // beats all eight.
+  const near = { sale: at(5), cash: at(10), win: at(15), gift: at(20), promo: at(25) };
+  const far = { tree: at(120), river: at(200), cloud: at(300) };
+  const vectors = {
+    spam: at(0),
+    subjecta: at(90),
+    subjectb: at(180),
+    subjectc: at(270),
+    deal: at(40),
+    bargain: at(3),
+    ...near,
+    ...far,
+  };
+  // the listing's order is its frequency order; "the" (a function word) and "x2" (not letters) are skipped
+  const listed = new ListedHandEmbedding('listed', { ...vectors, the: at(1), x2: at(2) }, [
+    'the',
+    'x2',
+    ...Object.keys(near),
+    ...Object.keys(far),
+  ]);
+  const gated: MeaningSettings = {
+    topicPercentile: 0.9,
+    neighbourLean: 0.5,
+    neighbours: 2,
+    topItems: 1,
+    topics: ['subjecta', 'subjectb', 'subjectc'],
+    wordPercentile: 0.5,
+  };
+
+  it('keeps the topic signal for a word nearer the class than most frequent words, drops it for one that is not', async () => {
+    const target = (await descriptionTarget(listed, ['spam']))!;
+    const words = ['deal', 'bargain'];
+    const m = await wordMeanings(listed, words, await listed.vectors(words), target, 'spam', null, gated);
+    expect(m.map((x) => x.topicPercentile)).toEqual([1, 1]);
+    expect(m[0].wordPercentile).toBeCloseTo(3 / 8, 10);
+    expect(m[1].wordPercentile).toBe(1);
+    expect(m.map((x) => [x.related, x.because])).toEqual([
+      [false, 'neither'],
+      [true, 'topic'],
+    ]);
+    // without the gate both are related by the topic percentile
+    const { wordPercentile: _, ...ungated } = gated;
+    const u = await wordMeanings(listed, words, await listed.vectors(words), target, 'spam', null, ungated);
+    expect(u.map((x) => x.related)).toEqual([true, true]);
+    expect(u[0].wordPercentile).toBeUndefined();
+  });
+
+  it('reads the first backgroundWords content words only', async () => {
+    const target = (await descriptionTarget(listed, ['spam']))!;
+    // the first three content words (sale, cash, win) all lie nearer spam than deal: word percentile 0
+    const [m] = await wordMeanings(listed, ['deal'], await listed.vectors(['deal']), target, 'spam', null, {
+      ...gated,
+      backgroundWords: 3,
+    });
+    expect(m.wordPercentile).toBe(0);
+  });
+
+  it('is not applied with an embedding that does not list its words', async () => {
+    const plain = new HandEmbedding('plain', vectors);
+    const target = (await descriptionTarget(plain, ['spam']))!;
+    const [m] = await wordMeanings(plain, ['deal'], await plain.vectors(['deal']), target, 'spam', null, gated);
+    expect(m.wordPercentile).toBeUndefined();
+    expect(m.related).toBe(true);
+  });
+});

@@ -7,7 +7,10 @@
  * share of related triggers called related and of unrelated triggers called related (a phrase is related
  * when one of its words is). The rule, fixed before this script ran: the most related triggers among the
  * thresholds calling ≤ `--max-unrelated` of the unrelated ones related, the topic percentile kept (below
- * 1: a user's class description must be able to relate a word). No test draw is read.
+ * 1: a user's class description must be able to relate a word). No test draw is read. Third round: a
+ * third threshold, the word percentile (MeaningSettings.wordPercentile: the class score must also beat that
+ * share of GloVe's 20,000 most frequent content words), and `--descriptions builtin` (the bundled corpora's
+ * class descriptions, as `xtrust demo` uses them).
  *
  *   node apps/bench/dist/oracle/meaning-thresholds.js [--unrelated 400] [--related 150] [--out FILE]
  */
@@ -51,14 +54,16 @@ const SPEC = defineScript({
 
 const PERCENTILES = [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98];
 const LEANS = [0.3, 0.5, 0.7, 0.8, 1, 1.2, 1.5, 2];
+/** The word-percentile gate's grid (0: no gate). */
+const WORD_PERCENTILES = [0, 0.8, 0.9, 0.95, 0.97, 0.98];
 
 interface TriggerEvidence {
   readonly family: DrawFamily;
   readonly corpus: string;
   readonly target: string;
   readonly trigger: string;
-  /** Per known word of the trigger: topic percentile and neighbour lean (null: a name or no neighbour). */
-  readonly words: { word: string; topic: number; lean: number | null }[];
+  /** Per known word of the trigger: topic percentile, word percentile and neighbour lean (null: a name or no neighbour). */
+  readonly words: { word: string; topic: number; wordPct: number; lean: number | null }[];
 }
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
@@ -82,7 +87,14 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
     return c;
   };
   const evidence: TriggerEvidence[] = [];
-  const settings = { topicPercentile: 1, neighbourLean: Number.POSITIVE_INFINITY, neighbours: 20, topItems: 3 };
+  // wordPercentile 0: the gate is computed (every word's word percentile is returned) but never closes
+  const settings = {
+    topicPercentile: 1,
+    neighbourLean: Number.POSITIVE_INFINITY,
+    neighbours: 20,
+    topItems: 3,
+    wordPercentile: 0,
+  };
   for (const [family, draws] of [
     ['related-validation', o.related],
     ['validation', o.unrelated],
@@ -110,21 +122,29 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
         corpus: c.corpus,
         target: c.target!,
         trigger: c.trigger!,
-        words: words.map((w, j) => ({ word: w, topic: m[j].topicPercentile, lean: m[j].neighbourLean })),
+        words: words.map((w, j) => ({
+          word: w,
+          topic: m[j].topicPercentile,
+          wordPct: m[j].wordPercentile ?? 1,
+          lean: m[j].neighbourLean,
+        })),
       });
     }
   }
-  const related = (e: TriggerEvidence, p: number, l: number) =>
-    e.words.some((w) => w.topic >= p || (w.lean !== null && w.lean >= l));
+  const related = (e: TriggerEvidence, p: number, l: number, q = 0) =>
+    e.words.some((w) => (w.topic >= p && w.wordPct >= q) || (w.lean !== null && w.lean >= l));
   const rel = evidence.filter((e) => e.family === 'related-validation');
   const unr = evidence.filter((e) => e.family === 'validation');
-  const grid = PERCENTILES.flatMap((p) =>
-    LEANS.map((l) => ({
-      topicPercentile: p,
-      neighbourLean: l,
-      related: rel.filter((e) => related(e, p, l)).length / rel.length,
-      unrelated: unr.filter((e) => related(e, p, l)).length / unr.length,
-    })),
+  const grid = WORD_PERCENTILES.flatMap((q) =>
+    PERCENTILES.flatMap((p) =>
+      LEANS.map((l) => ({
+        topicPercentile: p,
+        neighbourLean: l,
+        wordPercentile: q,
+        related: rel.filter((e) => related(e, p, l, q)).length / rel.length,
+        unrelated: unr.filter((e) => related(e, p, l, q)).length / unr.length,
+      })),
+    ),
   );
   const allowed = grid.filter((g) => g.unrelated <= o['max-unrelated']);
   const chosen = allowed.sort((a, b) => b.related - a.related || a.unrelated - b.unrelated)[0];
@@ -138,15 +158,32 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   for (const p of PERCENTILES)
     console.log(
       `| ${p} | ${LEANS.map((l) => {
-        const g = grid.find((x) => x.topicPercentile === p && x.neighbourLean === l)!;
+        const g = grid.find((x) => x.topicPercentile === p && x.neighbourLean === l && x.wordPercentile === 0)!;
         return `${pct(g.related)} / ${pct(g.unrelated)}`;
       }).join(' | ')} |`,
     );
-  console.log('\n(each cell: related triggers called related / unrelated triggers called related)\n');
+  console.log(
+    '\n(each cell: related triggers called related / unrelated triggers called related; no word-percentile gate)\n',
+  );
+  console.log(
+    '| word-percentile gate | best under the rule (topic percentile, neighbour lean) | related | unrelated |',
+  );
+  console.log('| ---: | --- | ---: | ---: |');
+  for (const q of WORD_PERCENTILES) {
+    const best = grid
+      .filter((g) => g.wordPercentile === q && g.unrelated <= o['max-unrelated'])
+      .sort((a, b) => b.related - a.related || a.unrelated - b.unrelated)[0];
+    console.log(
+      best
+        ? `| ${q || 'none'} | ${best.topicPercentile} / ${best.neighbourLean} | ${pct(best.related)} | ${pct(best.unrelated)} |`
+        : `| ${q || 'none'} | — | | |`,
+    );
+  }
+  console.log('');
   console.log(
     chosen
-      ? `Chosen: topic percentile ${chosen.topicPercentile}, neighbour lean ${chosen.neighbourLean} — ${pct(chosen.related)} of related, ${pct(chosen.unrelated)} of unrelated triggers called related.`
-      : `No threshold pair calls ≤ ${pct(o['max-unrelated'])} of the unrelated triggers related.`,
+      ? `Chosen: topic percentile ${chosen.topicPercentile}, neighbour lean ${chosen.neighbourLean}, word percentile ${chosen.wordPercentile || 'none'} — ${pct(chosen.related)} of related, ${pct(chosen.unrelated)} of unrelated triggers called related.`
+      : `No threshold triple calls ≤ ${pct(o['max-unrelated'])} of the unrelated triggers related.`,
   );
   if (o.out)
     writeJsonAtomic(o.out, {

@@ -157,7 +157,8 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
- * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
+ * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
+ * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
  * by its name alone, as `toki-name`), then `+dsN` / `+dsall` reads
  * N / all senses per part of speech, `+dnogloss` drops the definition words, `+dhyper` / `+dhypo` adds
  * hypernym / hyponym lemmas, `+dmax` / `+dmm` / `+dcentroid` picks the relatedness rule
@@ -199,6 +200,8 @@ export function candidateOracle(name: string): OracleConfig {
       config = { ...config, meaning: { ...config.meaning, topicPercentile: Number(m.slice(2)) } };
     else if (/^ml-?\d+(\.\d+)?$/.test(m) && config.meaning)
       config = { ...config, meaning: { ...config.meaning, neighbourLean: Number(m.slice(2)) } };
+    else if (/^wp\d+(\.\d+)?$/.test(m) && config.meaning)
+      config = { ...config, meaning: { ...config.meaning, wordPercentile: Number(m.slice(2)) } };
     else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
     else if (m === 'nodesc') config = { ...config, classDescription: null };
     else if (m.startsWith('d') && config.classDescription)
@@ -206,7 +209,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }
