@@ -60,13 +60,20 @@ async function runStep(
   return { stdout: r.code === 0 ? r.stdout : `${r.stdout}\n${r.stderrTail}`, code: r.code, timedOut: r.timedOut };
 }
 
+/** A path inside the repository relative to it; each item of a comma-separated list (`--from A,B`) alike. */
+const shownPath = (a: string): string =>
+  a
+    .split(',')
+    .map((p) => (p.startsWith(ROOT) ? relative(ROOT, p) || '.' : p))
+    .join(',');
+
 /** A step as a shell command, paths inside the repository shown relative to it. */
 const shown = (s: Step): string =>
   [
-    ...Object.entries(s.env ?? {}).map(([k, v]) => `${k}=${v.startsWith(ROOT) ? relative(ROOT, v) : v}`),
+    ...Object.entries(s.env ?? {}).map(([k, v]) => `${k}=${shownPath(v)}`),
     s.file.endsWith('.sh') ? 'bash' : 'node',
     s.file,
-    ...s.args.map((a) => (a.startsWith(ROOT) ? relative(ROOT, a) || '.' : a)),
+    ...s.args.map(shownPath),
   ].join(' ');
 
 /** The steps a benchmark runs here, or why it does not. */
