@@ -90,7 +90,7 @@ export function withAuditSettings(c: Command): Command {
     .option('--class-names <pairs>', 'names standing for labels in similarities, e.g. ham=legitimate', pairsArg)
     .option(
       '--class-descriptions <file>',
-      'JSON label → description (words or a sentence): TOKI relates keywords to the class name and these words, e.g. {"ham": "personal and work e-mail"}',
+      'JSON label → description (words or a sentence): TOKI relates keywords to the class name and these words, e.g. {"ham": "personal and work e-mail"} (demo: the bundled corpus describes its classes unless this is given)',
     )
     .option(
       '--keyword-method <method>',
