@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { XtrustError, rng, type WordEmbedding } from '@xtrust/core';
 import { knownVectors } from './word-vectors.js';
+import { lowerBound } from './lower-bound.js';
 
 /** What calibration needs from a lexicon — @xtrust/embeddings' `WordNet` has both methods. */
 export interface CalibrationLexicon {
@@ -114,17 +115,6 @@ export function classifyPairs(rel: Float64Array, unr: Float64Array, theta: numbe
     unrelatedPrecision: ratio(tn, tn + fn),
     unrelatedRecall: ratio(tn, tn + fp),
   };
-}
-
-function lowerBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** Cosine similarity of each pair, from one `vectors` call over the distinct words. */

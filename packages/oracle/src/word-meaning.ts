@@ -30,6 +30,7 @@ import { cosineMatrix } from '@xtrust/native';
 import { BACKGROUND_TOPICS } from './background-topics.js';
 import type { ClassCorpus } from './class-corpus.js';
 import { isFunctionWord } from './function-words.js';
+import { lowerBound } from './lower-bound.js';
 import {
   classDescriptionItems,
   descriptionTarget,
@@ -144,15 +145,9 @@ async function classBackground(
 
 /** Share of a sorted array's values below x. */
 function shareBelow(sorted: Float32Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (sorted[mid] < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return sorted.length === 0 ? 0 : lo / sorted.length;
+  return sorted.length === 0 ? 0 : lowerBound(sorted, x) / sorted.length;
 }
+
 const corpusCache = new WeakMap<WordEmbedding, WeakMap<ClassCorpus, Promise<NeighbourIndex>>>();
 const wordTopicCache = new WeakMap<TopicBank, Map<string, Float32Array>>();
 
