@@ -71,9 +71,11 @@ function memberText(m: MemberReason, t: ReasonThresholds): string {
         t.wordPercentile !== undefined &&
         (t.topicPercentile === undefined || meaning.topicPercentile >= t.topicPercentile) &&
         meaning.wordPercentile < t.wordPercentile;
-      const topic = gated
-        ? `${topicText(meaning.topicPercentile, undefined, false)} but is nearer the class than only ${pair(meaning.wordPercentile!, t.wordPercentile!, 0, 100).join(' % of frequent words (needs ')} %)`
-        : topicText(meaning.topicPercentile, t.topicPercentile, false);
+      let topic = topicText(meaning.topicPercentile, t.topicPercentile, false);
+      if (gated) {
+        const [share, needed] = pair(meaning.wordPercentile!, t.wordPercentile!, 0, 100);
+        topic = `${topicText(meaning.topicPercentile, undefined, false)} but is nearer the class than only ${share} % of frequent words (needs ${needed} %)`;
+      }
       return `${topic}; ${leanText(meaning, t.neighbourLean)}`;
     }
     case 'cluster-related':
