@@ -97,6 +97,7 @@ describe('bench scripts on the command line', () => {
       'transformer-audit/run.js',
       'transformer-lime/run.js',
       'transformer-lime/stopping.js',
+      'transformer-lime/candidates.js',
       'transformer-lime/profile.js',
       'lime-parity/run.js',
       'explainers-speed/run.js',

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { defineScript, runScript, UsageError } from '../harness/options.js';
 import type { MachineInfo } from '../harness/machine.js';
 import { formatResults, type BenchResult } from '../harness/result.js';
@@ -48,15 +49,18 @@ const SPEC = defineScript({
 
 await runScript(SPEC, async (o) => {
   if (!o.from) throw new UsageError('--from DIR is required');
+  // a committed run may keep its larger files gzipped (name.gz: the results folder has a git budget)
   const file = (name: string) => {
-    const f = join(o.from!, name);
-    if (!existsSync(f))
-      throw new UsageError(`--from ${o.from}: ${name} is missing (native/scripts/device-check.sh run writes it)`);
-    return f;
+    for (const f of [join(o.from!, name), join(o.from!, `${name}.gz`)]) if (existsSync(f)) return f;
+    throw new UsageError(`--from ${o.from}: ${name} is missing (native/scripts/device-check.sh run writes it)`);
+  };
+  const text = (f: string) => {
+    const bytes = readFileSync(f);
+    return (bytes[0] === 0x1f && bytes[1] === 0x8b ? gunzipSync(bytes) : bytes).toString('utf8');
   };
   const run = readJson<DeviceRun>(file('cuda-bench.json'));
-  const machineText = readFileSync(file('machine.txt'), 'utf8');
-  const tests = readFileSync(file('native-tests.log'), 'utf8');
+  const machineText = text(file('machine.txt'));
+  const tests = text(file('native-tests.log'));
   const counts = /Tests\s+(.+?)\s*\n/.exec(tests)?.[1]?.replace(ANSI_COLOUR, '') ?? 'unknown';
   const files = /Test Files\s+(.+?)\s*\n/.exec(tests)?.[1]?.replace(ANSI_COLOUR, '') ?? 'unknown';
   const cudaCases = tests.split('\n').filter((l) => l.includes('cuda.test.ts') || l.includes('placement.test.ts'));

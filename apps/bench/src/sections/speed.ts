@@ -63,7 +63,7 @@ export const SPEED: readonly Benchmark[] = [
     limit: [3600, 3600],
     writesSection: true,
     regenerated:
-      "nothing: the device run's files (cuda-bench.json, native-tests.log, machine.txt) are committed under apps/bench/results/native-cuda/<run>/.",
+      "nothing: the device run's files (cuda-bench.json, native-tests.log, machine.txt; the first two gzipped once stored) are committed under apps/bench/results/native-cuda/<run>/.",
     steps: (ctx) => {
       const stored = storedDeviceRun();
       if (ctx.stored)
