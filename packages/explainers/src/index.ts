@@ -1,5 +1,11 @@
 export { LimeExplainer, fitLimeModels, type LimeOptions, type LimeNeighbourhood, type LimeLocalModel } from './lime.js';
-export { sampleLimeMasks, sampleBalancedLimeMasks, limeDistances, limeKernel, type LimeSamples } from './lime-sampling.js';
+export {
+  sampleLimeMasks,
+  sampleBalancedLimeMasks,
+  limeDistances,
+  limeKernel,
+  type LimeSamples,
+} from './lime-sampling.js';
 export {
   resolveCandidates,
   topCandidates,
