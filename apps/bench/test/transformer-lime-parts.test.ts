@@ -1,8 +1,16 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { modeAgreement, TextPartStore, type SideResult, type TextPart } from '../src/transformer-lime/text-parts.js';
+import { writeJsonAtomic } from '../src/harness/store.js';
+import {
+  modeAgreement,
+  readStoredBlock,
+  TextPartStore,
+  type SideResult,
+  type TextPart,
+} from '../src/transformer-lime/text-parts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'xtrust-transformer-lime-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -66,5 +74,30 @@ describe('transformer-lime: blocks recorded text by text', () => {
     const a = modeAgreement([one], 'exact');
     expect(a.peerPeer).toEqual([]);
     expect(a.gap).toBeUndefined();
+  });
+});
+
+describe('readStoredBlock: a finished block to judge against', () => {
+  const texts = ['one text', 'another text'];
+  const sha = createHash('sha256').update(JSON.stringify(texts)).digest('hex');
+  const write = (tag: string, model: string, parts: number, textsSha = sha) => {
+    writeJsonAtomic(join(dir, `${tag}-texts.json.gz`), texts);
+    writeJsonAtomic(join(dir, `${tag}-parts.json.gz`), {
+      key: { model, textsSha256: textsSha },
+      parts: Array.from({ length: parts }, (_, index) => ({ index, peer: [], ours: {} })),
+    });
+  };
+
+  it('reads a finished block of this model, and refuses another model, other texts or an unfinished one', () => {
+    write('done', 'm1', 2);
+    const b = readStoredBlock(dir, 'done', 'm1');
+    expect(b.texts).toEqual(texts);
+    expect(b.parts.map((p) => p.index)).toEqual([0, 1]);
+    expect(() => readStoredBlock(dir, 'done', 'm2')).toThrow(/measured on another model \(m1, this one m2\)/);
+    write('half', 'm1', 1);
+    expect(() => readStoredBlock(dir, 'half', 'm1')).toThrow(/holds 1 of 2 texts: finish the block first/);
+    write('moved', 'm1', 2, 'not-these');
+    expect(() => readStoredBlock(dir, 'moved', 'm1')).toThrow(/does not hold the texts/);
+    expect(() => readStoredBlock(dir, 'absent', 'm1')).toThrow(/no stored block absent/);
   });
 });

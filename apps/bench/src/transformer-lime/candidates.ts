@@ -41,7 +41,7 @@ import { timed } from '../harness/timing.js';
 import { fingerprintOf } from './block-key.js';
 import { parseLimeSetting, parseLimeSettings, type LimeSetting } from './lime-setting.js';
 import { hostOf } from './host.js';
-import { modeAgreement, type SideResult, type TextPart } from './text-parts.js';
+import { modeAgreement, readStoredBlock, type SideResult, type TextPart } from './text-parts.js';
 import { validationTexts } from './texts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -325,18 +325,8 @@ if (o.judge && judged) {
   const lines: string[] = [];
   for (const words of o.words) {
     const tag = `${basename(o.model)}-${words}-sessions2-texts30`;
-    const partsFile = join(blocks, `${tag}-parts.json.gz`);
-    const textsFile = join(blocks, `${tag}-texts.json.gz`);
-    if (!existsSync(partsFile) || !existsSync(textsFile))
-      throw new Error(`no stored block ${tag} in ${blocks} (its parts and texts files): run transformer-lime-30 first`);
-    const stored = readJson<{ key: Record<string, unknown>; parts: TextPart[] }>(partsFile);
-    const texts = readJson<string[]>(textsFile);
-    if (stored.key.model !== fingerprint)
-      throw new Error(
-        `${partsFile} was measured on another model (${String(stored.key.model)}, this one ${fingerprint})`,
-      );
-    if (stored.key.textsSha256 !== sha(JSON.stringify(texts)))
-      throw new Error(`${textsFile} does not hold the texts ${partsFile} was measured on`);
+    const stored = readStoredBlock(blocks, tag, fingerprint);
+    const texts = stored.texts;
     const file = join(out, `${tag}-${judged.name.replaceAll(':', '-')}.json.gz`);
     const key = {
       model: fingerprint,

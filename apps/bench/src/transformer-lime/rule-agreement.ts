@@ -16,7 +16,6 @@
  * The stored blocks read are `<model>-<words>[-sessions<n>]-texts<N>` (transformer-lime-30's); their texts and
  * peer explanations come from `<tag>-texts.json.gz` and `<tag>-parts.json.gz`.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,7 +28,7 @@ import { timed } from '../harness/timing.js';
 import { fingerprintOf } from './block-key.js';
 import { hostOf } from './host.js';
 import { adaptiveRuleText, parseAdaptiveRules } from './adaptive-rule.js';
-import { modeAgreement, type SideResult, type TextPart } from './text-parts.js';
+import { modeAgreement, readStoredBlock, type SideResult, type TextPart } from './text-parts.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const ROOT = resolve(here, '../../../..');
@@ -95,20 +94,8 @@ const speedRows: string[] = [];
 try {
   for (const words of o.words) {
     const tag = `${basename(o.model)}-${words}${o.sessions > 1 ? `-sessions${o.sessions}` : ''}-texts${o.texts}`;
-    const partsFile = join(out, `${tag}-parts.json.gz`);
-    const textsFile = join(out, `${tag}-texts.json.gz`);
-    if (!existsSync(partsFile) || !existsSync(textsFile))
-      throw new Error(`no stored block ${tag} in ${out} (its parts and texts files): run transformer-lime-30 first`);
-    const stored = readJson<{ key: Record<string, unknown>; parts: TextPart[] }>(partsFile);
-    const texts = readJson<string[]>(textsFile);
-    if (stored.key.model !== fingerprint)
-      throw new Error(
-        `${partsFile} was measured on another model (${String(stored.key.model)}, this one ${fingerprint})`,
-      );
-    if (stored.key.textsSha256 !== createHash('sha256').update(JSON.stringify(texts)).digest('hex'))
-      throw new Error(`${textsFile} does not hold the texts ${partsFile} was measured on`);
-    if (stored.parts.length < texts.length)
-      throw new Error(`${partsFile} holds ${stored.parts.length} of ${texts.length} texts: finish the block first`);
+    const stored = readStoredBlock(out, tag, fingerprint);
+    const texts = stored.texts;
     const storedModes = stored.key.modes as string[];
     for (const rule of o.rules) {
       const file = join(out, `${tag}-rule${rule.step}-${rule.patience}-${rule.minJaccard}-replay.json.gz`);

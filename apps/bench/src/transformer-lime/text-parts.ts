@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { bootstrapInterval, type BootstrapInterval } from '@xtrust/metrics';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
@@ -118,4 +120,34 @@ export function modeAgreement(parts: readonly TextPart[], mode: string, seed = 3
       ? bootstrapInterval(parts.length, (idx) => mean(Array.from(idx, (i) => oursPeer[i] - peerPeer[i])), { seed })
       : undefined;
   return { oursPeer, peerPeer, ...(gap ? { gap } : {}) };
+}
+
+/** A finished block of transformer-lime (its key, per-text parts and texts), as the scripts that judge against its stored peer read it. */
+export interface StoredBlock {
+  key: Record<string, unknown>;
+  parts: TextPart[];
+  texts: string[];
+  partsFile: string;
+}
+
+/**
+ * Reads the finished block `tag` from `dir` (`<tag>-parts.json.gz`, `<tag>-texts.json.gz`), refusing one measured on
+ * another model than `fingerprint`, one whose texts file does not hold its texts, or one not finished.
+ */
+export function readStoredBlock(dir: string, tag: string, fingerprint: string): StoredBlock {
+  const partsFile = join(dir, `${tag}-parts.json.gz`);
+  const textsFile = join(dir, `${tag}-texts.json.gz`);
+  if (!existsSync(partsFile) || !existsSync(textsFile))
+    throw new Error(`no stored block ${tag} in ${dir} (its parts and texts files): run transformer-lime-30 first`);
+  const stored = readJson<{ key: Record<string, unknown>; parts: TextPart[] }>(partsFile);
+  const texts = readJson<string[]>(textsFile);
+  if (stored.key.model !== fingerprint)
+    throw new Error(
+      `${partsFile} was measured on another model (${String(stored.key.model)}, this one ${fingerprint})`,
+    );
+  if (stored.key.textsSha256 !== createHash('sha256').update(JSON.stringify(texts)).digest('hex'))
+    throw new Error(`${textsFile} does not hold the texts ${partsFile} was measured on`);
+  if (stored.parts.length < texts.length)
+    throw new Error(`${partsFile} holds ${stored.parts.length} of ${texts.length} texts: finish the block first`);
+  return { key: stored.key, parts: stored.parts, texts, partsFile };
 }
