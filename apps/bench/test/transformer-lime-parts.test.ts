@@ -11,6 +11,7 @@ import {
   type SideResult,
   type TextPart,
 } from '../src/transformer-lime/text-parts.js';
+import { textsOfLength } from '../src/transformer-lime/texts.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'xtrust-transformer-lime-parts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -97,7 +98,19 @@ describe('readStoredBlock: a finished block to judge against', () => {
     write('half', 'm1', 1);
     expect(() => readStoredBlock(dir, 'half', 'm1')).toThrow(/holds 1 of 2 texts: finish the block first/);
     write('moved', 'm1', 2, 'not-these');
-    expect(() => readStoredBlock(dir, 'moved', 'm1')).toThrow(/does not hold the texts/);
+    expect(() => readStoredBlock(dir, 'moved', 'm1')).toThrow(/moved-texts.json.gz are not the texts/);
     expect(() => readStoredBlock(dir, 'absent', 'm1')).toThrow(/no stored block absent/);
+  });
+
+  it('draws the texts again from their seed when the block has no texts file, and checks them against its digest', () => {
+    const drawn = textsOfLength(40, 2);
+    const digest = createHash('sha256').update(JSON.stringify(drawn)).digest('hex');
+    const parts = [0, 1].map((index) => ({ index, peer: [], ours: {} }));
+    writeJsonAtomic(join(dir, 'nofile-parts.json.gz'), { key: { model: 'm1', words: 40, textsSha256: digest }, parts });
+    expect(readStoredBlock(dir, 'nofile', 'm1').texts).toEqual(drawn);
+    writeJsonAtomic(join(dir, 'otherseed-parts.json.gz'), { key: { model: 'm1', words: 40, textsSha256: sha }, parts });
+    expect(() => readStoredBlock(dir, 'otherseed', 'm1')).toThrow(
+      /the texts drawn again for otherseed are not the texts/,
+    );
   });
 });

@@ -41,6 +41,7 @@ import { OnnxClassifier } from '@xtrust/models';
 import { resolveAdaptive } from '@xtrust/explainers';
 import { fingerprintOf } from '../transformer-lime/block-key.js';
 import { ruleNeedsKey } from '../transformer-lime/adaptive-rule.js';
+import { blockTexts } from '../transformer-lime/texts.js';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, exitUsage, parseOrExit } from '../harness/options.js';
 import { runChild, startWorkers, stopWorkers, workersReady } from '../harness/processes.js';
@@ -782,12 +783,9 @@ else {
       probabilities: number[][];
       runs: { results: { seconds: number; cpuSeconds: number }[] }[];
     };
-    if (!existsSync(textsFile)) {
-      peerNotes.push(`${f}: its texts file is missing, so its model cannot be checked — not used`);
-      continue;
-    }
-    // a peer file of a folder with the same name but other weights must not be used: compare probabilities on its texts
-    const texts = readJson<string[]>(textsFile);
+    // its texts file, or the same texts drawn again (blockTexts); a peer file of a folder with the same name but
+    // other weights — or texts that are not the block's — must not be used: compare probabilities on the texts
+    const texts = blockTexts(textsFile, words, peer.probabilities.length);
     const probs = await clf!.predictProba(texts);
     const k = clf!.labels.length;
     let maxDiff = 0;

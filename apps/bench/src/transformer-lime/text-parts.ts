@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { bootstrapInterval, type BootstrapInterval } from '@xtrust/metrics';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
+import { blockTexts } from './texts.js';
 
 /** What one side produced for one text: its top features, the label it explained, and what it cost. */
 export interface SideResult {
@@ -131,22 +132,25 @@ export interface StoredBlock {
 }
 
 /**
- * Reads the finished block `tag` from `dir` (`<tag>-parts.json.gz`, `<tag>-texts.json.gz`), refusing one measured on
- * another model than `fingerprint`, one whose texts file does not hold its texts, or one not finished.
+ * Reads the finished block `tag` from `dir` (`<tag>-parts.json.gz`; its texts from `<tag>-texts.json.gz` or drawn
+ * again, blockTexts), refusing one measured on another model than `fingerprint`, texts that are not the ones
+ * its key digests, or a block not finished.
  */
 export function readStoredBlock(dir: string, tag: string, fingerprint: string): StoredBlock {
   const partsFile = join(dir, `${tag}-parts.json.gz`);
   const textsFile = join(dir, `${tag}-texts.json.gz`);
-  if (!existsSync(partsFile) || !existsSync(textsFile))
-    throw new Error(`no stored block ${tag} in ${dir} (its parts and texts files): run transformer-lime-30 first`);
+  if (!existsSync(partsFile))
+    throw new Error(`no stored block ${tag} in ${dir} (its parts file): run transformer-lime-30 first`);
   const stored = readJson<{ key: Record<string, unknown>; parts: TextPart[] }>(partsFile);
-  const texts = readJson<string[]>(textsFile);
+  const texts = blockTexts(textsFile, Number(stored.key.words), stored.parts.length);
   if (stored.key.model !== fingerprint)
     throw new Error(
       `${partsFile} was measured on another model (${String(stored.key.model)}, this one ${fingerprint})`,
     );
   if (stored.key.textsSha256 !== createHash('sha256').update(JSON.stringify(texts)).digest('hex'))
-    throw new Error(`${textsFile} does not hold the texts ${partsFile} was measured on`);
+    throw new Error(
+      `${existsSync(textsFile) ? textsFile : `the texts drawn again for ${tag}`} are not the texts ${partsFile} was measured on`,
+    );
   if (stored.parts.length < texts.length)
     throw new Error(`${partsFile} holds ${stored.parts.length} of ${texts.length} texts: finish the block first`);
   return { key: stored.key, parts: stored.parts, texts, partsFile };

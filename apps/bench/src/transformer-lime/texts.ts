@@ -1,5 +1,7 @@
+import { existsSync } from 'node:fs';
 import { rng, tokenize } from '@xtrust/core';
 import { loadSpamAssassin } from '@xtrust/datasets';
+import { readJson } from '../harness/store.js';
 
 /**
  * `count` SpamAssassin bodies (headers removed) with at least `words` words, each cut after its
@@ -31,4 +33,13 @@ export function validationTexts(words: number, count: number): string[] {
   return textsOfLength(words, count + 3, 17)
     .filter((t) => !benchmark.has(t))
     .slice(0, count);
+}
+
+/**
+ * A block's texts: its `<tag>-texts.json[.gz]` file when there is one, else drawn again — textsOfLength is
+ * seeded and the corpus ships with @xtrust/datasets, so the 30-text blocks' texts files are not committed (the
+ * results folder has a git budget). Callers check what they get against the block's digest or probabilities.
+ */
+export function blockTexts(file: string, words: number, count: number): string[] {
+  return existsSync(file) ? readJson<string[]>(file) : textsOfLength(words, count);
 }
