@@ -13,8 +13,8 @@
  *        --rules 250,4,1 [--words 250,40,120] [--texts 30] [--sessions 2] [--from-modes exact,int8+adaptive]
  *        [--out apps/bench/results/transformer-lime]
  *
- * The stored blocks read are `<model>-<words>[-sessions<n>]-texts<N>` (transformer-lime-30's); their texts and
- * peer explanations come from `<tag>-texts.json.gz` and `<tag>-parts.json.gz`.
+ * The stored blocks read are `<model>-<words>[-sessions<n>]-texts<N>` (transformer-lime-30's): the peer explanations
+ * come from `<tag>-parts.json.gz`, the texts from `<tag>-texts.json.gz` or drawn again (readStoredBlock).
  */
 import { existsSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';

@@ -432,7 +432,8 @@ for (const job of jobs) {
     }
     const blockStart = rows.length;
     // Blocks of many texts store their texts and the peer's explanations gzipped (30 texts of 250 words are ≈ 50 KB
-    // of JSON); the three-text blocks keep the plain names they were stored under.
+    // of JSON); the three-text blocks keep the plain names they were stored under. The many-text blocks' texts files
+    // are not committed (gitignored): the readers draw the same texts again when the file is absent (blockTexts).
     const gz = jobTexts === 3 ? '' : '.gz';
     // the texts do not depend on the rule: a rule's block shares them with the unkeyed block of the same texts
     const textsFile = join(out, `${ruleInKey ? tag.slice(0, tag.lastIndexOf('-rule')) : tag}-texts.json${gz}`);
