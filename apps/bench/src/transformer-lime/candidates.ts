@@ -31,13 +31,14 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LimeExplainer } from '@xtrust/explainers';
+import { LimeExplainer, resolveAdaptive } from '@xtrust/explainers';
 import { meanTInterval } from '@xtrust/metrics';
 import { OnnxClassifier } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
 import { defineScript, integerList, parseOrExit } from '../harness/options.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { timed } from '../harness/timing.js';
+import { adaptiveRuleText } from './adaptive-rule.js';
 import { fingerprintOf } from './block-key.js';
 import { parseLimeSetting, parseLimeSettings, type LimeSetting } from './lime-setting.js';
 import { hostOf } from './host.js';
@@ -203,6 +204,15 @@ async function reference(text: string, file: string): Promise<Reference> {
   return r;
 }
 
+/**
+ * A setting's stored runs are keyed by what they ran: its name, and for an adaptive setting the stopping rule
+ * `adaptive: true` resolved to when it ran, so a later default rule measures it again instead of reusing them.
+ */
+const runKey = (c: LimeSetting): string =>
+  c.options.adaptive
+    ? `${c.name} (${adaptiveRuleText(resolveAdaptive(true, c.options.numSamples ?? o.samples)!)})`
+    : c.name;
+
 interface Kept {
   key: Record<string, unknown>;
   runs: Record<string, Run[]>;
@@ -210,7 +220,7 @@ interface Kept {
 
 // ---- Choice on validation texts ----
 const configs = o.configs;
-const perWords = new Map<number, { refs: Reference[]; runs: Record<string, Run[]> }>();
+const perWords = new Map<number, { texts: string[]; refs: Reference[]; runs: Record<string, Run[]> }>();
 for (const words of o.words) {
   const texts = validationTexts(words, o.texts);
   if (texts.length < o.texts)
@@ -222,10 +232,10 @@ for (const words of o.words) {
       `[lime-candidates] ${words} words, text ${i + 1}/${texts.length}: exact reference (${refs[i].seconds.toFixed(1)} s per seed)\n`,
     );
   }
-  perWords.set(words, { refs, runs: {} });
+  perWords.set(words, { texts, refs, runs: {} });
 }
 for (const words of o.words) {
-  const texts = validationTexts(words, o.texts);
+  const texts = perWords.get(words)!.texts;
   const file = join(out, 'validation', `${basename(o.model)}-${words}.json.gz`);
   const key = { model: fingerprint, textsSha256: sha(JSON.stringify(texts)), threads: o.threads, sessions: o.sessions };
   const kept: Kept =
@@ -234,7 +244,7 @@ for (const words of o.words) {
       : { key, runs: {} };
   const clf = await int8();
   for (const c of configs) {
-    const runs = (kept.runs[c.name] ??= []);
+    const runs = (kept.runs[runKey(c)] ??= []);
     const lime = new LimeExplainer({ numFeatures: 10, seed: 1, ...c.options });
     for (const [i, text] of texts.entries()) {
       if (runs.some((r) => r.index === i)) continue;
@@ -276,7 +286,7 @@ const summary = configs.map((c) => {
     {};
   const cells = o.words.map((w) => {
     const { refs, runs } = perWords.get(w)!;
-    const rs = runs[c.name];
+    const rs = runs[runKey(c)];
     const drops = rs.map(
       (r) =>
         topKJaccard(refs[r.index].exact1, refs[r.index].exact2, 10) -
@@ -333,7 +343,9 @@ if (o.judge && judged) {
       textsSha256: stored.key.textsSha256,
       threads: o.threads,
       sessions: o.sessions,
-      config: judged.name,
+      config: runKey(judged),
+      // the int8+adaptive side runs today's default rule
+      adaptiveRule: adaptiveRuleText(resolveAdaptive(true, o.samples)!),
     };
     const kept: Kept =
       existsSync(file) && JSON.stringify(readJson<Kept>(file).key) === JSON.stringify(key)
