@@ -1,13 +1,16 @@
 /**
  * Annotated pools (issue 47, deliverable 2): the keyword step judged on the words it actually judges.
  *
- * For each unplanted model (bow-logistic on SpamAssassin bodies, SpamAssassin with headers, SOTU, Brown),
+ * For each unplanted model (bow-logistic on SpamAssassin bodies, SpamAssassin with headers, SOTU, Brown;
+ * the full-size kit BERTs on SpamAssassin bodies and Brown),
  * the 100 most important words of each class's pool W_c (Eq. 2 of "Trustworthiness oracle for text
  * classifiers" — the TOKI paper: decision-contributing words of the explanations of correctly predicted
  * training texts, by averaged importance s̄_w; function words dropped, as the rubric says), labelled by a
  * person per `relatedness-rubric.md` *before* any oracle relatedness ran on them.
  *
  *   node apps/bench/dist/oracle/annotated-pools.js --dump DIR     # write the unlabelled pools (no relatedness step)
+ *   node apps/bench/dist/oracle/annotated-pools.js --dump DIR --model kit-bert --threads 1 --corpus spam
+ *        # a full-size kit BERT's pool (kit-bert-pools.ts: its own training texts, int8+adaptive LIME, cached)
  *   node apps/bench/dist/oracle/annotated-pools.js [--oracle toki] [--out FILE]
  *        # the keyword step's precision and recall of "related" on the labelled pools, and each pool's share related
  *   node apps/bench/dist/oracle/annotated-pools.js --from FILE    # the table of a results file
@@ -25,6 +28,18 @@ import { CLASS_DESCRIPTIONS, CLASS_NAMES, type CorpusName } from './family.js';
 import { cutBodies, loadCorpus } from './case-data.js';
 import { makeExplainer } from './evaluate-case.js';
 import { CachedExplainer } from './cached-explainer.js';
+import { KIT_BERT } from './kit-bert.js';
+import {
+  cutToSeen,
+  KIT_POOL_LIME,
+  KIT_POOL_MODELS,
+  kitDataFile,
+  kitPoolCache,
+  kitPoolExplainer,
+  kitPoolModel,
+  kitTrainingTexts,
+  type KitPoolCorpus,
+} from './kit-bert-pools.js';
 import { candidateOracle, describedLabels, embedding, setupModifiers, thetaRelateOf } from './oracle-setups.js';
 import { labelCounts, loadAnnotatedPools, scoreRelated, type PoolLabel } from './annotated-pool-labels.js';
 import { defineScript, machineInfo, readJson, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
@@ -37,13 +52,26 @@ export type PoolCorpus = (typeof POOL_CORPORA)[number];
 export interface PoolSettings {
   readonly corpus: PoolCorpus;
   readonly model: string;
+  /** Window length in words; 0: whole texts (the kit BERTs': cut only at the model's position limit). */
   readonly words: number;
   readonly seed: number;
   readonly train: number;
   readonly samples: number;
   readonly topK: number;
   readonly perClass: number;
+  /** kit-bert only: the classifier folder, the training texts' file and its digest, the LIME mode. */
+  readonly modelDir?: string;
+  readonly data?: string;
+  readonly dataSha256?: string;
+  readonly lime?: string;
 }
+
+/** The models whose pools are labelled: bow-logistic trained here, and the kit's full-size BERTs. */
+export const POOL_MODELS = ['bow-logistic', KIT_BERT] as const;
+export type PoolModel = (typeof POOL_MODELS)[number];
+
+/** The kit BERTs' keyword texts: as many as the transformer audits take (`--train-sample 200`). */
+export const KIT_POOL_SETTINGS = { words: 0, seed: 1, train: 200, samples: 5000, topK: 10, perClass: 100 };
 
 export const DEFAULT_POOL_SETTINGS = { words: 60, seed: 1, train: 2000, samples: 5000, topK: 10, perClass: 100 };
 
@@ -59,11 +87,16 @@ export function poolCorpusSplit(corpus: PoolCorpus, words: number, seed: number)
 /**
  * The pools W_c as identifyKeywords builds them (same seeded sample of `train` training texts, correct
  * predictions only, LIME explanations, top-K positive words per explanation), without the relatedness step.
+ * `explainer` (default: LIME at `samples`) is asked for `chunk` texts at a time, `afterChunk` called after
+ * each: a long pass (a BERT's) saves its cache as it goes.
  */
 export async function buildPools(
   model: Classifier,
   train: readonly { text: string; label: string }[],
   s: Pick<PoolSettings, 'seed' | 'train' | 'samples' | 'topK'>,
+  explainer?: CachedExplainer,
+  afterChunk?: (done: number, of: number) => void,
+  chunk = Number.POSITIVE_INFINITY,
 ): Promise<WordPools> {
   const n = train.length;
   const picked = Array.from(rng(s.seed).sampleIndices(n, Math.min(s.train, n))).sort((a, b) => a - b);
@@ -73,19 +106,26 @@ export async function buildPools(
   );
   const k = model.labels.length;
   const correct = picked.filter((row, j) => model.labels[argmaxRow(probs, j, k)] === train[row].label);
-  const { explainer, params } = makeExplainer('lime', s.samples, s.seed);
-  const cached = new CachedExplainer(explainer, `pools|${params}`);
-  const tolerant = await explainTolerant(
-    cached,
-    model,
-    correct.map((i) => train[i].text),
-    correct.map((i) => `train:${i}`),
-  );
+  let cached = explainer;
+  if (!cached) {
+    const { explainer: lime, params } = makeExplainer('lime', s.samples, s.seed);
+    cached = new CachedExplainer(lime, `pools|${params}`);
+  }
   const pools = new WordPools(model.labels);
-  correct.forEach((row, j) => {
-    const e = tolerant.explanations[j];
-    if (e) pools.add(train[row].label, e, s.topK);
-  });
+  for (let start = 0; start < correct.length; start += chunk) {
+    const rows = correct.slice(start, start + chunk);
+    const tolerant = await explainTolerant(
+      cached,
+      model,
+      rows.map((i) => train[i].text),
+      rows.map((i) => `train:${i}`),
+    );
+    rows.forEach((row, j) => {
+      const e = tolerant.explanations[j];
+      if (e) pools.add(train[row].label, e, s.topK);
+    });
+    afterChunk?.(start + rows.length, correct.length);
+  }
   return pools;
 }
 
@@ -97,6 +137,18 @@ export function topPoolWords(pools: WordPools, label: string, perClass: number) 
     .slice(0, perClass);
 }
 
+/** The words of each class's pool as a file writes them (pool order, importance rounded). */
+function poolWords(pools: WordPools, labels: readonly string[], perClass: number) {
+  const classes: Record<string, { word: string; importance: number; count: number }[]> = {};
+  for (const l of labels)
+    classes[l] = topPoolWords(pools, l, perClass).map((w) => ({
+      word: w.word,
+      importance: Number(w.importance.toFixed(5)),
+      count: w.count,
+    }));
+  return classes;
+}
+
 async function dump(dir: string, corpora: readonly PoolCorpus[]): Promise<void> {
   mkdirSync(dir, { recursive: true });
   const s = DEFAULT_POOL_SETTINGS;
@@ -105,19 +157,62 @@ async function dump(dir: string, corpora: readonly PoolCorpus[]): Promise<void> 
     const data = poolCorpusSplit(corpus, s.words, s.seed);
     const model = await trainClassifier('bow-logistic', data.train, { seed: s.seed, labels: data.labels });
     const pools = await buildPools(model, data.train, s);
-    const classes: Record<string, { word: string; importance: number; count: number }[]> = {};
-    for (const l of data.labels)
-      classes[l] = topPoolWords(pools, l, s.perClass).map((w) => ({
-        word: w.word,
-        importance: Number(w.importance.toFixed(5)),
-        count: w.count,
-      }));
     const settings: PoolSettings = { corpus, model: 'bow-logistic', ...s };
     writeFileSync(
       join(dir, `bow-logistic-${corpus}.json`),
-      `${JSON.stringify({ settings, classNames: CLASS_NAMES[corpus as CorpusName], classes }, null, 1)}\n`,
+      `${JSON.stringify({ settings, classNames: CLASS_NAMES[corpus as CorpusName], classes: poolWords(pools, data.labels, s.perClass) }, null, 1)}\n`,
     );
     console.log(`${corpus}: ${data.labels.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+  }
+}
+
+/** A kit BERT's keyword texts (cut to what it sees), its model and its cached explainer, as dump and score share them. */
+async function kitPoolSetup(corpus: KitPoolCorpus, threads: number, samples: number, seed: number) {
+  const model = await kitPoolModel(corpus, threads);
+  const { rows, sha256 } = kitTrainingTexts(corpus);
+  const train = rows.map((r) => ({ text: cutToSeen(model, r.text), label: r.label }));
+  const { explainer: lime, params } = kitPoolExplainer(samples, seed);
+  const explainer = new CachedExplainer(lime, `pools|${KIT_POOL_MODELS[corpus]}|${sha256}|${params}`);
+  const cacheFile = kitPoolCache(corpus);
+  const loaded = explainer.load(cacheFile);
+  return { model, train, sha256, explainer, cacheFile, loaded };
+}
+
+/** Writes a kit BERT's unlabelled pool (no relatedness step), explaining 10 texts at a time and caching each chunk. */
+async function dumpKit(dir: string, corpora: readonly KitPoolCorpus[], threads: number): Promise<void> {
+  mkdirSync(dir, { recursive: true });
+  const s = KIT_POOL_SETTINGS;
+  for (const corpus of corpora) {
+    const t0 = performance.now();
+    const k = await kitPoolSetup(corpus, threads, s.samples, s.seed);
+    console.log(`${corpus}: ${k.loaded} explanations from ${k.cacheFile}`);
+    const pools = await buildPools(
+      k.model,
+      k.train,
+      s,
+      k.explainer,
+      (done, of) => {
+        k.explainer.save(k.cacheFile);
+        console.log(
+          `${corpus}: ${done} of ${of} correct texts explained (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+        );
+      },
+      10,
+    );
+    const settings: PoolSettings = {
+      corpus,
+      model: KIT_BERT,
+      ...s,
+      modelDir: KIT_POOL_MODELS[corpus],
+      data: kitDataFile(corpus),
+      dataSha256: k.sha256,
+      lime: KIT_POOL_LIME,
+    };
+    writeFileSync(
+      join(dir, `kit-bert-${corpus}.json`),
+      `${JSON.stringify({ settings, classNames: CLASS_NAMES[corpus as CorpusName], classes: poolWords(pools, k.model.labels, s.perClass) }, null, 1)}\n`,
+    );
+    console.log(`${corpus}: ${k.model.labels.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
 }
 
@@ -168,18 +263,53 @@ export function figuresMarkdown(rows: readonly PoolFigures[]): string {
 }
 
 /** Rebuilds each labelled pool's model and runs keyword identification with the configuration; scores it on the labels. */
-async function score(oracles: readonly string[], out: string | undefined): Promise<void> {
+/**
+ * The model, training texts and explainer a labelled pool was taken with: bow-logistic retrained on the
+ * same split, or the kit BERT whose training file must be the one the labels were taken from.
+ */
+async function poolSource(s: PoolSettings, threads: number) {
+  const corpus = s.corpus;
+  if (s.model === KIT_BERT) {
+    const k = await kitPoolSetup(corpus as KitPoolCorpus, threads, s.samples, s.seed);
+    if (k.sha256 !== s.dataSha256)
+      throw new Error(
+        `${kitDataFile(corpus as KitPoolCorpus)} is not the file the labelled pool was taken from (sha256 ${k.sha256.slice(0, 12)}…, the labels say ${String(s.dataSha256).slice(0, 12)}…): the kit was rebuilt, so the pool must be dumped and labelled again`,
+      );
+    return {
+      model: k.model as Classifier,
+      labels: k.model.labels,
+      train: k.train,
+      explainer: k.explainer,
+      save: () => k.explainer.save(k.cacheFile),
+    };
+  }
+  const data = poolCorpusSplit(corpus, s.words, s.seed);
+  const model = await trainClassifier('bow-logistic', data.train, { seed: s.seed, labels: data.labels });
+  const { explainer: lime, params } = makeExplainer('lime', s.samples, s.seed);
+  return {
+    model,
+    labels: data.labels,
+    train: data.train,
+    explainer: new CachedExplainer(lime, `pools|${params}`),
+    save: () => {},
+  };
+}
+
+async function score(
+  oracles: readonly string[],
+  models: readonly string[],
+  threads: number,
+  out: string | undefined,
+): Promise<void> {
   const glove = await embedding('glove');
   const theta = { [glove.name]: await thetaRelateOf(glove) };
   const rows: PoolFigures[] = [];
-  for (const pool of loadAnnotatedPools()) {
+  for (const pool of loadAnnotatedPools().filter((p) => models.includes(p.settings.model))) {
     const t0 = performance.now();
-    const s = pool.settings;
-    const corpus = s.corpus as PoolCorpus;
-    const data = poolCorpusSplit(corpus, s.words, s.seed);
-    const model = await trainClassifier('bow-logistic', data.train, { seed: s.seed, labels: data.labels });
-    const { explainer: lime, params } = makeExplainer('lime', s.samples, s.seed);
-    const explainer = new CachedExplainer(lime, `pools|${params}`);
+    const s = pool.settings as PoolSettings;
+    const corpus = s.corpus;
+    const { model, labels, train: trainTexts, explainer, save } = await poolSource(s, threads);
+    const data = { labels, train: trainTexts };
     for (const name of oracles) {
       const { base, builtInDescriptions } = setupModifiers(name);
       const config = { ...candidateOracle(base), name };
@@ -200,6 +330,7 @@ async function score(oracles: readonly string[], out: string | undefined): Promi
           seed: s.seed,
         },
       );
+      save();
       const classes: ClassFigures[] = Object.entries(pool.classes).map(([label, words]) => {
         const inPool = new Set(store.pool(label).map((w) => w.word));
         const judge = (w: string) => (inPool.has(w) ? store.isKeyword(label, w) : undefined);
@@ -253,7 +384,18 @@ const SPEC = defineScript({
       placeholder: 'DIR',
       help: 'write the unlabelled pools (100 words per class, no relatedness step) to DIR instead of scoring',
     },
-    corpus: { kind: 'list', default: [...POOL_CORPORA], choices: POOL_CORPORA, help: 'with --dump: the corpora' },
+    corpus: {
+      kind: 'list',
+      choices: POOL_CORPORA,
+      help: `with --dump: the corpora (default: all of the model's — bow-logistic ${POOL_CORPORA.join(', ')}; kit-bert ${Object.keys(KIT_POOL_MODELS).join(', ')})`,
+    },
+    model: {
+      kind: 'list',
+      default: [...POOL_MODELS],
+      choices: POOL_MODELS,
+      help: 'the models whose pools are dumped (--dump: one) or scored (kit-bert needs the full-size kit in models/transformers/out)',
+    },
+    threads: { kind: 'integer', default: 2, min: 1, help: 'kit-bert: onnxruntime threads' },
     oracle: {
       kind: 'list',
       default: ['toki'],
@@ -265,12 +407,24 @@ const SPEC = defineScript({
 });
 
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
-  if (o.dump) return dump(o.dump, o.corpus as PoolCorpus[]);
+  if (o.dump) {
+    if (o.model.length !== 1) throw new Error('--dump takes one --model');
+    if (o.model[0] === KIT_BERT) {
+      const corpora = (o.corpus ?? Object.keys(KIT_POOL_MODELS)) as string[];
+      const bad = corpora.filter((c) => !(c in KIT_POOL_MODELS));
+      if (bad.length)
+        throw new Error(
+          `--corpus ${bad.join(',')}: the kit has BERTs for ${Object.keys(KIT_POOL_MODELS).join(', ')} only`,
+        );
+      return dumpKit(o.dump, corpora as KitPoolCorpus[], o.threads);
+    }
+    return dump(o.dump, (o.corpus ?? [...POOL_CORPORA]) as PoolCorpus[]);
+  }
   if (o.from) {
     console.log(figuresMarkdown(readJson<{ rows: PoolFigures[] }>(o.from).rows));
     return;
   }
-  await score(o.oracle, o.out);
+  await score(o.oracle, o.model, o.threads, o.out);
 }
 
 runScript(SPEC, main);
