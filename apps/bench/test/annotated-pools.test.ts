@@ -9,6 +9,7 @@ import {
   scoreRelated,
   type LabelledWord,
 } from '../src/oracle/annotated-pool-labels.js';
+import { cutToSeen } from '../src/oracle/kit-bert-pools.js';
 
 const good = {
   settings: {
@@ -75,12 +76,21 @@ describe('annotated pools loader', () => {
     ).toThrow(/relatednessRun/);
   });
 
-  it('the committed files load, every class has its 100 words, and unsure stays a minority', () => {
+  it('the committed files load, every class has its 100 words (at most, for a kit BERT), and unsure stays a minority', () => {
     const pools = loadAnnotatedPools();
-    expect(pools.map((p) => p.settings.corpus).sort()).toEqual(['brown', 'headers', 'sotu', 'spam']);
+    expect(pools.map((p) => `${p.settings.model}/${p.settings.corpus}`).sort()).toEqual([
+      'bow-logistic/brown',
+      'bow-logistic/headers',
+      'bow-logistic/sotu',
+      'bow-logistic/spam',
+      'kit-bert/brown',
+      'kit-bert/spam',
+    ]);
     for (const p of pools)
       for (const words of Object.values(p.classes)) {
-        expect(words).toHaveLength(100);
+        // a kit BERT's pool from 200 training texts can hold fewer than 100 words that are not function words
+        if (p.settings.model === 'bow-logistic') expect(words).toHaveLength(100);
+        else expect(words.length).toBeGreaterThanOrEqual(50);
         expect(labelCounts(words).unsure).toBeLessThan(50);
       }
   });
@@ -108,5 +118,17 @@ describe('scoreRelated', () => {
     expect(s).toMatchObject({ tp: 1, fp: 1, fn: 1, tn: 1, unjudged: 1, precision: 0.5, recall: 0.5 });
     expect(s.falsePositives).toEqual(['c']);
     expect(s.misses).toEqual(['b']);
+  });
+});
+
+describe('cutToSeen', () => {
+  const limit = (n: number) => ({ seenWords: () => n });
+  it('keeps the text up to the end of the last word the model sees', () => {
+    expect(cutToSeen(limit(2), 'alpha, beta  gamma delta')).toBe('alpha, beta');
+    expect(cutToSeen(limit(1), 'alpha-beta gamma')).toBe('alpha');
+  });
+  it('returns the whole text when the model sees it all (or reports no word seen)', () => {
+    expect(cutToSeen(limit(3), 'alpha beta gamma.')).toBe('alpha beta gamma.');
+    expect(cutToSeen(limit(0), 'alpha beta')).toBe('alpha beta');
   });
 });
