@@ -23,7 +23,14 @@ import { join } from 'node:path';
 import { argmaxRow, rng, type Classifier } from '@xtrust/core';
 import { stratifiedSplit, wordWindows, type Row } from '@xtrust/datasets';
 import { trainClassifier } from '@xtrust/models';
-import { explainTolerant, identifyKeywords, isFunctionWord, predictAll, WordPools } from '@xtrust/oracle';
+import {
+  explainTolerant,
+  identifyKeywords,
+  isFunctionWord,
+  predictAll,
+  WordPools,
+  type KeywordStore,
+} from '@xtrust/oracle';
 import { CLASS_DESCRIPTIONS, CLASS_NAMES, type CorpusName } from './family.js';
 import { cutBodies, loadCorpus } from './case-data.js';
 import { makeExplainer } from './evaluate-case.js';
@@ -41,7 +48,13 @@ import {
   type KitPoolCorpus,
 } from './kit-bert-pools.js';
 import { candidateOracle, describedLabels, embedding, setupModifiers, thetaRelateOf } from './oracle-setups.js';
-import { labelCounts, loadAnnotatedPools, scoreRelated, type PoolLabel } from './annotated-pool-labels.js';
+import {
+  labelCounts,
+  loadAnnotatedPools,
+  scoreRelated,
+  type LabelledWord,
+  type PoolLabel,
+} from './annotated-pool-labels.js';
 import { defineScript, machineInfo, readJson, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
 
 /** The unplanted models whose pools are labelled: one per corpus. */
@@ -235,7 +248,26 @@ export interface ClassFigures {
   readonly topShare: number;
   readonly falsePositives: readonly string[];
   readonly misses: readonly string[];
+  /**
+   * Which signal made the words called related related, for the true and the false ones: the meaning test's
+   * `topic` or `corpus-neighbours`, else the cluster rule (`cluster-related`); absent in older results.
+   */
+  readonly relatedBy?: { readonly tp: Readonly<Record<string, number>>; readonly fp: Readonly<Record<string, number>> };
 }
+
+/** `topic 3, corpus-neighbours 5` from counts by signal; — when none. */
+function bySignal(counts: Readonly<Record<string, number>> | undefined): string {
+  const parts = Object.entries(counts ?? {})
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${SIGNAL_NAMES[k] ?? k} ${n}`);
+  return parts.join(', ') || '—';
+}
+
+const SIGNAL_NAMES: Readonly<Record<string, string>> = {
+  topic: 'topic',
+  'corpus-neighbours': 'neighbours',
+  'cluster-related': 'cluster',
+};
 
 export interface PoolFigures {
   readonly file: string;
@@ -251,18 +283,34 @@ const f3 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : '—');
 /** The Markdown table of a run: per model, class and configuration. */
 export function figuresMarkdown(rows: readonly PoolFigures[]): string {
   const lines = [
-    '| model / corpus | oracle | class | related / unrelated / unsure (of 100) | precision of related | recall of related | keywords among the 100 | share of the whole pool called related | related words called unrelated | unrelated words called related (first 8) |',
-    '| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- |',
+    '| model / corpus | oracle | class | related / unrelated / unsure (of 100) | precision of related | recall of related | keywords among the 100 | share of the whole pool called related | related words called unrelated | unrelated words called related (first 8) | what related them: right / wrong |',
+    '| --- | --- | --- | --- | ---: | ---: | ---: | ---: | --- | --- | --- |',
   ];
   for (const r of rows)
     for (const c of r.classes)
       lines.push(
-        `| ${r.model} / ${r.corpus} | ${r.oracle} | ${c.label} | ${c.labels.related} / ${c.labels.unrelated} / ${c.labels.unsure} | ${f3(c.precision)} (${c.tp}/${c.tp + c.fp}) | ${f3(c.recall)} (${c.tp}/${c.tp + c.fn}) | ${(100 * c.topShare).toFixed(0)} % | ${(100 * c.poolShare).toFixed(0)} % of ${c.pool} | ${c.misses.join(', ') || '—'} | ${c.falsePositives.slice(0, 8).join(', ') || '—'} |`,
+        `| ${r.model} / ${r.corpus} | ${r.oracle} | ${c.label} | ${c.labels.related} / ${c.labels.unrelated} / ${c.labels.unsure} | ${f3(c.precision)} (${c.tp}/${c.tp + c.fp}) | ${f3(c.recall)} (${c.tp}/${c.tp + c.fn}) | ${(100 * c.topShare).toFixed(0)} % | ${(100 * c.poolShare).toFixed(0)} % of ${c.pool} | ${c.misses.join(', ') || '—'} | ${c.falsePositives.slice(0, 8).join(', ') || '—'} | ${c.relatedBy ? `${bySignal(c.relatedBy.tp)} / ${bySignal(c.relatedBy.fp)}` : '—'} |`,
       );
   return lines.join('\n');
 }
 
 /** Rebuilds each labelled pool's model and runs keyword identification with the configuration; scores it on the labels. */
+/**
+ * Per signal, how many of the labelled words the store calls related (keywords) are related by the rubric
+ * (tp) and how many are not (fp): the ballot's `because` of the first method that voted the word related.
+ */
+function relatedBy(store: KeywordStore, label: string, words: readonly LabelledWord[]) {
+  const tp: Record<string, number> = {};
+  const fp: Record<string, number> = {};
+  for (const w of words) {
+    if (w.label === 'unsure' || !store.hasPool(label) || !store.isKeyword(label, w.word)) continue;
+    const because = store.why(label, w.word)?.members.find((m) => m.related)?.because ?? 'unknown';
+    const into = w.label === 'related' ? tp : fp;
+    into[because] = (into[because] ?? 0) + 1;
+  }
+  return { tp, fp };
+}
+
 /**
  * The model, training texts and explainer a labelled pool was taken with: bow-logistic retrained on the
  * same split, or the kit BERT whose training file must be the one the labels were taken from.
@@ -351,6 +399,7 @@ async function score(
           topShare: words.filter((w) => judge(w.word) === true).length / words.length,
           falsePositives: r.falsePositives,
           misses: r.misses,
+          relatedBy: relatedBy(store, label, words),
         };
       });
       rows.push({
