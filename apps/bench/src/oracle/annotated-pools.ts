@@ -49,6 +49,7 @@ import {
 } from './kit-bert-pools.js';
 import { candidateOracle, describedLabels, embedding, setupModifiers, thetaRelateOf } from './oracle-setups.js';
 import {
+  ANNOTATED_POOLS_DIR,
   labelCounts,
   loadAnnotatedPools,
   scoreRelated,
@@ -58,8 +59,22 @@ import {
 import { defineScript, machineInfo, readJson, runScript, writeJsonAtomic, type Options } from '../harness/index.js';
 
 /** The unplanted models whose pools are labelled: one per corpus. */
-export const POOL_CORPORA = ['spam', 'headers', 'sotu', 'brown'] as const;
+export const POOL_CORPORA = ['spam', 'headers', 'sotu', 'brown', 'brown-other'] as const;
 export type PoolCorpus = (typeof POOL_CORPORA)[number];
+
+/**
+ * The validation pool (`--split validation`): bow-logistic on five Brown genres the test pools do not use,
+ * labelled by the same rubric, so that a change to the keyword step is chosen on pools that are not the
+ * ones it is judged on.
+ */
+export const BROWN_OTHER_GENRES = ['editorial', 'reviews', 'learned', 'mystery', 'adventure'] as const;
+
+/** The corpus of family.ts a pool corpus is drawn from (its class names and descriptions). */
+export const baseCorpus = (corpus: PoolCorpus): CorpusName => (corpus === 'brown-other' ? 'brown' : corpus);
+
+/** The split a pool corpus belongs to: the section's test pools, or the validation pool. */
+export const poolSplit = (corpus: PoolCorpus): 'test' | 'validation' =>
+  corpus === 'brown-other' ? 'validation' : 'test';
 
 /** How a pool's words were taken (recorded in every file, so the pool can be rebuilt). */
 export interface PoolSettings {
@@ -90,7 +105,9 @@ export const DEFAULT_POOL_SETTINGS = { words: 60, seed: 1, train: 2000, samples:
 
 /** A corpus in 60-word windows (headers: the header block and the first 60 words of the body), split 70/30 by source. */
 export function poolCorpusSplit(corpus: PoolCorpus, words: number, seed: number) {
-  const c = loadCorpus({ corpus: corpus as CorpusName });
+  const c = loadCorpus(
+    corpus === 'brown-other' ? { corpus: 'brown', classes: BROWN_OTHER_GENRES } : { corpus: baseCorpus(corpus) },
+  );
   const rows: Row<unknown>[] = corpus === 'headers' ? cutBodies(c.rows, words) : wordWindows(c.rows, words, 3);
   const split = stratifiedSplit(rows, { testFraction: 0.3, seed, group: c.group });
   const plain = (rs: readonly { text: string; label: string }[]) => rs.map((r) => ({ text: r.text, label: r.label }));
@@ -173,7 +190,7 @@ async function dump(dir: string, corpora: readonly PoolCorpus[]): Promise<void> 
     const settings: PoolSettings = { corpus, model: 'bow-logistic', ...s };
     writeFileSync(
       join(dir, `bow-logistic-${corpus}.json`),
-      `${JSON.stringify({ settings, classNames: CLASS_NAMES[corpus as CorpusName], classes: poolWords(pools, data.labels, s.perClass) }, null, 1)}\n`,
+      `${JSON.stringify({ settings, classNames: CLASS_NAMES[baseCorpus(corpus)], classes: poolWords(pools, data.labels, s.perClass) }, null, 1)}\n`,
     );
     console.log(`${corpus}: ${data.labels.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
@@ -223,7 +240,7 @@ async function dumpKit(dir: string, corpora: readonly KitPoolCorpus[], threads: 
     };
     writeFileSync(
       join(dir, `kit-bert-${corpus}.json`),
-      `${JSON.stringify({ settings, classNames: CLASS_NAMES[corpus as CorpusName], classes: poolWords(pools, k.model.labels, s.perClass) }, null, 1)}\n`,
+      `${JSON.stringify({ settings, classNames: CLASS_NAMES[baseCorpus(corpus)], classes: poolWords(pools, k.model.labels, s.perClass) }, null, 1)}\n`,
     );
     console.log(`${corpus}: ${k.model.labels.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
   }
@@ -348,11 +365,13 @@ async function score(
   models: readonly string[],
   threads: number,
   out: string | undefined,
+  split: 'test' | 'validation',
 ): Promise<void> {
   const glove = await embedding('glove');
   const theta = { [glove.name]: await thetaRelateOf(glove) };
   const rows: PoolFigures[] = [];
-  for (const pool of loadAnnotatedPools().filter((p) => models.includes(p.settings.model))) {
+  const dir = split === 'validation' ? join(ANNOTATED_POOLS_DIR, 'validation') : ANNOTATED_POOLS_DIR;
+  for (const pool of loadAnnotatedPools(dir).filter((p) => models.includes(p.settings.model))) {
     const t0 = performance.now();
     const s = pool.settings as PoolSettings;
     const corpus = s.corpus;
@@ -370,11 +389,11 @@ async function score(
           embeddings: [glove],
           thetaRelate: theta,
           oracle: builtInDescriptions
-            ? { ...config, classDescriptions: describedLabels(CLASS_DESCRIPTIONS[corpus as CorpusName], data.labels) }
+            ? { ...config, classDescriptions: describedLabels(CLASS_DESCRIPTIONS[baseCorpus(corpus)], data.labels) }
             : config,
           sampleSize: s.train,
           topK: s.topK,
-          classNames: CLASS_NAMES[corpus as CorpusName],
+          classNames: CLASS_NAMES[baseCorpus(corpus)],
           seed: s.seed,
         },
       );
@@ -445,6 +464,12 @@ const SPEC = defineScript({
       help: 'the models whose pools are dumped (--dump: one) or scored (kit-bert needs the full-size kit in models/transformers/out)',
     },
     threads: { kind: 'integer', default: 2, min: 1, help: 'kit-bert: onnxruntime threads' },
+    split: {
+      kind: 'string',
+      default: 'test',
+      choices: ['test', 'validation'],
+      help: `the labelled pools scored: test (annotated-pools/*.json, the section's) or validation (annotated-pools/validation/: bow-logistic on Brown's ${BROWN_OTHER_GENRES.join(', ')})`,
+    },
     oracle: {
       kind: 'list',
       default: ['toki'],
@@ -473,7 +498,7 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
     console.log(figuresMarkdown(readJson<{ rows: PoolFigures[] }>(o.from).rows));
     return;
   }
-  await score(o.oracle, o.model, o.threads, o.out);
+  await score(o.oracle, o.model, o.threads, o.out, o.split as 'test' | 'validation');
 }
 
 runScript(SPEC, main);
