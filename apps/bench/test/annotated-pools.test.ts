@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  ANNOTATED_POOLS_DIR,
   labelCounts,
   loadAnnotatedPool,
   loadAnnotatedPools,
@@ -93,6 +94,18 @@ describe('annotated pools loader', () => {
         else expect(words.length).toBeGreaterThanOrEqual(50);
         expect(labelCounts(words).unsure).toBeLessThan(50);
       }
+  });
+});
+
+describe('the validation pool', () => {
+  it('loads apart from the test pools: bow-logistic on five other Brown genres, 100 words each', () => {
+    const pools = loadAnnotatedPools(join(ANNOTATED_POOLS_DIR, 'validation'));
+    expect(pools.map((p) => `${p.settings.model}/${p.settings.corpus}`)).toEqual(['bow-logistic/brown-other']);
+    expect(Object.keys(pools[0].classes).sort()).toEqual(['adventure', 'editorial', 'learned', 'mystery', 'reviews']);
+    for (const words of Object.values(pools[0].classes)) {
+      expect(words).toHaveLength(100);
+      expect(labelCounts(words).unsure).toBeLessThan(50);
+    }
   });
 });
 
