@@ -54,7 +54,7 @@ const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracl
  * categories, the previous default and the phrase configuration, both with the categories. (Issue 47's
  * default, `toki+nopg`, left the pages when the descriptions came: its figures are in git history.)
  */
-export const NATURAL_ORACLES = argv('toki+cat+ud toki+cat toki toki-cluster+cat toki+nofw+cat');
+export const NATURAL_ORACLES = argv('toki+cat+ud toki+ml0.8+cat+ud toki+cat toki toki-cluster+cat toki+nofw+cat');
 
 /** The six natural-shortcut sections (issue 48), one per family, drawn like the drawn families. */
 function naturalSection(family: string, draws: number, untilScored: number): Benchmark {
@@ -130,7 +130,9 @@ export const ORACLE: readonly Benchmark[] = [
       args: ctx.quick
         ? argv(`--family test ${QUICK_DRAWN}`)
         : [
-            ...argv('--family test --draws 40 --until-scored 40 --oracle toki+cat+ud,toki+cat,toki,toki-cluster'),
+            ...argv(
+              '--family test --draws 40 --until-scored 40 --oracle toki+cat+ud,toki+ml0.8+cat+ud,toki+cat,toki,toki-cluster',
+            ),
             ...drawnCache('test'),
           ],
     }),
@@ -267,7 +269,7 @@ export const ORACLE: readonly Benchmark[] = [
         args: [
           '--family',
           'related-test',
-          ...['--oracle', 'toki+cat+ud,toki+cat,toki,toki-cluster'],
+          ...['--oracle', 'toki+cat+ud,toki+ml0.8+cat+ud,toki+cat,toki,toki-cluster'],
           ...sizes,
           ...(ctx.quick ? [] : ['--out', test]),
           ...['--cache', join(RESULTS, 'oracle-drawn-cache', ctx.quick ? 'related-test-quick' : 'related-test')],
@@ -280,7 +282,7 @@ export const ORACLE: readonly Benchmark[] = [
     area: 'oracle',
     title: "TOKI's keyword step on the pools of unplanted models, against labels written by a rubric before any run",
     description:
-      "Issue 47 (2): bow-logistic trained with no trigger on SpamAssassin (bodies; header block + body), State of the Union and Brown (70 % of each corpus in 60-word windows, seed 1); 2,000 training texts, the correct ones explained by LIME 5,000, top 10 positive words each (TOKI paper Eq. 1–2); per class the 100 pool words of highest averaged importance, function words dropped, labelled related / unrelated / unsure by the rubric apps/bench/src/oracle/relatedness-rubric.md before any relatedness step ran on them (labels: apps/bench/src/oracle/annotated-pools/). The run rebuilds the same pools and scores the keyword identification of `toki+ud` (what `xtrust demo` runs on these corpora: each class described by the corpus's built-in description as well, issue 47's third round; its keywords are `toki+cat+ud`'s, the categories acting at labelling only), `toki` (no description beyond the name and WordNet: what `xtrust audit` runs) and `toki-cluster` (the default before issue 47) against the labels: precision and recall of 'related' per class (unsure words not scored) and the share of the whole pool called related. The full-size kit BERTs (4 × 256, 128 positions: bert-spam on the SpamAssassin bodies, bert-brown on Brown; built by `pnpm models:build --only base --stages mlm,classifiers --tasks spam,brown`, not in git) are scored the same way on their own training split: 200 texts (as many as the transformer audits take) cut at the model's position limit, LIME 5,000 on the int8 graph with adaptive stopping (the fast audit's keyword pass), labelled by the same rubric before any relatedness step; a class none of whose sampled texts the model gets right has no pool (kit-bert-pools.ts). Rerunning the section needs the kit built (apps/bench/src/oracle/annotated-pools.ts).",
+      "Issue 47 (2): bow-logistic trained with no trigger on SpamAssassin (bodies; header block + body), State of the Union and Brown (70 % of each corpus in 60-word windows, seed 1); 2,000 training texts, the correct ones explained by LIME 5,000, top 10 positive words each (TOKI paper Eq. 1–2); per class the 100 pool words of highest averaged importance, function words dropped, labelled related / unrelated / unsure by the rubric apps/bench/src/oracle/relatedness-rubric.md before any relatedness step ran on them (labels: apps/bench/src/oracle/annotated-pools/). The run rebuilds the same pools and scores the keyword identification of `toki+ud` (what `xtrust demo` runs on these corpora: each class described by the corpus's built-in description as well, issue 47's third round; its keywords are `toki+cat+ud`'s, the categories acting at labelling only), `toki` (no description beyond the name and WordNet: what `xtrust audit` runs) `toki+ml0.8+ud` (the same with the corpus-neighbour lean at 0.8, the default until 2026-11-28) and `toki-cluster` (the default before issue 47) against the labels: precision and recall of 'related' per class (unsure words not scored), the share of the whole pool called related, and which signal related each word called related. The lean's 1.6 was chosen on a validation pool labelled the same way (bow-logistic on Brown's editorial, reviews, learned, mystery and adventure: `annotated-pools.js --split validation`, labels in annotated-pools/validation/), never on these. The full-size kit BERTs (4 × 256, 128 positions: bert-spam on the SpamAssassin bodies, bert-brown on Brown; built by `pnpm models:build --only base --stages mlm,classifiers --tasks spam,brown`, not in git) are scored the same way on their own training split: 200 texts (as many as the transformer audits take) cut at the model's position limit, LIME 5,000 on the int8 graph with adaptive stopping (the fast audit's keyword pass), labelled by the same rubric before any relatedness step; a class none of whose sampled texts the model gets right has no pool (kit-bert-pools.ts). Rerunning the section needs the kit built (apps/bench/src/oracle/annotated-pools.ts).",
     limit: [7200, 1200],
     regenerated:
       "nothing: the committed results are apps/bench/results/annotated-pools-toki.json.gz (the kit BERTs' explanations are cached in the git-ignored apps/bench/results/annotated-pools-cache/).",
@@ -289,7 +291,7 @@ export const ORACLE: readonly Benchmark[] = [
       if (ctx.stored) return { file: ANNOTATED_POOLS, args: ['--from', out] };
       return {
         file: ANNOTATED_POOLS,
-        args: ['--oracle', 'toki+ud,toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])],
+        args: ['--oracle', 'toki+ud,toki+ml0.8+ud,toki,toki-cluster', ...(ctx.quick ? [] : ['--out', out])],
       };
     },
   },
