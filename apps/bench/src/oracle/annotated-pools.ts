@@ -311,6 +311,35 @@ export function figuresMarkdown(rows: readonly PoolFigures[]): string {
   return lines.join('\n');
 }
 
+/**
+ * Per model and configuration, over its scorable classes: how many meet precision and recall ≥ 0.8, the mean
+ * precision (over classes the step called any word related in), recall and F1 (an undefined precision counts
+ * 0 in F1), and the range of pool shares called related — the figures the validation choice reads.
+ */
+export function summaryMarkdown(rows: readonly PoolFigures[]): string {
+  const groups = new Map<string, ClassFigures[]>();
+  for (const r of rows) {
+    const key = `${r.model} | ${r.oracle}`;
+    groups.set(key, [...(groups.get(key) ?? []), ...r.classes]);
+  }
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : Number.NaN);
+  const lines = [
+    '| model | oracle | scorable classes | classes at precision and recall ≥ 0.8 | mean precision | mean recall | mean F1 | share of each pool called related |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |',
+  ];
+  for (const [key, classes] of groups) {
+    const scorable = classes.filter((c) => Number.isFinite(c.recall));
+    const p0 = (c: ClassFigures) => (Number.isFinite(c.precision) ? c.precision : 0);
+    const f1 = scorable.map((c) => (p0(c) + c.recall > 0 ? (2 * p0(c) * c.recall) / (p0(c) + c.recall) : 0));
+    const met = scorable.filter((c) => p0(c) >= 0.8 && c.recall >= 0.8).length;
+    const shares = classes.map((c) => 100 * c.poolShare);
+    lines.push(
+      `| ${key} | ${scorable.length} | ${met} | ${f3(mean(scorable.filter((c) => Number.isFinite(c.precision)).map((c) => c.precision)))} | ${f3(mean(scorable.map((c) => c.recall)))} | ${f3(mean(f1))} | ${Math.min(...shares).toFixed(0)}–${Math.max(...shares).toFixed(0)} % |`,
+    );
+  }
+  return lines.join('\n');
+}
+
 /** Rebuilds each labelled pool's model and runs keyword identification with the configuration; scores it on the labels. */
 /**
  * Per signal, how many of the labelled words the store calls related (keywords) are related by the rubric
@@ -476,7 +505,11 @@ const SPEC = defineScript({
       help: 'oracle configurations scored (oracle-setups.ts candidateOracle)',
     },
     out: { kind: 'string', placeholder: 'FILE', help: 'JSON results, rewritten after every pool and configuration' },
-    from: { kind: 'string', placeholder: 'FILE', help: 'print the table of a results file instead of running' },
+    from: {
+      kind: 'list',
+      placeholder: 'FILE,...',
+      help: 'print the tables of results files instead of running (each under a heading naming its file)',
+    },
   },
 });
 
@@ -495,7 +528,20 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
     return dump(o.dump, (o.corpus ?? [...POOL_CORPORA]) as PoolCorpus[]);
   }
   if (o.from) {
-    console.log(figuresMarkdown(readJson<{ rows: PoolFigures[] }>(o.from).rows));
+    const files = o.from;
+    for (const f of files) {
+      const rows = readJson<{ rows: PoolFigures[] }>(f).rows;
+      const validation = rows.every((r) => poolSplit(r.corpus as PoolCorpus) === 'validation');
+      if (files.length > 1) console.log(`\n#### ${f.slice(f.lastIndexOf('/') + 1)}\n`);
+      console.log(`${summaryMarkdown(rows)}\n`);
+      // per class, the first two configurations only (the default and the one it replaced); the rest stay in the
+      // file, as does the validation pool's detail — the summary is what the choice read (the page's git budget)
+      const detail = [...new Set(rows.map((r) => r.oracle))].slice(0, 2);
+      if (!validation) {
+        console.log(`Per class, ${detail.join(' and ')} (the other configurations' classes are in the file):\n`);
+        console.log(figuresMarkdown(rows.filter((r) => detail.includes(r.oracle))));
+      }
+    }
     return;
   }
   await score(o.oracle, o.model, o.threads, o.out, o.split as 'test' | 'validation');
