@@ -124,9 +124,15 @@ export async function buildPools(
   model: Classifier,
   train: readonly { text: string; label: string }[],
   s: Pick<PoolSettings, 'seed' | 'train' | 'samples' | 'topK'>,
-  explainer?: CachedExplainer,
-  afterChunk?: (done: number, of: number) => void,
-  chunk = Number.POSITIVE_INFINITY,
+  {
+    explainer,
+    afterChunk,
+    chunk = Number.POSITIVE_INFINITY,
+  }: {
+    explainer?: CachedExplainer;
+    afterChunk?: (done: number, of: number) => void;
+    chunk?: number;
+  } = {},
 ): Promise<WordPools> {
   const n = train.length;
   const picked = Array.from(rng(s.seed).sampleIndices(n, Math.min(s.train, n))).sort((a, b) => a - b);
@@ -216,19 +222,16 @@ async function dumpKit(dir: string, corpora: readonly KitPoolCorpus[], threads: 
     const t0 = performance.now();
     const k = await kitPoolSetup(corpus, threads, s.samples, s.seed);
     console.log(`${corpus}: ${k.loaded} explanations from ${k.cacheFile}`);
-    const pools = await buildPools(
-      k.model,
-      k.train,
-      s,
-      k.explainer,
-      (done, of) => {
+    const pools = await buildPools(k.model, k.train, s, {
+      explainer: k.explainer,
+      chunk: 10,
+      afterChunk: (done, of) => {
         k.explainer.save(k.cacheFile);
         console.log(
           `${corpus}: ${done} of ${of} correct texts explained (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
         );
       },
-      10,
-    );
+    });
     const settings: PoolSettings = {
       corpus,
       model: KIT_BERT,
