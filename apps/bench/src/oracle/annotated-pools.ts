@@ -185,24 +185,7 @@ function poolWords(pools: WordPools, labels: readonly string[], perClass: number
   return classes;
 }
 
-async function dump(dir: string, corpora: readonly PoolCorpus[]): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  const s = DEFAULT_POOL_SETTINGS;
-  for (const corpus of corpora) {
-    const t0 = performance.now();
-    const data = poolCorpusSplit(corpus, s.words, s.seed);
-    const model = await trainClassifier('bow-logistic', data.train, { seed: s.seed, labels: data.labels });
-    const pools = await buildPools(model, data.train, s);
-    const settings: PoolSettings = { corpus, model: 'bow-logistic', ...s };
-    writeFileSync(
-      join(dir, `bow-logistic-${corpus}.json`),
-      `${JSON.stringify({ settings, classNames: CLASS_NAMES[baseCorpus(corpus)], classes: poolWords(pools, data.labels, s.perClass) }, null, 1)}\n`,
-    );
-    console.log(`${corpus}: ${data.labels.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-  }
-}
-
-/** A kit BERT's keyword texts (cut to what it sees), its model and its cached explainer, as dump and score share them. */
+/** A kit BERT's keyword texts (cut to what it sees), its model and its cached explainer. */
 async function kitPoolSetup(corpus: KitPoolCorpus, threads: number, samples: number, seed: number) {
   const model = await kitPoolModel(corpus, threads);
   const { rows, sha256 } = kitTrainingTexts(corpus);
@@ -214,38 +197,45 @@ async function kitPoolSetup(corpus: KitPoolCorpus, threads: number, samples: num
   return { model, train, sha256, explainer, cacheFile, loaded };
 }
 
-/** Writes a kit BERT's unlabelled pool (no relatedness step), explaining 10 texts at a time and caching each chunk. */
-async function dumpKit(dir: string, corpora: readonly KitPoolCorpus[], threads: number): Promise<void> {
+/** The settings a pool of `model` on `corpus` is dumped with (a kit BERT's data digest is filled in by poolSource). */
+function dumpSettings(model: PoolModel, corpus: PoolCorpus): PoolSettings {
+  return model === KIT_BERT
+    ? {
+        corpus,
+        model,
+        ...KIT_POOL_SETTINGS,
+        modelDir: KIT_POOL_MODELS[corpus as KitPoolCorpus],
+        data: kitDataFile(corpus as KitPoolCorpus),
+        lime: KIT_POOL_LIME,
+      }
+    : { corpus, model, ...DEFAULT_POOL_SETTINGS };
+}
+
+/**
+ * Writes each corpus's unlabelled pool (no relatedness step) as `<model>-<corpus>.json`. A kit BERT's texts are
+ * explained 10 at a time, its explanation cache saved after each chunk, so a long pass resumes.
+ */
+async function dump(dir: string, model: PoolModel, corpora: readonly PoolCorpus[], threads: number): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const s = KIT_POOL_SETTINGS;
   for (const corpus of corpora) {
     const t0 = performance.now();
-    const k = await kitPoolSetup(corpus, threads, s.samples, s.seed);
-    console.log(`${corpus}: ${k.loaded} explanations from ${k.cacheFile}`);
-    const pools = await buildPools(k.model, k.train, s, {
-      explainer: k.explainer,
-      chunk: 10,
+    const seconds = () => ((performance.now() - t0) / 1000).toFixed(0);
+    const src = await poolSource(dumpSettings(model, corpus), threads);
+    const kit = model === KIT_BERT;
+    const pools = await buildPools(src.model, src.train, src.settings, {
+      explainer: src.explainer,
+      ...(kit ? { chunk: 10 } : {}),
       afterChunk: (done, of) => {
-        k.explainer.save(k.cacheFile);
-        console.log(
-          `${corpus}: ${done} of ${of} correct texts explained (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
-        );
+        src.save();
+        if (kit) console.log(`${corpus}: ${done} of ${of} correct texts explained (${seconds()} s)`);
       },
     });
-    const settings: PoolSettings = {
-      corpus,
-      model: KIT_BERT,
-      ...s,
-      modelDir: KIT_POOL_MODELS[corpus],
-      data: kitDataFile(corpus),
-      dataSha256: k.sha256,
-      lime: KIT_POOL_LIME,
-    };
+    const classes = poolWords(pools, src.labels, src.settings.perClass);
     writeFileSync(
-      join(dir, `kit-bert-${corpus}.json`),
-      `${JSON.stringify({ settings, classNames: CLASS_NAMES[baseCorpus(corpus)], classes: poolWords(pools, k.model.labels, s.perClass) }, null, 1)}\n`,
+      join(dir, `${model}-${corpus}.json`),
+      `${JSON.stringify({ settings: src.settings, classNames: CLASS_NAMES[baseCorpus(corpus)], classes }, null, 1)}\n`,
     );
-    console.log(`${corpus}: ${k.model.labels.join(', ')} in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    console.log(`${corpus}: ${src.labels.join(', ')} in ${seconds()} s`);
   }
 }
 
@@ -361,18 +351,21 @@ function relatedBy(store: KeywordStore, label: string, words: readonly LabelledW
 }
 
 /**
- * The model, training texts and explainer a labelled pool was taken with: bow-logistic retrained on the
- * same split, or the kit BERT whose training file must be the one the labels were taken from.
+ * The model, training texts and explainer a pool is taken with: bow-logistic trained on the split, or the kit
+ * BERT on its own training file — which, for labels already written (`dataSha256` given), must be the file they
+ * were taken from. `settings` is `s` with the kit's data digest filled in.
  */
 async function poolSource(s: PoolSettings, threads: number) {
   const corpus = s.corpus;
   if (s.model === KIT_BERT) {
     const k = await kitPoolSetup(corpus as KitPoolCorpus, threads, s.samples, s.seed);
-    if (k.sha256 !== s.dataSha256)
+    if (s.dataSha256 !== undefined && k.sha256 !== s.dataSha256)
       throw new Error(
-        `${kitDataFile(corpus as KitPoolCorpus)} is not the file the labelled pool was taken from (sha256 ${k.sha256.slice(0, 12)}…, the labels say ${String(s.dataSha256).slice(0, 12)}…): the kit was rebuilt, so the pool must be dumped and labelled again`,
+        `${kitDataFile(corpus as KitPoolCorpus)} is not the file the labelled pool was taken from (sha256 ${k.sha256.slice(0, 12)}…, the labels say ${s.dataSha256.slice(0, 12)}…): the kit was rebuilt, so the pool must be dumped and labelled again`,
       );
+    if (k.loaded > 0) console.log(`${corpus}: ${k.loaded} explanations from ${k.cacheFile}`);
     return {
+      settings: { ...s, dataSha256: k.sha256 },
       model: k.model as Classifier,
       labels: k.model.labels,
       train: k.train,
@@ -384,6 +377,7 @@ async function poolSource(s: PoolSettings, threads: number) {
   const model = await trainClassifier('bow-logistic', data.train, { seed: s.seed, labels: data.labels });
   const { explainer: lime, params } = makeExplainer('lime', s.samples, s.seed);
   return {
+    settings: s,
     model,
     labels: data.labels,
     train: data.train,
@@ -407,21 +401,20 @@ async function score(
     const t0 = performance.now();
     const s = pool.settings as PoolSettings;
     const corpus = s.corpus;
-    const { model, labels, train: trainTexts, explainer, save } = await poolSource(s, threads);
-    const data = { labels, train: trainTexts };
+    const { model, labels, train, explainer, save } = await poolSource(s, threads);
     for (const name of oracles) {
       const { base, builtInDescriptions } = setupModifiers(name);
       const config = { ...candidateOracle(base), name };
       const store = await identifyKeywords(
         model,
-        data.train.map((r) => r.text),
-        data.train.map((r) => r.label),
+        train.map((r) => r.text),
+        train.map((r) => r.label),
         {
           explainer,
           embeddings: [glove],
           thetaRelate: theta,
           oracle: builtInDescriptions
-            ? { ...config, classDescriptions: describedLabels(CLASS_DESCRIPTIONS[baseCorpus(corpus)], data.labels) }
+            ? { ...config, classDescriptions: describedLabels(CLASS_DESCRIPTIONS[baseCorpus(corpus)], labels) }
             : config,
           sampleSize: s.train,
           topK: s.topK,
@@ -519,16 +512,12 @@ const SPEC = defineScript({
 async function main(o: Options<typeof SPEC.options>): Promise<void> {
   if (o.dump) {
     if (o.model.length !== 1) throw new Error('--dump takes one --model');
-    if (o.model[0] === KIT_BERT) {
-      const corpora = (o.corpus ?? Object.keys(KIT_POOL_MODELS)) as string[];
-      const bad = corpora.filter((c) => !(c in KIT_POOL_MODELS));
-      if (bad.length)
-        throw new Error(
-          `--corpus ${bad.join(',')}: the kit has BERTs for ${Object.keys(KIT_POOL_MODELS).join(', ')} only`,
-        );
-      return dumpKit(o.dump, corpora as KitPoolCorpus[], o.threads);
-    }
-    return dump(o.dump, (o.corpus ?? [...POOL_CORPORA]) as PoolCorpus[]);
+    const model = o.model[0] as PoolModel;
+    const available: readonly string[] = model === KIT_BERT ? Object.keys(KIT_POOL_MODELS) : POOL_CORPORA;
+    const corpora = o.corpus ?? [...available];
+    const bad = corpora.filter((c) => !available.includes(c));
+    if (bad.length) throw new Error(`--corpus ${bad.join(',')}: ${model} pools exist for ${available.join(', ')} only`);
+    return dump(o.dump, model, corpora as PoolCorpus[], o.threads);
   }
   if (o.from) {
     const files = o.from;
