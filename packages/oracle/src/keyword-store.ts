@@ -171,8 +171,12 @@ export async function modelFingerprint(classifier: Classifier, probes: readonly 
  * the keywords K_c decided by the ensemble (Eqs. 3–4 per method, plurality vote), and the thresholds and
  * provenance. Saved as JSON and reloaded, it labels new predictions without re-explaining training data.
  */
+const EMPTY_WORDS: ReadonlySet<string> = new Set();
+
 export class KeywordStore {
   private readonly state = new Map<string, ClassState>();
+  /** leanedFunctionWords per class, dropped whenever the pools grow. */
+  private readonly leaned = new Map<string, ReadonlySet<string>>();
 
   /**
    * The training corpus's per-class text frequencies (ClassCorpus), which the configuration's meaning test
@@ -414,6 +418,44 @@ export class KeywordStore {
     return this.requireLabel(label).methods;
   }
 
+  /**
+   * The function words the model leans on for class `label` (OracleConfig.functionWordLean): those among
+   * the decision words of a share of the class's pool explanations larger, by at least the configured
+   * difference, than of every other class's. Empty when the configuration sets no lean.
+   */
+  leanedFunctionWords(label: string): ReadonlySet<string> {
+    this.requireLabel(label);
+    const lean = this.oracle.functionWordLean;
+    if (lean == null || !this.oracle.functionWordsNeverKeywords) return EMPTY_WORDS;
+    const known = this.leaned.get(label);
+    if (known) return known;
+    const n = this.pools.explanations(label);
+    const others = this.labels
+      .filter((l) => l !== label && this.pools.explanations(l) > 0)
+      .map((l) => ({
+        n: this.pools.explanations(l),
+        counts: new Map(this.pools.entries(l).map((e) => [e.word, e.count])),
+      }));
+    const out = new Set<string>();
+    if (n > 0)
+      for (const e of this.pools.entries(label)) {
+        if (!isFunctionWord(e.word)) continue;
+        let most = 0;
+        for (const o of others) most = Math.max(most, (o.counts.get(e.word) ?? 0) / o.n);
+        if (e.count / n - most >= lean) out.add(e.word);
+      }
+    this.leaned.set(label, out);
+    return out;
+  }
+
+  /**
+   * True when `word` weighs nothing either way in class `label`'s verdicts: a function word (when function
+   * words are never keywords) that the model does not lean on for the class (leanedFunctionWords).
+   */
+  isNeutralWord(label: string, word: string): boolean {
+    return this.oracle.functionWordsNeverKeywords && isFunctionWord(word) && !this.leanedFunctionWords(label).has(word);
+  }
+
   /** True when class `label` has a pool (some training text of it was predicted correctly and explained). */
   hasPool(label: string): boolean {
     return this.pools.explanations(label) > 0 && this.pools.pool(label).length > 0;
@@ -507,6 +549,7 @@ export class KeywordStore {
         return;
       }
       this.pools.add(e.predictedLabel, e, this.topK);
+      this.leaned.clear();
       touched.add(e.predictedLabel);
       added++;
     });

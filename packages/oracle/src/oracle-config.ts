@@ -71,6 +71,15 @@ export interface OracleConfig {
    */
   readonly functionWordsNeverKeywords: boolean;
   /**
+   * With function words never keywords: a function word the model **leans on** for a class is counted in
+   * that class's verdicts as an unrelated word instead of staying neutral (issue 48: a boilerplate phrase
+   * made of function words, *to make a long*, is otherwise invisible). The model leans on w for c when w is
+   * among the decision words of a share of c's pool explanations at least this much larger than of any other
+   * class's (count_c(w) / n_c − max_o count_o(w) / n_o, Eq. 2's pools): a word every class's texts use the
+   * same way stays neutral. null / absent: every function word neutral.
+   */
+  readonly functionWordLean?: number | null;
+  /**
    * The surface-token check (token-response.ts), or null: a keyword the model responds to as one surface
    * token — replacing it by its meaning-neighbours removes its effect (retention < minRetention) — is not
    * a keyword. Needs the model, so it runs in identifyKeywords (a store built from explanations alone
@@ -306,6 +315,8 @@ export function checkOracle(c: OracleConfig): void {
     throw bad('decisiveWords', 'a positive integer', c.decisiveWords);
   if (typeof c.functionWordsNeverKeywords !== 'boolean')
     throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
+  if (c.functionWordLean != null && !(c.functionWordLean > 0 && c.functionWordLean <= 1))
+    throw bad('functionWordLean', 'a share difference in (0, 1], or null', c.functionWordLean);
   if (c.classDescription != null) {
     const d = c.classDescription;
     if (!['centroid', 'max', 'member-max'].includes(d.relate))

@@ -13,7 +13,6 @@ import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantEx
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
-import { isFunctionWord } from './function-words.js';
 import { verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import {
@@ -117,8 +116,7 @@ export async function labelExplanations(
   for (const [label, index] of perClass)
     r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
 
-  // with function words never keywords, they are neutral: neither excuse nor condemn a decision
-  const neutral = store.oracle.functionWordsNeverKeywords ? isFunctionWord : () => false;
+  // with function words never keywords, they are neutral (neither excuse nor condemn a decision) unless the model leans on them
   return explanations.map((e, i) => {
     const c = e.predictedLabel;
     const ci = store.labels.indexOf(c);
@@ -168,7 +166,7 @@ export async function labelExplanations(
         isUnr += f.weight;
         continue;
       }
-      if (neutral(f.word)) continue;
+      if (store.isNeutralWord(c, f.word)) continue;
       if (rc[index.get(f.word)!] === 1) {
         related.push(f);
         isRel += f.weight;

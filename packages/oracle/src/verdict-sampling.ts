@@ -11,7 +11,6 @@ import type {
   VerdictStatistic,
   VerdictValue,
 } from '@xtrust/explainers';
-import { isFunctionWord } from './function-words.js';
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { relatedness, type OracleMode } from './relatedness.js';
@@ -170,10 +169,9 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const distinct = [...new Set(lower.filter((w) => w.length > 0))];
       const r = await relatedness(store, c, distinct, await members, mode);
       const related = new Map(distinct.map((w, i) => [w, r[i]]));
-      const neutral = store.oracle.functionWordsNeverKeywords;
       const cats = options.unrelatedCategories?.length ? categoryWords(ctx.text, c, options.unrelatedCategories) : null;
       const role = Int8Array.from(lower, (w) =>
-        cats?.has(w) ? -1 : neutral && isFunctionWord(w) ? 0 : related.get(w) === 1 ? 1 : -1,
+        cats?.has(w) ? -1 : store.isNeutralWord(c, w) ? 0 : related.get(w) === 1 ? 1 : -1,
       );
       return tokiStatistic(
         rule,
