@@ -16,6 +16,7 @@ export {
   TOKI_CLUSTER,
   DEFAULT_MEANING,
   DEFAULT_COOCCURRENCE,
+  DEFAULT_FUNCTION_WORD_LEAN,
   ORACLES,
   resolveOracle,
   checkOracle,

@@ -111,6 +111,8 @@ describe('named configurations', () => {
       verdictRule: 'decisive-word',
       // issue 48: words that travel together in the training texts are one reason
       cooccurrence: { minJaccard: 0.2, minTexts: 5 },
+      // issue 48, fifth round: a function word the model leans on for a class by ≥ 0.5 counts against it
+      functionWordLean: 0.5,
     });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,

@@ -156,7 +156,7 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
 /**
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+flD` (… except those the
- * model leans on for a class by a pool-share difference ≥ D: OracleConfig.functionWordLean), `BASE+tcX` (the
+ * model leans on for a class by a pool-share difference ≥ D: OracleConfig.functionWordLean; `+nofl` every function word neutral), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
  * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
  * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
@@ -180,6 +180,7 @@ export function candidateOracle(name: string): OracleConfig {
     else if (m === 'nofw') config = { ...config, functionWordsNeverKeywords: false };
     else if (/^fl\d+(\.\d+)?$/.test(m))
       config = { ...config, functionWordsNeverKeywords: true, functionWordLean: Number(m.slice(2)) };
+    else if (m === 'nofl') config = { ...config, functionWordLean: null };
     else if (m === 'notc') config = { ...config, tokenCheck: null };
     else if (/^tc-?\d+(\.\d+)?$/.test(m))
       config = {
@@ -212,7 +213,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }

@@ -54,7 +54,7 @@ const QUICK_DRAWN = '--draws 4 --train 300 --samples 1000 --per-side 100 --oracl
  * categories, the previous default and the phrase configuration, both with the categories. (Issue 47's
  * default, `toki+nopg`, left the pages when the descriptions came: its figures are in git history.)
  */
-export const NATURAL_ORACLES = argv('toki+cat+ud toki+ml0.8+cat+ud toki+cat toki toki-cluster+cat toki+nofw+cat');
+export const NATURAL_ORACLES = argv('toki+cat+ud toki+nofl+cat+ud toki+cat toki toki-cluster+cat toki+nofw+cat');
 
 /** The six natural-shortcut sections (issue 48), one per family, drawn like the drawn families. */
 function naturalSection(family: string, draws: number, untilScored: number): Benchmark {
@@ -131,7 +131,7 @@ export const ORACLE: readonly Benchmark[] = [
         ? argv(`--family test ${QUICK_DRAWN}`)
         : [
             ...argv(
-              '--family test --draws 40 --until-scored 40 --oracle toki+cat+ud,toki+ml0.8+cat+ud,toki+cat,toki,toki-cluster',
+              '--family test --draws 40 --until-scored 40 --oracle toki+cat+ud,toki+nofl+cat+ud,toki+cat,toki,toki-cluster',
             ),
             ...drawnCache('test'),
           ],
@@ -269,7 +269,7 @@ export const ORACLE: readonly Benchmark[] = [
         args: [
           '--family',
           'related-test',
-          ...['--oracle', 'toki+cat+ud,toki+ml0.8+cat+ud,toki+cat,toki,toki-cluster'],
+          ...['--oracle', 'toki+cat+ud,toki+nofl+cat+ud,toki+cat,toki,toki-cluster'],
           ...sizes,
           ...(ctx.quick ? [] : ['--out', test]),
           ...['--cache', join(RESULTS, 'oracle-drawn-cache', ctx.quick ? 'related-test-quick' : 'related-test')],
