@@ -157,6 +157,11 @@ export interface AuditSummary {
       spurious: PoolWord[];
       /** Absent in summaries written before it existed. */
       related?: RelatedShare;
+      /**
+       * Function words the model leans on for the class (KeywordStore.leanedFunctionWords): counted as
+       * unrelated in its verdicts. Absent when none, or in summaries written before it existed.
+       */
+      leanedFunctionWords?: string[];
     }
   >;
   readonly confidence: ConfidenceBucket[];

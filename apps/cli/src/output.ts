@@ -1,6 +1,6 @@
 import type { AuditedPrediction, AuditSummary } from './audit-records.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
-import { relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
+import { leanedSentence, relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
 import { probeLines, type ProbedSummary } from './report/probes.js';
 import type { RunDir } from './run-dir.js';
 
@@ -63,7 +63,10 @@ function relatedLines(s: AuditSummary): string[] {
     described
       ? `related to the class, described by ${described} beside its name (--class-descriptions FILE to say otherwise; a pool almost all related is worth a second look):`
       : 'related to the class (a pool almost all related is worth a second look):',
-    ...s.data.labels.map((l) => `  ${l.padEnd(width)} ${relatedShareSentence(s.pools[l]?.related) || '(no pool)'}`),
+    ...s.data.labels.map(
+      (l) =>
+        `  ${l.padEnd(width)} ${relatedShareSentence(s.pools[l]?.related) || '(no pool)'}${s.pools[l]?.leanedFunctionWords?.length ? `; the model ${leanedSentence(s.pools[l]!.leanedFunctionWords!)}` : ''}`,
+    ),
   ];
 }
 

@@ -199,7 +199,7 @@ function handEmbedding(angles: Record<string, number>): WordEmbedding {
 }
 
 /** A store for class "spam" (and "ham"): "offer" and "free" near the name, "kettle" far, "the" a function word near it too. */
-async function handStore(): Promise<KeywordStore> {
+async function handStore(functionWordLean: number | null = null): Promise<KeywordStore> {
   const e = handEmbedding({ spam: 0, offer: 10, free: 20, kettle: 170, the: 340, ham: 180, letter: 185 });
   const store = KeywordStore.create({
     fingerprint: 'hand',
@@ -207,7 +207,7 @@ async function handStore(): Promise<KeywordStore> {
     thetaDist: 0.05,
     topK: 10,
     ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-    oracle: { ...TOKI_PAPER, name: 'test', functionWordsNeverKeywords: true },
+    oracle: { ...TOKI_PAPER, name: 'test', functionWordsNeverKeywords: true, functionWordLean },
     provenance: {
       explainer: { method: 'hand', params: {} },
       seed: 0,
@@ -251,6 +251,19 @@ describe('how much of each pool is related to its class', () => {
     expect(p.spurious.map((w) => w.word)).toEqual(['kettle']);
     expect(p.spurious[0].why).toMatch(/^not related: cluster score -0\.98 < θ_relate 0\.60/);
     expect(poolsOf(store, 10).spam.spurious.find((w) => w.word === 'the')?.why).toMatch(/^demoted: function word/);
+  });
+
+  it('poolsOf and the report name the function words the model leans on for a class', async () => {
+    // "the" is a decision word of spam's one explanation and of none of ham's: a lean of 1 ≥ 0.5
+    const p = poolsOf(await handStore(0.5), 1);
+    expect(p.spam.leanedFunctionWords).toEqual(['the']);
+    expect(p.ham.leanedFunctionWords).toBeUndefined();
+    expect(poolsOf(await handStore(), 1).spam.leanedFunctionWords).toBeUndefined();
+    const { renderReport } = await import('../src/report/render.js');
+    const html = renderReport({ summary: minimalSummary({ a: p.spam, b: p.ham }), predictions: [] });
+    expect(html.match(/<p class="related-share">The model [^<]*<\/p>/)?.[0]).toBe(
+      '<p class="related-share">The model leans on the function word the (counted as unrelated in its verdicts).</p>',
+    );
   });
 
   it('the report says "N of M pool words (X %) are related" per class and puts the why, escaped, in each tooltip', async () => {

@@ -6,7 +6,7 @@ import { loadEnsemble } from '../ensemble.js';
 import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js';
 import { loadModel } from '../model-loader.js';
 import { emit } from '../output.js';
-import { relatedShareSentence } from '../report/render.js';
+import { leanedSentence, relatedShareSentence } from '../report/render.js';
 import { examples, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
 import { Progress } from '../progress.js';
 import { CHECKPOINT_SECONDS, RunDir } from '../run-dir.js';
@@ -92,6 +92,7 @@ export function keywordsCommand(): Command {
           `  keywords   ${p.keywords.map((w) => w.word).join(', ') || '–'}`,
           `  spurious   ${p.spurious.map((w) => w.word).join(', ') || '–'}`,
           ...(p.related ? [`  related    ${relatedShareSentence(p.related)}`] : []),
+          ...(p.leanedFunctionWords?.length ? [`  model      ${leanedSentence(p.leanedFunctionWords)}`] : []),
           ...(r.why
             ? [`  why "${r.why.word}"  ${r.why.classes[label] ?? 'not in the pool (or no reason recorded)'}`]
             : []),

@@ -108,6 +108,11 @@ export function relatedShareSentence(related: RelatedShare | undefined): string 
   return `${related.words} of ${related.pool} pool words (${pct(related.importanceShare)} of the pool's importance) are related to the class`;
 }
 
+/** "leans on the function words to, a (counted as unrelated in its verdicts)": a class's leaned-on function words. */
+export function leanedSentence(words: readonly string[]): string {
+  return `leans on the function word${words.length > 1 ? 's' : ''} ${words.join(', ')} (counted as unrelated in its verdicts)`;
+}
+
 function poolsSection(s: AuditSummary): string {
   const classes = s.data.labels
     .map((label, i) => {
@@ -115,6 +120,7 @@ function poolsSection(s: AuditSummary): string {
       if (!p) return '';
       return `<div class="pool"><h3><span class="chip" style="background:rgba(${classColour(i)},0.25)">${escapeHtml(label)}</span>${p.className !== label ? ` <span class="muted">as “${escapeHtml(p.className)}”</span>` : ''} <span class="muted">(${p.explanations} explanations)</span></h3>
 ${p.related ? `<p class="related-share">${escapeHtml(relatedShareSentence(p.related))}.</p>` : ''}
+${p.leanedFunctionWords?.length ? `<p class="related-share">The model ${escapeHtml(leanedSentence(p.leanedFunctionWords))}.</p>` : ''}
 <h4>Keywords: related to the class</h4>${wordCloud(p.keywords, 'keyword')}
 <h4>Spurious words: the model relies on them, unrelated to the class</h4>${wordCloud(p.spurious, 'spurious')}</div>`;
     })
