@@ -1,5 +1,13 @@
+import type { VerdictStatistic } from '@xtrust/explainers';
 import { describe, expect, it } from 'vitest';
-import { KeywordStore, ORACLES, checkOracle, labelExplanations, type OracleConfig } from '../src/index.js';
+import {
+  KeywordStore,
+  ORACLES,
+  checkOracle,
+  labelExplanations,
+  verdictSampling,
+  type OracleConfig,
+} from '../src/index.js';
 import { HAND_PROVENANCE, HandEmbedding, at, explanation } from './fixtures.js';
 
 const hand = new HandEmbedding('hand', { computer: at(0), file: at(20), fruit: at(120), apple: at(125) });
@@ -77,6 +85,26 @@ describe('function words the model leans on (OracleConfig.functionWordLean)', ()
     const f = explanation('fruit', { apple: 0.3, the: 0.4 }, 'the apple');
     const [other] = await labelExplanations(await store(0.5), [f], { embeddings: [hand] });
     expect(other.verdict).toBe('trustworthy'); // no lean towards fruit: still neutral there
+  });
+
+  it("verdict-aware sampling weighs the text's words the same way: a leaned-on function word unrelated", async () => {
+    const ctx = {
+      text: 'the file',
+      words: ['the', 'file'],
+      probabilities: Float32Array.from([0.9, 0.1]),
+      label: 0,
+      labels: ['computer', 'fruit'],
+    };
+    const fit = { features: Int32Array.from([0, 1]), coef: Float64Array.from([0.4, 0.3]), intercept: 0 };
+    const statOf = async (lean: number | null) =>
+      (await verdictSampling(await store(lean), { embeddings: [hand] }).prepare(ctx)) as VerdictStatistic;
+    // the paper's sum rule: IS_rel − IS_unr
+    const neutral = (await statOf(null))(fit);
+    expect(neutral.value).toBeCloseTo(0.3, 12);
+    expect(Array.from(neutral.gradient)).toEqual([0, 1]);
+    const leaned = (await statOf(0.5))(fit);
+    expect(leaned.value).toBeCloseTo(0.3 - 0.4, 12);
+    expect(Array.from(leaned.gradient)).toEqual([-1, 1]);
   });
 
   it('refuses a lean outside (0, 1], naming the field', () => {
