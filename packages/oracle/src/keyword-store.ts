@@ -166,13 +166,14 @@ export async function modelFingerprint(classifier: Classifier, probes: readonly 
   return `probe-sha256:${h.digest('hex').slice(0, 32)}`;
 }
 
+/** leanedFunctionWords' answer when the configuration sets no lean. */
+const EMPTY_WORDS: ReadonlySet<string> = new Set();
+
 /**
  * The product of TOKI's first pipeline: per class, the word pool W_c with averaged importances (Eq. 2),
  * the keywords K_c decided by the ensemble (Eqs. 3–4 per method, plurality vote), and the thresholds and
  * provenance. Saved as JSON and reloaded, it labels new predictions without re-explaining training data.
  */
-const EMPTY_WORDS: ReadonlySet<string> = new Set();
-
 export class KeywordStore {
   private readonly state = new Map<string, ClassState>();
   /** leanedFunctionWords per class, dropped whenever the pools grow. */

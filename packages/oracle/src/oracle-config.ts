@@ -233,9 +233,10 @@ export const DEFAULT_FUNCTION_WORD_LEAN = 0.5;
  * Reliance is the verdict's to judge: `decisive-word` — untrustworthy when one unrelated word alone could
  * flip the decision (its importance exceeds half the margin), so the many unrelated words of an ordinary
  * prediction do not condemn it and a shortcut word does; words that travel together in the training texts
- * (DEFAULT_COOCCURRENCE, issue 48) count as one reason, so a phrase is weighed whole. Function words are never keywords, and neutral in the
- * verdict unless the model leans on one for the class (DEFAULT_FUNCTION_WORD_LEAN); classes are
- * described as in `toki-cluster` (WordNet, and the user's `classDescriptions`).
+ * (DEFAULT_COOCCURRENCE, issue 48) count as one reason, so a phrase is weighed whole. Function words are
+ * never keywords, and neutral in the verdict unless the model leans on one for the class
+ * (DEFAULT_FUNCTION_WORD_LEAN); classes are described as in `toki-cluster` (WordNet, and the user's
+ * `classDescriptions`).
  * Chosen on validation data only, in two rounds. First, among the candidates that kept the unrelated drawn
  * VALIDATION family at its bars (G-mean ≥ 0.85 on ≥ 90 % of scored cases, median ≥ 0.9, 10th percentile ≥
  * 0.8), the one with the most related-validation controls ≥ 80 % trustworthy: thresholds 0.75 / 0.3. Run once
