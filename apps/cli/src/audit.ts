@@ -118,22 +118,20 @@ export function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
         pool: content.length,
         importanceShare: total > 0 ? weight(related) / total : 0,
       },
-      ...leanedOf(store, label),
+      ...leanedOf(store, label, pool),
     };
   }
   return out;
 }
 
 /** `{ leanedFunctionWords }` for a class whose pool has function words the model leans on, by importance; else nothing. */
-function leanedOf(store: KeywordStore, label: string): { leanedFunctionWords?: string[] } {
+function leanedOf(
+  store: KeywordStore,
+  label: string,
+  pool: readonly { word: string }[],
+): { leanedFunctionWords?: string[] } {
   const leaned = store.leanedFunctionWords(label);
-  if (leaned.size === 0) return {};
-  return {
-    leanedFunctionWords: store
-      .pool(label)
-      .filter((w) => leaned.has(w.word))
-      .map((w) => w.word),
-  };
+  return leaned.size === 0 ? {} : { leanedFunctionWords: pool.filter((w) => leaned.has(w.word)).map((w) => w.word) };
 }
 
 /** Figure 6: correct predictions by confidence bucket (0.5–0.6 … 0.9–1.0) and verdict (and ground truth when given). */

@@ -63,10 +63,11 @@ function relatedLines(s: AuditSummary): string[] {
     described
       ? `related to the class, described by ${described} beside its name (--class-descriptions FILE to say otherwise; a pool almost all related is worth a second look):`
       : 'related to the class (a pool almost all related is worth a second look):',
-    ...s.data.labels.map(
-      (l) =>
-        `  ${l.padEnd(width)} ${relatedShareSentence(s.pools[l]?.related) || '(no pool)'}${s.pools[l]?.leanedFunctionWords?.length ? `; the model ${leanedSentence(s.pools[l]!.leanedFunctionWords!)}` : ''}`,
-    ),
+    ...s.data.labels.map((l) => {
+      const pool = s.pools[l];
+      const leaned = pool?.leanedFunctionWords?.length ? `; the model ${leanedSentence(pool.leanedFunctionWords)}` : '';
+      return `  ${l.padEnd(width)} ${relatedShareSentence(pool?.related) || '(no pool)'}${leaned}`;
+    }),
   ];
 }
 

@@ -156,7 +156,8 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
 /**
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+flD` (… except those the
- * model leans on for a class by a pool-share difference ≥ D: OracleConfig.functionWordLean; `+nofl` every function word neutral), `BASE+tcX` (the
+ * model leans on for a class by a pool-share difference ≥ D: OracleConfig.functionWordLean; `+nofl` every
+ * function word neutral), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
  * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
  * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
