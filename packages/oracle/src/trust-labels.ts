@@ -175,16 +175,13 @@ export async function labelExplanations(
         isUnr += f.weight;
       }
     }
+    const heaviest = heaviestSum(
+      groupedWeights(unrelated, store.cooccurrence, ofCategory),
+      store.oracle.decisiveWords ?? 1,
+    );
     return {
       ...base,
-      verdict: verdictOf(
-        store.oracle.verdictRule,
-        isRel,
-        isUnr,
-        e,
-        ci,
-        heaviestSum(groupedWeights(unrelated, store.cooccurrence, ofCategory), store.oracle.decisiveWords ?? 1),
-      )
+      verdict: verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, heaviest, shareBound(store, ws))
         ? 'trustworthy'
         : 'untrustworthy',
       isRel,
@@ -194,6 +191,17 @@ export async function labelExplanations(
       ...(ofCategory ? categoryReasons(unrelated, ofCategory, categories) : {}),
     };
   });
+}
+
+/**
+ * OracleConfig.decisiveShare's bound on one explanation: the share times the summed weight of its decision
+ * words `ws` (related, unrelated and neutral alike) — a reason heavier than this carries the explanation.
+ * Infinity when the configuration has no share.
+ */
+export function shareBound(store: KeywordStore, ws: readonly { readonly weight: number }[]): number {
+  const share = store.oracle.decisiveShare;
+  if (share == null) return Number.POSITIVE_INFINITY;
+  return share * ws.reduce((a, f) => a + f.weight, 0);
 }
 
 /** `{ samples }` of an explanation made with verdict-aware sampling (params.samplesUsed), else nothing. */
@@ -431,7 +439,9 @@ export function heaviestSum(fs: readonly { readonly weight: number }[], n: numbe
 /**
  * Eq. 6 under a verdict rule (see VerdictRule): `sum` is the paper's IS_rel ≥ IS_unr; `decisive` calls a
  * prediction untrustworthy when IS_unr > (p_c − p_2)/2, half the margin between the predicted class and
- * the runner-up in the explanation's probabilities. Without probabilities, `sum`.
+ * the runner-up in the explanation's probabilities; `decisive-word` when the heaviest unrelated reason
+ * `maxUnrelated` exceeds the smaller of half the margin and `shareBound` (OracleConfig.decisiveShare times
+ * the explanation's supporting weight, shareBound()). Without probabilities, `sum`.
  */
 export function verdictOf(
   rule: VerdictRule,
@@ -440,12 +450,14 @@ export function verdictOf(
   e: Pick<Explanation, 'probabilities'>,
   predictedIndex: number,
   maxUnrelated = isUnr,
+  shareBound = Number.POSITIVE_INFINITY,
 ): boolean {
   const sum = isRel >= isUnr;
   const p = e.probabilities;
   if (rule === 'sum' || !p || predictedIndex < 0 || predictedIndex >= p.length) return sum;
   let runnerUp = 0;
   for (let j = 0; j < p.length; j++) if (j !== predictedIndex && p[j] > runnerUp) runnerUp = p[j];
-  const notDecisive = (rule === 'decisive-word' ? maxUnrelated : isUnr) <= (p[predictedIndex] - runnerUp) / 2;
+  const halfMargin = (p[predictedIndex] - runnerUp) / 2;
+  const notDecisive = rule === 'decisive-word' ? maxUnrelated <= Math.min(halfMargin, shareBound) : isUnr <= halfMargin;
   return rule === 'sum-and-decisive' ? sum && notDecisive : notDecisive;
 }

@@ -21,7 +21,8 @@ import { categoryWords, type UnrelatedCategory } from './unrelated-categories.js
  * Eq. 6's verdict as the sign of one number: trustworthy iff the result is ≥ 0 — exactly `verdictOf`'s
  * answer (the same comparisons, moved to one side). `sum`: IS_rel − IS_unr; `decisive`: (p_c − p_2)/2 −
  * IS_unr; `decisive-word`: (p_c − p_2)/2 − the summed importance of the `decisiveWords` heaviest unrelated words
- * (OracleConfig.decisiveWords, default 1); `sum-and-decisive`:
+ * (OracleConfig.decisiveWords, default 1), against the smaller of that half margin and `shareBound`
+ * (OracleConfig.decisiveShare × the supporting weight; Infinity: none); `sum-and-decisive`:
  * the smaller of the sum's and the decisive statistic. `margin` is p_c − p_2 (unused by `sum`).
  */
 export function verdictStatisticOf(
@@ -30,10 +31,11 @@ export function verdictStatisticOf(
   isUnr: number,
   margin: number,
   maxUnrelated = isUnr,
+  shareBound = Number.POSITIVE_INFINITY,
 ): number {
   const sum = isRel - isUnr;
   if (rule === 'sum') return sum;
-  const decisive = margin / 2 - (rule === 'decisive-word' ? maxUnrelated : isUnr);
+  const decisive = rule === 'decisive-word' ? Math.min(margin / 2, shareBound) - maxUnrelated : margin / 2 - isUnr;
   return rule === 'sum-and-decisive' ? Math.min(sum, decisive) : decisive;
 }
 
@@ -72,7 +74,10 @@ export interface VerdictSamplingOptions {
  * word added up), split by r(w, c) computed once for every word of the text, summed as Eq. 6 does, and the
  * rule's statistic (verdictStatisticOf). Given which words count, it is linear in the coefficients: the
  * gradient is +1 on a counted related word's features and −1 on a counted unrelated word's (for the
- * decisive rules, only the unrelated ones; decisive-word, only the `decisiveWords` largest).
+ * decisive rules, only the unrelated ones; decisive-word, only the `decisiveWords` largest). With
+ * `decisiveShare` (decisive-word; OracleConfig.decisiveShare) the bound is the smaller of half the margin
+ * and the share of the counted words' summed weight; where the share is the smaller, every counted word's
+ * features gain +share in the gradient.
  */
 export function tokiStatistic(
   rule: VerdictRule,
@@ -81,6 +86,7 @@ export function tokiStatistic(
   topK: number,
   margin: number,
   decisiveWords = 1,
+  decisiveShare: number | null = null,
 ): VerdictStatistic {
   const lower = words.map(normalizeWord);
   return (fit: VerdictFit): VerdictValue => {
@@ -99,11 +105,13 @@ export function tokiStatistic(
       .slice(0, topK);
     let isRel = 0;
     let isUnr = 0;
+    let supporting = 0;
     // counted is sorted by weight: the first `decisiveWords` unrelated ones are the heaviest
     let heaviest = 0;
     const heaviestAt: number[] = [];
     let taken = 0;
     for (const [, m] of counted) {
+      supporting += m.weight;
       if (m.role === 1) isRel += m.weight;
       else if (m.role === -1) {
         isUnr += m.weight;
@@ -114,11 +122,14 @@ export function tokiStatistic(
         }
       }
     }
-    const value = verdictStatisticOf(rule, isRel, isUnr, margin, heaviest);
+    const bound = decisiveShare == null ? Number.POSITIVE_INFINITY : decisiveShare * supporting;
+    const value = verdictStatisticOf(rule, isRel, isUnr, margin, heaviest, bound);
     const gradient = new Float64Array(fit.coef.length);
     const sumSide = rule === 'sum' || (rule === 'sum-and-decisive' && isRel - isUnr <= margin / 2 - isUnr);
-    if (rule === 'decisive-word') for (const j of heaviestAt) gradient[j] = -1;
-    else {
+    if (rule === 'decisive-word') {
+      if (bound < margin / 2) for (const [, m] of counted) for (const j of m.features) gradient[j] = decisiveShare!;
+      for (const j of heaviestAt) gradient[j] -= 1;
+    } else {
       for (const [, m] of counted) {
         const g = m.role === -1 ? -1 : m.role === 1 && sumSide ? 1 : 0;
         for (const j of m.features) gradient[j] = g;
@@ -180,6 +191,7 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
         store.topK,
         marginOf(ctx.probabilities, ctx.label),
         store.oracle.decisiveWords ?? 1,
+        store.oracle.decisiveShare ?? null,
       );
     },
   };

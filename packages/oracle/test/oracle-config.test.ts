@@ -113,6 +113,8 @@ describe('named configurations', () => {
       cooccurrence: { minJaccard: 0.2, minTexts: 5 },
       // issue 48, fifth round: a function word the model leans on for a class by ≥ 0.5 counts against it
       functionWordLean: 0.5,
+      // issue 48, sixth round: a reason carrying half the explanation's supporting weight is decisive too
+      decisiveShare: 0.5,
     });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,
