@@ -79,6 +79,7 @@ export {
   relatedness,
   predictAll,
   type TrustLabel,
+  type DecisiveReason,
   type Verdict,
   type OracleMode,
   type LabelOptions,

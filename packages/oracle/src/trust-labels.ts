@@ -54,6 +54,21 @@ export interface TrustLabel {
    * each weighed as one reason; absent when none was given or none occurs.
    */
   readonly categories?: readonly CategoryReason[];
+  /**
+   * Under `decisive-word`, an untrustworthy prediction's decisive reason: the heaviest unrelated reason's
+   * words (one word, a group that travels together, or a category's words), their summed weight, and the
+   * bound it exceeded — half the margin p_c − p_2 (`by: 'margin'`) or OracleConfig.decisiveShare of the
+   * explanation's supporting weight (`by: 'share'`), whichever is smaller.
+   */
+  readonly decisive?: DecisiveReason;
+}
+
+/** The reason that made a `decisive-word` verdict untrustworthy (TrustLabel.decisive). */
+export interface DecisiveReason {
+  readonly words: readonly string[];
+  readonly weight: number;
+  readonly bound: number;
+  readonly by: 'margin' | 'share';
 }
 
 export interface LabelOptions {
@@ -175,20 +190,20 @@ export async function labelExplanations(
         isUnr += f.weight;
       }
     }
-    const heaviest = heaviestSum(
-      groupedWeights(unrelated, store.cooccurrence, ofCategory),
-      store.oracle.decisiveWords ?? 1,
-    );
+    const groups = groupedWeights(unrelated, store.cooccurrence, ofCategory);
+    const n = store.oracle.decisiveWords ?? 1;
+    const heaviest = heaviestSum(groups, n);
+    const bound = shareBound(store, ws);
+    const trustworthy = verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, heaviest, bound);
     return {
       ...base,
-      verdict: verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, heaviest, shareBound(store, ws))
-        ? 'trustworthy'
-        : 'untrustworthy',
+      verdict: trustworthy ? 'trustworthy' : 'untrustworthy',
       isRel,
       isUnr,
       related,
       unrelated,
       ...(ofCategory ? categoryReasons(unrelated, ofCategory, categories) : {}),
+      ...(trustworthy ? {} : decisiveReason(store.oracle.verdictRule, groups, n, heaviest, bound, e, ci)),
     };
   });
 }
@@ -202,6 +217,33 @@ export function shareBound(store: KeywordStore, ws: readonly { readonly weight: 
   const share = store.oracle.decisiveShare;
   if (share == null) return Number.POSITIVE_INFINITY;
   return share * ws.reduce((a, f) => a + f.weight, 0);
+}
+
+/** `{ decisive }` of an untrustworthy `decisive-word` verdict: the heaviest reasons' words and the bound they exceeded. */
+function decisiveReason(
+  rule: VerdictRule,
+  groups: readonly { readonly words: readonly string[]; readonly weight: number }[],
+  n: number,
+  weight: number,
+  shareBound: number,
+  e: Pick<Explanation, 'probabilities'>,
+  ci: number,
+): { decisive?: DecisiveReason } {
+  const p = e.probabilities;
+  if (rule !== 'decisive-word' || !p || ci < 0 || ci >= p.length) return {};
+  let runnerUp = 0;
+  for (let j = 0; j < p.length; j++) if (j !== ci && p[j] > runnerUp) runnerUp = p[j];
+  const halfMargin = (p[ci] - runnerUp) / 2;
+  const words = [...groups]
+    .sort((a, b) => b.weight - a.weight)
+    .slice(0, n)
+    .flatMap((g) => g.words);
+  return {
+    decisive:
+      shareBound < halfMargin
+        ? { words, weight, bound: shareBound, by: 'share' }
+        : { words, weight, bound: halfMargin, by: 'margin' },
+  };
 }
 
 /** `{ samples }` of an explanation made with verdict-aware sampling (params.samplesUsed), else nothing. */
@@ -373,22 +415,50 @@ export async function predictAll(
 
 /**
  * The unrelated words as the reasons `decisive-word` weighs: each word alone, or — with the store's word
- * co-occurrence (OracleConfig.cooccurrence) — each group of words that travel together, its weights summed;
- * with `ofCategory` (a word → its unrelated category, categoryWords), all words of one category are one
- * reason first, and the co-occurrence groups the rest.
+ * co-occurrence (OracleConfig.cooccurrence) and with `ofCategory` (a word → its unrelated category,
+ * categoryWords) — the connected components of both relations together: words that travel together are
+ * one reason, and so are all words of one category, their weights summed. Because categories only join
+ * reasons, a reason with them is never lighter than without. Reasons holding a category word come first.
  */
 export function groupedWeights(
   fs: readonly { readonly word: string; readonly weight: number }[],
   cooccurrence: WordCooccurrence | null,
   ofCategory?: ReadonlyMap<string, number> | null,
-): { weight: number }[] {
-  const { byCategory, rest } = splitByCategory(fs, ofCategory);
-  const categoryGroups = [...byCategory.values()].map((g) => ({ weight: g.weight }));
-  if (!cooccurrence || rest.length < 2) return [...categoryGroups, ...rest.map((f) => ({ weight: f.weight }))];
-  return [
-    ...categoryGroups,
-    ...cooccurrence.groups(rest.map((f) => f.word)).map((g) => ({ weight: g.reduce((a, i) => a + rest[i].weight, 0) })),
-  ];
+): { words: string[]; weight: number }[] {
+  const parent = Int32Array.from(fs, (_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const join = (a: number, b: number) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  const firstOfCategory = new Map<number, number>();
+  fs.forEach((f, i) => {
+    const k = ofCategory?.get(f.word);
+    if (k === undefined) return;
+    const first = firstOfCategory.get(k);
+    if (first === undefined) firstOfCategory.set(k, i);
+    else join(first, i);
+  });
+  if (cooccurrence && fs.length >= 2)
+    for (const g of cooccurrence.groups(fs.map((f) => f.word))) for (const i of g) join(g[0], i);
+  const byRoot = new Map<number, { words: string[]; weight: number; category: boolean }>();
+  fs.forEach((f, i) => {
+    const r = find(i);
+    let g = byRoot.get(r);
+    if (!g) byRoot.set(r, (g = { words: [], weight: 0, category: false }));
+    g.words.push(f.word);
+    g.weight += f.weight;
+    g.category ||= ofCategory?.has(f.word) === true;
+  });
+  const groups = [...byRoot.values()];
+  return [...groups.filter((g) => g.category), ...groups.filter((g) => !g.category)].map(({ words, weight }) => ({
+    words,
+    weight,
+  }));
 }
 
 /** The words of each category (`ofCategory`: word → category index) with their summed weight, and the words of none. */

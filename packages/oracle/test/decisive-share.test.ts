@@ -48,6 +48,8 @@ describe('decisive-word with a decisive share (OracleConfig.decisiveShare)', () 
     expect(plain.verdict).toBe('trustworthy'); // 0.3 ≤ 0.49
     const [half] = await labelExplanations(await store(0.5), [saturated], { embeddings: [hand] });
     expect(half.verdict).toBe('untrustworthy'); // 0.3 > min(0.49, 0.5 × 0.4 = 0.2)
+    expect(half.decisive).toEqual({ words: ['banana'], weight: 0.3, bound: expect.closeTo(0.2, 12), by: 'share' });
+    expect(plain.decisive).toBeUndefined();
     const [most] = await labelExplanations(await store(0.8), [saturated], { embeddings: [hand] });
     expect(most.verdict).toBe('trustworthy'); // 0.3 ≤ min(0.49, 0.32)
   });
@@ -58,6 +60,7 @@ describe('decisive-word with a decisive share (OracleConfig.decisiveShare)', () 
     for (const share of [null, 0.5]) {
       const [l] = await labelExplanations(await store(share), [close], { embeddings: [hand] });
       expect(l.verdict).toBe('untrustworthy');
+      expect(l.decisive).toEqual({ words: ['banana'], weight: 0.3, bound: expect.closeTo(0.1, 12), by: 'margin' });
     }
     // the sum rule knows no share: IS_rel 0.1 < IS_unr 0.3 either way, and a related-heavy text stays trustworthy
     const related = {
@@ -66,6 +69,9 @@ describe('decisive-word with a decisive share (OracleConfig.decisiveShare)', () 
     };
     const [sum] = await labelExplanations(await store(0.5, 'sum'), [related], { embeddings: [hand] });
     expect(sum.verdict).toBe('trustworthy');
+    const [sumFlag] = await labelExplanations(await store(0.5, 'sum'), [saturated], { embeddings: [hand] });
+    expect(sumFlag.verdict).toBe('untrustworthy'); // 0.1 < 0.3: the sum rule has no decisive reason to name
+    expect(sumFlag.decisive).toBeUndefined();
   });
 
   it('is kept by a saved store', async () => {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { categoryWords, groupedWeights, labelExplanations, ORACLES, type UnrelatedCategory } from '../src/index.js';
+import {
+  categoryWords,
+  groupedWeights,
+  labelExplanations,
+  ORACLES,
+  WordCooccurrence,
+  type UnrelatedCategory,
+} from '../src/index.js';
 import { HandEmbedding, at, computerStore, explanation } from './fixtures.js';
 
 /** A category of the spans a pattern matches, as @xtrust/datasets' patternSet makes them. */
@@ -37,6 +44,32 @@ describe('categoryWords', () => {
 });
 
 describe('groupedWeights with categories', () => {
+  it('joins a category and the words travelling with its tokens: categories never split a reason', () => {
+    // "regards" travels with "best" (Jaccard 0.6), and "best" is a category token: one reason with or without the category
+    const co = WordCooccurrence.fromTexts(
+      ['best regards', 'best regards', 'best regards x', 'best y', 'regards z'],
+      ['best', 'regards'],
+      {
+        minJaccard: 0.5,
+        minTexts: 2,
+      },
+    );
+    const fs = [
+      { word: 'best', weight: 0.2 },
+      { word: 'regards', weight: 0.15 },
+      { word: 'other', weight: 0.25 },
+      { word: '2001', weight: 0.1 },
+    ];
+    const cats = new Map([
+      ['best', 0],
+      ['2001', 0],
+    ]);
+    expect(groupedWeights(fs, co).map((g) => g.words)).toEqual([['best', 'regards'], ['other'], ['2001']]);
+    const joined = groupedWeights(fs, co, cats);
+    expect(joined.map((g) => g.words)).toEqual([['best', 'regards', '2001'], ['other']]);
+    expect(joined[0].weight).toBeCloseTo(0.45, 12);
+  });
+
   it('weighs all words of one category as one reason, the others alone (hand-computed)', () => {
     const fs = [
       { word: 'a', weight: 0.2 },

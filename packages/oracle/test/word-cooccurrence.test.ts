@@ -47,5 +47,7 @@ describe('WordCooccurrence', () => {
     expect(g).toHaveLength(2);
     expect(g[0]).toBeCloseTo(0.35, 12);
     expect(g[1]).toBe(0.25);
+    // each reason names its words, so a verdict can say which group decided it
+    expect(groupedWeights(fs, co).map((x) => x.words)).toEqual([['best', 'regards'], ['bob']]);
   });
 });
