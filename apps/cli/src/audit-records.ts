@@ -3,7 +3,7 @@
 // GroundTruthCounts — no step of the audit — so every module that reads or writes the records imports them here.
 import type { FeatureWeight } from '@xtrust/core';
 import type { ShortcutBenchmark } from '@xtrust/datasets';
-import type { CategoryReason, TrustLabel } from '@xtrust/oracle';
+import type { CategoryReason, DecisiveReason, TrustLabel } from '@xtrust/oracle';
 import type { AuditSettings } from './audit-settings.js';
 
 /** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
@@ -31,6 +31,11 @@ export interface AuditedPrediction {
   readonly why?: Readonly<Record<string, string>>;
   /** The unrelated token categories (--unrelated-categories) among the decision words, each weighed as one reason. */
   readonly categories?: readonly CategoryReason[];
+  /**
+   * An untrustworthy prediction's decisive reason (TOKI's decisive-word rule): its words, their summed weight
+   * and the bound they exceeded — half the margin, or half the explanation's supporting weight (`by`).
+   */
+  readonly decisive?: DecisiveReason;
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
   /** LIME samples the explanation used, under `--audit-mode fast` (verdict-aware sampling); absent in exact mode (all `--samples`). */
@@ -148,6 +153,12 @@ export interface AuditSummary {
    * a prediction resting on two counts for both); absent in summaries from before it.
    */
   readonly untrustworthyByCategory?: Readonly<Record<string, number>>;
+  /**
+   * Of the untrustworthy predictions, how many were decided by a reason above half the margin (`margin`) and
+   * how many by one carrying the decisive share of the explanation's weight (`share`); absent in summaries
+   * from before it.
+   */
+  readonly untrustworthyByBound?: Readonly<Record<DecisiveReason['by'], number>>;
   readonly pools: Record<
     string,
     {

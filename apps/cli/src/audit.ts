@@ -25,6 +25,7 @@ import {
   verdictSampling,
   type KeywordStoreJson,
   type Progress as OracleProgress,
+  type DecisiveReason,
   type TrustLabel,
   type UnrelatedCategory,
 } from '@xtrust/oracle';
@@ -305,6 +306,7 @@ export async function labelRows(
       unrelated: v.unrelated.map((f) => f.word),
       ...flaggedWhy(store, labels[p], v),
       ...(v.categories ? { categories: v.categories } : {}),
+      ...(v.decisive ? { decisive: v.decisive } : {}),
       features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
       ...(v.samples !== undefined ? { samples: v.samples } : {}),
       ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
@@ -355,19 +357,23 @@ export function verdictCounts(predictions: readonly AuditedPrediction[]): {
   counts: Record<TrustLabel['verdict'], number>;
   untrustworthyShare: number | null;
   untrustworthyByCategory: Record<string, number>;
+  untrustworthyByBound: Record<DecisiveReason['by'], number>;
 } {
   const counts: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
   const byCategory: Record<string, number> = {};
+  const byBound: Record<DecisiveReason['by'], number> = { margin: 0, share: 0 };
   for (const p of predictions) {
     counts[p.verdict]++;
-    if (p.verdict === 'untrustworthy')
-      for (const c of p.categories ?? []) byCategory[c.category] = (byCategory[c.category] ?? 0) + 1;
+    if (p.verdict !== 'untrustworthy') continue;
+    for (const c of p.categories ?? []) byCategory[c.category] = (byCategory[c.category] ?? 0) + 1;
+    if (p.decisive) byBound[p.decisive.by]++;
   }
   const judged = counts.trustworthy + counts.untrustworthy;
   return {
     counts,
     untrustworthyShare: judged ? counts.untrustworthy / judged : null,
     untrustworthyByCategory: byCategory,
+    untrustworthyByBound: byBound,
   };
 }
 
@@ -522,7 +528,12 @@ export async function runAudit(
           progress,
         );
 
-  const { counts: count, untrustworthyShare, untrustworthyByCategory } = verdictCounts(predictions);
+  const {
+    counts: count,
+    untrustworthyShare,
+    untrustworthyByCategory,
+    untrustworthyByBound,
+  } = verdictCounts(predictions);
   const summary: ProbedSummary = {
     format: 'xtrust-audit',
     version: 1,
@@ -545,6 +556,7 @@ export async function runAudit(
     verdicts: count,
     untrustworthyShare,
     untrustworthyByCategory,
+    untrustworthyByBound,
     pools: poolsOf(store, 40),
     confidence: confidenceBuckets(predictions, labels.length),
     comparison: compareWithTruth(predictions, settings.thetaConf),

@@ -1,4 +1,5 @@
 import type { AuditedPrediction, AuditSummary } from './audit-records.js';
+import { boundSentence } from './decisive-text.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
 import { leanedSentence, relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
 import { probeLines, type ProbedSummary } from './report/probes.js';
@@ -112,13 +113,23 @@ export function groundTruthLines(s: AuditSummary): string[] {
   return lines;
 }
 
-/** How many untrustworthy predictions rest on each unrelated token category (none when no category was applied or none occurs). */
-export function categoryVerdictLines(s: Pick<AuditSummary, 'untrustworthyByCategory' | 'verdicts'>): string[] {
+/**
+ * How many untrustworthy predictions rest on each unrelated token category (none when no category was
+ * applied or none occurs), and how many were decided by a reason above half the margin or by one carrying
+ * half the explanation's weight (none when no verdict named its decisive reason).
+ */
+export function categoryVerdictLines(
+  s: Pick<AuditSummary, 'untrustworthyByCategory' | 'untrustworthyByBound' | 'verdicts'>,
+): string[] {
+  const lines: string[] = [];
   const by = Object.entries(s.untrustworthyByCategory ?? {}).sort((a, b) => b[1] - a[1]);
-  if (by.length === 0) return [];
-  return [
-    `  resting on tokens of no class: ${by.map(([c, n]) => `${c} ${n}`).join(', ')} of the ${s.verdicts.untrustworthy} untrustworthy (--unrelated-categories)`,
-  ];
+  if (by.length > 0)
+    lines.push(
+      `  resting on tokens of no class: ${by.map(([c, n]) => `${c} ${n}`).join(', ')} of the ${s.verdicts.untrustworthy} untrustworthy (--unrelated-categories)`,
+    );
+  const bound = s.untrustworthyByBound;
+  if (bound && bound.margin + bound.share > 0) lines.push(`  decided by: ${boundSentence(bound)}`);
+  return lines;
 }
 
 /** The human summary of an audit: accuracy, share of untrustworthy correct predictions, top spurious words, category probes, where the report is. */

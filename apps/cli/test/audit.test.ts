@@ -211,6 +211,23 @@ describe('xtrust audit on a saved model and CSV files', () => {
     });
   });
 
+  it("names each untrustworthy prediction's decisive reason, above its bound, and counts the bounds", () => {
+    const audited = readJsonl(join(runDir, 'predictions.jsonl'));
+    const counted = { margin: 0, share: 0 };
+    for (const p of audited) {
+      if (p.verdict !== 'untrustworthy') {
+        expect(p.decisive).toBeUndefined();
+        continue;
+      }
+      // toki's decisive-word rule names the reason: its words are unrelated decision words, heavier than the bound
+      expect(p.decisive.words.length).toBeGreaterThan(0);
+      for (const w of p.decisive.words) expect(p.unrelated).toContain(w);
+      expect(p.decisive.weight).toBeGreaterThan(p.decisive.bound);
+      counted[p.decisive.by as 'margin' | 'share']++;
+    }
+    expect(audit.summary.untrustworthyByBound).toEqual(counted);
+  });
+
   it('xtrust label --unlabelled labels every prediction of texts without labels', async () => {
     const texts = join(fx.dir, 'incoming.txt');
     writeFileSync(texts, 'free money offer, click here now\nthe meeting moved to thursday, see the agenda\n');

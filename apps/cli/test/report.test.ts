@@ -349,6 +349,38 @@ describe('untrustworthy predictions resting on token categories', () => {
   });
 });
 
+describe("an untrustworthy prediction's decisive reason", () => {
+  it('counts the bounds in the text summary and the report, and names the reason on each prediction', async () => {
+    const { renderReport } = await import('../src/report/render.js');
+    const files = { runDir: 'r', report: 'r/report.html', summary: 'r/summary.json', predictions: '', keywords: '' };
+    const base = minimalSummary({ a: { className: 'a', explanations: 2, keywords: [], spurious: [] } });
+    const s = {
+      ...base,
+      verdicts: { ...base.verdicts, untrustworthy: 3 },
+      untrustworthyByBound: { margin: 1, share: 2 },
+    };
+    const line =
+      "  decided by: 1 with an unrelated reason above half the margin, 2 with one carrying half the explanation's weight";
+    expect(formatAudit(s, files as never)).toContain(line);
+    expect(formatAudit(base, files as never)).not.toContain('decided by');
+    const flagged: AuditedPrediction = {
+      ...prediction(0.99, 'untrustworthy', undefined, 0, 0.36),
+      text: 'keep calm and carry on',
+      related: [],
+      unrelated: ['calm', 'carry', 'keep'],
+      decisive: { words: ['calm', 'carry', 'keep'], weight: 0.356, bound: 0.19, by: 'share' },
+    };
+    const html = renderReport({ summary: s, predictions: [flagged] });
+    expect(html).toContain('decisive: calm, carry, keep weigh 0.356 &gt; 0.190, half the explanation&#39;s weight');
+    expect(html).toContain('untrustworthy decided by: 1 with an unrelated reason above half the margin');
+    const byMargin = renderReport({
+      summary: s,
+      predictions: [{ ...flagged, decisive: { words: ['kettle'], weight: 0.3, bound: 0.25, by: 'margin' } }],
+    });
+    expect(byMargin).toContain('decisive: kettle weighs 0.300 &gt; 0.250, half the margin to the runner-up');
+  });
+});
+
 /** A summary of classes a and b with the given pools and nothing else of note. */
 function minimalSummary(pools: AuditSummary['pools']): AuditSummary {
   return {
