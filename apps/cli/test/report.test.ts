@@ -264,6 +264,14 @@ describe('how much of each pool is related to its class', () => {
     expect(html.match(/<p class="related-share">The model [^<]*<\/p>/)?.[0]).toBe(
       '<p class="related-share">The model leans on the function word the (counted as unrelated in its verdicts).</p>',
     );
+    // the terminal summary says the same on the class's related line, and nothing for a class without a lean
+    const files = { runDir: 'r', report: 'r/report.html', summary: 'r/summary.json', predictions: '', keywords: '' };
+    const lines = formatAudit(minimalSummary({ a: p.spam, b: p.ham }), files as never).split('\n');
+    const related = (label: string) => lines.find((l) => l.startsWith(`  ${label} `) && l.includes('pool words'));
+    const a = related('a');
+    expect(a).toMatch(/; the model leans on the function word the \(counted as unrelated in its verdicts\)$/);
+    expect(related('b')).toBeDefined();
+    expect(related('b')).not.toContain('leans on');
   });
 
   it('the report says "N of M pool words (X %) are related" per class and puts the why, escaped, in each tooltip', async () => {
