@@ -75,7 +75,6 @@ export {
   labelExplanations,
   labelTolerant,
   verdictOf,
-  groupedWeights,
   relatedness,
   predictAll,
   type TrustLabel,
@@ -85,6 +84,7 @@ export {
   type LabelOptions,
   type LabelPredictionsOptions,
 } from './trust-labels.js';
+export { groupedWeights } from './reason-groups.js';
 export { verdictSampling, verdictStatisticOf, tokiStatistic, type VerdictSamplingOptions } from './verdict-sampling.js';
 export {
   explainAll,

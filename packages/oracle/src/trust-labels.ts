@@ -1,4 +1,3 @@
-import type { WordCooccurrence } from './word-cooccurrence.js';
 import {
   XtrustError,
   argmaxRow,
@@ -14,6 +13,7 @@ import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
+import { groupedWeights } from './reason-groups.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import {
   categoryWords,
@@ -411,54 +411,6 @@ export async function predictAll(
     onProgress?.({ phase: 'predict', done: Math.min(texts.length, b + batch), total: texts.length });
   }
   return out;
-}
-
-/**
- * The unrelated words as the reasons `decisive-word` weighs: each word alone, or — with the store's word
- * co-occurrence (OracleConfig.cooccurrence) and with `ofCategory` (a word → its unrelated category,
- * categoryWords) — the connected components of both relations together: words that travel together are
- * one reason, and so are all words of one category, their weights summed. Because categories only join
- * reasons, a reason with them is never lighter than without. Reasons holding a category word come first.
- */
-export function groupedWeights(
-  fs: readonly { readonly word: string; readonly weight: number }[],
-  cooccurrence: WordCooccurrence | null,
-  ofCategory?: ReadonlyMap<string, number> | null,
-): { words: string[]; weight: number }[] {
-  const parent = Int32Array.from(fs, (_, i) => i);
-  const find = (i: number): number => {
-    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
-    return i;
-  };
-  const join = (a: number, b: number) => {
-    const ra = find(a);
-    const rb = find(b);
-    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
-  };
-  const firstOfCategory = new Map<number, number>();
-  fs.forEach((f, i) => {
-    const k = ofCategory?.get(f.word);
-    if (k === undefined) return;
-    const first = firstOfCategory.get(k);
-    if (first === undefined) firstOfCategory.set(k, i);
-    else join(first, i);
-  });
-  if (cooccurrence && fs.length >= 2)
-    for (const g of cooccurrence.groups(fs.map((f) => f.word))) for (const i of g) join(g[0], i);
-  const byRoot = new Map<number, { words: string[]; weight: number; category: boolean }>();
-  fs.forEach((f, i) => {
-    const r = find(i);
-    let g = byRoot.get(r);
-    if (!g) byRoot.set(r, (g = { words: [], weight: 0, category: false }));
-    g.words.push(f.word);
-    g.weight += f.weight;
-    g.category ||= ofCategory?.has(f.word) === true;
-  });
-  const groups = [...byRoot.values()];
-  return [...groups.filter((g) => g.category), ...groups.filter((g) => !g.category)].map(({ words, weight }) => ({
-    words,
-    weight,
-  }));
 }
 
 /** The words of each category (`ofCategory`: word → category index) with their summed weight, and the words of none. */

@@ -16,6 +16,7 @@ import type { VerdictRule } from './oracle-config.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import { normalizeWord } from './word-pool.js';
 import { categoryWords, type UnrelatedCategory } from './unrelated-categories.js';
+import { groupedWeights } from './reason-groups.js';
 
 /**
  * Eq. 6's verdict as the sign of one number: trustworthy iff the result is ≥ 0 — exactly `verdictOf`'s
@@ -55,8 +56,8 @@ export interface VerdictSamplingOptions {
   readonly trueLabels?: ReadonlyMap<string, string>;
   /**
    * LabelOptions.unrelatedCategories: a word that is a category token wherever it occurs in the text counts
-   * as unrelated in the statistic. The statistic still weighs each word alone (not a category as one
-   * reason), so sampling settles a verdict the labelling may then weigh more strictly.
+   * as unrelated in the statistic, and a category's words are one reason with the words they travel with
+   * (groupedWeights), as the labelling weighs them.
    */
   readonly unrelatedCategories?: readonly UnrelatedCategory[];
   /** LIME's verdict rule settings (VerdictOption): confidence (default 0.95), step, minRows, patience. */
@@ -77,7 +78,9 @@ export interface VerdictSamplingOptions {
  * decisive rules, only the unrelated ones; decisive-word, only the `decisiveWords` largest). With
  * `decisiveShare` (decisive-word; OracleConfig.decisiveShare) the bound is the smaller of half the margin
  * and the share of the counted words' summed weight; where the share is the smaller, every counted word's
- * features gain +share in the gradient.
+ * features gain +share in the gradient. With `groupsOf` (the store's co-occurrence and the text's unrelated
+ * categories, as labelExplanations groups them), the counted unrelated words are weighed in those groups, the
+ * `decisiveWords` heaviest groups summed — the statistic then decides as the labelling will.
  */
 export function tokiStatistic(
   rule: VerdictRule,
@@ -87,6 +90,7 @@ export function tokiStatistic(
   margin: number,
   decisiveWords = 1,
   decisiveShare: number | null = null,
+  groupsOf?: (words: readonly string[]) => number[][],
 ): VerdictStatistic {
   const lower = words.map(normalizeWord);
   return (fit: VerdictFit): VerdictValue => {
@@ -106,22 +110,26 @@ export function tokiStatistic(
     let isRel = 0;
     let isUnr = 0;
     let supporting = 0;
-    // counted is sorted by weight: the first `decisiveWords` unrelated ones are the heaviest
-    let heaviest = 0;
-    const heaviestAt: number[] = [];
-    let taken = 0;
-    for (const [, m] of counted) {
+    const unrelated: { word: string; weight: number; features: number[] }[] = [];
+    for (const [word, m] of counted) {
       supporting += m.weight;
       if (m.role === 1) isRel += m.weight;
       else if (m.role === -1) {
         isUnr += m.weight;
-        if (taken < decisiveWords) {
-          taken++;
-          heaviest += m.weight;
-          heaviestAt.push(...m.features);
-        }
+        unrelated.push({ word, weight: m.weight, features: m.features });
       }
     }
+    // the reasons: each unrelated word, or their groups; the `decisiveWords` heaviest are weighed
+    const reasons =
+      groupsOf && unrelated.length > 1
+        ? groupsOf(unrelated.map((u) => u.word)).map((g) => ({
+            weight: g.reduce((a, i) => a + unrelated[i].weight, 0),
+            features: g.flatMap((i) => unrelated[i].features),
+          }))
+        : unrelated;
+    const heaviestReasons = [...reasons].sort((a, b) => b.weight - a.weight).slice(0, decisiveWords);
+    const heaviest = heaviestReasons.reduce((a, r) => a + r.weight, 0);
+    const heaviestAt = heaviestReasons.flatMap((r) => r.features);
     const bound = decisiveShare == null ? Number.POSITIVE_INFINITY : decisiveShare * supporting;
     const value = verdictStatisticOf(rule, isRel, isUnr, margin, heaviest, bound);
     const gradient = new Float64Array(fit.coef.length);
@@ -184,6 +192,15 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const role = Int8Array.from(lower, (w) =>
         cats?.has(w) ? -1 : store.isNeutralWord(c, w) ? 0 : related.get(w) === 1 ? 1 : -1,
       );
+      // the labelling's reasons: words that travel together and a category's words are one (groupedWeights)
+      const groupsOf = (ws: readonly string[]): number[][] => {
+        const at = new Map(ws.map((w, i) => [w, i]));
+        return groupedWeights(
+          ws.map((word) => ({ word, weight: 0 })),
+          store.cooccurrence,
+          cats,
+        ).map((g) => g.words.map((w) => at.get(w)!));
+      };
       return tokiStatistic(
         rule,
         ctx.words,
@@ -192,6 +209,7 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
         marginOf(ctx.probabilities, ctx.label),
         store.oracle.decisiveWords ?? 1,
         store.oracle.decisiveShare ?? null,
+        groupsOf,
       );
     },
   };

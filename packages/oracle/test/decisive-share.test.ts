@@ -116,6 +116,23 @@ describe('decisive-word with a decisive share (OracleConfig.decisiveShare)', () 
     expect(Array.from(narrow.gradient)).toEqual([0, 0, -1, 0, 0]);
   });
 
+  it("verdict-aware sampling weighs the labelling's groups: words that travel together are one reason", () => {
+    const words = ['best', 'regards', 'file'];
+    const role = Int8Array.from([-1, -1, 1]);
+    const fit = { features: Int32Array.from([0, 1, 2]), coef: Float64Array.from([0.2, 0.15, 0.3]), intercept: 0 };
+    // alone: half the margin 0.4 − best's 0.2
+    const alone = tokiStatistic('decisive-word', words, role, 3, 0.8)(fit);
+    expect(alone.value).toBeCloseTo(0.2, 12);
+    expect(Array.from(alone.gradient)).toEqual([-1, 0, 0]);
+    // grouped (best, regards): 0.4 − 0.35, gradient −1 on both
+    const grouped = tokiStatistic('decisive-word', words, role, 3, 0.8, 1, null, (ws) => {
+      expect(ws).toEqual(['best', 'regards']); // the counted unrelated words, heaviest first
+      return [[0, 1]];
+    })(fit);
+    expect(grouped.value).toBeCloseTo(0.05, 12);
+    expect(Array.from(grouped.gradient)).toEqual([-1, -1, 0]);
+  });
+
   it('refuses a share outside (0, 1], naming the field', () => {
     const c = (decisiveShare: number) => ({ ...ORACLES.toki, decisiveShare });
     expect(() => checkOracle(c(0))).toThrow(/decisiveShare must be a share in \(0, 1\]/);
