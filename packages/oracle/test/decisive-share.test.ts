@@ -10,16 +10,9 @@ import {
   verdictStatisticOf,
   type OracleConfig,
 } from '../src/index.js';
-import { HandEmbedding, at, computerStore, explanation } from './fixtures.js';
+import { COMPUTER_HAND, computerStore, explanation } from './fixtures.js';
 
-const hand = new HandEmbedding('hand', {
-  computer: at(0),
-  file: at(20),
-  extension: at(55),
-  fruit: at(120),
-  banana: at(120),
-  apple: at(125),
-});
+const hand = COMPUTER_HAND;
 
 /** The hand-checked store of trust-labels.test.ts (keywords of "computer": file, extension; banana unrelated) under `decisive-word`. */
 function store(decisiveShare: number | null, verdictRule: OracleConfig['verdictRule'] = 'decisive-word') {

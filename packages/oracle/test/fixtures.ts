@@ -113,6 +113,16 @@ export function explanation(
   return { text, method: 'hand', params: {}, predictedLabel: label, explainedLabel: label, features: fs };
 }
 
+/** Hand vectors for computerStore's words: computer 0°, file 20°, extension 55°, fruit and banana 120°, apple 125°. */
+export const COMPUTER_HAND = new HandEmbedding('hand', {
+  computer: at(0),
+  file: at(20),
+  extension: at(55),
+  fruit: at(120),
+  banana: at(120),
+  apple: at(125),
+});
+
 /** A keyword store's provenance for stores built from hand-made explanations (no model, no sampling). */
 export const HAND_PROVENANCE = {
   explainer: { method: 'hand', params: {} },

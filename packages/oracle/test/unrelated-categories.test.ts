@@ -7,7 +7,7 @@ import {
   WordCooccurrence,
   type UnrelatedCategory,
 } from '../src/index.js';
-import { HandEmbedding, at, computerStore, explanation } from './fixtures.js';
+import { COMPUTER_HAND, computerStore, explanation } from './fixtures.js';
 
 /** A category of the spans a pattern matches, as @xtrust/datasets' patternSet makes them. */
 function pattern(name: string, re: RegExp, relatedClasses?: string[]): UnrelatedCategory {
@@ -93,14 +93,7 @@ describe('groupedWeights with categories', () => {
   });
 });
 
-const hand = new HandEmbedding('hand', {
-  computer: at(0),
-  file: at(20),
-  extension: at(55),
-  fruit: at(120),
-  banana: at(120),
-  apple: at(125),
-});
+const hand = COMPUTER_HAND;
 
 /** The hand-checked store of trust-labels.test.ts (keywords of "computer": file, extension) under a verdict rule. */
 function store(verdictRule: 'sum' | 'decisive-word') {
