@@ -12,7 +12,7 @@ import { explainTolerant, type ExplainAllOptions, type Progress, type TolerantEx
 import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
-import { verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
+import { marginOf, verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
 import { groupedWeights } from './reason-groups.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import {
@@ -231,9 +231,7 @@ function decisiveReason(
 ): { decisive?: DecisiveReason } {
   const p = e.probabilities;
   if (rule !== 'decisive-word' || !p || ci < 0 || ci >= p.length) return {};
-  let runnerUp = 0;
-  for (let j = 0; j < p.length; j++) if (j !== ci && p[j] > runnerUp) runnerUp = p[j];
-  const halfMargin = (p[ci] - runnerUp) / 2;
+  const halfMargin = marginOf(p, ci) / 2;
   const words = [...groups]
     .sort((a, b) => b.weight - a.weight)
     .slice(0, n)
@@ -477,9 +475,7 @@ export function verdictOf(
   const sum = isRel >= isUnr;
   const p = e.probabilities;
   if (rule === 'sum' || !p || predictedIndex < 0 || predictedIndex >= p.length) return sum;
-  let runnerUp = 0;
-  for (let j = 0; j < p.length; j++) if (j !== predictedIndex && p[j] > runnerUp) runnerUp = p[j];
-  const halfMargin = (p[predictedIndex] - runnerUp) / 2;
+  const halfMargin = marginOf(p, predictedIndex) / 2;
   const notDecisive = rule === 'decisive-word' ? maxUnrelated <= Math.min(halfMargin, shareBound) : isUnr <= halfMargin;
   return rule === 'sum-and-decisive' ? sum && notDecisive : notDecisive;
 }

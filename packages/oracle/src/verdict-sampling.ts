@@ -41,7 +41,7 @@ export function verdictStatisticOf(
 }
 
 /** p_c − p_2: the predicted class's probability minus the runner-up's. */
-function marginOf(p: ArrayLike<number>, c: number): number {
+export function marginOf(p: ArrayLike<number>, c: number): number {
   let runnerUp = 0;
   for (let j = 0; j < p.length; j++) if (j !== c && p[j] > runnerUp) runnerUp = p[j];
   return p[c] - runnerUp;
