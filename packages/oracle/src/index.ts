@@ -18,6 +18,7 @@ export {
   DEFAULT_COOCCURRENCE,
   DEFAULT_FUNCTION_WORD_LEAN,
   DEFAULT_DECISIVE_SHARE,
+  DEFAULT_REMOVAL_CHECK,
   ORACLES,
   resolveOracle,
   checkOracle,
@@ -65,7 +66,7 @@ export {
   type CooccurrenceSettings,
   type WordCooccurrenceJson,
 } from './word-cooccurrence.js';
-export { categoryWords, type CategoryReason, type UnrelatedCategory } from './unrelated-categories.js';
+export { categoryWords, coveringSpans, type CategoryReason, type UnrelatedCategory } from './unrelated-categories.js';
 export { wordMeanings, type MeaningSettings, type WordMeaning } from './word-meaning.js';
 export { BACKGROUND_TOPICS } from './background-topics.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
@@ -85,6 +86,13 @@ export {
   type LabelPredictionsOptions,
 } from './trust-labels.js';
 export { groupedWeights } from './reason-groups.js';
+export {
+  textWithout,
+  removalOutcomes,
+  type RemovalCase,
+  type RemovalOutcome,
+  type TextSpan,
+} from './removal-check.js';
 export { verdictSampling, verdictStatisticOf, tokiStatistic, type VerdictSamplingOptions } from './verdict-sampling.js';
 export {
   explainAll,

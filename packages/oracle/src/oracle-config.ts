@@ -75,6 +75,16 @@ export interface OracleConfig {
    */
   readonly decisiveShare?: number | null;
   /**
+   * With `decisive-word` and the model at hand (LabelOptions.classifier; labelPredictions passes its own):
+   * a reason the weights call decisive is removed from the text — every occurrence of its words, and of the
+   * categories it holds — and the model asked again; the prediction is untrustworthy only when the removal
+   * changes it or costs more than this share of its margin p_c − p_2 (1: only a changed prediction counts;
+   * removal-check.ts). LIME's weights are a linear fit where half the words are gone: on a saturated
+   * prediction a reason can outweigh the bound while the rest of the text decides the class as well (a
+   * mail's header block beside its body). null / absent: the weights alone decide.
+   */
+  readonly removalCheck?: number | null;
+  /**
    * Function words (FUNCTION_WORDS: NLTK's and the `stopword` package's English lists) are never
    * keywords, whatever their cosine to the class name. The paper lets the embedding decide them.
    */
@@ -246,6 +256,19 @@ export const DEFAULT_FUNCTION_WORD_LEAN = 0.5;
 export const DEFAULT_DECISIVE_SHARE = 0.5;
 
 /**
+ * The removal check of `toki` (OracleConfig.removalCheck, issue 48's seventh round): a reason the weights call
+ * decisive is confirmed when removing it from the text changes the prediction or costs more than 0.75 of its
+ * margin. The sixth round's cost was predictions flagged on a reason they do not need — a header block, a
+ * text's numbers, one era word — because on a saturated prediction LIME's slopes overstate what removing a
+ * reason does when the rest of the text decides the class too. Chosen on the validation families by the first
+ * round's rule (keep the single-word family and the related controls where the default had them, then the most
+ * natural cases at the bar, ties by their mean G-mean): 1, 0.75 and 0.5 all kept the 26 single-word and 5
+ * control cases; 1 and 0.75 met the bar on 21 of 31 natural cases (0.5: 20; none: 18), 0.75 with the higher
+ * mean G-mean (0.882 against 0.877; none 0.840).
+ */
+export const DEFAULT_REMOVAL_CHECK = 0.75;
+
+/**
  * xtrust's default TOKI (issue 47: "related" must mean related). Keyword identification by meaning: a pool
  * word is a keyword when it relates to its class in meaning (DEFAULT_MEANING: its topic percentile against
  * 300 background subjects, or its training-corpus neighbours' lean; a name by the former only) — in place of
@@ -256,7 +279,9 @@ export const DEFAULT_DECISIVE_SHARE = 0.5;
  * prediction do not condemn it and a shortcut word does; words that travel together in the training texts
  * (DEFAULT_COOCCURRENCE, issue 48) count as one reason, so a phrase is weighed whole, and a reason that
  * carries half the explanation's supporting weight is decisive too (DEFAULT_DECISIVE_SHARE: a saturated
- * model spreads a phrase's joint effect thinly over LIME's slopes). Function words are
+ * model spreads a phrase's joint effect thinly over LIME's slopes). With the model at hand, a decisive reason
+ * is confirmed by removing it from the text (DEFAULT_REMOVAL_CHECK: the prediction changes or loses more than
+ * 0.75 of its margin), so a reason the rest of the text makes unnecessary does not condemn the prediction. Function words are
  * never keywords, and neutral in the verdict unless the model leans on one for the class
  * (DEFAULT_FUNCTION_WORD_LEAN); classes are described as in `toki-cluster` (WordNet, and the user's
  * `classDescriptions`).
@@ -281,6 +306,7 @@ export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   cooccurrence: DEFAULT_COOCCURRENCE,
   functionWordLean: DEFAULT_FUNCTION_WORD_LEAN,
   decisiveShare: DEFAULT_DECISIVE_SHARE,
+  removalCheck: DEFAULT_REMOVAL_CHECK,
 });
 
 /**
@@ -352,6 +378,8 @@ export function checkOracle(c: OracleConfig): void {
     throw bad('decisiveWords', 'a positive integer', c.decisiveWords);
   if (c.decisiveShare != null && !(c.decisiveShare > 0 && c.decisiveShare <= 1))
     throw bad('decisiveShare', 'a share in (0, 1], or null', c.decisiveShare);
+  if (c.removalCheck != null && !(typeof c.removalCheck === 'number' && c.removalCheck > 0 && c.removalCheck <= 1))
+    throw bad('removalCheck', 'a share of the margin in (0, 1], or null', c.removalCheck);
   if (typeof c.functionWordsNeverKeywords !== 'boolean')
     throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
   if (c.functionWordLean != null && !(c.functionWordLean > 0 && c.functionWordLean <= 1))

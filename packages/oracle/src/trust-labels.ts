@@ -14,10 +14,12 @@ import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { marginOf, verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
 import { groupedWeights } from './reason-groups.js';
+import { removalConfirms, removalOutcomes, type RemovalCase, type RemovalOutcome } from './removal-check.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import {
   categoryWords,
   checkUnrelatedCategories,
+  coveringSpans,
   type CategoryReason,
   type UnrelatedCategory,
 } from './unrelated-categories.js';
@@ -61,6 +63,11 @@ export interface TrustLabel {
    * explanation's supporting weight (`by: 'share'`), whichever is smaller.
    */
   readonly decisive?: DecisiveReason;
+  /**
+   * With OracleConfig.removalCheck and the model given: the heaviest reason whose weight exceeded the bound
+   * but whose removal left the prediction standing, so the verdict stayed trustworthy.
+   */
+  readonly overruled?: DecisiveReason;
 }
 
 /** The reason that made a `decisive-word` verdict untrustworthy (TrustLabel.decisive). */
@@ -69,6 +76,12 @@ export interface DecisiveReason {
   readonly weight: number;
   readonly bound: number;
   readonly by: 'margin' | 'share';
+  /**
+   * With OracleConfig.removalCheck and the model given: what the model predicts once every occurrence of
+   * the reason's words is removed from the text (the class and its probability). Absent when the verdict
+   * was decided by the weights alone.
+   */
+  readonly without?: { readonly predicted: string; readonly probability: number };
 }
 
 export interface LabelOptions {
@@ -86,6 +99,13 @@ export interface LabelOptions {
    * default: the paper's oracle.
    */
   readonly unrelatedCategories?: readonly UnrelatedCategory[];
+  /**
+   * The model the explanations are of. With OracleConfig.removalCheck (the default `toki`'s), a reason the
+   * weights call decisive is removed from the text and the model asked again: the prediction is untrustworthy
+   * only when it changes (one batched model call for all such reasons). Without it the weights alone decide.
+   * labelPredictions passes its classifier.
+   */
+  readonly classifier?: Classifier;
 }
 
 /**
@@ -131,8 +151,11 @@ export async function labelExplanations(
   for (const [label, index] of perClass)
     r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
 
+  const loss = store.oracle.removalCheck ?? null;
+  const checker = loss !== null ? options.classifier : undefined;
+  const pending: { at: number; case: RemovalCase; reasons: DecisiveReason[]; margin: number }[] = [];
   // with function words never keywords, they are neutral (neither excuse nor condemn a decision) unless the model leans on them
-  return explanations.map((e, i) => {
+  const labels = explanations.map((e, i): TrustLabel => {
     const c = e.predictedLabel;
     const ci = store.labels.indexOf(c);
     const confidence = e.probabilities && ci >= 0 && ci < e.probabilities.length ? e.probabilities[ci] : undefined;
@@ -195,6 +218,20 @@ export async function labelExplanations(
     const heaviest = heaviestSum(groups, n);
     const bound = shareBound(store, ws);
     const trustworthy = verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, heaviest, bound);
+    const decisive = trustworthy ? {} : decisiveReason(store.oracle.verdictRule, groups, n, heaviest, bound, e, ci);
+    if (checker && decisive.decisive) {
+      const reasons = reasonsOverBound(groups, n, decisive.decisive);
+      // a category is one reason wherever it occurs: its removal takes every occurrence, not only the explained words
+      const spans = reasons.map((x) =>
+        x.words.some((w) => ofCategory?.has(w)) ? coveringSpans(e.text, c, new Set(x.words), categories) : [],
+      );
+      pending.push({
+        at: i,
+        case: { text: e.text, predicted: checker.labels.indexOf(c), reasons: reasons.map((x) => x.words), spans },
+        reasons,
+        margin: marginOf(e.probabilities!, ci),
+      });
+    }
     return {
       ...base,
       verdict: trustworthy ? 'trustworthy' : 'untrustworthy',
@@ -203,9 +240,44 @@ export async function labelExplanations(
       related,
       unrelated,
       ...(ofCategory ? categoryReasons(unrelated, ofCategory, categories) : {}),
-      ...(trustworthy ? {} : decisiveReason(store.oracle.verdictRule, groups, n, heaviest, bound, e, ci)),
+      ...decisive,
     };
   });
+  if (!checker || pending.length === 0) return labels;
+  const outcomes = await removalOutcomes(
+    checker,
+    pending.map((p) => p.case),
+  );
+  const withOutcome = (r: DecisiveReason, o: RemovalOutcome): DecisiveReason => ({
+    ...r,
+    without: { predicted: checker.labels[o.predicted], probability: o.probability },
+  });
+  pending.forEach((p, j) => {
+    const flipped = outcomes[j].findIndex((o) => removalConfirms(o, p.margin, loss!));
+    const { decisive: _, ...rest } = labels[p.at];
+    labels[p.at] =
+      flipped >= 0
+        ? { ...rest, decisive: withOutcome(p.reasons[flipped], outcomes[j][flipped]) }
+        : { ...rest, verdict: 'trustworthy', overruled: withOutcome(p.reasons[0], outcomes[j][0]) };
+  });
+  return labels;
+}
+
+/**
+ * The reasons a removal check tries for one untrustworthy `decisive-word` verdict, heaviest first: each
+ * reason heavier than the verdict's bound alone, or — when OracleConfig.decisiveWords sums n > 1 reasons —
+ * the n heaviest together, as the verdict weighed them.
+ */
+function reasonsOverBound(
+  groups: readonly { readonly words: readonly string[]; readonly weight: number }[],
+  n: number,
+  decisive: DecisiveReason,
+): DecisiveReason[] {
+  if (n > 1) return [decisive];
+  return [...groups]
+    .sort((a, b) => b.weight - a.weight)
+    .filter((g) => g.weight > decisive.bound)
+    .map((g) => ({ words: [...g.words], weight: g.weight, bound: decisive.bound, by: decisive.by }));
 }
 
 /**
@@ -345,7 +417,7 @@ export async function labelPredictions(
     tolerant,
     toExplain.map((i) => texts[i]),
     truth ? toExplain.map((i) => truth[i]) : undefined,
-    options,
+    { ...options, classifier: options.classifier ?? classifier },
     toExplain.map((i) => predicted[i]),
   );
   toExplain.forEach((i, j) => (out[i] = labelled[j]));

@@ -82,3 +82,27 @@ export function categoryWords(
   for (const w of outside) out.delete(w);
   return out;
 }
+
+/**
+ * The spans of every category (not one of the predicted class's related ones) that covers an occurrence of
+ * one of `words` in `text` — what removing those words as a category reason takes with them. A token can
+ * lie in several categories (an e-mail address inside a mail's header block, a year among the numbers);
+ * categoryWords names only the first, but the reason's removal must take each kind whole, as the header
+ * block goes whole when one of its words is the reason.
+ */
+export function coveringSpans(
+  text: string,
+  predictedClass: string,
+  words: ReadonlySet<string>,
+  categories: readonly UnrelatedCategory[],
+): { readonly start: number; readonly end: number }[] {
+  const at = tokenize(text).filter((t) => words.has(normalizeWord(t.text)));
+  if (at.length === 0) return [];
+  const out: { start: number; end: number }[] = [];
+  for (const c of categories) {
+    if (c.relatedClasses?.includes(predictedClass)) continue;
+    const spans = c.spans(text);
+    if (spans.some((s) => at.some((t) => s.start < t.end && s.end > t.start))) out.push(...spans);
+  }
+  return out;
+}

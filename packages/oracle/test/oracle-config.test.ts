@@ -115,6 +115,8 @@ describe('named configurations', () => {
       functionWordLean: 0.5,
       // issue 48, sixth round: a reason carrying half the explanation's supporting weight is decisive too
       decisiveShare: 0.5,
+      // issue 48, seventh round: a decisive reason is confirmed by removing it (prediction changed or 0.75 of its margin lost)
+      removalCheck: 0.75,
     });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,
