@@ -130,11 +130,13 @@ export function namedOracle(
         embeddings,
         mode: 'toki',
         unrelatedCategories: cats,
+        classifier: ctx.classifier,
       });
       const ablated = await labelTolerant(store, explanations, texts, labels, {
         embeddings,
         mode: 'toki-ki-ablated',
         unrelatedCategories: cats,
+        classifier: ctx.classifier,
       });
       return { store, embeddings, toki, ablated, keywordSeconds };
     },
@@ -158,7 +160,8 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+flD` (… except those the
  * model leans on for a class by a pool-share difference ≥ D: OracleConfig.functionWordLean; `+nofl` every
  * function word neutral), `+shS` (one unrelated reason carrying a share ≥ S of the explanation's supporting
- * weight is decisive: OracleConfig.decisiveShare; `+nosh` half the margin alone), `BASE+tcX` (the
+ * weight is decisive: OracleConfig.decisiveShare; `+nosh` half the margin alone), `+rmL` / `+norm` (a decisive reason
+ * confirmed when removing it costs more than L of the margin: OracleConfig.removalCheck), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
  * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
  * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
@@ -198,6 +201,8 @@ export function candidateOracle(name: string): OracleConfig {
     else if (/^vw\d+$/.test(m) && Number(m.slice(2)) >= 1)
       config = { ...config, verdictRule: 'decisive-word', decisiveWords: Number(m.slice(2)) };
     else if (/^sh\d+(\.\d+)?$/.test(m)) config = { ...config, decisiveShare: Number(m.slice(2)) };
+    else if (/^rm\d+(\.\d+)?$/.test(m)) config = { ...config, removalCheck: Number(m.slice(2)) };
+    else if (m === 'norm') config = { ...config, removalCheck: null };
     else if (m === 'nosh') config = { ...config, decisiveShare: null };
     else if (m === 'nopg') config = { ...config, cooccurrence: null };
     else if (/^pg\d+(\.\d+)?$/.test(m))
@@ -217,7 +222,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }
