@@ -36,6 +36,11 @@ export interface AuditedPrediction {
    * and the bound they exceeded — half the margin, or half the explanation's supporting weight (`by`).
    */
   readonly decisive?: DecisiveReason;
+  /**
+   * A trustworthy prediction whose heaviest unrelated reason outweighed the bound but whose removal from the
+   * text left the prediction standing (TOKI's removal check): the reason, and what the model predicts without it.
+   */
+  readonly overruled?: DecisiveReason;
   /** The explanation's words and weights towards the predicted label (LIME). */
   readonly features: readonly FeatureWeight[];
   /** LIME samples the explanation used, under `--audit-mode fast` (verdict-aware sampling); absent in exact mode (all `--samples`). */
@@ -159,6 +164,11 @@ export interface AuditSummary {
    * from before it.
    */
   readonly untrustworthyByBound?: Readonly<Record<DecisiveReason['by'], number>>;
+  /**
+   * Trustworthy predictions whose unrelated reason outweighed the bound but that keep their class once the
+   * reason is removed from the text (TOKI's removal check); absent in summaries from before it.
+   */
+  readonly overruledByRemoval?: number;
   readonly pools: Record<
     string,
     {

@@ -287,6 +287,7 @@ export async function labelRows(
     embeddings,
     trueLabels,
     unrelatedCategories: context.unrelatedCategories,
+    classifier,
   });
   const k = labels.length;
   return tested.map((r, i) => {
@@ -307,6 +308,7 @@ export async function labelRows(
       ...flaggedWhy(store, labels[p], v),
       ...(v.categories ? { categories: v.categories } : {}),
       ...(v.decisive ? { decisive: v.decisive } : {}),
+      ...(v.overruled ? { overruled: v.overruled } : {}),
       features: explanations[i].features.map((f) => ({ word: f.word, weight: f.weight })),
       ...(v.samples !== undefined ? { samples: v.samples } : {}),
       ...(r.trustworthy !== undefined ? { trustworthy: r.trustworthy } : {}),
@@ -358,12 +360,15 @@ export function verdictCounts(predictions: readonly AuditedPrediction[]): {
   untrustworthyShare: number | null;
   untrustworthyByCategory: Record<string, number>;
   untrustworthyByBound: Record<DecisiveReason['by'], number>;
+  overruledByRemoval: number;
 } {
   const counts: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
   const byCategory: Record<string, number> = {};
   const byBound: Record<DecisiveReason['by'], number> = { margin: 0, share: 0 };
+  let overruled = 0;
   for (const p of predictions) {
     counts[p.verdict]++;
+    if (p.overruled) overruled++;
     if (p.verdict !== 'untrustworthy') continue;
     for (const c of p.categories ?? []) byCategory[c.category] = (byCategory[c.category] ?? 0) + 1;
     if (p.decisive) byBound[p.decisive.by]++;
@@ -374,6 +379,7 @@ export function verdictCounts(predictions: readonly AuditedPrediction[]): {
     untrustworthyShare: judged ? counts.untrustworthy / judged : null,
     untrustworthyByCategory: byCategory,
     untrustworthyByBound: byBound,
+    overruledByRemoval: overruled,
   };
 }
 
@@ -533,6 +539,7 @@ export async function runAudit(
     untrustworthyShare,
     untrustworthyByCategory,
     untrustworthyByBound,
+    overruledByRemoval,
   } = verdictCounts(predictions);
   const summary: ProbedSummary = {
     format: 'xtrust-audit',
@@ -557,6 +564,7 @@ export async function runAudit(
     untrustworthyShare,
     untrustworthyByCategory,
     untrustworthyByBound,
+    overruledByRemoval,
     pools: poolsOf(store, 40),
     confidence: confidenceBuckets(predictions, labels.length),
     comparison: compareWithTruth(predictions, settings.thetaConf),

@@ -11,6 +11,30 @@ export function boundSentence(bound: Readonly<Record<DecisiveReason['by'], numbe
  * prediction's decisive reason, its weight and the bound it exceeded (the CLI's oracles share at one half).
  */
 export function decisiveSentence(d: DecisiveReason): string {
+  return `decisive: ${weighSentence(d)}${withoutClause(d)}`;
+}
+
+/**
+ * "survives removal: header, received weigh 0.402 > 0.210, half the explanation's weight; without them:
+ * ham (0.97)": a trustworthy prediction whose unrelated reason outweighed the bound but whose removal from the
+ * text left the prediction standing (TOKI's removal check).
+ */
+export function overruledSentence(d: DecisiveReason): string {
+  return `survives removal: ${weighSentence(d)}${withoutClause(d)}`;
+}
+
+/** How many trustworthy predictions the removal check kept (none: no line). */
+export function overruledLine(n: number | undefined): string | null {
+  if (!n) return null;
+  return `${n} leaned on unrelated words above the bound but keep their class once those words are removed: trustworthy (removal check)`;
+}
+
+function weighSentence(d: DecisiveReason): string {
   const what = d.by === 'margin' ? 'half the margin to the runner-up' : "half the explanation's weight";
-  return `decisive: ${d.words.join(', ')} ${d.words.length === 1 ? 'weighs' : 'weigh'} ${d.weight.toFixed(3)} > ${d.bound.toFixed(3)}, ${what}`;
+  return `${d.words.join(', ')} ${d.words.length === 1 ? 'weighs' : 'weigh'} ${d.weight.toFixed(3)} > ${d.bound.toFixed(3)}, ${what}`;
+}
+
+function withoutClause(d: DecisiveReason): string {
+  const w = d.without;
+  return w ? `; without ${d.words.length === 1 ? 'it' : 'them'}: ${w.predicted} (${w.probability.toFixed(2)})` : '';
 }

@@ -1,5 +1,5 @@
 import type { AuditedPrediction, AuditSummary } from './audit-records.js';
-import { boundSentence } from './decisive-text.js';
+import { boundSentence, overruledLine } from './decisive-text.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
 import { leanedSentence, relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
 import { probeLines, type ProbedSummary } from './report/probes.js';
@@ -119,7 +119,7 @@ export function groundTruthLines(s: AuditSummary): string[] {
  * half the explanation's weight (none when no verdict named its decisive reason).
  */
 export function categoryVerdictLines(
-  s: Pick<AuditSummary, 'untrustworthyByCategory' | 'untrustworthyByBound' | 'verdicts'>,
+  s: Pick<AuditSummary, 'untrustworthyByCategory' | 'untrustworthyByBound' | 'overruledByRemoval' | 'verdicts'>,
 ): string[] {
   const lines: string[] = [];
   const by = Object.entries(s.untrustworthyByCategory ?? {}).sort((a, b) => b[1] - a[1]);
@@ -129,6 +129,8 @@ export function categoryVerdictLines(
     );
   const bound = s.untrustworthyByBound;
   if (bound && bound.margin + bound.share > 0) lines.push(`  decided by: ${boundSentence(bound)}`);
+  const overruled = overruledLine(s.overruledByRemoval);
+  if (overruled) lines.push(`  ${overruled}`);
   return lines;
 }
 

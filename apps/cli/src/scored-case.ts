@@ -176,6 +176,7 @@ export async function runScoredCase(
     embeddings,
     trueLabels: cases.map((c) => c.label),
     unrelatedCategories: inputs.unrelatedCategories,
+    classifier: model,
   });
   const toki = Uint8Array.from(labels, (l) => (l.verdict === 'trustworthy' ? 1 : 0));
   const probs = await predictAll(model, texts);

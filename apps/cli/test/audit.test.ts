@@ -228,6 +228,24 @@ describe('xtrust audit on a saved model and CSV files', () => {
     expect(audit.summary.untrustworthyByBound).toEqual(counted);
   });
 
+  it('confirms each decisive reason by removing it: the prediction changes or loses > 0.75 of its margin', () => {
+    const audited = readJsonl(join(runDir, 'predictions.jsonl'));
+    // two classes: the margin of the predicted class is 2p − 1, before and without the reason's words
+    const keeps = (p: { predicted: string; confidence: number }, w: { predicted: string; probability: number }) =>
+      w.predicted === p.predicted && 2 * w.probability - 1 >= 0.25 * (2 * p.confidence - 1);
+    let overruled = 0;
+    for (const p of audited) {
+      if (p.verdict === 'untrustworthy') expect(keeps(p, p.decisive.without)).toBe(false);
+      if (!p.overruled) continue;
+      overruled++;
+      expect(p.verdict).toBe('trustworthy');
+      expect(p.overruled.weight).toBeGreaterThan(p.overruled.bound);
+      expect(keeps(p, p.overruled.without)).toBe(true);
+    }
+    expect(audited.some((p) => p.decisive?.without)).toBe(true);
+    expect(audit.summary.overruledByRemoval).toBe(overruled);
+  });
+
   it('xtrust label --unlabelled labels every prediction of texts without labels', async () => {
     const texts = join(fx.dir, 'incoming.txt');
     writeFileSync(texts, 'free money offer, click here now\nthe meeting moved to thursday, see the agenda\n');

@@ -387,6 +387,51 @@ describe("an untrustworthy prediction's decisive reason", () => {
     });
     expect(byMargin).toContain('decisive: kettle weighs 0.300 &gt; 0.250, half the margin to the runner-up');
   });
+
+  it('says what the model predicts without a confirmed reason, and shows the reasons a prediction survives', async () => {
+    const { renderReport } = await import('../src/report/render.js');
+    const files = { runDir: 'r', report: 'r/report.html', summary: 'r/summary.json', predictions: '', keywords: '' };
+    const base = minimalSummary({ a: { className: 'a', explanations: 2, keywords: [], spurious: [] } });
+    const s = { ...base, verdicts: { ...base.verdicts, trustworthy: 4, untrustworthy: 1 }, overruledByRemoval: 3 };
+    const line =
+      '  3 leaned on unrelated words above the bound but keep their class once those words are removed: trustworthy (removal check)';
+    expect(formatAudit(s, files as never)).toContain(line);
+    expect(formatAudit({ ...s, overruledByRemoval: 0 }, files as never)).not.toContain('removal check');
+    const flagged: AuditedPrediction = {
+      ...prediction(0.99, 'untrustworthy', undefined, 0, 0.36),
+      text: 'keep calm and carry on',
+      related: [],
+      unrelated: ['calm', 'keep'],
+      decisive: {
+        words: ['calm', 'keep'],
+        weight: 0.356,
+        bound: 0.19,
+        by: 'share',
+        without: { predicted: 'b', probability: 0.874 },
+      },
+    };
+    const kept: AuditedPrediction = {
+      ...prediction(0.98, 'trustworthy', undefined, 0, 0.3),
+      text: 'From: x\n\nhello',
+      related: ['hello'],
+      unrelated: ['from'],
+      overruled: {
+        words: ['from'],
+        weight: 0.3,
+        bound: 0.2,
+        by: 'margin',
+        without: { predicted: 'a', probability: 0.97 },
+      },
+    };
+    const html = renderReport({ summary: s, predictions: [flagged, kept] });
+    expect(html).toContain(
+      'decisive: calm, keep weigh 0.356 &gt; 0.190, half the explanation&#39;s weight; without them: b (0.87)',
+    );
+    expect(html).toContain(
+      'survives removal: from weighs 0.300 &gt; 0.200, half the margin to the runner-up; without it: a (0.97)',
+    );
+    expect(html).toContain('3 leaned on unrelated words above the bound but keep their class');
+  });
 });
 
 /** A summary of classes a and b with the given pools and nothing else of note. */

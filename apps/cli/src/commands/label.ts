@@ -103,10 +103,18 @@ export async function runLabel(options: LabelOptions, progress = new Progress(un
     verdictSampling: verdictSamplingOf(auditMode),
     unrelatedCategories: unrelatedCategoriesOf(options.unrelatedCategories),
   });
-  const { counts, untrustworthyShare, untrustworthyByCategory, untrustworthyByBound } = verdictCounts(predictions);
+  const { counts, untrustworthyShare, untrustworthyByCategory, untrustworthyByBound, overruledByRemoval } =
+    verdictCounts(predictions);
   const file = run.writeFile('labels.jsonl', toJsonl(predictions.map(({ features: _f, ...p }) => p)));
   run.complete();
-  return { verdicts: counts, untrustworthyShare, untrustworthyByCategory, untrustworthyByBound, labels: file };
+  return {
+    verdicts: counts,
+    untrustworthyShare,
+    untrustworthyByCategory,
+    untrustworthyByBound,
+    overruledByRemoval,
+    labels: file,
+  };
 }
 
 /** Registers `xtrust label`. */

@@ -4,7 +4,7 @@ import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { classColour, highlightText, markSubstitutions } from './highlight.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from '../ground-truth-text.js';
 import { probesSection, type ProbedSummary } from './probes.js';
-import { boundSentence, decisiveSentence } from '../decisive-text.js';
+import { boundSentence, decisiveSentence, overruledLine, overruledSentence } from '../decisive-text.js';
 
 /** One attack example for the report: the text before and after, and what the model said. */
 export interface AttackExample {
@@ -84,7 +84,7 @@ ${model}
     s.untrustworthyByBound && s.untrustworthyByBound.margin + s.untrustworthyByBound.share > 0
       ? `; untrustworthy decided by: ${escapeHtml(boundSentence(s.untrustworthyByBound))}`
       : ''
-  }</td></tr>
+  }${s.overruledByRemoval ? `; ${escapeHtml(overruledLine(s.overruledByRemoval)!)}` : ''}</td></tr>
 <tr><th>settings</th><td>${escapeHtml(`explainer ${s.settings.explainer} (${s.settings.samples} samples, top ${s.settings.topK} words), oracle ${s.settings.oracle ?? 'toki'}, keyword identification on ${s.settings.trainSample} training texts, θ_dist ${s.settings.thetaDist}, ${s.settings.embeddings.map((e) => `${e.name} θ_relate ${e.thetaRelate.toFixed(3)}`).join(', ')}, seed ${s.settings.seed}${s.settings.unrelatedCategories ? `, no reason for any class: ${s.settings.unrelatedCategories.length ? s.settings.unrelatedCategories.join(', ') : 'no token category'}` : ''}`)}</td></tr>
 <tr><th>time</th><td>keywords ${num(s.seconds.keywords, 1)} s, labelling ${num(s.seconds.labelling, 1)} s</td></tr>
 </tbody></table></section>`;
@@ -154,7 +154,7 @@ function predictionsSection(s: AuditSummary, all: readonly AuditedPrediction[], 
         p.trustworthy === undefined ? '' : ` · ground truth <b>${p.trustworthy ? 'trustworthy' : 'untrustworthy'}</b>`;
       const words =
         p.verdict === 'trustworthy' || p.verdict === 'untrustworthy'
-          ? `<div class="words">related: ${p.related.map((w) => `<span class="rel">${escapeHtml(w)}</span>`).join(' ') || '–'} · unrelated: ${p.unrelated.map((w) => `<span class="unr"${p.why?.[w] ? ` title="${escapeHtml(p.why[w])}"` : ''}>${escapeHtml(w)}</span>`).join(' ') || '–'} · IS<sub>rel</sub> ${num(p.isRel)} / IS<sub>unr</sub> ${num(p.isUnr)}${p.decisive ? ` · ${escapeHtml(decisiveSentence(p.decisive))}` : ''}</div>`
+          ? `<div class="words">related: ${p.related.map((w) => `<span class="rel">${escapeHtml(w)}</span>`).join(' ') || '–'} · unrelated: ${p.unrelated.map((w) => `<span class="unr"${p.why?.[w] ? ` title="${escapeHtml(p.why[w])}"` : ''}>${escapeHtml(w)}</span>`).join(' ') || '–'} · IS<sub>rel</sub> ${num(p.isRel)} / IS<sub>unr</sub> ${num(p.isUnr)}${p.decisive ? ` · ${escapeHtml(decisiveSentence(p.decisive))}` : ''}${p.overruled ? ` · ${escapeHtml(overruledSentence(p.overruled))}` : ''}</div>`
           : p.reason
             ? `<div class="words muted">${escapeHtml(p.reason)}</div>`
             : '';
