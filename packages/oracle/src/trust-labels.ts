@@ -78,8 +78,8 @@ export interface DecisiveReason {
   readonly by: 'margin' | 'share';
   /**
    * With OracleConfig.removalCheck and the model given: what the model predicts once every occurrence of
-   * the reason's words is removed from the text (the class and its probability). Absent when the verdict
-   * was decided by the weights alone.
+   * the reason's words, and of each unrelated category covering one of them, is removed from the text (the
+   * class and its probability). Absent when the verdict was decided by the weights alone.
    */
   readonly without?: { readonly predicted: string; readonly probability: number };
 }
@@ -102,8 +102,8 @@ export interface LabelOptions {
   /**
    * The model the explanations are of. With OracleConfig.removalCheck (the default `toki`'s), a reason the
    * weights call decisive is removed from the text and the model asked again: the prediction is untrustworthy
-   * only when it changes (one batched model call for all such reasons). Without it the weights alone decide.
-   * labelPredictions passes its classifier.
+   * only when that changes it or costs more than the configured share of its margin (one batched model call
+   * for all such reasons). Without it the weights alone decide. labelPredictions passes its classifier.
    */
   readonly classifier?: Classifier;
 }
@@ -253,11 +253,11 @@ export async function labelExplanations(
     without: { predicted: checker.labels[o.predicted], probability: o.probability },
   });
   pending.forEach((p, j) => {
-    const flipped = outcomes[j].findIndex((o) => removalConfirms(o, p.margin, loss!));
+    const confirmed = outcomes[j].findIndex((o) => removalConfirms(o, p.margin, loss!));
     const { decisive: _, ...rest } = labels[p.at];
     labels[p.at] =
-      flipped >= 0
-        ? { ...rest, decisive: withOutcome(p.reasons[flipped], outcomes[j][flipped]) }
+      confirmed >= 0
+        ? { ...rest, decisive: withOutcome(p.reasons[confirmed], outcomes[j][confirmed]) }
         : { ...rest, verdict: 'trustworthy', overruled: withOutcome(p.reasons[0], outcomes[j][0]) };
   });
   return labels;
