@@ -3,7 +3,7 @@
 // slopes of a linear fit where about half the words are missing; on a saturated prediction a reason can
 // carry most of that fit (or more than half the margin) and still leave the prediction standing when it is
 // removed from the whole text — the rest of the text decides it too (a mail's header block and its body).
-import { argmaxRow, tokenize, type Classifier } from '@xtrust/core';
+import { argmaxRow, checkProbabilities, tokenize, type Classifier } from '@xtrust/core';
 import { marginOf } from './verdict-sampling.js';
 import { normalizeWord } from './word-pool.js';
 
@@ -80,7 +80,7 @@ export async function removalOutcomes(
   const k = classifier.labels.length;
   for (let b = 0; b < texts.length; b += batchSize) {
     const part = texts.slice(b, b + batchSize);
-    const p = await classifier.predictProba(part);
+    const p = checkProbabilities(await classifier.predictProba(part), part.length, k, 'classifier.predictProba');
     for (let r = 0; r < part.length; r++) {
       const { i, j } = owner[b + r];
       const top = argmaxRow(p, r, k);

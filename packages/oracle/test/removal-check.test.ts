@@ -97,6 +97,15 @@ describe('removalOutcomes', () => {
   });
 });
 
+describe('removalOutcomes on a bad model', () => {
+  it('refuses probabilities of the wrong shape or not summing to 1, naming the call', async () => {
+    const bad: Classifier = { labels: ['a', 'b'], predictProba: async (t) => new Float32Array(t.length * 2).fill(NaN) };
+    await expect(removalOutcomes(bad, [{ text: 'x y', predicted: 0, reasons: [['x']] }])).rejects.toThrow(
+      /classifier\.predictProba/,
+    );
+  });
+});
+
 describe('labelExplanations with the removal check (OracleConfig.removalCheck)', () => {
   it('keeps a decisive reason whose removal changes the prediction, and says what the model predicts without it', async () => {
     // "banana apple": 2 − 0.5 → computer; without banana −0.5 → fruit
