@@ -4,6 +4,8 @@
 // carry most of that fit (or more than half the margin) and still leave the prediction standing when it is
 // removed from the whole text — the rest of the text decides it too (a mail's header block and its body).
 import { argmaxRow, checkProbabilities, tokenize, type Classifier } from '@xtrust/core';
+import { PerturbedTexts, textFeatures } from '@xtrust/explainers';
+import { tokensInSpans } from './unrelated-categories.js';
 import { marginOf } from './verdict-sampling.js';
 import { normalizeWord } from './word-pool.js';
 
@@ -16,23 +18,15 @@ export interface TextSpan {
 /**
  * `text` with every occurrence of `words` removed (compared as decisionWords compares them, lower-cased)
  * and every token overlapping one of `spans` (a category's occurrences: a header block, a URL), the
- * separators around them kept — LIME's bag-of-words removal (the reference's `inverse_removing`).
+ * separators around them kept — built by LIME's own perturbation builder (@xtrust/explainers
+ * PerturbedTexts, the reference's `inverse_removing`), so a removal here is one LIME's rows make.
  */
 export function textWithout(text: string, words: ReadonlySet<string>, spans: readonly TextSpan[] = []): string {
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  let out = '';
-  let last = 0;
-  let s = 0;
-  for (const tok of tokenize(text)) {
-    while (s < sorted.length && sorted[s].end <= tok.start) s++;
-    let inSpan = false;
-    // spans may overlap: scan those starting before the token ends
-    for (let u = s; u < sorted.length && sorted[u].start < tok.end && !inSpan; u++) inSpan = sorted[u].end > tok.start;
-    if (!inSpan && !words.has(normalizeWord(tok.text))) continue;
-    out += text.slice(last, tok.start);
-    last = tok.end;
-  }
-  return out + text.slice(last);
+  const tokens = tokenize(text);
+  if (tokens.length === 0) return text;
+  const keep = tokensInSpans(tokens, spans);
+  for (let t = 0; t < tokens.length; t++) keep[t] = keep[t] || words.has(normalizeWord(tokens[t].text)) ? 0 : 1;
+  return new PerturbedTexts(textFeatures(text, false), null).build(keep, 0);
 }
 
 /** One prediction whose candidate reasons are to be removed, each alone, heaviest first. */

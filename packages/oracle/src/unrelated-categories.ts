@@ -58,20 +58,8 @@ export function categoryWords(
   // category of each token (−1 none), first listed category first
   const of = new Int32Array(tokens.length).fill(-1);
   for (const { c, k } of applied) {
-    const spans = [...c.spans(text)].sort((a, b) => a.start - b.start);
-    if (spans.length === 0) continue;
-    // tokens and spans are both sorted by start: one merge pass
-    let s = 0;
-    for (let t = 0; t < tokens.length; t++) {
-      const tok = tokens[t];
-      while (s < spans.length && spans[s].end <= tok.start) s++;
-      // a later span may still start before this token ends when spans overlap: scan them
-      for (let u = s; u < spans.length && spans[u].start < tok.end; u++)
-        if (spans[u].end > tok.start) {
-          if (of[t] < 0) of[t] = k;
-          break;
-        }
-    }
+    const inside = tokensInSpans(tokens, c.spans(text));
+    for (let t = 0; t < tokens.length; t++) if (inside[t] && of[t] < 0) of[t] = k;
   }
   const outside = new Set<string>();
   tokens.forEach((tok, t) => {
@@ -96,13 +84,40 @@ export function coveringSpans(
   words: ReadonlySet<string>,
   categories: readonly UnrelatedCategory[],
 ): { readonly start: number; readonly end: number }[] {
-  const at = tokenize(text).filter((t) => words.has(normalizeWord(t.text)));
+  const tokens = tokenize(text);
+  const at = tokens.flatMap((t, i) => (words.has(normalizeWord(t.text)) ? [i] : []));
   if (at.length === 0) return [];
   const out: { start: number; end: number }[] = [];
   for (const c of categories) {
     if (c.relatedClasses?.includes(predictedClass)) continue;
     const spans = c.spans(text);
-    if (spans.some((s) => at.some((t) => s.start < t.end && s.end > t.start))) out.push(...spans);
+    const inside = tokensInSpans(tokens, spans);
+    if (at.some((i) => inside[i])) out.push(...spans);
   }
   return out;
+}
+
+/**
+ * For tokens in text order, 1 where the token overlaps one of `spans` (any order, possibly overlapping):
+ * one merge pass over both sorted by start.
+ */
+export function tokensInSpans(
+  tokens: readonly { readonly start: number; readonly end: number }[],
+  spans: readonly { readonly start: number; readonly end: number }[],
+): Uint8Array {
+  const inside = new Uint8Array(tokens.length);
+  if (spans.length === 0) return inside;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let s = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const tok = tokens[t];
+    while (s < sorted.length && sorted[s].end <= tok.start) s++;
+    // a later span may still start before this token ends when spans overlap: scan them
+    for (let u = s; u < sorted.length && sorted[u].start < tok.end; u++)
+      if (sorted[u].end > tok.start) {
+        inside[t] = 1;
+        break;
+      }
+  }
+  return inside;
 }
