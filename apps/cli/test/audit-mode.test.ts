@@ -79,17 +79,24 @@ beforeAll(async () => {
 }, 300_000);
 
 /**
- * The predictions whose verdicts differ between two runs, each checked to be a near-tie: the run that calls it
- * untrustworthy found its decisive reason within 1 % of its bound (on the fixture, one prediction's reason
- * weighs 0.05139 against a share bound of 0.05134 in the exact run — no sampling can settle that side). At most
- * one such prediction of the 40.
+ * The predictions whose verdicts differ between two runs, each checked to be one of two kinds of tie. A
+ * weights near-tie: the run that calls it untrustworthy found its decisive reason within 1 % of its bound (on
+ * the fixture, one prediction's reason weighs 0.05139 against a share bound of 0.05134 in the exact run — no
+ * sampling can settle that side). Or a removal tie: both runs found a reason over the bound and only the
+ * removal check parted them (confirmed in one, overruled in the other), because fewer samples put other words
+ * in the reason (on the fixture since issue 48's eighth round, *you, your* or *on* travel with the exact run's
+ * markup and header reasons, and removing them too costs the prediction more of its margin). At most 2 of the
+ * 40 (95 % equal: issue 49's bound on labels against exact).
  */
 function expectSameLabelsBarNearTies(a: any[], b: any[]): void {
   expect(a.map((p) => p.predicted)).toEqual(b.map((p) => p.predicted));
   const differ = a.map((_, i) => i).filter((i) => a[i].verdict !== b[i].verdict);
-  expect(differ.length).toBeLessThanOrEqual(1);
+  expect(differ.length).toBeLessThanOrEqual(2);
   const nearTie = (p: any) => p.decisive !== undefined && p.decisive.weight <= 1.01 * p.decisive.bound;
-  for (const i of differ) expect(nearTie(a[i]) || nearTie(b[i])).toBe(true);
+  const overBound = (p: any) => (p.decisive ?? p.overruled) !== undefined;
+  const removalTie = (x: any, y: any) =>
+    overBound(x) && overBound(y) && (x.overruled !== undefined) !== (y.overruled !== undefined);
+  for (const i of differ) expect(nearTie(a[i]) || nearTie(b[i]) || removalTie(a[i], b[i])).toBe(true);
 }
 
 describe('xtrust audit --audit-mode', () => {

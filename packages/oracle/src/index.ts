@@ -17,6 +17,7 @@ export {
   DEFAULT_MEANING,
   DEFAULT_COOCCURRENCE,
   DEFAULT_FUNCTION_WORD_LEAN,
+  DEFAULT_PHRASE_FUNCTION_WORD_LEAN,
   DEFAULT_DECISIVE_SHARE,
   DEFAULT_REMOVAL_CHECK,
   ORACLES,
@@ -85,7 +86,7 @@ export {
   type LabelOptions,
   type LabelPredictionsOptions,
 } from './trust-labels.js';
-export { groupedWeights } from './reason-groups.js';
+export { groupedWeights, groupedWithPhraseWords } from './reason-groups.js';
 export {
   textWithout,
   removalOutcomes,

@@ -176,8 +176,10 @@ const EMPTY_WORDS: ReadonlySet<string> = new Set();
  */
 export class KeywordStore {
   private readonly state = new Map<string, ClassState>();
-  /** leanedFunctionWords per class, dropped whenever the pools grow. */
+  /** Function words leaning by at least a lean, per lean and class, dropped whenever the pools grow. */
   private readonly leaned = new Map<string, ReadonlySet<string>>();
+  /** functionWordLeans per class, dropped whenever the pools grow. */
+  private readonly leans = new Map<string, ReadonlyMap<string, number>>();
 
   /**
    * The training corpus's per-class text frequencies (ClassCorpus), which the configuration's meaning test
@@ -425,10 +427,44 @@ export class KeywordStore {
    * difference, than of every other class's. Empty when the configuration sets no lean.
    */
   leanedFunctionWords(label: string): ReadonlySet<string> {
+    return this.functionWordsLeaningBy(label, this.oracle.functionWordLean ?? null);
+  }
+
+  /**
+   * The function words the model leans on for class `label` by at least OracleConfig.phraseFunctionWordLean
+   * but less than functionWordLean: they count in the class's verdicts only inside a reason that holds a
+   * word other than a function word (a phrase), never alone. Empty when the configuration sets no such lean.
+   */
+  phraseFunctionWords(label: string): ReadonlySet<string> {
+    const phrase = this.oracle.phraseFunctionWordLean ?? null;
+    const strong = this.oracle.functionWordLean ?? null;
+    if (phrase === null || (strong !== null && phrase >= strong)) return EMPTY_WORDS;
+    const leaned = this.leanedFunctionWords(label);
+    const out = new Set<string>();
+    for (const w of this.functionWordsLeaningBy(label, phrase)) if (!leaned.has(w)) out.add(w);
+    return out;
+  }
+
+  /** The function words whose pool-share lean towards `label` (leanOf) is at least `lean`, cached by lean. */
+  private functionWordsLeaningBy(label: string, lean: number | null): ReadonlySet<string> {
     this.requireLabel(label);
-    const lean = this.oracle.functionWordLean;
     if (lean == null || !this.oracle.functionWordsNeverKeywords) return EMPTY_WORDS;
-    const known = this.leaned.get(label);
+    const key = `${lean}\u0000${label}`;
+    const known = this.leaned.get(key);
+    if (known) return known;
+    const leans = this.functionWordLeans(label);
+    const out = new Set<string>();
+    for (const [w, l] of leans) if (l >= lean) out.add(w);
+    this.leaned.set(key, out);
+    return out;
+  }
+
+  /**
+   * Each pool function word's lean towards class `label`: its share of the class's pool explanations
+   * (count_c(w) / n_c, Eq. 2's pools) minus its largest share of another class's.
+   */
+  private functionWordLeans(label: string): ReadonlyMap<string, number> {
+    const known = this.leans.get(label);
     if (known) return known;
     const n = this.pools.explanations(label);
     const others = this.labels
@@ -437,21 +473,22 @@ export class KeywordStore {
         n: this.pools.explanations(l),
         counts: new Map(this.pools.entries(l).map((e) => [e.word, e.count])),
       }));
-    const out = new Set<string>();
+    const out = new Map<string, number>();
     if (n > 0)
       for (const e of this.pools.entries(label)) {
         if (!isFunctionWord(e.word)) continue;
         let most = 0;
         for (const o of others) most = Math.max(most, (o.counts.get(e.word) ?? 0) / o.n);
-        if (e.count / n - most >= lean) out.add(e.word);
+        out.set(e.word, e.count / n - most);
       }
-    this.leaned.set(label, out);
+    this.leans.set(label, out);
     return out;
   }
 
   /**
    * True when `word` weighs nothing either way in class `label`'s verdicts: a function word (when function
-   * words are never keywords) that the model does not lean on for the class (leanedFunctionWords).
+   * words are never keywords) that the model does not lean on for the class (leanedFunctionWords). A
+   * phrase function word (phraseFunctionWords) is neutral here too: the verdict counts it only inside a phrase.
    */
   isNeutralWord(label: string, word: string): boolean {
     return this.oracle.functionWordsNeverKeywords && isFunctionWord(word) && !this.leanedFunctionWords(label).has(word);
@@ -551,6 +588,7 @@ export class KeywordStore {
       }
       this.pools.add(e.predictedLabel, e, this.topK);
       this.leaned.clear();
+      this.leans.clear();
       touched.add(e.predictedLabel);
       added++;
     });

@@ -1,5 +1,6 @@
 // The reasons TOKI's decisive-word verdict weighs: a prediction's unrelated words grouped into the
 // reasons they form together (issue 48) — shared by the labelling and by verdict-aware sampling's statistic.
+import { isFunctionWord } from './function-words.js';
 import type { WordCooccurrence } from './word-cooccurrence.js';
 
 /**
@@ -48,4 +49,36 @@ export function groupedWeights(
     words,
     weight,
   }));
+}
+
+/**
+ * groupedWeights over the prediction's unrelated words `fs` and its phrase function words `inPhrase`
+ * (KeywordStore.phraseFunctionWords) together, each phrase function word kept only in a group that holds a
+ * word other than a function word: a planted *as a matter of* weighs whole, *you, your* alone weigh nothing.
+ * `kept` lists the phrase function words that stayed, for the verdict's unrelated words.
+ */
+export function groupedWithPhraseWords<F extends { readonly word: string; readonly weight: number }>(
+  fs: readonly F[],
+  inPhrase: readonly F[],
+  cooccurrence: WordCooccurrence | null,
+  ofCategory?: ReadonlyMap<string, number> | null,
+): { groups: { words: string[]; weight: number }[]; kept: F[] } {
+  if (inPhrase.length === 0) return { groups: groupedWeights(fs, cooccurrence, ofCategory), kept: [] };
+  const phrase = new Map(inPhrase.map((f) => [f.word, f]));
+  const weightOf = new Map(fs.map((f) => [f.word, f.weight]));
+  const kept: F[] = [];
+  const groups: { words: string[]; weight: number }[] = [];
+  for (const g of groupedWeights([...fs, ...inPhrase], cooccurrence, ofCategory)) {
+    if (g.words.some((w) => !isFunctionWord(w))) {
+      for (const w of g.words) {
+        const f = phrase.get(w);
+        if (f) kept.push(f);
+      }
+      groups.push(g);
+      continue;
+    }
+    const words = g.words.filter((w) => !phrase.has(w));
+    if (words.length > 0) groups.push({ words, weight: words.reduce((a, w) => a + weightOf.get(w)!, 0) });
+  }
+  return { groups, kept };
 }

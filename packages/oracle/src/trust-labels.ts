@@ -13,7 +13,7 @@ import type { KeywordStore } from './keyword-store.js';
 import type { VerdictRule } from './oracle-config.js';
 import { decisionWords, requireExplainsPrediction } from './word-pool.js';
 import { marginOf, verdictSampling, type VerdictSamplingOptions } from './verdict-sampling.js';
-import { groupedWeights } from './reason-groups.js';
+import { groupedWithPhraseWords } from './reason-groups.js';
 import { removalConfirms, removalOutcomes, type RemovalCase, type RemovalOutcome } from './removal-check.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import {
@@ -196,6 +196,8 @@ export async function labelExplanations(
     const related: FeatureWeight[] = [];
     const unrelated: FeatureWeight[] = [];
     const ofCategory = categories.length > 0 ? categoryWords(e.text, c, categories) : null;
+    const phraseWords = store.phraseFunctionWords(c);
+    const inPhrase: FeatureWeight[] = [];
     let isRel = 0;
     let isUnr = 0;
     for (const f of ws) {
@@ -204,7 +206,10 @@ export async function labelExplanations(
         isUnr += f.weight;
         continue;
       }
-      if (store.isNeutralWord(c, f.word)) continue;
+      if (store.isNeutralWord(c, f.word)) {
+        if (phraseWords.has(f.word)) inPhrase.push(f);
+        continue;
+      }
       if (rc[index.get(f.word)!] === 1) {
         related.push(f);
         isRel += f.weight;
@@ -213,7 +218,11 @@ export async function labelExplanations(
         isUnr += f.weight;
       }
     }
-    const groups = groupedWeights(unrelated, store.cooccurrence, ofCategory);
+    const { groups, kept } = groupedWithPhraseWords(unrelated, inPhrase, store.cooccurrence, ofCategory);
+    for (const f of kept) {
+      unrelated.push(f);
+      isUnr += f.weight;
+    }
     const n = store.oracle.decisiveWords ?? 1;
     const heaviest = heaviestSum(groups, n);
     const bound = shareBound(store, ws);

@@ -16,6 +16,7 @@ import type { VerdictRule } from './oracle-config.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import { normalizeWord } from './word-pool.js';
 import { categoryWords, type UnrelatedCategory } from './unrelated-categories.js';
+import { isFunctionWord } from './function-words.js';
 import { groupedWeights } from './reason-groups.js';
 
 /**
@@ -80,7 +81,8 @@ export interface VerdictSamplingOptions {
  * and the share of the counted words' summed weight; where the share is the smaller, every counted word's
  * features gain +share in the gradient. With `groupsOf` (the store's co-occurrence and the text's unrelated
  * categories, as labelExplanations groups them), the counted unrelated words are weighed in those groups, the
- * `decisiveWords` heaviest groups summed — the statistic then decides as the labelling will.
+ * `decisiveWords` heaviest groups summed — the statistic then decides as the labelling will. A word of role −2
+ * (KeywordStore.phraseFunctionWords) counts as unrelated only in a group holding a word other than a function word.
  */
 export function tokiStatistic(
   rule: VerdictRule,
@@ -111,22 +113,33 @@ export function tokiStatistic(
     let isUnr = 0;
     let supporting = 0;
     const unrelated: { word: string; weight: number; features: number[] }[] = [];
+    const phrase: { word: string; weight: number; features: number[] }[] = [];
     for (const [word, m] of counted) {
       supporting += m.weight;
       if (m.role === 1) isRel += m.weight;
       else if (m.role === -1) {
         isUnr += m.weight;
         unrelated.push({ word, weight: m.weight, features: m.features });
-      }
+      } else if (m.role === -2) phrase.push({ word, weight: m.weight, features: m.features });
     }
     // the reasons: each unrelated word, or their groups; the `decisiveWords` heaviest are weighed
-    const reasons =
-      groupsOf && unrelated.length > 1
-        ? groupsOf(unrelated.map((u) => u.word)).map((g) => ({
-            weight: g.reduce((a, i) => a + unrelated[i].weight, 0),
-            features: g.flatMap((i) => unrelated[i].features),
-          }))
-        : unrelated;
+    let reasons: readonly { weight: number; features: number[] }[] = unrelated;
+    if (phrase.length > 0) {
+      // a phrase function word weighs only in a group holding a word other than a function word (groupedWithPhraseWords)
+      const all = [...unrelated, ...phrase];
+      const groups = groupsOf && all.length > 1 ? groupsOf(all.map((u) => u.word)) : all.map((_, i) => [i]);
+      reasons = groups
+        .map((g) => (g.some((i) => !isFunctionWord(all[i].word)) ? g : g.filter((i) => i < unrelated.length)))
+        .filter((g) => g.length > 0)
+        .map((g) => {
+          for (const i of g) if (i >= unrelated.length) isUnr += all[i].weight;
+          return { weight: g.reduce((a, i) => a + all[i].weight, 0), features: g.flatMap((i) => all[i].features) };
+        });
+    } else if (groupsOf && unrelated.length > 1)
+      reasons = groupsOf(unrelated.map((u) => u.word)).map((g) => ({
+        weight: g.reduce((a, i) => a + unrelated[i].weight, 0),
+        features: g.flatMap((i) => unrelated[i].features),
+      }));
     const heaviestReasons = [...reasons].sort((a, b) => b.weight - a.weight).slice(0, decisiveWords);
     const heaviest = heaviestReasons.reduce((a, r) => a + r.weight, 0);
     const heaviestAt = heaviestReasons.flatMap((r) => r.features);
@@ -189,8 +202,9 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const r = await relatedness(store, c, distinct, await members, mode);
       const related = new Map(distinct.map((w, i) => [w, r[i]]));
       const cats = options.unrelatedCategories?.length ? categoryWords(ctx.text, c, options.unrelatedCategories) : null;
+      const phraseWords = store.phraseFunctionWords(c);
       const role = Int8Array.from(lower, (w) =>
-        cats?.has(w) ? -1 : store.isNeutralWord(c, w) ? 0 : related.get(w) === 1 ? 1 : -1,
+        cats?.has(w) ? -1 : store.isNeutralWord(c, w) ? (phraseWords.has(w) ? -2 : 0) : related.get(w) === 1 ? 1 : -1,
       );
       // the labelling's reasons: words that travel together and a category's words are one (groupedWeights)
       const groupsOf = (ws: readonly string[]): number[][] => {

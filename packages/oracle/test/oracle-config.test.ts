@@ -113,6 +113,8 @@ describe('named configurations', () => {
       cooccurrence: { minJaccard: 0.2, minTexts: 5 },
       // issue 48, fifth round: a function word the model leans on for a class by ≥ 0.5 counts against it
       functionWordLean: 0.5,
+      // issue 48, eighth round: … and one leaning by ≥ 0.05 counts inside a phrase with another kind of word
+      phraseFunctionWordLean: 0.05,
       // issue 48, sixth round: a reason carrying half the explanation's supporting weight is decisive too
       decisiveShare: 0.5,
       // issue 48, seventh round: a decisive reason is confirmed by removing it (prediction changed or 0.75 of its margin lost)

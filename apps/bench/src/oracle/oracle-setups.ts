@@ -159,7 +159,8 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * A configuration by name: one of @xtrust/oracle's ORACLES, or a candidate built on one of them for the
  * validation family's ablations — `BASE+fw` (function words never keywords), `BASE+flD` (… except those the
  * model leans on for a class by a pool-share difference ≥ D: OracleConfig.functionWordLean; `+nofl` every
- * function word neutral), `+shS` (one unrelated reason carrying a share ≥ S of the explanation's supporting
+ * function word neutral), `+pflD` (a function word leaning by ≥ D but below the lean counts only inside a phrase:
+ * OracleConfig.phraseFunctionWordLean; `+nopfl` none), `+shS` (one unrelated reason carrying a share ≥ S of the explanation's supporting
  * weight is decisive: OracleConfig.decisiveShare; `+nosh` half the margin alone), `+rmL` / `+norm` (a decisive reason
  * confirmed when removing it costs more than L of the margin: OracleConfig.removalCheck), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
@@ -186,6 +187,9 @@ export function candidateOracle(name: string): OracleConfig {
     else if (/^fl\d+(\.\d+)?$/.test(m))
       config = { ...config, functionWordsNeverKeywords: true, functionWordLean: Number(m.slice(2)) };
     else if (m === 'nofl') config = { ...config, functionWordLean: null };
+    else if (/^pfl\d+(\.\d+)?$/.test(m))
+      config = { ...config, functionWordsNeverKeywords: true, phraseFunctionWordLean: Number(m.slice(3)) };
+    else if (m === 'nopfl') config = { ...config, phraseFunctionWordLean: null };
     else if (m === 'notc') config = { ...config, tokenCheck: null };
     else if (/^tc-?\d+(\.\d+)?$/.test(m))
       config = {
@@ -222,7 +226,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +pflD, +nopfl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }
