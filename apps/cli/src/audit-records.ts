@@ -183,6 +183,11 @@ export interface AuditSummary {
        * unrelated in its verdicts. Absent when none, or in summaries written before it existed.
        */
       leanedFunctionWords?: string[];
+      /**
+       * Function words the model leans on for the class less strongly (KeywordStore.phraseFunctionWords):
+       * counted as unrelated only inside a phrase with other unrelated words. Absent when none.
+       */
+      phraseFunctionWords?: string[];
     }
   >;
   readonly confidence: ConfidenceBucket[];

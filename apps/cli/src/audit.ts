@@ -125,14 +125,21 @@ export function poolsOf(store: KeywordStore, n: number): AuditSummary['pools'] {
   return out;
 }
 
-/** `{ leanedFunctionWords }` for a class whose pool has function words the model leans on, by importance; else nothing. */
+/**
+ * `{ leanedFunctionWords, phraseFunctionWords }` for a class whose pool has function words the model leans on
+ * (counted anywhere, or only inside phrases), by importance; absent fields where there are none.
+ */
 function leanedOf(
   store: KeywordStore,
   label: string,
   pool: readonly { word: string }[],
-): { leanedFunctionWords?: string[] } {
+): { leanedFunctionWords?: string[]; phraseFunctionWords?: string[] } {
   const leaned = store.leanedFunctionWords(label);
-  return leaned.size === 0 ? {} : { leanedFunctionWords: pool.filter((w) => leaned.has(w.word)).map((w) => w.word) };
+  const phrase = store.phraseFunctionWords(label);
+  return {
+    ...(leaned.size === 0 ? {} : { leanedFunctionWords: pool.filter((w) => leaned.has(w.word)).map((w) => w.word) }),
+    ...(phrase.size === 0 ? {} : { phraseFunctionWords: pool.filter((w) => phrase.has(w.word)).map((w) => w.word) }),
+  };
 }
 
 /** Figure 6: correct predictions by confidence bucket (0.5–0.6 … 0.9–1.0) and verdict (and ground truth when given). */

@@ -66,7 +66,10 @@ function relatedLines(s: AuditSummary): string[] {
       : 'related to the class (a pool almost all related is worth a second look):',
     ...s.data.labels.map((l) => {
       const pool = s.pools[l];
-      const leaned = pool?.leanedFunctionWords?.length ? `; the model ${leanedSentence(pool.leanedFunctionWords)}` : '';
+      const leaned =
+        pool?.leanedFunctionWords?.length || pool?.phraseFunctionWords?.length
+          ? `; the model ${leanedSentence(pool.leanedFunctionWords, pool.phraseFunctionWords)}`
+          : '';
       return `  ${l.padEnd(width)} ${relatedShareSentence(pool?.related) || '(no pool)'}${leaned}`;
     }),
   ];

@@ -199,7 +199,10 @@ function handEmbedding(angles: Record<string, number>): WordEmbedding {
 }
 
 /** A store for class "spam" (and "ham"): "offer" and "free" near the name, "kettle" far, "the" a function word near it too. */
-async function handStore(functionWordLean: number | null = null): Promise<KeywordStore> {
+async function handStore(
+  functionWordLean: number | null = null,
+  phraseFunctionWordLean: number | null = null,
+): Promise<KeywordStore> {
   const e = handEmbedding({ spam: 0, offer: 10, free: 20, kettle: 170, the: 340, ham: 180, letter: 185 });
   const store = KeywordStore.create({
     fingerprint: 'hand',
@@ -207,7 +210,7 @@ async function handStore(functionWordLean: number | null = null): Promise<Keywor
     thetaDist: 0.05,
     topK: 10,
     ensemble: [{ name: 'hand', dim: 2, thetaRelate: 0.6 }],
-    oracle: { ...TOKI_PAPER, name: 'test', functionWordsNeverKeywords: true, functionWordLean },
+    oracle: { ...TOKI_PAPER, name: 'test', functionWordsNeverKeywords: true, functionWordLean, phraseFunctionWordLean },
     provenance: {
       explainer: { method: 'hand', params: {} },
       seed: 0,
@@ -272,6 +275,24 @@ describe('how much of each pool is related to its class', () => {
     expect(a).toMatch(/; the model leans on the function word the \(counted as unrelated in its verdicts\)$/);
     expect(related('b')).toBeDefined();
     expect(related('b')).not.toContain('leans on');
+  });
+
+  it('names the function words counted only inside phrases apart from those counted anywhere', async () => {
+    // "the" leans towards spam by 1: below no lean, at least the phrase lean 0.5
+    const p = poolsOf(await handStore(null, 0.5), 1);
+    expect(p.spam.leanedFunctionWords).toBeUndefined();
+    expect(p.spam.phraseFunctionWords).toEqual(['the']);
+    expect(p.ham.phraseFunctionWords).toBeUndefined();
+    expect(poolsOf(await handStore(0.5, 0.3), 1).spam).toMatchObject({ leanedFunctionWords: ['the'] });
+    expect(poolsOf(await handStore(0.5, 0.3), 1).spam.phraseFunctionWords).toBeUndefined();
+    const { leanedSentence, renderReport } = await import('../src/report/render.js');
+    expect(leanedSentence(['you'], ['of', 'a'])).toBe(
+      'leans on the function word you (counted as unrelated in its verdicts), and less on the function words of, a (counted as unrelated only inside a phrase with other unrelated words)',
+    );
+    const html = renderReport({ summary: minimalSummary({ a: p.spam, b: p.ham }), predictions: [] });
+    expect(html).toContain(
+      'The model leans on the function word the (counted as unrelated only inside a phrase with other unrelated words).',
+    );
   });
 
   it('the report says "N of M pool words (X %) are related" per class and puts the why, escaped, in each tooltip', async () => {

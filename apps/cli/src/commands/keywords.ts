@@ -92,7 +92,9 @@ export function keywordsCommand(): Command {
           `  keywords   ${p.keywords.map((w) => w.word).join(', ') || '–'}`,
           `  spurious   ${p.spurious.map((w) => w.word).join(', ') || '–'}`,
           ...(p.related ? [`  related    ${relatedShareSentence(p.related)}`] : []),
-          ...(p.leanedFunctionWords?.length ? [`  model      ${leanedSentence(p.leanedFunctionWords)}`] : []),
+          ...(p.leanedFunctionWords?.length || p.phraseFunctionWords?.length
+            ? [`  model      ${leanedSentence(p.leanedFunctionWords, p.phraseFunctionWords)}`]
+            : []),
           ...(r.why
             ? [`  why "${r.why.word}"  ${r.why.classes[label] ?? 'not in the pool (or no reason recorded)'}`]
             : []),

@@ -114,8 +114,13 @@ export function relatedShareSentence(related: RelatedShare | undefined): string 
 }
 
 /** "leans on the function words to, a (counted as unrelated in its verdicts)": a class's leaned-on function words. */
-export function leanedSentence(words: readonly string[]): string {
-  return `leans on the function word${words.length > 1 ? 's' : ''} ${words.join(', ')} (counted as unrelated in its verdicts)`;
+export function leanedSentence(words: readonly string[] = [], phrase: readonly string[] = []): string {
+  const plural = (ws: readonly string[]) => `function word${ws.length > 1 ? 's' : ''} ${ws.join(', ')}`;
+  const strong = words.length ? `leans on the ${plural(words)} (counted as unrelated in its verdicts)` : '';
+  const weak = phrase.length
+    ? `${strong ? ', and less on the' : 'leans on the'} ${plural(phrase)} (counted as unrelated only inside a phrase with other unrelated words)`
+    : '';
+  return strong + weak;
 }
 
 function poolsSection(s: AuditSummary): string {
@@ -125,7 +130,7 @@ function poolsSection(s: AuditSummary): string {
       if (!p) return '';
       return `<div class="pool"><h3><span class="chip" style="background:rgba(${classColour(i)},0.25)">${escapeHtml(label)}</span>${p.className !== label ? ` <span class="muted">as “${escapeHtml(p.className)}”</span>` : ''} <span class="muted">(${p.explanations} explanations)</span></h3>
 ${p.related ? `<p class="related-share">${escapeHtml(relatedShareSentence(p.related))}.</p>` : ''}
-${p.leanedFunctionWords?.length ? `<p class="related-share">The model ${escapeHtml(leanedSentence(p.leanedFunctionWords))}.</p>` : ''}
+${p.leanedFunctionWords?.length || p.phraseFunctionWords?.length ? `<p class="related-share">The model ${escapeHtml(leanedSentence(p.leanedFunctionWords, p.phraseFunctionWords))}.</p>` : ''}
 <h4>Keywords: related to the class</h4>${wordCloud(p.keywords, 'keyword')}
 <h4>Spurious words: the model relies on them, unrelated to the class</h4>${wordCloud(p.spurious, 'spurious')}</div>`;
     })
