@@ -240,7 +240,10 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
       natural
         ? // per case: the bar table (every configuration with its interval); the family tables without the case-by-case pages (git keeps the results small)
           `${naturalTable(r.cases, r.options.oracles)}\n\n${familyMarkdown(r.cases, r.options.minPerSide).split('\n### Case')[0]}`
-        : familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)
+        : family === 'validation' && !transformer
+          ? // the selection family: its case table and summaries; each case's page is printed by --from (git keeps the results small)
+            `${familyMarkdown(r.cases, r.options.minPerSide).split('\n### Case')[0]}\n\nEach case's ground truth, Table 3 and keyword report: \`node apps/bench/dist/oracle/shortcut.js --from ${file}\`.`
+          : familyMarkdown(r.cases, r.options.minPerSide, family ? DETAIL : undefined)
     }`,
     // beside the table3 section (whose order is its registry position when last run): the transformer run, then the drawn families
     order: orderAfter(

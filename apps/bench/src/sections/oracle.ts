@@ -11,9 +11,7 @@ const RELATED_CONTROLS = 'apps/bench/dist/oracle/related-controls.js';
 const ANNOTATED_POOLS = 'apps/bench/dist/oracle/annotated-pools.js';
 
 /** The configurations the validation family compares (the default, the paper's, the previous default and each step ablated). */
-export const VALIDATION_ORACLES = argv(
-  'toki toki-cluster toki+mt0.75+ml0.3 toki+mt0.75+ml0.3+vdecisive toki+mt0.8+ml0.5+vdecisive toki+mt0.8+ml0.5 toki+mt0.8+ml0.5+vw2 toki+mt0.85+ml0.7+vdecisive toki+mt0.8+ml0.5+vdecisive+tc0.3',
-);
+export const VALIDATION_ORACLES = argv('toki+cat+ud toki+nopfl+cat+ud toki+cat toki toki-cluster');
 
 /** Cases of the default family run with the transformer (40-word windows: the fixture reads at most 64 word pieces), scored with bag-of-words in table3, on two corpora. */
 export const TABLE3_TRANSFORMER_CASES = '1,3,11';
@@ -140,9 +138,9 @@ export const ORACLE: readonly Benchmark[] = [
   {
     name: 'oracle-drawn-validation',
     area: 'oracle',
-    title: 'Choosing the oracle on the validation family: every step of `toki` ablated',
+    title: 'TOKI on drawn shortcut cases: the validation family, where every choice of the oracle was read',
     description:
-      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): every configuration on the same cached explanations. Since issue 47: the default `toki` (keywords by meaning: topic percentile 0.75 or corpus-neighbour lean 0.3, no surface-token check, the decisive-word verdict), `toki-cluster` (the default before), and the ablations the choice read: the meaning thresholds (+mtP, +mlL), the verdict rule (+vdecisive: the unrelated words' sum against half the margin; +vw2: the two heaviest unrelated words) and the surface-token check put back (+tc0.3). The default was chosen here together with the related-validation controls (related-controls section): among the configurations at G-mean ≥ 0.85 on ≥ 90 % of scored cases, median ≥ 0.9 and 10th percentile ≥ 0.8, the one with the most control cases ≥ 80 % trustworthy (apps/bench/src/oracle/shortcut.ts --family validation). The ablations of the earlier defaults (issues 14 and 29) are described in packages/oracle/README.md.",
+      "The validation family of drawn shortcut cases (seeds 1,000 + i; the test family's design, disjoint seeds): the configurations of the test family's section on the same cached explanations — `toki+cat+ud` (the demo's default), `toki+nopfl+cat+ud` (without issue 48's eighth-round phrase function words), `toki+cat` (what `xtrust audit` runs), `toki` (without the token categories) and `toki-cluster` (the default before issue 47) beside Naive. Every round of issues 47 and 48 read this family (with the related-validation controls and the natural validation families) to choose the default, by the rule fixed in issue 48's first round; the ablations each round compared (meaning thresholds, verdict rules, the surface-token check, leans, shares, the removal check, phrase leans) are tabled with their commands in packages/oracle/README.md, and this section's runs with them are in git history (until 2026-11-29 it held issue 47's ablations). (apps/bench/src/oracle/shortcut.ts --family validation)",
     limit: [10800, 1800],
     regenerated:
       'the LIME explanation cache under the --cache folder, re-made by the command above; the full results of the run apps/bench/results/oracle-drawn-cache/validation.json; the compact copy the section is rendered from, apps/bench/results/oracle-drawn-validation.json.gz, is committed and re-made by `node apps/bench/dist/oracle/shortcut.js --from apps/bench/results/oracle-drawn-cache/validation.json --write-section`.',
