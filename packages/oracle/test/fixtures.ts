@@ -136,12 +136,12 @@ export const HAND_PROVENANCE = {
 
 /**
  * A keyword store for class "computer" (0°) and "fruit" (120°) over hand embeddings: pools from three
- * hand-made explanations (computer: file .4, extension .3, banana .4, apple .2; fruit: apple, banana), every
- * member at `thetaRelate`, under `oracle` (the store's default when absent).
+ * hand-made explanations (computer: file .4, extension .3, banana .4, apple .2; fruit: apple, banana) or from
+ * `explanations`, every member at `thetaRelate`, under `oracle` (the store's default when absent).
  */
 export async function computerStore(
   embeddings: readonly HandEmbedding[],
-  options: { thetaRelate?: number; oracle?: OracleConfig } = {},
+  options: { thetaRelate?: number; oracle?: OracleConfig; explanations?: readonly Explanation[] } = {},
 ): Promise<KeywordStore> {
   const store = KeywordStore.create({
     fingerprint: 'm1',
@@ -153,7 +153,7 @@ export async function computerStore(
     ...(options.oracle ? { oracle: options.oracle } : {}),
   });
   await store.addExplanations(
-    [
+    options.explanations ?? [
       explanation('computer', { file: 0.5, extension: 0.3, banana: 0.4 }),
       explanation('computer', { file: 0.3, apple: 0.2 }),
       explanation('fruit', { apple: 0.6, banana: 0.5 }),

@@ -8,7 +8,7 @@ import {
   verdictSampling,
   type OracleConfig,
 } from '../src/index.js';
-import { HAND_PROVENANCE, HandEmbedding, at, explanation } from './fixtures.js';
+import { HandEmbedding, at, computerStore, explanation } from './fixtures.js';
 
 const hand = new HandEmbedding('hand', { computer: at(0), file: at(20), fruit: at(120), apple: at(125) });
 
@@ -26,26 +26,16 @@ function config(lean: number | null): OracleConfig {
  * Pools (top-k 10, hand-counted): computer's two explanations both hold "the" (share 1), fruit's one of two
  * (0.5) → "the" leans towards computer by 0.5; "of" is in one explanation of each class (0.5 − 0.5 = 0).
  */
-async function store(lean: number | null): Promise<KeywordStore> {
-  const s = KeywordStore.create({
-    fingerprint: 'm1',
-    labels: ['computer', 'fruit'],
-    thetaDist: 0.3,
-    topK: 10,
-    ensemble: [{ name: hand.name, dim: hand.dim, thetaRelate: 0.6 }],
-    provenance: HAND_PROVENANCE,
+function store(lean: number | null): Promise<KeywordStore> {
+  return computerStore([hand], {
     oracle: config(lean),
-  });
-  await s.addExplanations(
-    [
+    explanations: [
       explanation('computer', { file: 0.5, the: 0.3, of: 0.1 }),
       explanation('computer', { file: 0.3, the: 0.2 }),
       explanation('fruit', { apple: 0.6, of: 0.2 }),
       explanation('fruit', { apple: 0.5, the: 0.1 }),
     ],
-    [hand],
-  );
-  return s;
+  });
 }
 
 describe('function words the model leans on (OracleConfig.functionWordLean)', () => {

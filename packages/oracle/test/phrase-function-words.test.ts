@@ -10,7 +10,7 @@ import {
   verdictSampling,
   type OracleConfig,
 } from '../src/index.js';
-import { COMPUTER_HAND, HAND_PROVENANCE, explanation } from './fixtures.js';
+import { COMPUTER_HAND, computerStore, explanation } from './fixtures.js';
 
 const hand = COMPUTER_HAND;
 
@@ -34,24 +34,15 @@ const TRAINING = ['the banana', 'the banana split', 'the ripe banana', 'the end'
  * fruit's two (0.5), so it leans towards computer by 0.5; "of" by 0 (one explanation of each class).
  */
 async function store(lean: number | null, phrase: number | null): Promise<KeywordStore> {
-  const s = KeywordStore.create({
-    fingerprint: 'm1',
-    labels: ['computer', 'fruit'],
-    thetaDist: 0.3,
-    topK: 10,
-    ensemble: [{ name: hand.name, dim: hand.dim, thetaRelate: 0.6 }],
-    provenance: HAND_PROVENANCE,
+  const s = await computerStore([hand], {
     oracle: config(lean, phrase),
-  });
-  await s.addExplanations(
-    [
+    explanations: [
       explanation('computer', { file: 0.5, the: 0.3, of: 0.1 }),
       explanation('computer', { file: 0.3, the: 0.2, banana: 0.05 }),
       explanation('fruit', { apple: 0.6, of: 0.2 }),
       explanation('fruit', { apple: 0.5, the: 0.1 }),
     ],
-    [hand],
-  );
+  });
   s.cooccurrence = WordCooccurrence.fromTexts(TRAINING, ['the', 'banana', 'file'], { minJaccard: 0.5, minTexts: 2 });
   return s;
 }
