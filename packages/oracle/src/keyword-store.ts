@@ -439,13 +439,17 @@ export class KeywordStore {
     const phrase = this.oracle.phraseFunctionWordLean ?? null;
     const strong = this.oracle.functionWordLean ?? null;
     if (phrase === null || (strong !== null && phrase >= strong)) return EMPTY_WORDS;
+    const key = `phrase\u0000${label}`;
+    const known = this.leaned.get(key);
+    if (known) return known;
     const leaned = this.leanedFunctionWords(label);
     const out = new Set<string>();
     for (const w of this.functionWordsLeaningBy(label, phrase)) if (!leaned.has(w)) out.add(w);
+    this.leaned.set(key, out);
     return out;
   }
 
-  /** The function words whose pool-share lean towards `label` (leanOf) is at least `lean`, cached by lean. */
+  /** The function words whose pool-share lean towards `label` (functionWordLeans) is at least `lean`, cached by lean. */
   private functionWordsLeaningBy(label: string, lean: number | null): ReadonlySet<string> {
     this.requireLabel(label);
     if (lean == null || !this.oracle.functionWordsNeverKeywords) return EMPTY_WORDS;
