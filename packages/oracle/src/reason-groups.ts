@@ -51,6 +51,11 @@ export function groupedWeights(
   }));
 }
 
+/** Whether a reason's words can hold phrase function words: one of them is not a function word (a phrase's anchor). */
+export function anchorsPhrase(words: readonly string[]): boolean {
+  return words.some((w) => !isFunctionWord(w));
+}
+
 /**
  * groupedWeights over the prediction's unrelated words `fs` and its phrase function words `inPhrase`
  * (KeywordStore.phraseFunctionWords) together, each phrase function word kept only in a group that holds a
@@ -69,7 +74,7 @@ export function groupedWithPhraseWords<F extends { readonly word: string; readon
   const kept: F[] = [];
   const groups: { words: string[]; weight: number }[] = [];
   for (const g of groupedWeights([...fs, ...inPhrase], cooccurrence, ofCategory)) {
-    if (g.words.some((w) => !isFunctionWord(w))) {
+    if (anchorsPhrase(g.words)) {
       for (const w of g.words) {
         const f = phrase.get(w);
         if (f) kept.push(f);

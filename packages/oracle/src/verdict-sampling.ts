@@ -16,8 +16,7 @@ import type { VerdictRule } from './oracle-config.js';
 import { relatedness, type OracleMode } from './relatedness.js';
 import { normalizeWord } from './word-pool.js';
 import { categoryWords, type UnrelatedCategory } from './unrelated-categories.js';
-import { isFunctionWord } from './function-words.js';
-import { groupedWeights } from './reason-groups.js';
+import { anchorsPhrase, groupedWeights } from './reason-groups.js';
 
 /**
  * Eq. 6's verdict as the sign of one number: trustworthy iff the result is ≥ 0 — exactly `verdictOf`'s
@@ -129,7 +128,7 @@ export function tokiStatistic(
       const all = [...unrelated, ...phrase];
       const groups = groupsOf && all.length > 1 ? groupsOf(all.map((u) => u.word)) : all.map((_, i) => [i]);
       reasons = groups
-        .map((g) => (g.some((i) => !isFunctionWord(all[i].word)) ? g : g.filter((i) => i < unrelated.length)))
+        .map((g) => (anchorsPhrase(g.map((i) => all[i].word)) ? g : g.filter((i) => i < unrelated.length)))
         .filter((g) => g.length > 0)
         .map((g) => {
           for (const i of g) if (i >= unrelated.length) isUnr += all[i].weight;
