@@ -48,6 +48,14 @@ describe('verdict-rule candidates (candidateOracle +v…)', () => {
     expect(candidateOracle('toki+nomeaning').meaning).toBeNull();
     expect(candidateOracle('toki+vboth').classDescription).toEqual(ORACLES.toki.classDescription);
     expect(() => candidateOracle('toki+vmax')).toThrow(/unknown modifier "\+vmax"/);
+    // issue 47's fifth round: the related counterweight, set or taken off
+    expect(ORACLES.toki.relatedCounterweight).toBe(1);
+    expect(candidateOracle('toki+rc0.5').relatedCounterweight).toBe(0.5);
+    expect({ ...candidateOracle('toki+norc'), name: 'x' }).toEqual({
+      ...ORACLES.toki,
+      relatedCounterweight: null,
+      name: 'x',
+    });
   });
 });
 

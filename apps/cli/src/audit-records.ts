@@ -5,6 +5,7 @@ import type { FeatureWeight } from '@xtrust/core';
 import type { ShortcutBenchmark } from '@xtrust/datasets';
 import type { CategoryReason, DecisiveReason, TrustLabel } from '@xtrust/oracle';
 import type { AuditSettings } from './audit-settings.js';
+import type { DecisiveCounts } from './decisive-text.js';
 
 /** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
 export interface AuditRow {
@@ -160,10 +161,11 @@ export interface AuditSummary {
   readonly untrustworthyByCategory?: Readonly<Record<string, number>>;
   /**
    * Of the untrustworthy predictions, how many were decided by a reason above half the margin (`margin`) and
-   * how many by one carrying the decisive share of the explanation's weight (`share`); absent in summaries
-   * from before it.
+   * how many by one carrying the decisive share of the explanation's weight (`share`) and how many by one
+   * outweighing the related words where that bound was the larger (`related`, OracleConfig.relatedCounterweight;
+   * absent before it); absent in summaries from before it.
    */
-  readonly untrustworthyByBound?: Readonly<Record<DecisiveReason['by'], number>>;
+  readonly untrustworthyByBound?: DecisiveCounts;
   /**
    * Trustworthy predictions whose unrelated reason outweighed the bound but that keep their class once the
    * reason is removed from the text (TOKI's removal check); absent in summaries from before it.

@@ -371,7 +371,7 @@ export function verdictCounts(predictions: readonly AuditedPrediction[]): {
 } {
   const counts: Record<TrustLabel['verdict'], number> = { trustworthy: 0, untrustworthy: 0, incorrect: 0, unknown: 0 };
   const byCategory: Record<string, number> = {};
-  const byBound: Record<DecisiveReason['by'], number> = { margin: 0, share: 0 };
+  const byBound: Record<DecisiveReason['by'], number> = { margin: 0, share: 0, related: 0 };
   let overruled = 0;
   for (const p of predictions) {
     counts[p.verdict]++;

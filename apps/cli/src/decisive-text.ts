@@ -2,8 +2,19 @@
 import type { DecisiveReason } from '@xtrust/oracle';
 
 /** "2 with an unrelated reason above half the margin, 40 with one carrying half the explanation's weight". */
-export function boundSentence(bound: Readonly<Record<DecisiveReason['by'], number>>): string {
-  return `${bound.margin} with an unrelated reason above half the margin, ${bound.share} with one carrying half the explanation's weight`;
+export function boundSentence(bound: DecisiveCounts): string {
+  const related = bound.related ? `, ${bound.related} with one outweighing the related words` : '';
+  return `${bound.margin} with an unrelated reason above half the margin, ${bound.share} with one carrying half the explanation's weight${related}`;
+}
+
+/** Untrustworthy predictions per bound their decisive reason exceeded (`related` absent in summaries written before it existed). */
+export type DecisiveCounts = Readonly<Pick<Record<DecisiveReason['by'], number>, 'margin' | 'share'>> & {
+  readonly related?: number;
+};
+
+/** How many untrustworthy predictions named the bound their decisive reason exceeded. */
+export function decisiveTotal(bound: DecisiveCounts): number {
+  return bound.margin + bound.share + (bound.related ?? 0);
 }
 
 /**
@@ -30,7 +41,12 @@ export function overruledLine(n: number | undefined): string | null {
 }
 
 function weighSentence(d: DecisiveReason): string {
-  const what = d.by === 'margin' ? 'half the margin to the runner-up' : "half the explanation's weight";
+  const what =
+    d.by === 'margin'
+      ? 'half the margin to the runner-up'
+      : d.by === 'related'
+        ? "the related words' weight"
+        : "half the explanation's weight";
   return `${d.words.join(', ')} ${d.words.length === 1 ? 'weighs' : 'weigh'} ${d.weight.toFixed(3)} > ${d.bound.toFixed(3)}, ${what}`;
 }
 

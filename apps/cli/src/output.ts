@@ -1,5 +1,5 @@
 import type { AuditedPrediction, AuditSummary } from './audit-records.js';
-import { boundSentence, overruledLine } from './decisive-text.js';
+import { boundSentence, decisiveTotal, overruledLine } from './decisive-text.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from './ground-truth-text.js';
 import { leanedSentence, relatedShareSentence, renderReport, type AttackExample } from './report/render.js';
 import { probeLines, type ProbedSummary } from './report/probes.js';
@@ -131,7 +131,7 @@ export function categoryVerdictLines(
       `  resting on tokens of no class: ${by.map(([c, n]) => `${c} ${n}`).join(', ')} of the ${s.verdicts.untrustworthy} untrustworthy (--unrelated-categories)`,
     );
   const bound = s.untrustworthyByBound;
-  if (bound && bound.margin + bound.share > 0) lines.push(`  decided by: ${boundSentence(bound)}`);
+  if (bound && decisiveTotal(bound) > 0) lines.push(`  decided by: ${boundSentence(bound)}`);
   const overruled = overruledLine(s.overruledByRemoval);
   if (overruled) lines.push(`  ${overruled}`);
   return lines;

@@ -213,7 +213,7 @@ describe('xtrust audit on a saved model and CSV files', () => {
 
   it("names each untrustworthy prediction's decisive reason, above its bound, and counts the bounds", () => {
     const audited = readJsonl(join(runDir, 'predictions.jsonl'));
-    const counted = { margin: 0, share: 0 };
+    const counted = { margin: 0, share: 0, related: 0 };
     for (const p of audited) {
       if (p.verdict !== 'untrustworthy') {
         expect(p.decisive).toBeUndefined();
@@ -223,7 +223,7 @@ describe('xtrust audit on a saved model and CSV files', () => {
       expect(p.decisive.words.length).toBeGreaterThan(0);
       for (const w of p.decisive.words) expect(p.unrelated).toContain(w);
       expect(p.decisive.weight).toBeGreaterThan(p.decisive.bound);
-      counted[p.decisive.by as 'margin' | 'share']++;
+      counted[p.decisive.by as 'margin' | 'share' | 'related']++;
     }
     expect(audit.summary.untrustworthyByBound).toEqual(counted);
   });

@@ -407,6 +407,13 @@ describe("an untrustworthy prediction's decisive reason", () => {
       predictions: [{ ...flagged, decisive: { words: ['kettle'], weight: 0.3, bound: 0.25, by: 'margin' } }],
     });
     expect(byMargin).toContain('decisive: kettle weighs 0.300 &gt; 0.250, half the margin to the runner-up');
+    // a reason that had to outweigh the related words (OracleConfig.relatedCounterweight) says so
+    const byRelated = renderReport({
+      summary: { ...s, untrustworthyByBound: { margin: 1, share: 2, related: 1 } },
+      predictions: [{ ...flagged, decisive: { words: ['kettle'], weight: 0.3, bound: 0.2, by: 'related' } }],
+    });
+    expect(byRelated).toContain('decisive: kettle weighs 0.300 &gt; 0.200, the related words&#39; weight');
+    expect(byRelated).toContain('weight, 1 with one outweighing the related words');
   });
 
   it('says what the model predicts without a confirmed reason, and shows the reasons a prediction survives', async () => {

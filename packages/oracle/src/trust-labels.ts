@@ -60,7 +60,8 @@ export interface TrustLabel {
    * Under `decisive-word`, an untrustworthy prediction's decisive reason: the heaviest unrelated reason's
    * words (one word, a group that travels together, or a category's words), their summed weight, and the
    * bound it exceeded — half the margin p_c − p_2 (`by: 'margin'`) or OracleConfig.decisiveShare of the
-   * explanation's supporting weight (`by: 'share'`), whichever is smaller.
+   * explanation's supporting weight (`by: 'share'`), whichever is smaller, unless OracleConfig.relatedCounterweight
+   * times the related weight IS_rel is larger still (`by: 'related'`).
    */
   readonly decisive?: DecisiveReason;
   /**
@@ -75,7 +76,7 @@ export interface DecisiveReason {
   readonly words: readonly string[];
   readonly weight: number;
   readonly bound: number;
-  readonly by: 'margin' | 'share';
+  readonly by: 'margin' | 'share' | 'related';
   /**
    * With OracleConfig.removalCheck and the model given: what the model predicts once every occurrence of
    * the reason's words, and of each unrelated category covering one of them, is removed from the text (the
@@ -226,8 +227,11 @@ export async function labelExplanations(
     const n = store.oracle.decisiveWords ?? 1;
     const heaviest = heaviestSum(groups, n);
     const bound = shareBound(store, ws);
-    const trustworthy = verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, heaviest, bound);
-    const decisive = trustworthy ? {} : decisiveReason(store.oracle.verdictRule, groups, n, heaviest, bound, e, ci);
+    const floor = relatedFloor(store, isRel);
+    const trustworthy = verdictOf(store.oracle.verdictRule, isRel, isUnr, e, ci, heaviest, bound, floor);
+    const decisive = trustworthy
+      ? {}
+      : decisiveReason(store.oracle.verdictRule, groups, n, heaviest, bound, floor, e, ci);
     if (checker && decisive.decisive) {
       const reasons = reasonsOverBound(groups, n, decisive.decisive);
       // a category is one reason wherever it occurs: its removal takes every occurrence, not only the explained words
@@ -300,6 +304,16 @@ export function shareBound(store: KeywordStore, ws: readonly { readonly weight: 
   return share * ws.reduce((a, f) => a + f.weight, 0);
 }
 
+/**
+ * OracleConfig.relatedCounterweight's floor under the decisive bound: the counterweight times the related
+ * weight IS_rel of one explanation — a reason no heavier than this does not decide against the related
+ * words. 0 when the configuration has no counterweight.
+ */
+export function relatedFloor(store: KeywordStore, isRel: number): number {
+  const k = store.oracle.relatedCounterweight;
+  return k == null ? 0 : k * isRel;
+}
+
 /** `{ decisive }` of an untrustworthy `decisive-word` verdict: the heaviest reasons' words and the bound they exceeded. */
 function decisiveReason(
   rule: VerdictRule,
@@ -307,6 +321,7 @@ function decisiveReason(
   n: number,
   weight: number,
   shareBound: number,
+  relatedFloor: number,
   e: Pick<Explanation, 'probabilities'>,
   ci: number,
 ): { decisive?: DecisiveReason } {
@@ -317,11 +332,14 @@ function decisiveReason(
     .sort((a, b) => b.weight - a.weight)
     .slice(0, n)
     .flatMap((g) => g.words);
+  const bound = Math.min(halfMargin, shareBound);
   return {
     decisive:
-      shareBound < halfMargin
-        ? { words, weight, bound: shareBound, by: 'share' }
-        : { words, weight, bound: halfMargin, by: 'margin' },
+      relatedFloor > bound
+        ? { words, weight, bound: relatedFloor, by: 'related' }
+        : shareBound < halfMargin
+          ? { words, weight, bound: shareBound, by: 'share' }
+          : { words, weight, bound: halfMargin, by: 'margin' },
   };
 }
 
@@ -542,7 +560,8 @@ export function heaviestSum(fs: readonly { readonly weight: number }[], n: numbe
  * prediction untrustworthy when IS_unr > (p_c − p_2)/2, half the margin between the predicted class and
  * the runner-up in the explanation's probabilities; `decisive-word` when the heaviest unrelated reason
  * `maxUnrelated` exceeds the smaller of half the margin and `shareBound` (OracleConfig.decisiveShare times
- * the explanation's supporting weight, shareBound()). Without probabilities, `sum`.
+ * the explanation's supporting weight, shareBound()) and `relatedFloor` (OracleConfig.relatedCounterweight
+ * times IS_rel, relatedFloor()). Without probabilities, `sum`.
  */
 export function verdictOf(
   rule: VerdictRule,
@@ -552,11 +571,15 @@ export function verdictOf(
   predictedIndex: number,
   maxUnrelated = isUnr,
   shareBound = Number.POSITIVE_INFINITY,
+  relatedFloor = 0,
 ): boolean {
   const sum = isRel >= isUnr;
   const p = e.probabilities;
   if (rule === 'sum' || !p || predictedIndex < 0 || predictedIndex >= p.length) return sum;
   const halfMargin = marginOf(p, predictedIndex) / 2;
-  const notDecisive = rule === 'decisive-word' ? maxUnrelated <= Math.min(halfMargin, shareBound) : isUnr <= halfMargin;
+  const notDecisive =
+    rule === 'decisive-word'
+      ? maxUnrelated <= Math.max(Math.min(halfMargin, shareBound), relatedFloor)
+      : isUnr <= halfMargin;
   return rule === 'sum-and-decisive' ? sum && notDecisive : notDecisive;
 }

@@ -23,7 +23,8 @@ import { anchorsPhrase, groupedWeights } from './reason-groups.js';
  * answer (the same comparisons, moved to one side). `sum`: IS_rel − IS_unr; `decisive`: (p_c − p_2)/2 −
  * IS_unr; `decisive-word`: (p_c − p_2)/2 − the summed importance of the `decisiveWords` heaviest unrelated words
  * (OracleConfig.decisiveWords, default 1), against the smaller of that half margin and `shareBound`
- * (OracleConfig.decisiveShare × the supporting weight; Infinity: none); `sum-and-decisive`:
+ * (OracleConfig.decisiveShare × the supporting weight; Infinity: none), or `relatedFloor` when that is larger
+ * (OracleConfig.relatedCounterweight × IS_rel; 0: none); `sum-and-decisive`:
  * the smaller of the sum's and the decisive statistic. `margin` is p_c − p_2 (unused by `sum`).
  */
 export function verdictStatisticOf(
@@ -33,10 +34,14 @@ export function verdictStatisticOf(
   margin: number,
   maxUnrelated = isUnr,
   shareBound = Number.POSITIVE_INFINITY,
+  relatedFloor = 0,
 ): number {
   const sum = isRel - isUnr;
   if (rule === 'sum') return sum;
-  const decisive = rule === 'decisive-word' ? Math.min(margin / 2, shareBound) - maxUnrelated : margin / 2 - isUnr;
+  const decisive =
+    rule === 'decisive-word'
+      ? Math.max(Math.min(margin / 2, shareBound), relatedFloor) - maxUnrelated
+      : margin / 2 - isUnr;
   return rule === 'sum-and-decisive' ? Math.min(sum, decisive) : decisive;
 }
 
@@ -78,7 +83,9 @@ export interface VerdictSamplingOptions {
  * decisive rules, only the unrelated ones; decisive-word, only the `decisiveWords` largest). With
  * `decisiveShare` (decisive-word; OracleConfig.decisiveShare) the bound is the smaller of half the margin
  * and the share of the counted words' summed weight; where the share is the smaller, every counted word's
- * features gain +share in the gradient. With `groupsOf` (the store's co-occurrence and the text's unrelated
+ * features gain +share in the gradient. With `relatedCounterweight` (OracleConfig.relatedCounterweight) the
+ * bound is at least that multiple of IS_rel; where that floor is the larger, the counted related words'
+ * features gain +counterweight instead. With `groupsOf` (the store's co-occurrence and the text's unrelated
  * categories, as labelExplanations groups them), the counted unrelated words are weighed in those groups, the
  * `decisiveWords` heaviest groups summed — the statistic then decides as the labelling will. A word of role −2
  * (KeywordStore.phraseFunctionWords) counts as unrelated only in a group holding a word other than a function word.
@@ -92,6 +99,7 @@ export function tokiStatistic(
   decisiveWords = 1,
   decisiveShare: number | null = null,
   groupsOf?: (words: readonly string[]) => number[][],
+  relatedCounterweight: number | null = null,
 ): VerdictStatistic {
   const lower = words.map(normalizeWord);
   return (fit: VerdictFit): VerdictValue => {
@@ -143,11 +151,15 @@ export function tokiStatistic(
     const heaviest = heaviestReasons.reduce((a, r) => a + r.weight, 0);
     const heaviestAt = heaviestReasons.flatMap((r) => r.features);
     const bound = decisiveShare == null ? Number.POSITIVE_INFINITY : decisiveShare * supporting;
-    const value = verdictStatisticOf(rule, isRel, isUnr, margin, heaviest, bound);
+    const floor = relatedCounterweight == null ? 0 : relatedCounterweight * isRel;
+    const value = verdictStatisticOf(rule, isRel, isUnr, margin, heaviest, bound, floor);
     const gradient = new Float64Array(fit.coef.length);
     const sumSide = rule === 'sum' || (rule === 'sum-and-decisive' && isRel - isUnr <= margin / 2 - isUnr);
     if (rule === 'decisive-word') {
-      if (bound < margin / 2) for (const [, m] of counted) for (const j of m.features) gradient[j] = decisiveShare!;
+      if (floor > Math.min(bound, margin / 2)) {
+        for (const [, m] of counted) if (m.role === 1) for (const j of m.features) gradient[j] = relatedCounterweight!;
+      } else if (bound < margin / 2)
+        for (const [, m] of counted) for (const j of m.features) gradient[j] = decisiveShare!;
       for (const j of heaviestAt) gradient[j] -= 1;
     } else {
       for (const [, m] of counted) {
@@ -223,6 +235,7 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
         store.oracle.decisiveWords ?? 1,
         store.oracle.decisiveShare ?? null,
         groupsOf,
+        store.oracle.relatedCounterweight ?? null,
       );
     },
   };

@@ -119,6 +119,8 @@ describe('named configurations', () => {
       decisiveShare: 0.5,
       // issue 48, seventh round: a decisive reason is confirmed by removing it (prediction changed or 0.75 of its margin lost)
       removalCheck: 0.75,
+      // issue 47, fifth round: a decisive reason must also outweigh the prediction's related words
+      relatedCounterweight: 1,
     });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,

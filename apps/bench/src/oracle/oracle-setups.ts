@@ -162,7 +162,8 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * function word neutral), `+pflD` (a function word leaning by ≥ D but below the lean counts only inside a phrase:
  * OracleConfig.phraseFunctionWordLean; `+nopfl` none), `+shS` (one unrelated reason carrying a share ≥ S of the explanation's supporting
  * weight is decisive: OracleConfig.decisiveShare; `+nosh` half the margin alone), `+rmL` / `+norm` (a decisive reason
- * confirmed when removing it costs more than L of the margin: OracleConfig.removalCheck), `BASE+tcX` (the
+ * confirmed when removing it costs more than L of the margin: OracleConfig.removalCheck), `+rcK` / `+norc` (a decisive
+ * reason must also outweigh K times the related weight: OracleConfig.relatedCounterweight), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
  * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
  * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
@@ -207,6 +208,8 @@ export function candidateOracle(name: string): OracleConfig {
     else if (/^sh\d+(\.\d+)?$/.test(m)) config = { ...config, decisiveShare: Number(m.slice(2)) };
     else if (/^rm\d+(\.\d+)?$/.test(m)) config = { ...config, removalCheck: Number(m.slice(2)) };
     else if (m === 'norm') config = { ...config, removalCheck: null };
+    else if (/^rc\d+(\.\d+)?$/.test(m)) config = { ...config, relatedCounterweight: Number(m.slice(2)) };
+    else if (m === 'norc') config = { ...config, relatedCounterweight: null };
     else if (m === 'nosh') config = { ...config, decisiveShare: null };
     else if (m === 'nopg') config = { ...config, cooccurrence: null };
     else if (/^pg\d+(\.\d+)?$/.test(m))
@@ -226,7 +229,7 @@ export function candidateOracle(name: string): OracleConfig {
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +pflD, +nopfl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +pflD, +nopfl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +rcK, +norc, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }

@@ -4,7 +4,7 @@ import { escapeHtml, jsonForScript, scriptSafe } from './escape.js';
 import { classColour, highlightText, markSubstitutions } from './highlight.js';
 import { comparisonTooSmall, decidedSentence, overDeterminedSentence, tooSmallSentence } from '../ground-truth-text.js';
 import { probesSection, type ProbedSummary } from './probes.js';
-import { boundSentence, decisiveSentence, overruledLine, overruledSentence } from '../decisive-text.js';
+import { boundSentence, decisiveSentence, decisiveTotal, overruledLine, overruledSentence } from '../decisive-text.js';
 
 /** One attack example for the report: the text before and after, and what the model said. */
 export interface AttackExample {
@@ -81,7 +81,7 @@ ${model}
           .join(', ')})`
       : ''
   }${
-    s.untrustworthyByBound && s.untrustworthyByBound.margin + s.untrustworthyByBound.share > 0
+    s.untrustworthyByBound && decisiveTotal(s.untrustworthyByBound) > 0
       ? `; untrustworthy decided by: ${escapeHtml(boundSentence(s.untrustworthyByBound))}`
       : ''
   }${s.overruledByRemoval ? `; ${escapeHtml(overruledLine(s.overruledByRemoval)!)}` : ''}</td></tr>
