@@ -10,21 +10,14 @@ import {
   verdictStatisticOf,
   type OracleConfig,
 } from '../src/index.js';
-import { COMPUTER_HAND, computerStore, explanation } from './fixtures.js';
+import { COMPUTER_HAND, computerStore, decisiveWordOracle, explanation } from './fixtures.js';
 
 const hand = COMPUTER_HAND;
 
 /** The hand-checked store of trust-labels.test.ts (keywords of "computer": file, extension; banana unrelated) under `decisive-word`. */
 function store(decisiveShare: number | null, verdictRule: OracleConfig['verdictRule'] = 'decisive-word') {
   return computerStore([hand], {
-    oracle: {
-      ...ORACLES['toki-paper'],
-      name: `share-${decisiveShare}`,
-      verdictRule,
-      decisiveShare,
-      cooccurrence: null,
-      functionWordsNeverKeywords: false,
-    },
+    oracle: decisiveWordOracle(`share-${decisiveShare}`, { verdictRule, decisiveShare }),
   });
 }
 

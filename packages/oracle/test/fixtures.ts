@@ -6,7 +6,7 @@ import {
   type Explanation,
   type WordEmbedding,
 } from '@xtrust/core';
-import { KeywordStore, type OracleConfig } from '../src/index.js';
+import { KeywordStore, ORACLES, type OracleConfig } from '../src/index.js';
 
 /** A word embedding from hand-written vectors: cosines are known in advance. */
 export class HandEmbedding implements WordEmbedding {
@@ -133,6 +133,21 @@ export const HAND_PROVENANCE = {
   keywordIdentificationSeconds: 0,
   createdAt: '',
 };
+
+/**
+ * The paper's configuration under `decisive-word`, each unrelated word its own reason (no co-occurrence) and
+ * function words judged like any word, with `overrides`: the base of the decisive-rule tests.
+ */
+export function decisiveWordOracle(name: string, overrides: Partial<OracleConfig> = {}): OracleConfig {
+  return {
+    ...ORACLES['toki-paper'],
+    name,
+    verdictRule: 'decisive-word',
+    cooccurrence: null,
+    functionWordsNeverKeywords: false,
+    ...overrides,
+  };
+}
 
 /**
  * A keyword store for class "computer" (0°) and "fruit" (120°) over hand embeddings: pools from three

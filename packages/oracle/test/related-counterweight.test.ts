@@ -10,22 +10,14 @@ import {
   verdictOf,
   verdictStatisticOf,
 } from '../src/index.js';
-import { COMPUTER_HAND, computerStore, explanation } from './fixtures.js';
+import { COMPUTER_HAND, computerStore, decisiveWordOracle, explanation } from './fixtures.js';
 
 const hand = COMPUTER_HAND;
 
 /** The hand-checked store of trust-labels.test.ts (keywords of "computer": file, extension; banana unrelated) under `decisive-word`. */
 function store(relatedCounterweight: number | null, decisiveShare: number | null = null) {
   return computerStore([hand], {
-    oracle: {
-      ...ORACLES['toki-paper'],
-      name: `counterweight-${relatedCounterweight}`,
-      verdictRule: 'decisive-word',
-      decisiveShare,
-      relatedCounterweight,
-      cooccurrence: null,
-      functionWordsNeverKeywords: false,
-    },
+    oracle: decisiveWordOracle(`counterweight-${relatedCounterweight}`, { decisiveShare, relatedCounterweight }),
   });
 }
 

@@ -8,23 +8,17 @@ import {
   labelExplanations,
   removalOutcomes,
   textWithout,
-  type OracleConfig,
 } from '../src/index.js';
-import { COMPUTER_HAND, computerStore, explanation } from './fixtures.js';
+import { COMPUTER_HAND, computerStore, decisiveWordOracle, explanation } from './fixtures.js';
 
 const hand = COMPUTER_HAND;
 
 /** The hand-checked computer/fruit store under `decisive-word` (banana unrelated to "computer"), with or without the removal check. */
 function store(removalCheck: number | null | undefined) {
-  const oracle: OracleConfig = {
-    ...ORACLES['toki-paper'],
-    name: `removal-${removalCheck}`,
-    verdictRule: 'decisive-word',
+  const oracle = decisiveWordOracle(`removal-${removalCheck}`, {
     decisiveShare: 0.5,
-    cooccurrence: null,
-    functionWordsNeverKeywords: false,
     ...(removalCheck === undefined ? {} : { removalCheck }),
-  };
+  });
   return computerStore([hand], { oracle });
 }
 
