@@ -5,7 +5,11 @@ import type { FeatureWeight } from '@xtrust/core';
 import type { ShortcutBenchmark } from '@xtrust/datasets';
 import type { CategoryReason, DecisiveReason, TrustLabel } from '@xtrust/oracle';
 import type { AuditSettings } from './audit-settings.js';
-import type { DecisiveCounts } from './decisive-text.js';
+
+/** Untrustworthy predictions per bound their decisive reason exceeded (`related` absent in summaries written before it existed). */
+export type DecisiveCounts = Readonly<Pick<Record<DecisiveReason['by'], number>, 'margin' | 'share'>> & {
+  readonly related?: number;
+};
 
 /** A labelled text; `trustworthy` is ground truth of trustworthiness when the caller knows it. */
 export interface AuditRow {

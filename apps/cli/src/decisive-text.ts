@@ -1,16 +1,12 @@
 // The decisive reason of TOKI's decisive-word verdicts in words, for the terminal summary and the report.
 import type { DecisiveReason } from '@xtrust/oracle';
+import type { DecisiveCounts } from './audit-records.js';
 
 /** "2 with an unrelated reason above half the margin, 40 with one carrying half the explanation's weight". */
 export function boundSentence(bound: DecisiveCounts): string {
   const related = bound.related ? `, ${bound.related} with one outweighing the related words` : '';
   return `${bound.margin} with an unrelated reason above half the margin, ${bound.share} with one carrying half the explanation's weight${related}`;
 }
-
-/** Untrustworthy predictions per bound their decisive reason exceeded (`related` absent in summaries written before it existed). */
-export type DecisiveCounts = Readonly<Pick<Record<DecisiveReason['by'], number>, 'margin' | 'share'>> & {
-  readonly related?: number;
-};
 
 /** How many untrustworthy predictions named the bound their decisive reason exceeded. */
 export function decisiveTotal(bound: DecisiveCounts): number {
