@@ -149,7 +149,8 @@ function shareBelow(sorted: Float32Array, x: number): number {
 }
 
 const corpusCache = new WeakMap<WordEmbedding, WeakMap<ClassCorpus, Promise<NeighbourIndex>>>();
-const wordTopicCache = new WeakMap<TopicBank, Map<string, Float32Array>>();
+/** Per topic bank and topItems (a word's topic scores are means of its topItems largest item cosines): each word's sorted scores. */
+const wordTopicCache = new WeakMap<TopicBank, Map<number, Map<string, Float32Array>>>();
 
 /** Every background topic's description items under one embedding, in one matrix. */
 interface TopicBank {
@@ -255,10 +256,12 @@ export async function wordMeanings(
   const dim = embedding.dim;
   const n = words.length;
   const bank = await topicBank(embedding, wordnet, settings.topics ?? BACKGROUND_TOPICS);
-  let perWord = wordTopicCache.get(bank);
-  if (!perWord) wordTopicCache.set(bank, (perWord = new Map()));
+  let byTop = wordTopicCache.get(bank);
+  if (!byTop) wordTopicCache.set(bank, (byTop = new Map()));
+  let perWord = byTop.get(settings.topItems);
+  if (!perWord) byTop.set(settings.topItems, (perWord = new Map()));
   const topicCount = bank.offsets.length - 1;
-  // the word's sorted topic scores do not depend on the class: computed once per word and embedding
+  // the word's sorted topic scores do not depend on the class: computed once per word, embedding and topItems
   const missing = words.map((w, i) => (perWord!.has(w) ? -1 : i)).filter((i) => i >= 0);
   for (let c = 0; c < missing.length; c += CHUNK) {
     const idx = missing.slice(c, c + CHUNK);

@@ -117,6 +117,42 @@ describe('wordMeanings', () => {
   });
 });
 
+describe('topic scores under several topItems', () => {
+  // the subject "teapot" is described by two items the embedding knows (teapot at 90°, pot at 150°; WordNet's
+  // other gloss words are unknown to it), "subjectb" by itself (200°). The word "mug" at 100°: its teapot score
+  // is 0.985 with topItems 1 (cos 10°) and (0.985 + 0.643) / 2 = 0.814 with topItems 2. The class, described
+  // by "spam" (112°) and "offer" (140°), scores (0.978 + 0.766) / 2 = 0.872 with topItems 2: it beats both
+  // subjects — but would beat only subjectb against topItems-1 topic scores.
+  const vectors = { teapot: at(90), pot: at(150), subjectb: at(200), mug: at(100), spam: at(112), offer: at(140) };
+  const s2: MeaningSettings = {
+    topicPercentile: 0.9,
+    neighbourLean: 9,
+    neighbours: 2,
+    topItems: 2,
+    topics: ['teapot', 'subjectb'],
+  };
+  const run = async (emb: HandEmbedding, topItems: number) =>
+    (
+      await wordMeanings(
+        emb,
+        ['mug'],
+        await emb.vectors(['mug']),
+        (await descriptionTarget(emb, ['spam', 'offer']))!,
+        'spam',
+        null,
+        { ...s2, topItems },
+      )
+    )[0];
+
+  it('ranks the class against topic scores built with the same topItems, whatever ran before', async () => {
+    const fresh = new HandEmbedding('fresh', vectors);
+    expect((await run(fresh, 2)).topicPercentile).toBe(1);
+    const reused = new HandEmbedding('reused', vectors);
+    expect((await run(reused, 1)).topicPercentile).toBe(0.5); // 0.978 against teapot's 0.985: beats subjectb only
+    expect((await run(reused, 2)).topicPercentile).toBe(1);
+  });
+});
+
 describe('names', () => {
   it("a word the corpus writes as a name is not related by its neighbours' lean", async () => {
     // "Gary" signs every ham text; its meaning-neighbours (other names) would lean to ham
