@@ -69,7 +69,13 @@ export {
   type WordCooccurrenceJson,
 } from './word-cooccurrence.js';
 export { categoryWords, coveringSpans, type CategoryReason, type UnrelatedCategory } from './unrelated-categories.js';
-export { wordMeanings, type MeaningSettings, type WordMeaning } from './word-meaning.js';
+export {
+  wordMeanings,
+  type JointMeaningSettings,
+  type MeaningBecause,
+  type MeaningSettings,
+  type WordMeaning,
+} from './word-meaning.js';
 export { BACKGROUND_TOPICS } from './background-topics.js';
 export { WordPools, decisionWords, normalizeWord, type PooledWord, type PoolEntry } from './word-pool.js';
 export { plurality, pluralityColumns, ABSTAIN, type Ballot } from './ensemble-vote.js';

@@ -11,7 +11,7 @@ import {
   type WordNetDescriptionSettings,
 } from './class-description.js';
 import type { ClassCorpus } from './class-corpus.js';
-import { wordMeanings, type MeaningSettings } from './word-meaning.js';
+import { wordMeanings, type MeaningBecause, type MeaningSettings } from './word-meaning.js';
 
 /** How Eq. 4 decides, beyond θ_dist and θ_relate (see OracleConfig). */
 export interface SelectionRule {
@@ -125,12 +125,13 @@ export interface MemberReason {
    * (clusterScore < θ_relate), `rule` (clusterScore ≥ θ_relate but the configuration's class contrast or
    * member rule — clusterRule `member-share` / `individual` — turned it down).
    */
-  readonly because: 'cluster-related' | 'cluster-unrelated' | 'rule' | 'topic' | 'corpus-neighbours' | 'neither';
+  readonly because: 'cluster-related' | 'cluster-unrelated' | 'rule' | MeaningBecause;
   /**
    * Under the meaning test (SelectionRule.meaning), the evidence that decided: the share of background
    * topics the class beats, the neighbours' mean lean towards the class (null without a training corpus)
    * and the nearest corpus words. `because` then says which signal made the word related (`topic`,
-   * `corpus-neighbours`) or that neither did (`neither`).
+   * `corpus-neighbours`, both together under MeaningSettings.joint: `topic-and-neighbours`) or that neither did
+   * (`neither`).
    */
   readonly meaning?: {
     readonly topicPercentile: number;

@@ -10,6 +10,8 @@ export interface ReasonThresholds {
   readonly neighbourLean?: number;
   /** Share of frequent words (0–1) the word must beat for the class as well, when the configuration gates on it. */
   readonly wordPercentile?: number;
+  /** The lower bars both signals clear together (MeaningSettings.joint), when the configuration has them. */
+  readonly joint?: { readonly topicPercentile: number; readonly neighbourLean: number };
 }
 
 /**
@@ -63,6 +65,14 @@ function memberText(m: MemberReason, t: ReasonThresholds): string {
       if (!meaning) break;
       if (meaning.neighbourLean === null) return `its corpus neighbours lean to this class's texts (${item})`;
       return `its nearest corpus words${meaning.neighbours.length > 0 ? ` (${meaning.neighbours.slice(0, 3).join(', ')})` : ''} lean to this class's texts (${times(meaning.neighbourLean)})`;
+    case 'topic-and-neighbours': {
+      if (!meaning || meaning.neighbourLean === null) break;
+      const near = meaning.neighbours.length > 0 ? ` (${meaning.neighbours.slice(0, 3).join(', ')})` : '';
+      const bars = t.joint
+        ? ` — together they clear the joint bars of ${percent(t.joint.topicPercentile)} and ${times(t.joint.neighbourLean)}`
+        : '';
+      return `${topicText(meaning.topicPercentile, undefined, true)} (nearest description item “${m.item}”, cos ${m.cosine.toFixed(2)}) and its nearest corpus words${near} lean to this class's texts (${times(meaning.neighbourLean)})${bars}`;
+    }
     case 'neither': {
       if (!meaning) break;
       // beat the subjects but not the frequent words: say that it was the word percentile that held it back
@@ -76,7 +86,10 @@ function memberText(m: MemberReason, t: ReasonThresholds): string {
         const [share, needed] = pair(meaning.wordPercentile!, t.wordPercentile!, 0, 100);
         topic = `${topicText(meaning.topicPercentile, undefined, false)} but is nearer the class than only ${share} % of frequent words (needs ${needed} %)`;
       }
-      return `${topic}; ${leanText(meaning, t.neighbourLean)}`;
+      const joint = t.joint
+        ? `; or ${percent(t.joint.topicPercentile)} and ${times(t.joint.neighbourLean)} together`
+        : '';
+      return `${topic}; ${leanText(meaning, t.neighbourLean)}${joint}`;
     }
     case 'cluster-related':
       return `cluster score ${score} ≥ θ_relate ${theta} (${item}, cos ${m.cosine.toFixed(2)})`;

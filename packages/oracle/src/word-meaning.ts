@@ -16,7 +16,10 @@
  *   spread as they were before it was planted. The spirit of Wang & Culotta (2020), who tell genuine from
  *   spurious words by what the word's neighbours do, on the corpus rather than on the model.
  *
- * A word is related when either signal clears its threshold (MeaningSettings). With `wordPercentile` set,
+ * A word is related when either signal clears its threshold (MeaningSettings), or — with `joint` set, in no
+ * shipped configuration (issue 47's sixth round: chosen on validation, it related an unrelated planted word on
+ * the test family; packages/oracle/README.md) — when both clear lower bars together: two weak pieces of evidence
+ * that agree (*statistics* → government at 0.97 and ×2.6). With `wordPercentile` set,
  * the topic signal counts only for a word whose class score also beats that share of the embedding's most
  * frequent content words scored against the same class (the **word percentile**): the topic percentile
  * compares one word across subjects, the word percentile one class across words, so a class described by
@@ -59,6 +62,18 @@ export interface MeaningSettings {
   readonly wordPercentile?: number;
   /** How many of the embedding's first words (content words, function words skipped) make the word percentile's background (default 20,000). */
   readonly backgroundWords?: number;
+  /**
+   * …or when the topic percentile reaches `topicPercentile` and the neighbour lean reaches `neighbourLean`
+   * together (absent: no joint rule). Lower bars than the signals' own: two weak signals that agree. A name
+   * (no neighbour lean) cannot pass it.
+   */
+  readonly joint?: JointMeaningSettings;
+}
+
+/** The joint rule of the meaning test (MeaningSettings.joint): both signals at once, each at a lower bar. */
+export interface JointMeaningSettings {
+  readonly topicPercentile: number;
+  readonly neighbourLean: number;
 }
 
 /** The word percentile's background size when MeaningSettings.backgroundWords is absent. */
@@ -77,11 +92,14 @@ export interface WordMeaning {
   /** The nearest corpus words (at most 5), nearest first. */
   readonly neighbours: readonly string[];
   readonly related: boolean;
-  /** Which signal made it related (topic first), or `neither`. */
-  readonly because: 'topic' | 'corpus-neighbours' | 'neither';
+  /** Which signal made it related (topic first, then the neighbours, then both together: MeaningSettings.joint), or `neither`. */
+  readonly because: MeaningBecause;
   /** True when the training corpus writes the word as a name: only the topic percentile can relate it. */
   readonly name?: boolean;
 }
+
+/** What made a word related under the meaning test, or `neither`. */
+export type MeaningBecause = 'topic' | 'corpus-neighbours' | 'topic-and-neighbours' | 'neither';
 
 const topicCache = new WeakMap<WordEmbedding, Map<string, Promise<TopicBank>>>();
 const backgroundCache = new WeakMap<WordEmbedding, Map<number, Promise<Float32Array | null>>>();
@@ -320,14 +338,20 @@ export async function wordMeanings(
       topicPercentile >= settings.topicPercentile &&
       (wordPercentile === undefined || wordPercentile >= settings.wordPercentile!);
     const byCorpus = neighbourLean !== null && neighbourLean >= settings.neighbourLean;
+    const joint = settings.joint;
+    const byBoth =
+      joint !== undefined &&
+      neighbourLean !== null &&
+      topicPercentile >= joint.topicPercentile &&
+      neighbourLean >= joint.neighbourLean;
     out[i] = {
       topicPercentile,
       ...(wordPercentile !== undefined ? { wordPercentile } : {}),
       classScore,
       neighbourLean,
       neighbours,
-      related: byTopic || byCorpus,
-      because: byTopic ? 'topic' : byCorpus ? 'corpus-neighbours' : 'neither',
+      related: byTopic || byCorpus || byBoth,
+      because: byTopic ? 'topic' : byCorpus ? 'corpus-neighbours' : byBoth ? 'topic-and-neighbours' : 'neither',
       ...(name ? { name: true } : {}),
     };
   }

@@ -3,6 +3,7 @@ import {
   ClassCorpus,
   KeywordStore,
   TOKI_DEFAULT,
+  checkOracle,
   descriptionTarget,
   wordMeanings,
   type MeaningSettings,
@@ -114,6 +115,47 @@ describe('wordMeanings', () => {
     expect(m.neighbours).toEqual(['agenda', 'minutes']);
     expect(m.neighbourLean!).toBeLessThan(0); // …its neighbours lean to ham
     expect(m.related).toBe(false);
+  });
+});
+
+describe('the joint rule (MeaningSettings.joint)', () => {
+  // bonus: topic percentile 3 / 4 (0.75); its neighbours free (2 of 3 spam texts, no ham text: lean log 5) and
+  // prize (3 of 3: log 7) lean (log 5 + log 7) / 2 ≈ 1.78 towards spam
+  const strict: MeaningSettings = { ...settings, topicPercentile: 0.8, neighbourLean: 3 };
+  const corpus = ClassCorpus.fromTexts(texts, labels, ['spam', 'ham'], { minTexts: 1 });
+  const meanings = async (s: MeaningSettings, words: string[]) =>
+    wordMeanings(e, words, await e.vectors(words), (await descriptionTarget(e, ['spam']))!, 'spam', corpus, s);
+
+  it('relates a word whose two signals clear lower bars together, though neither clears its own', async () => {
+    const [alone] = await meanings(strict, ['bonus']);
+    expect(alone.topicPercentile).toBe(0.75);
+    expect(alone.neighbourLean!).toBeCloseTo((Math.log(5) + Math.log(7)) / 2, 10);
+    expect(alone).toMatchObject({ related: false, because: 'neither' });
+    const [both] = await meanings({ ...strict, joint: { topicPercentile: 0.7, neighbourLean: 1.5 } }, ['bonus']);
+    expect(both).toMatchObject({ related: true, because: 'topic-and-neighbours' });
+  });
+
+  it('needs both: one signal below its joint bar keeps the word unrelated', async () => {
+    const [leanShort] = await meanings({ ...strict, joint: { topicPercentile: 0.7, neighbourLean: 2 } }, ['bonus']);
+    expect(leanShort.related).toBe(false);
+    const [topicShort] = await meanings({ ...strict, joint: { topicPercentile: 0.8, neighbourLean: 1.5 } }, ['bonus']);
+    expect(topicShort.related).toBe(false);
+    // often: topic percentile 0.5 and neighbours agenda, minutes (ham's words): no joint bar relates it
+    const [often] = await meanings({ ...strict, joint: { topicPercentile: 0.5, neighbourLean: 0 } }, ['often']);
+    expect(often.neighbourLean!).toBeLessThan(0);
+    expect(often.related).toBe(false);
+  });
+
+  it('the configuration check names a bad joint bar', () => {
+    expect(() =>
+      checkOracle({ ...TOKI_DEFAULT, meaning: { ...settings, joint: { topicPercentile: 1.5, neighbourLean: 1 } } }),
+    ).toThrow(/meaning\.joint\.topicPercentile/);
+    expect(() =>
+      checkOracle({
+        ...TOKI_DEFAULT,
+        meaning: { ...settings, joint: { topicPercentile: 0.9, neighbourLean: Number.NaN } },
+      }),
+    ).toThrow(/meaning\.joint\.neighbourLean/);
   });
 });
 
