@@ -56,6 +56,14 @@ describe('verdict-rule candidates (candidateOracle +v…)', () => {
       relatedCounterweight: null,
       name: 'x',
     });
+    // issue 47's sixth round: the meaning test's joint bars, set or taken off
+    expect(candidateOracle('toki+j0.9-0.8').meaning!.joint).toEqual({ topicPercentile: 0.9, neighbourLean: 0.8 });
+    expect(candidateOracle('toki+j0.9-0.8+nojoint').meaning!.joint).toBeUndefined();
+    expect(candidateOracle('toki+j0.9-0.8+mt0.95').meaning).toMatchObject({
+      topicPercentile: 0.95,
+      joint: { topicPercentile: 0.9, neighbourLean: 0.8 },
+    });
+    expect(() => candidateOracle('toki+j0.9')).toThrow(/unknown modifier "\+j0\.9"/);
   });
 });
 

@@ -260,7 +260,8 @@ export interface ClassFigures {
   readonly misses: readonly string[];
   /**
    * Which signal made the words called related related, for the true and the false ones: the meaning test's
-   * `topic` or `corpus-neighbours`, else the cluster rule (`cluster-related`); absent in older results.
+   * `topic`, `corpus-neighbours` or both together (`topic-and-neighbours`, MeaningSettings.joint), else the
+   * cluster rule (`cluster-related`); absent in older results.
    */
   readonly relatedBy?: { readonly tp: Readonly<Record<string, number>>; readonly fp: Readonly<Record<string, number>> };
 }
@@ -276,6 +277,7 @@ function bySignal(counts: Readonly<Record<string, number>> | undefined): string 
 const SIGNAL_NAMES: Readonly<Record<string, string>> = {
   topic: 'topic',
   'corpus-neighbours': 'neighbours',
+  'topic-and-neighbours': 'both',
   'cluster-related': 'cluster',
 };
 

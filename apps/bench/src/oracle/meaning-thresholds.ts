@@ -10,7 +10,7 @@
  * 1: a user's class description must be able to relate a word). No test draw is read. Third round: a
  * third threshold, the word percentile (MeaningSettings.wordPercentile: the class score must also beat that
  * share of GloVe's 20,000 most frequent content words), and `--descriptions builtin` (the bundled corpora's
- * class descriptions, as `xtrust demo` uses them).
+ * class descriptions, as `xtrust demo` uses them). Sixth round of issue 47: the joint bars (jointGrid).
  *
  *   node apps/bench/dist/oracle/meaning-thresholds.js [--unrelated 400] [--related 150] [--out FILE]
  */
@@ -18,6 +18,7 @@ import { GloveEmbedding } from '@xtrust/embeddings';
 import {
   ClassCorpus,
   classDescriptionItems,
+  DEFAULT_MEANING,
   descriptionTarget,
   MEANING_CORPUS,
   WORDNET_CLASS_DESCRIPTION,
@@ -54,6 +55,9 @@ const SPEC = defineScript({
 
 const PERCENTILES = [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98];
 const LEANS = [0.3, 0.5, 0.7, 0.8, 1, 1.2, 1.5, 2];
+/** The joint rule's grid (MeaningSettings.joint): topic percentile and neighbour lean cleared together. */
+const JOINT_TOPICS = [0.8, 0.85, 0.9, 0.93, 0.95];
+const JOINT_LEANS = [0.3, 0.5, 0.8, 1, 1.2];
 /** The word-percentile gate's grid (0: no gate). */
 const WORD_PERCENTILES = [0, 0.8, 0.9, 0.95, 0.97, 0.98];
 
@@ -185,8 +189,10 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       ? `Chosen: topic percentile ${chosen.topicPercentile}, neighbour lean ${chosen.neighbourLean}, word percentile ${chosen.wordPercentile || 'none'} — ${pct(chosen.related)} of related, ${pct(chosen.unrelated)} of unrelated triggers called related.`
       : `No threshold triple calls ≤ ${pct(o['max-unrelated'])} of the unrelated triggers related.`,
   );
+  const joint = jointGrid(rel, unr);
   if (o.out)
     writeJsonAtomic(o.out, {
+      joint,
       argv: process.argv.slice(2),
       date: new Date().toISOString(),
       machine: machineInfo(),
@@ -195,6 +201,55 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
       grid,
       evidence,
     });
+}
+
+/**
+ * Issue 47, sixth round (MeaningSettings.joint): with the default's own bars (DEFAULT_MEANING) kept, a word is also
+ * related when its topic percentile and its neighbour lean clear lower bars together. The rule, fixed before
+ * the grid ran: the most related triggers among the joint bars that call no more unrelated triggers related
+ * than the default does without them; ties to the higher bars.
+ */
+function jointGrid(rel: readonly TriggerEvidence[], unr: readonly TriggerEvidence[]) {
+  const base = (w: TriggerEvidence['words'][number]) =>
+    w.topic >= DEFAULT_MEANING.topicPercentile || (w.lean !== null && w.lean >= DEFAULT_MEANING.neighbourLean);
+  const share = (es: readonly TriggerEvidence[], f: (w: TriggerEvidence['words'][number]) => boolean) =>
+    es.filter((e) => e.words.some(f)).length / es.length;
+  const without = { related: share(rel, base), unrelated: share(unr, base) };
+  const grid = JOINT_TOPICS.flatMap((p) =>
+    JOINT_LEANS.map((l) => {
+      const f = (w: TriggerEvidence['words'][number]) => base(w) || (w.lean !== null && w.topic >= p && w.lean >= l);
+      return { topicPercentile: p, neighbourLean: l, related: share(rel, f), unrelated: share(unr, f) };
+    }),
+  );
+  const chosen = grid
+    .filter((g) => g.unrelated <= without.unrelated)
+    .sort(
+      (a, b) =>
+        b.related - a.related ||
+        a.unrelated - b.unrelated ||
+        b.topicPercentile - a.topicPercentile ||
+        b.neighbourLean - a.neighbourLean,
+    )[0];
+  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+  console.log(
+    `\nJoint bars (the default's own kept: topic ${DEFAULT_MEANING.topicPercentile}, lean ${DEFAULT_MEANING.neighbourLean}; without joint bars ${pct(without.related)} / ${pct(without.unrelated)}):\n`,
+  );
+  console.log(
+    `| joint topic percentile \\ joint lean | ${JOINT_LEANS.join(' | ')} |\n| --- | ${JOINT_LEANS.map(() => '---:').join(' | ')} |`,
+  );
+  for (const p of JOINT_TOPICS)
+    console.log(
+      `| ${p} | ${JOINT_LEANS.map((l) => {
+        const g = grid.find((x) => x.topicPercentile === p && x.neighbourLean === l)!;
+        return `${pct(g.related)} / ${pct(g.unrelated)}`;
+      }).join(' | ')} |`,
+    );
+  console.log(
+    chosen
+      ? `\nChosen joint bars: topic percentile ${chosen.topicPercentile} and neighbour lean ${chosen.neighbourLean} together — ${pct(chosen.related)} of related, ${pct(chosen.unrelated)} of unrelated triggers called related.`
+      : "\nNo joint bars keep the unrelated triggers at the default's rate.",
+  );
+  return { without, grid, chosen: chosen ?? null };
 }
 
 runScript(SPEC, main);

@@ -166,7 +166,9 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * reason must also outweigh K times the related weight: OracleConfig.relatedCounterweight), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
  * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
- * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47); `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
+ * test's topic percentile / neighbour lean and `+wpQ` gates the topic signal on the word percentile Q (issue 47);
+ * `+jP-L` relates a word whose topic percentile reaches P and neighbour lean reaches L together
+ * (MeaningSettings.joint), `+nojoint` drops that rule; `+desc` describes each class by its name and WordNet (DESCRIPTION_BASE, as the default `toki`; `+nodesc`
  * by its name alone, as `toki-name`), then `+dsN` / `+dsall` reads
  * N / all senses per part of speech, `+dnogloss` drops the definition words, `+dhyper` / `+dhypo` adds
  * hypernym / hyponym lemmas, `+dmax` / `+dmm` / `+dcentroid` picks the relatedness rule
@@ -222,14 +224,20 @@ export function candidateOracle(name: string): OracleConfig {
       config = { ...config, meaning: { ...config.meaning, neighbourLean: Number(m.slice(2)) } };
     else if (/^wp\d+(\.\d+)?$/.test(m) && config.meaning)
       config = { ...config, meaning: { ...config.meaning, wordPercentile: Number(m.slice(2)) } };
-    else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
+    else if (/^j\d+(\.\d+)?-\d+(\.\d+)?$/.test(m) && config.meaning) {
+      const [topic, lean] = m.slice(1).split('-').map(Number);
+      config = { ...config, meaning: { ...config.meaning, joint: { topicPercentile: topic, neighbourLean: lean } } };
+    } else if (m === 'nojoint' && config.meaning) {
+      const { joint: _, ...rest } = config.meaning;
+      config = { ...config, meaning: rest };
+    } else if (m === 'desc') config = { ...config, classDescription: DESCRIPTION_BASE };
     else if (m === 'nodesc') config = { ...config, classDescription: null };
     else if (m.startsWith('d') && config.classDescription)
       config = { ...config, classDescription: descriptionModifier(config.classDescription, m, name) };
     else
       throw new XtrustError(
         'INVALID_ARGUMENT',
-        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +pflD, +nopfl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +rcK, +norc, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
+        `oracle "${name}": unknown modifier "+${m}" (+fw, +nofw, +flD, +nofl, +pflD, +nopfl, +notc, +tcX, +ccY, +vsum, +vdecisive, +vword, +vboth, +vwN, +shS, +nosh, +rmL, +norm, +rcK, +norc, +pgJ, +nopg, +meaning, +nomeaning and after +meaning +mtP, +mlL, +wpQ, +jP-L, +nojoint, +desc, +nodesc and after +desc +dsN, +dsall, +dnogloss, +dhyper, +dhypo, +dmax, +dmm, +dcentroid)`,
         { argument: 'oracle' },
       );
   }
