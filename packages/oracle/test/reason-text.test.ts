@@ -59,6 +59,13 @@ describe('reasonSentence', () => {
     );
   });
 
+  /** The default's own bars with the joint bars of MeaningSettings.joint (in no shipped configuration). */
+  const WITH_JOINT_BARS = {
+    topicPercentile: 0.98,
+    neighbourLean: 1.6,
+    joint: { topicPercentile: 0.85, neighbourLean: 0.8 },
+  };
+
   it('topic-and-neighbours: both signals, and the joint bars they cleared together', () => {
     const r = reason('statistics', [
       member({
@@ -68,13 +75,7 @@ describe('reasonSentence', () => {
         meaning: { topicPercentile: 0.97, neighbourLean: Math.log(2.6), neighbours: ['figures', 'report', 'data'] },
       }),
     ]);
-    expect(
-      reasonSentence(r, {
-        topicPercentile: 0.98,
-        neighbourLean: 1.6,
-        joint: { topicPercentile: 0.85, neighbourLean: 0.8 },
-      }),
-    ).toBe(
+    expect(reasonSentence(r, WITH_JOINT_BARS)).toBe(
       "related: beats 97 % of background subjects for this class (nearest description item “reports”, cos 0.58) and its nearest corpus words (figures, report, data) lean to this class's texts (×2.6) — together they clear the joint bars of 85 % and ×2.2",
     );
   });
@@ -87,13 +88,7 @@ describe('reasonSentence', () => {
         meaning: { topicPercentile: 0.5, neighbourLean: Math.log(1.5), neighbours: ['usually'] },
       }),
     ]);
-    expect(
-      reasonSentence(r, {
-        topicPercentile: 0.98,
-        neighbourLean: 1.6,
-        joint: { topicPercentile: 0.85, neighbourLean: 0.8 },
-      }),
-    ).toBe(
+    expect(reasonSentence(r, WITH_JOINT_BARS)).toBe(
       'not related: beats 50 % of subjects (needs 98 %); its corpus neighbours (usually) lean ×1.5 (needs ×5.0); or 85 % and ×2.2 together',
     );
   });
