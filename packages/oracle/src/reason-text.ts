@@ -1,6 +1,7 @@
 // A keyword store's reasons (WordReason) as one plain-English sentence each, for reports and the command line.
 import type { MemberReason } from './keyword-selection.js';
 import type { Demotion, WordReason } from './keyword-store.js';
+import type { JointMeaningSettings } from './word-meaning.js';
 
 /** The meaning test's thresholds (OracleConfig.meaning), so that a sentence can say what a word fell short of. */
 export interface ReasonThresholds {
@@ -11,7 +12,7 @@ export interface ReasonThresholds {
   /** Share of frequent words (0–1) the word must beat for the class as well, when the configuration gates on it. */
   readonly wordPercentile?: number;
   /** The lower bars both signals clear together (MeaningSettings.joint), when the configuration has them. */
-  readonly joint?: { readonly topicPercentile: number; readonly neighbourLean: number };
+  readonly joint?: JointMeaningSettings;
 }
 
 /**
@@ -43,10 +44,15 @@ function topicText(share: number, needed: number | undefined, long: boolean): st
   return `beats ${s} % of ${subjects} (needs ${n} %)`;
 }
 
+/** The first three nearest corpus words in brackets, after a space; empty when there are none. */
+function nearWords(m: NonNullable<MemberReason['meaning']>): string {
+  return m.neighbours.length > 0 ? ` (${m.neighbours.slice(0, 3).join(', ')})` : '';
+}
+
 /** The neighbour clause of the meaning test. */
 function leanText(m: NonNullable<MemberReason['meaning']>, needed: number | undefined): string {
   if (m.neighbourLean === null) return 'no training corpus to lean its neighbours on';
-  const near = m.neighbours.length > 0 ? ` (${m.neighbours.slice(0, 3).join(', ')})` : '';
+  const near = nearWords(m);
   if (needed === undefined) return `its corpus neighbours${near} lean ${times(m.neighbourLean)}`;
   const [l, n] = pair(Math.exp(m.neighbourLean), Math.exp(needed), 1);
   return `its corpus neighbours${near} lean ×${l} (needs ×${n})`;
@@ -64,14 +70,13 @@ function memberText(m: MemberReason, t: ReasonThresholds): string {
     case 'corpus-neighbours':
       if (!meaning) break;
       if (meaning.neighbourLean === null) return `its corpus neighbours lean to this class's texts (${item})`;
-      return `its nearest corpus words${meaning.neighbours.length > 0 ? ` (${meaning.neighbours.slice(0, 3).join(', ')})` : ''} lean to this class's texts (${times(meaning.neighbourLean)})`;
+      return `its nearest corpus words${nearWords(meaning)} lean to this class's texts (${times(meaning.neighbourLean)})`;
     case 'topic-and-neighbours': {
       if (!meaning || meaning.neighbourLean === null) break;
-      const near = meaning.neighbours.length > 0 ? ` (${meaning.neighbours.slice(0, 3).join(', ')})` : '';
       const bars = t.joint
         ? ` — together they clear the joint bars of ${percent(t.joint.topicPercentile)} and ${times(t.joint.neighbourLean)}`
         : '';
-      return `${topicText(meaning.topicPercentile, undefined, true)} (nearest description item “${m.item}”, cos ${m.cosine.toFixed(2)}) and its nearest corpus words${near} lean to this class's texts (${times(meaning.neighbourLean)})${bars}`;
+      return `${topicText(meaning.topicPercentile, undefined, true)} (nearest description item “${m.item}”, cos ${m.cosine.toFixed(2)}) and its nearest corpus words${nearWords(meaning)} lean to this class's texts (${times(meaning.neighbourLean)})${bars}`;
     }
     case 'neither': {
       if (!meaning) break;

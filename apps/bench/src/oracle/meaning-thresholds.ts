@@ -55,11 +55,16 @@ const SPEC = defineScript({
 
 const PERCENTILES = [0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98];
 const LEANS = [0.3, 0.5, 0.7, 0.8, 1, 1.2, 1.5, 2];
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+
 /** The joint rule's grid (MeaningSettings.joint): topic percentile and neighbour lean cleared together. */
 const JOINT_TOPICS = [0.8, 0.85, 0.9, 0.93, 0.95];
 const JOINT_LEANS = [0.3, 0.5, 0.8, 1, 1.2];
 /** The word-percentile gate's grid (0: no gate). */
 const WORD_PERCENTILES = [0, 0.8, 0.9, 0.95, 0.97, 0.98];
+
+/** One known word of a trigger: its topic percentile, word percentile and neighbour lean. */
+type WordEvidence = TriggerEvidence['words'][number];
 
 interface TriggerEvidence {
   readonly family: DrawFamily;
@@ -152,7 +157,6 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
   );
   const allowed = grid.filter((g) => g.unrelated <= o['max-unrelated']);
   const chosen = allowed.sort((a, b) => b.related - a.related || a.unrelated - b.unrelated)[0];
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   console.log(
     `Triggers known to GloVe: ${rel.length} related (related-validation), ${unr.length} unrelated (validation).\n`,
   );
@@ -210,14 +214,14 @@ async function main(o: Options<typeof SPEC.options>): Promise<void> {
  * than the default does without them; ties to the higher bars.
  */
 function jointGrid(rel: readonly TriggerEvidence[], unr: readonly TriggerEvidence[]) {
-  const base = (w: TriggerEvidence['words'][number]) =>
+  const base = (w: WordEvidence) =>
     w.topic >= DEFAULT_MEANING.topicPercentile || (w.lean !== null && w.lean >= DEFAULT_MEANING.neighbourLean);
-  const share = (es: readonly TriggerEvidence[], f: (w: TriggerEvidence['words'][number]) => boolean) =>
+  const share = (es: readonly TriggerEvidence[], f: (w: WordEvidence) => boolean) =>
     es.filter((e) => e.words.some(f)).length / es.length;
   const without = { related: share(rel, base), unrelated: share(unr, base) };
   const grid = JOINT_TOPICS.flatMap((p) =>
     JOINT_LEANS.map((l) => {
-      const f = (w: TriggerEvidence['words'][number]) => base(w) || (w.lean !== null && w.topic >= p && w.lean >= l);
+      const f = (w: WordEvidence) => base(w) || (w.lean !== null && w.topic >= p && w.lean >= l);
       return { topicPercentile: p, neighbourLean: l, related: share(rel, f), unrelated: share(unr, f) };
     }),
   );
@@ -230,7 +234,6 @@ function jointGrid(rel: readonly TriggerEvidence[], unr: readonly TriggerEvidenc
         b.topicPercentile - a.topicPercentile ||
         b.neighbourLean - a.neighbourLean,
     )[0];
-  const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
   console.log(
     `\nJoint bars (the default's own kept: topic ${DEFAULT_MEANING.topicPercentile}, lean ${DEFAULT_MEANING.neighbourLean}; without joint bars ${pct(without.related)} / ${pct(without.unrelated)}):\n`,
   );
