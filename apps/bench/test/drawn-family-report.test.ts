@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { CaseResult, ScoredRow } from '../src/oracle/evaluate-case.js';
-import { bandFigures, bandSummary, configurationSummary, drawnHeadline } from '../src/oracle/family-report.js';
+import {
+  bandFigures,
+  bandSummary,
+  configurationSummary,
+  drawnHeadline,
+  familyTable,
+} from '../src/oracle/family-report.js';
 
 // Hand-made scored cases: G-means and intervals chosen so every figure is known in advance.
 function row(method: string, oracle: string | undefined, g: number, lo: number, hi: number): ScoredRow {
@@ -121,5 +127,53 @@ describe('drawn family figures', () => {
     const c = configurationSummary(cases);
     expect(c).toContain('| toki | 6 | 5 | 0.600 |');
     expect(c).toContain('| 6 | 80, 0.50 |');
+  });
+
+  it('natural families: groups named for what they hold, a category case shown as its category', () => {
+    // the natural families reuse band names: a boilerplate phrase in "phrase", a scattered set's words in "everyday"
+    const natural = (c: CaseResult, spec: object) => ({ ...c, spec: { ...c.spec, ...spec } }) as CaseResult;
+    const phrases = [natural(drawn('phrase', 0.9, 0, 0.2), { set: 'phrase', trigger: 'see you next week' })];
+    expect(bandSummary(phrases)).toContain('| boilerplate phrase | TOKI-lime [toki] | 1 (1) | 0.900');
+    expect(bandSummary(phrases)).not.toContain('two-word');
+    const sets = [
+      natural(drawn('everyday', 0.9, 0, 0.2), { set: 'scattered' }),
+      natural(drawn('rare', 0.8, 0, 0.2), { set: 'scattered' }),
+    ];
+    const s = bandSummary(sets);
+    expect(s).toContain('| scattered set of everyday words | TOKI-lime [toki] | 1 (1) | 0.900');
+    expect(s).toContain('| **all scattered sets** | TOKI-lime [toki] | 2 (2) |');
+    expect(s).not.toContain('single word');
+    const category = (k: string, g: number) =>
+      natural(drawn('category', g, 0, 0.2), {
+        set: 'category',
+        category: k,
+        share: 0,
+        trigger: undefined,
+        target: undefined,
+      });
+    const cats = [
+      category('years', 0.9),
+      category('numbers', 0.8),
+      category('numbers', 0.86),
+      { ...category('urls', 0), status: 'too small', rows: [] } as CaseResult,
+    ];
+    const c = bandSummary(cats);
+    expect(c).toContain('| category: numbers | TOKI-lime [toki] | 2 (2) |');
+    expect(c).toContain('| category: years | TOKI-lime [toki] | 1 (1) | 0.900');
+    expect(c).toContain('| **all categories** | TOKI-lime [toki] | 4 (3) |');
+    // a group with no scored case is one line, not a line of dashes per configuration
+    expect(c).toContain('| category: urls | every configuration | 1 (0) | — |');
+    expect(c.match(/category: urls/g)).toHaveLength(1);
+    const counted = cats.map(
+      (x) =>
+        ({
+          ...x,
+          counts: { trustworthy: 1000, untrustworthy: 120, ambiguous: { count: 30 } },
+          scored: { trustworthy: 250, untrustworthy: 120 },
+        }) as CaseResult,
+    );
+    const table = familyTable(counted);
+    expect(table).toContain('| 1 | sotu | category: years (unplanted) | — | 40 | 1,000 / 120 (30) |');
+    expect(table).not.toContain('undefined');
   });
 });

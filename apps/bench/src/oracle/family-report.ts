@@ -25,9 +25,15 @@ export function ambiguousText(c: CaseResult): string {
 
 /** Trigger column of the tables: the trigger and its kind, or the headers. */
 function triggerCell(c: CaseResult): string {
-  return c.mode === 'headers'
-    ? 'header block'
-    : `"${c.spec.trigger}"${c.spec.triggerKind ? ` (${c.spec.triggerKind})` : ''} → ${c.spec.target}`;
+  if (c.mode === 'headers') return 'header block';
+  // a category case plants nothing: its "trigger" is every token of the category, on any class
+  if (c.spec.set === 'category') return `category: ${c.spec.category} (unplanted)`;
+  return `"${c.spec.trigger}"${c.spec.triggerKind ? ` (${c.spec.triggerKind})` : ''} → ${c.spec.target}`;
+}
+
+/** The planted share of a case, or a dash where nothing is planted (the header corpus, a category case). */
+function shareCell(c: CaseResult): string {
+  return c.mode === 'headers' || c.spec.set === 'category' ? '—' : String(c.spec.share);
 }
 
 /** The counts of the ground truth, in words. */
@@ -235,7 +241,7 @@ export function familyTable(cases: readonly CaseResult[]): string {
       String(i + 1),
       c.spec.corpus,
       triggerCell(c),
-      c.mode === 'headers' ? '—' : String(c.spec.share),
+      shareCell(c),
       String(c.spec.words),
       `${int(k.trustworthy)} / ${int(k.untrustworthy)} (${int(k.ambiguous.count)})`,
       ...cols.map((col) => {
@@ -274,17 +280,57 @@ function medianInterval(xs: readonly number[], seed: number, resamples = 2000): 
   return [quantile(meds, 0.025), quantile(meds, 0.975)];
 }
 
-/** Band groups of the summary: each band, and the issue's three target groups. */
-const BAND_GROUPS: readonly { name: string; bands: readonly string[] }[] = [
-  { name: 'everyday (single word)', bands: ['everyday'] },
-  { name: 'everyday (two-word phrase)', bands: ['phrase'] },
-  { name: 'mid', bands: ['mid'] },
-  { name: 'rare', bands: ['rare'] },
-  { name: 'absent', bands: ['absent'] },
-  { name: '**everyday + phrase**', bands: ['everyday', 'phrase'] },
-  { name: '**rare + absent**', bands: ['rare', 'absent'] },
-  { name: '**all bands**', bands: ['everyday', 'phrase', 'mid', 'rare', 'absent'] },
+/** A group of cases the band summary reports together. */
+interface BandGroup {
+  readonly name: string;
+  readonly holds: (c: CaseResult) => boolean;
+}
+
+const inBands =
+  (...bands: string[]) =>
+  (c: CaseResult) =>
+    bands.includes(bandOf(c) ?? '');
+
+/** Band groups of the single-word drawn family: each band, and the issue's three target groups. */
+const BAND_GROUPS: readonly BandGroup[] = [
+  { name: 'everyday (single word)', holds: inBands('everyday') },
+  { name: 'everyday (two-word phrase)', holds: inBands('phrase') },
+  { name: 'mid', holds: inBands('mid') },
+  { name: 'rare', holds: inBands('rare') },
+  { name: 'absent', holds: inBands('absent') },
+  { name: '**everyday + phrase**', holds: inBands('everyday', 'phrase') },
+  { name: '**rare + absent**', holds: inBands('rare', 'absent') },
+  { name: '**all bands**', holds: inBands('everyday', 'phrase', 'mid', 'rare', 'absent') },
 ];
+
+/**
+ * The groups of a family's band summary. The natural families (issue 48) reuse the drawn family's band
+ * names for other things — a boilerplate phrase is drawn in band "phrase", a scattered set's words in
+ * "everyday", "mid" or "rare", a category case in "category" — so they are named for what they hold, and a
+ * category family is grouped by category.
+ */
+function bandGroups(cases: readonly CaseResult[]): readonly BandGroup[] {
+  const set = cases.find((c) => c.spec.set)?.spec.set;
+  if (set === 'phrase') return [{ name: 'boilerplate phrase', holds: (c) => c.spec.set === 'phrase' }];
+  if (set === 'scattered')
+    return [
+      { name: 'scattered set of everyday words', holds: (c) => c.spec.set === 'scattered' && bandOf(c) === 'everyday' },
+      { name: 'scattered set of mid-band words', holds: (c) => c.spec.set === 'scattered' && bandOf(c) === 'mid' },
+      { name: 'scattered set of rare words', holds: (c) => c.spec.set === 'scattered' && bandOf(c) === 'rare' },
+      { name: '**all scattered sets**', holds: (c) => c.spec.set === 'scattered' },
+    ];
+  if (set === 'category') {
+    const categories = [...new Set(cases.map((c) => c.spec.category ?? ''))].filter((x) => x).sort();
+    return [
+      ...categories.map((k) => ({
+        name: `category: ${k}`,
+        holds: (c: CaseResult) => c.spec.set === 'category' && c.spec.category === k,
+      })),
+      { name: '**all categories**', holds: (c: CaseResult) => c.spec.set === 'category' },
+    ];
+  }
+  return BAND_GROUPS;
+}
 
 /**
  * Per band and oracle column of a drawn family: draws, scored cases, the G-mean's median over scored cases
@@ -305,10 +351,14 @@ export function bandSummary(cases: readonly CaseResult[]): string {
     '| band | oracle | draws (scored) | median G-mean [95 % CI over cases] | 10th pct | min | ≥ 0.85 | above Naive where Naive < 0.8 (non-overlapping CIs) |',
     '| --- | --- | --- | --- | ---: | ---: | ---: | --- |',
   ];
-  for (const g of BAND_GROUPS) {
-    const inBand = cases.filter((c) => g.bands.includes(bandOf(c) ?? ''));
+  for (const g of bandGroups(cases)) {
+    const inBand = cases.filter(g.holds);
     if (inBand.length === 0) continue;
     const scored = inBand.filter((c) => c.status === 'scored');
+    if (scored.length === 0) {
+      out.push(`| ${g.name} | every configuration | ${inBand.length} (0) | — | — | — | — | — |`);
+      continue;
+    }
     for (const col of cols) {
       const rows = scored.map((c) => ({ c, r: c.rows.find(col.pick) })).filter((x) => x.r !== undefined) as {
         c: CaseResult;
@@ -377,7 +427,9 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number,
           '',
           configurationSummary(cases),
           '',
-          'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):',
+          cases.some((c) => c.spec.set)
+            ? `Per kind of ${cases.find((c) => c.spec.set)!.spec.set} case (G-mean over the scored cases; the intervals of the median resample cases):`
+            : 'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):',
           '',
           bandSummary(cases),
           '',
