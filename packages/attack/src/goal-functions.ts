@@ -110,6 +110,43 @@ export function untargetedClassification(): GoalFunction {
   };
 }
 
+/**
+ * The first step of an explanation goal's evaluation: every candidate classified in one batch, and the
+ * explanations (for `label`) of those whose prediction stayed `label`, in one batched call — a candidate
+ * that changes the prediction is invalid under both CEA/TEF's and the ranked-list goal, so it is never
+ * explained. `out` holds every candidate as invalid, with its prediction; the caller fills in the kept ones.
+ */
+async function explainWherePredictionStays(
+  classifier: Classifier,
+  texts: readonly AttackedText[],
+  label: number,
+  explain: ExplainFn,
+): Promise<{ out: GoalResult[]; kept: number[]; expl: Explanation[] }> {
+  const k = classifier.labels.length;
+  const probs = await predict(
+    classifier,
+    texts.map((t) => t.text),
+    'attack goal: classifier',
+  );
+  const kept: number[] = [];
+  texts.forEach((_, i) => {
+    if (argmax(probs, i, k) === label) kept.push(i);
+  });
+  const expl = await explain(
+    classifier,
+    kept.map((i) => texts[i].text),
+    label,
+  );
+  const out: GoalResult[] = texts.map((_, i) => ({
+    score: -Infinity,
+    succeeded: false,
+    valid: false,
+    predicted: argmax(probs, i, k),
+    probabilities: rowOf(probs, i, k),
+  }));
+  return { out, kept, expl };
+}
+
 /** The attribution map of an explanation laid on the text's token positions (metrics' attributionVector). */
 export function attributionMap(text: string, e: Explanation): Float64Array {
   return attributionVector(wordsOf(text), e.features);
@@ -135,7 +172,6 @@ export function attributionDistanceGoal(explain: ExplainFn, options: Attribution
       explainer: (explain as { method?: string }).method ?? 'custom',
     },
     async forInstance(classifier, text, groundTruth) {
-      const k = classifier.labels.length;
       const o = await originalPrediction(classifier, text, groundTruth, 'attack goal: classifier');
       const label = o.label;
       const [e0] = o.skip ? [undefined] : await explain(classifier, [text.text], label);
@@ -152,27 +188,7 @@ export function attributionDistanceGoal(explain: ExplainFn, options: Attribution
           details: { attributionDistance: 0, pcc: 1 },
         },
         async evaluate(texts) {
-          const probs = await predict(
-            classifier,
-            texts.map((t) => t.text),
-            'attack goal: classifier',
-          );
-          const kept: number[] = [];
-          texts.forEach((_, i) => {
-            if (argmax(probs, i, k) === label) kept.push(i);
-          });
-          const expl = await explain(
-            classifier,
-            kept.map((i) => texts[i].text),
-            label,
-          );
-          const out: GoalResult[] = texts.map((_, i) => ({
-            score: -Infinity,
-            succeeded: false,
-            valid: false,
-            predicted: argmax(probs, i, k),
-            probabilities: rowOf(probs, i, k),
-          }));
+          const { out, kept, expl } = await explainWherePredictionStays(classifier, texts, label, explain);
           kept.forEach((i, j) => {
             const a = attributionMap(texts[i].text, expl[j]);
             if (a.length !== a0.length)
@@ -250,7 +266,6 @@ export function rankedListGoal(explain: ExplainFn, options: RankedListGoalOption
     mode: 'reach',
     params: { measure: measureName, tau, k, explainer: (explain as { method?: string }).method ?? 'custom' },
     async forInstance(classifier, text, groundTruth) {
-      const nk = classifier.labels.length;
       const o = await originalPrediction(classifier, text, groundTruth, 'attack goal: classifier');
       const label = o.label;
       const [e0] = o.skip ? [undefined] : await explain(classifier, [text.text], label);
@@ -267,27 +282,7 @@ export function rankedListGoal(explain: ExplainFn, options: RankedListGoalOption
           details: { similarity: 1, originalList: listA },
         },
         async evaluate(texts) {
-          const probs = await predict(
-            classifier,
-            texts.map((t) => t.text),
-            'attack goal: classifier',
-          );
-          const kept: number[] = [];
-          texts.forEach((_, i) => {
-            if (argmax(probs, i, nk) === label) kept.push(i);
-          });
-          const expl = await explain(
-            classifier,
-            kept.map((i) => texts[i].text),
-            label,
-          );
-          const out: GoalResult[] = texts.map((_, i) => ({
-            score: -Infinity,
-            succeeded: false,
-            valid: false,
-            predicted: argmax(probs, i, nk),
-            probabilities: rowOf(probs, i, nk),
-          }));
+          const { out, kept, expl } = await explainWherePredictionStays(classifier, texts, label, explain);
           kept.forEach((i, j) => {
             const listB = rankedWords(expl[j], k);
             const mapping = oneToOne(texts[i].substitutions());
