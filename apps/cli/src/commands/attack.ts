@@ -216,6 +216,17 @@ export function recipeArg(value: string): Recipe {
   return value as Recipe;
 }
 
+/** `--attack` and `--attack-texts` (demo, audit): attack some untrustworthy predictions and show them in the report. */
+export function withAttackOptions(c: Command): Command {
+  return c
+    .option(
+      '--attack <recipe>',
+      `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`,
+      recipeArg,
+    )
+    .option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
+}
+
 /** Registers `xtrust attack`. */
 export function attackCommand(): Command {
   const c = new Command('attack').description(

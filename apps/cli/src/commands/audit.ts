@@ -7,8 +7,8 @@ import { checkClassNames, fileDigest, readLabelledFile } from '../data-files.js'
 import { loadModel } from '../model-loader.js';
 import { loadFlags, withModelOptions, type ModelFlags } from './model-options.js';
 import { emit, formatAudit, writeAuditFiles } from '../output.js';
-import { examples, positiveIntArg, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
-import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
+import { examples, withCommonOptions, withRunOptions, type RunFlags } from '../options.js';
+import { attackPredictions, withAttackOptions, type Recipe } from './attack.js';
 import { Progress } from '../progress.js';
 import { RunDir } from '../run-dir.js';
 import { auditSettings, withAuditSettings, withTokenCategoryOptions, type AuditSettingFlags } from './audit-options.js';
@@ -113,11 +113,7 @@ export function auditCommand(): Command {
   withAuditSettings(c);
   withTokenCategoryOptions(c);
   withQueueOption(c);
-  c.option(
-    '--attack <recipe>',
-    `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`,
-    recipeArg,
-  ).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
+  withAttackOptions(c);
   withRunOptions(c, 'xtrust-report-audit');
   withCommonOptions(c);
   examples(c, [

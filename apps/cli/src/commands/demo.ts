@@ -20,8 +20,8 @@ import { runKeySettings, type AuditSettings } from '../audit-settings.js';
 import { runScoredCase } from '../scored-case.js';
 import { emit, formatAudit, writeAuditFiles, type AuditFiles } from '../output.js';
 import { checkClassNames } from '../data-files.js';
-import { examples, fractionArg, positiveIntArg, withCommonOptions, withRunOptions } from '../options.js';
-import { attackPredictions, RECIPES, recipeArg, type Recipe } from './attack.js';
+import { examples, fractionArg, withCommonOptions, withRunOptions } from '../options.js';
+import { attackPredictions, withAttackOptions, type Recipe } from './attack.js';
 import { auditSettings, withAuditSettings, withTokenCategoryOptions, type AuditSettingFlags } from './audit-options.js';
 import type { ProbedSummary } from '../report/probes.js';
 import { DEMO_BERT, isDemoTransformer, loadDemoTransformer } from './demo-transformer.js';
@@ -357,11 +357,7 @@ export function demoCommand(): Command {
     '--no-scored-check',
     'skip the planted-trigger case scored beside the audit (TOKI and Naive against a known ground truth)',
   );
-  c.option(
-    '--attack <recipe>',
-    `also attack untrustworthy predictions and show examples in the report: ${RECIPES.join(' | ')}`,
-    recipeArg,
-  ).option('--attack-texts <n>', 'predictions attacked with --attack', positiveIntArg, 10);
+  withAttackOptions(c);
   withRunOptions(c, 'xtrust-report');
   withCommonOptions(c);
   examples(c, [
