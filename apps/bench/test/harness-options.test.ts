@@ -4,10 +4,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   defineScript,
   helpText,
-  integerList,
   parseOptions,
   parseOrExit,
   runScript,
+  textLengthsOption,
   UsageError,
 } from '../src/harness/options.js';
 
@@ -19,14 +19,7 @@ const SPEC = defineScript({
     share: { kind: 'number', min: 0, max: 1, help: 'a share' },
     mode: { kind: 'string', choices: ['exact', 'fast'], default: 'exact', help: 'LIME mode' },
     cases: { kind: 'list', choices: ['spam', 'brown'], default: ['spam', 'brown'], help: 'corpora' },
-    words: {
-      kind: 'custom',
-      placeholder: 'N,N',
-      parse: integerList(1),
-      default: [40, 120],
-      shownDefault: '40,120',
-      help: 'lengths',
-    },
+    words: textLengthsOption([40, 120], 'lengths'),
     'lime-src': { kind: 'string', placeholder: 'DIR', env: 'BENCH_TEST_LIME_SRC', help: 'reference LIME' },
     model: { kind: 'string', placeholder: 'DIR', required: true, help: 'the model folder' },
     fresh: { kind: 'flag', help: 'measure again' },
@@ -52,6 +45,10 @@ describe('parseOptions', () => {
     const a = parseOptions(SPEC, ['--model', 'm']);
     a.cases.push('x');
     expect(parseOptions(SPEC, ['--model', 'm']).cases).toEqual(['spam', 'brown']);
+    const b = parseOptions(SPEC, ['--model', 'm']);
+    b.words.push(999);
+    expect(parseOptions(SPEC, ['--model', 'm']).words).toEqual([40, 120]);
+    expect(() => parseOptions(SPEC, ['--model', 'm', '--words', '40,0'])).toThrow(/expected integers ≥ 1/);
   });
 
   it('reads an environment variable when the option is not given', () => {

@@ -11,6 +11,7 @@ export {
   parseOptions,
   parseOrExit,
   runScript,
+  textLengthsOption,
   UsageError,
 } from './options.js';
 export type {

@@ -130,6 +130,21 @@ export function integerList(min = 1): (raw: string) => number[] {
   };
 }
 
+/** A text-lengths option (`--words 40,120,250`): integers ≥ 1, its default shown as it is typed. */
+export function textLengthsOption(
+  lengths: readonly number[],
+  help = 'text lengths',
+): CustomOption<number[]> & { readonly default: number[] } {
+  return {
+    kind: 'custom',
+    placeholder: 'N,N',
+    parse: integerList(1),
+    default: [...lengths],
+    shownDefault: lengths.join(','),
+    help,
+  };
+}
+
 /** A wrong command line: reported as one line and exit code 2, never with a stack trace. */
 export class UsageError extends Error {
   constructor(message: string) {

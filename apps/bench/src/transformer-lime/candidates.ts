@@ -35,7 +35,7 @@ import { LimeExplainer, resolveAdaptive } from '@xtrust/explainers';
 import { meanTInterval } from '@xtrust/metrics';
 import { OnnxClassifier } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
-import { defineScript, integerList, parseOrExit } from '../harness/options.js';
+import { defineScript, parseOrExit, textLengthsOption } from '../harness/options.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { timed } from '../harness/timing.js';
 import { adaptiveRuleText } from './adaptive-rule.js';
@@ -82,14 +82,7 @@ const o = parseOrExit(
         required: true,
         help: 'the kit classifier (Hugging Face layout with onnx/model.onnx)',
       },
-      words: {
-        kind: 'custom',
-        placeholder: 'N,N',
-        parse: integerList(1),
-        default: [120, 250],
-        shownDefault: '120,250',
-        help: 'text lengths',
-      },
+      words: textLengthsOption([120, 250]),
       texts: { kind: 'integer', min: 2, default: 16, help: 'validation texts per length' },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'samples of the exact references' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads in all' },

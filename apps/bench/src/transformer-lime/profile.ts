@@ -22,7 +22,7 @@ import {
   pieceTokenizer,
   type OnnxClassifierOptions,
 } from '@xtrust/models';
-import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
+import { defineScript, exitUsage, parseOrExit, textLengthsOption } from '../harness/options.js';
 import { textsOfLength, validationTexts } from './texts.js';
 import { operatorProfile, readProfileTrace } from './op-profile.js';
 
@@ -33,14 +33,7 @@ const o = parseOrExit(
       'Where the time of one transformer LIME explanation goes (tokenising, building ids, onnxruntime, the rest), and onnxruntime settings compared.',
     options: {
       model: { kind: 'string', placeholder: 'DIR', required: true, help: 'a classifier folder in Hugging Face layout' },
-      words: {
-        kind: 'custom',
-        placeholder: 'N,N',
-        parse: integerList(1),
-        default: [40, 120, 250],
-        shownDefault: '40,120,250',
-        help: 'text lengths',
-      },
+      words: textLengthsOption([40, 120, 250]),
       texts: { kind: 'integer', min: 1, default: 3, help: 'texts per length' },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads' },

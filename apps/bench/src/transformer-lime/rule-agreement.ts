@@ -22,7 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { LimeExplainer } from '@xtrust/explainers';
 import { OnnxClassifier } from '@xtrust/models';
 import { mean } from '../lime-parity/metrics.js';
-import { defineScript, integerList, parseOrExit } from '../harness/options.js';
+import { defineScript, parseOrExit, textLengthsOption } from '../harness/options.js';
 import { readJson, writeJsonAtomic } from '../harness/store.js';
 import { timed } from '../harness/timing.js';
 import { fingerprintOf } from './block-key.js';
@@ -52,14 +52,7 @@ const o = parseOrExit(
         required: true,
         help: 'stopping rules to judge',
       },
-      words: {
-        kind: 'custom',
-        placeholder: 'N,N',
-        parse: integerList(1),
-        default: [250, 40, 120],
-        shownDefault: '250,40,120',
-        help: 'text lengths (stored blocks)',
-      },
+      words: textLengthsOption([250, 40, 120], 'text lengths (stored blocks)'),
       texts: { kind: 'integer', min: 1, default: 30, help: 'texts per length of the stored blocks' },
       samples: { kind: 'integer', min: 2, default: 5000, help: "LIME budget (the stored blocks')" },
       sessions: { kind: 'integer', min: 1, default: 2, help: "xtrust's scoring sessions (the stored blocks')" },

@@ -39,7 +39,7 @@ import { LimeExplainer, resolveAdaptive, type AdaptiveRule, type LimeOptions } f
 import { quantile } from '@xtrust/metrics';
 import { defaultBatchTokens, OnnxClassifier, onnxGraphDigest, type OnnxClassifierOptions } from '@xtrust/models';
 import { mean } from '../lime-parity/metrics.js';
-import { defineScript, exitUsage, integerList, parseOrExit } from '../harness/options.js';
+import { defineScript, exitUsage, parseOrExit, textLengthsOption } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
 import { median, timed } from '../harness/timing.js';
 import { textsOfLength } from './texts.js';
@@ -91,14 +91,7 @@ const o = parseOrExit(
         required: true,
         help: 'the small kit classifier (Hugging Face layout, e.g. models/transformers/out/bert-spam)',
       },
-      words: {
-        kind: 'custom',
-        placeholder: 'N,N',
-        parse: integerList(1),
-        default: [40, 120, 250],
-        shownDefault: '40,120,250',
-        help: 'text lengths on --model',
-      },
+      words: textLengthsOption([40, 120, 250], 'text lengths on --model'),
       texts: { kind: 'integer', min: 1, default: 3, help: 'texts per length' },
       samples: { kind: 'integer', min: 2, default: 5000, help: 'LIME samples' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'threads of each side' },
@@ -129,14 +122,7 @@ const o = parseOrExit(
         placeholder: 'DIR',
         help: 'a second, larger model (e.g. models/transformers/out/distil-size-bert)',
       },
-      'large-words': {
-        kind: 'custom',
-        placeholder: 'N,N',
-        parse: integerList(1),
-        default: [40, 120],
-        shownDefault: '40,120',
-        help: 'text lengths on --large',
-      },
+      'large-words': textLengthsOption([40, 120], 'text lengths on --large'),
       'large-modes': { kind: 'list', choices: MODE_NAMES, help: 'modes on --large (default: --modes)' },
       'large-texts': { kind: 'integer', min: 1, help: 'texts per length on --large (default: --texts)' },
       'large-samples': { kind: 'integer', min: 2, help: 'LIME samples on --large (default: --samples)' },

@@ -30,7 +30,7 @@ import { LimeExplainer, type AdaptiveRule } from '@xtrust/explainers';
 import { meanTInterval } from '@xtrust/metrics';
 import { OnnxClassifier, onnxGraphDigest } from '@xtrust/models';
 import { mean, topKJaccard, type WordWeights } from '../lime-parity/metrics.js';
-import { defineScript, integerList, parseOrExit } from '../harness/options.js';
+import { defineScript, parseOrExit, textLengthsOption } from '../harness/options.js';
 import { writeJsonAtomic } from '../harness/store.js';
 import { asCurrentKey, fingerprintOf } from './block-key.js';
 import { validationTexts } from './texts.js';
@@ -50,14 +50,7 @@ const o = parseOrExit(
         required: true,
         help: 'the kit classifier (Hugging Face layout with onnx/model.onnx)',
       },
-      words: {
-        kind: 'custom',
-        placeholder: 'N,N',
-        parse: integerList(1),
-        default: [40, 120, 250],
-        shownDefault: '40,120,250',
-        help: 'text lengths',
-      },
+      words: textLengthsOption([40, 120, 250]),
       texts: { kind: 'integer', min: 1, default: 8, help: 'validation texts per length' },
       samples: { kind: 'integer', min: 1, default: 5000, help: 'LIME samples of the exact runs' },
       threads: { kind: 'integer', min: 1, default: 2, help: 'onnxruntime threads' },
