@@ -212,7 +212,7 @@ export const TOKI_NAME_ONLY: OracleConfig = Object.freeze({
  * (OracleConfig.classDescriptions), the `decisive` verdict and the surface-token check. Chosen on the
  * person-written word lists' CHOICE half and the VALIDATION family of drawn shortcut cases. Issue 47 found
  * that its "related" no longer meant related: 80–95 % of a real pool passed Eq. 4, and the surface-token
- * check demoted any dominant word, a planted related word included (packages/oracle/README.md).
+ * check demoted any dominant word, a planted related word included (packages/oracle/choosing-the-default.md).
  */
 export const TOKI_CLUSTER: OracleConfig = Object.freeze({
   ...TOKI_NAME_ONLY,
@@ -234,7 +234,7 @@ export const TOKI_CLUSTER: OracleConfig = Object.freeze({
  * 1.6 won: 1 class of 5 and mean F1 0.665, against 0 and 0.511 at 0.8 (1.2: 0 / 0.559; 2: 1 / 0.646; off: 1 /
  * 0.520), with the same 26 of 27 single-word validation cases at the bar and 5 of 8 controls. The joint bars
  * (MeaningSettings.joint) tried in issue 47's sixth round are in no shipped configuration: chosen on validation,
- * they made an unrelated planted word related on the test family (packages/oracle/README.md).
+ * they made an unrelated planted word related on the test family (packages/oracle/choosing-the-default.md).
  */
 export const DEFAULT_MEANING: MeaningSettings = Object.freeze({
   topicPercentile: 0.98,
@@ -346,7 +346,7 @@ export const DEFAULT_RELATED_COUNTERWEIGHT = 1;
  * the topic percentile (a user's class description must act): 0.98 / 0.8 — 36.7 % of the related and 3.8 %
  * of the unrelated triggers (apps/bench oracle/meaning-thresholds.ts); the lean was raised to 1.6 in a third
  * step, on rubric-labelled validation pools (DEFAULT_MEANING). The runs are in the bench's oracle sections
- * (related-controls, oracle-drawn, oracle-drawn-validation) and packages/oracle/README.md.
+ * (related-controls, oracle-drawn, oracle-drawn-validation) and packages/oracle/choosing-the-default.md.
  */
 export const TOKI_DEFAULT: OracleConfig = Object.freeze({
   ...TOKI_CLUSTER,

@@ -18,7 +18,7 @@
  *
  * A word is related when either signal clears its threshold (MeaningSettings), or — with `joint` set, in no
  * shipped configuration (issue 47's sixth round: chosen on validation, it related an unrelated planted word on
- * the test family; packages/oracle/README.md) — when both clear lower bars together: two weak pieces of evidence
+ * the test family; packages/oracle/choosing-the-default.md) — when both clear lower bars together: two weak pieces of evidence
  * that agree (*statistics* → government at 0.97 and ×2.6). With `wordPercentile` set,
  * the topic signal counts only for a word whose class score also beats that share of the embedding's most
  * frequent content words scored against the same class (the **word percentile**): the topic percentile
