@@ -303,33 +303,44 @@ const BAND_GROUPS: readonly BandGroup[] = [
   { name: '**all bands**', holds: inBands('everyday', 'phrase', 'mid', 'rare', 'absent') },
 ];
 
+/** The natural-shortcut kind of a family's cases (issue 48: phrase, scattered or category), or undefined for a drawn family. */
+function naturalSet(cases: readonly CaseResult[]): CaseResult['spec']['set'] {
+  return cases.find((c) => c.spec.set)?.spec.set;
+}
+
+/** The scattered family's groups: the band its words were drawn from, then all sets. */
+const SCATTERED_BANDS = [
+  ['everyday', 'scattered set of everyday words'],
+  ['mid', 'scattered set of mid-band words'],
+  ['rare', 'scattered set of rare words'],
+] as const;
+
 /**
  * The groups of a family's band summary. The natural families (issue 48) reuse the drawn family's band
  * names for other things — a boilerplate phrase is drawn in band "phrase", a scattered set's words in
  * "everyday", "mid" or "rare", a category case in "category" — so they are named for what they hold, and a
- * category family is grouped by category.
+ * category family is grouped by category. A family holds one kind of case (family-draw.ts).
  */
 function bandGroups(cases: readonly CaseResult[]): readonly BandGroup[] {
-  const set = cases.find((c) => c.spec.set)?.spec.set;
-  if (set === 'phrase') return [{ name: 'boilerplate phrase', holds: (c) => c.spec.set === 'phrase' }];
-  if (set === 'scattered')
-    return [
-      { name: 'scattered set of everyday words', holds: (c) => c.spec.set === 'scattered' && bandOf(c) === 'everyday' },
-      { name: 'scattered set of mid-band words', holds: (c) => c.spec.set === 'scattered' && bandOf(c) === 'mid' },
-      { name: 'scattered set of rare words', holds: (c) => c.spec.set === 'scattered' && bandOf(c) === 'rare' },
-      { name: '**all scattered sets**', holds: (c) => c.spec.set === 'scattered' },
-    ];
-  if (set === 'category') {
-    const categories = [...new Set(cases.map((c) => c.spec.category ?? ''))].filter((x) => x).sort();
-    return [
-      ...categories.map((k) => ({
-        name: `category: ${k}`,
-        holds: (c: CaseResult) => c.spec.set === 'category' && c.spec.category === k,
-      })),
-      { name: '**all categories**', holds: (c: CaseResult) => c.spec.set === 'category' },
-    ];
+  const all = (name: string): BandGroup => ({ name, holds: () => true });
+  switch (naturalSet(cases)) {
+    case 'phrase':
+      return [all('boilerplate phrase')];
+    case 'scattered':
+      return [
+        ...SCATTERED_BANDS.map(([band, name]) => ({ name, holds: inBands(band) })),
+        all('**all scattered sets**'),
+      ];
+    case 'category': {
+      const categories = [...new Set(cases.map((c) => c.spec.category ?? ''))].filter((x) => x).sort();
+      return [
+        ...categories.map((k) => ({ name: `category: ${k}`, holds: (c: CaseResult) => c.spec.category === k })),
+        all('**all categories**'),
+      ];
+    }
+    default:
+      return BAND_GROUPS;
   }
-  return BAND_GROUPS;
 }
 
 /**
@@ -427,9 +438,7 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number,
           '',
           configurationSummary(cases),
           '',
-          cases.some((c) => c.spec.set)
-            ? `Per kind of ${cases.find((c) => c.spec.set)!.spec.set} case (G-mean over the scored cases; the intervals of the median resample cases):`
-            : 'Per trigger band (G-mean over the scored cases; the intervals of the median resample cases):',
+          `Per ${naturalSet(cases) ? `kind of ${naturalSet(cases)} case` : 'trigger band'} (G-mean over the scored cases; the intervals of the median resample cases):`,
           '',
           bandSummary(cases),
           '',
