@@ -17,7 +17,7 @@ import {
   type TokenScorer,
 } from '@xtrust/core';
 import { baseInputs, relaxedGradient, tokenInputDim } from './gradients.js';
-import { requireFile, requireText, requireTexts } from './inputs.js';
+import { gradientRequest, requireFile, requireText, requireTexts } from './inputs.js';
 import { scoreMasks } from './score.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -156,29 +156,7 @@ export class BuiltinClassifier implements Classifier, TokenScorer, GradientProvi
    * that makes the binary bag-of-words input differentiable.
    */
   async inputGradients(text: string, labelIndex: number, options: GradientOptions = {}): Promise<InputGradients> {
-    requireText(text, this.name);
-    const k = this.labels.length;
-    if (!Number.isInteger(labelIndex) || labelIndex < 0 || labelIndex >= k) {
-      throw new XtrustError(
-        'UNKNOWN_LABEL',
-        `${this.name}: label index ${labelIndex} is not one of 0…${k - 1} (${this.labels.join(', ')})`,
-        { labelIndex },
-      );
-    }
-    const output = options.output ?? 'probability';
-    if (output !== 'probability' && output !== 'logit')
-      throw new XtrustError(
-        'INVALID_ARGUMENT',
-        `${this.name}: output must be "probability" or "logit", got ${String(output)}`,
-        { argument: 'output' },
-      );
-    const scales = Array.from(options.scales ?? [1]);
-    scales.forEach((s, i) => {
-      if (typeof s !== 'number' || !Number.isFinite(s))
-        throw new XtrustError('INVALID_ARGUMENT', `${this.name}: scales[${i}] is ${s}; expected a finite number`, {
-          argument: 'scales',
-        });
-    });
+    const { output, scales } = gradientRequest(this.name, this.labels, text, labelIndex, options);
     const tokens: ModelToken[] = tokenize(text).map((t) => ({ ...t, special: false }));
     const ids = this.vocabulary.tokenIds(text);
     const dim = tokenInputDim(this.net);

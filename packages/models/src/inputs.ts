@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { XtrustError } from '@xtrust/core';
+import { XtrustError, type GradientOptions } from '@xtrust/core';
 
 /** Throws INVALID_ARGUMENT unless `texts` is an array of strings (naming the first offending element). */
 export function requireTexts(texts: unknown, source: string): asserts texts is readonly string[] {
@@ -57,4 +57,42 @@ export function requirePositiveInt(v: unknown, name: string): number {
       argument: name,
     });
   return v;
+}
+
+/**
+ * The checked arguments of an `inputGradients(text, labelIndex, options)` call (the GradientProvider
+ * contract of @xtrust/core): UNKNOWN_LABEL for a label index outside the model's labels, INVALID_ARGUMENT for
+ * a non-string text, an unknown `output` or a scale that is not a finite number — each naming `source`.
+ */
+export function gradientRequest(
+  source: string,
+  labels: readonly string[],
+  text: unknown,
+  labelIndex: number,
+  options: GradientOptions,
+): { output: 'probability' | 'logit'; scales: number[] } {
+  requireText(text, source);
+  const k = labels.length;
+  if (!Number.isInteger(labelIndex) || labelIndex < 0 || labelIndex >= k) {
+    throw new XtrustError(
+      'UNKNOWN_LABEL',
+      `${source}: label index ${labelIndex} is not one of 0…${k - 1} (${labels.join(', ')})`,
+      { labelIndex },
+    );
+  }
+  const output = options.output ?? 'probability';
+  if (output !== 'probability' && output !== 'logit')
+    throw new XtrustError(
+      'INVALID_ARGUMENT',
+      `${source}: output must be "probability" or "logit", got ${String(output)}`,
+      { argument: 'output' },
+    );
+  const scales = Array.from(options.scales ?? [1]);
+  scales.forEach((s, i) => {
+    if (typeof s !== 'number' || !Number.isFinite(s))
+      throw new XtrustError('INVALID_ARGUMENT', `${source}: scales[${i}] is ${s}; expected a finite number`, {
+        argument: 'scales',
+      });
+  });
+  return { output, scales };
 }

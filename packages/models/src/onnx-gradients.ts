@@ -3,7 +3,7 @@ import type { PreTrainedTokenizer } from '@huggingface/transformers';
 import { XtrustError, type GradientOptions, type InputGradients } from '@xtrust/core';
 import { alignTokens } from './attention.js';
 import { encodeBatch, piecesOf } from './hf-tokenizer-loader.js';
-import { requireText } from './inputs.js';
+import { gradientRequest } from './inputs.js';
 
 /** Where a classifier folder keeps its gradient graph (the kit contract's `model_grad.onnx`). */
 export const GRADIENT_GRAPH_FILE = 'onnx/model_grad.onnx';
@@ -175,29 +175,8 @@ export async function transformerInputGradients(
   labelIndex: number,
   options: GradientOptions = {},
 ): Promise<InputGradients> {
-  requireText(text, ctx.source);
+  const { output, scales } = gradientRequest(ctx.source, ctx.labels, text, labelIndex, options);
   const k = ctx.labels.length;
-  if (!Number.isInteger(labelIndex) || labelIndex < 0 || labelIndex >= k) {
-    throw new XtrustError(
-      'UNKNOWN_LABEL',
-      `${ctx.source}: label index ${labelIndex} is not one of 0…${k - 1} (${ctx.labels.join(', ')})`,
-      { labelIndex },
-    );
-  }
-  const output = options.output ?? 'probability';
-  if (output !== 'probability' && output !== 'logit')
-    throw new XtrustError(
-      'INVALID_ARGUMENT',
-      `${ctx.source}: output must be "probability" or "logit", got ${String(output)}`,
-      { argument: 'output' },
-    );
-  const scales = Array.from(options.scales ?? [1]);
-  scales.forEach((s, i) => {
-    if (typeof s !== 'number' || !Number.isFinite(s))
-      throw new XtrustError('INVALID_ARGUMENT', `${ctx.source}: scales[${i}] is ${s}; expected a finite number`, {
-        argument: 'scales',
-      });
-  });
   const enc = encodeBatch(ctx.tokenizer, [text]);
   const ids = enc.ids[0];
   const tokens = alignTokens(text, piecesOf(ctx.tokenizer, ids, ctx.reverse));
