@@ -429,6 +429,7 @@ export function configurationSummary(cases: readonly CaseResult[]): string {
 export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number, detail?: readonly string[]): string {
   const scored = cases.filter((c) => c.status === 'scored').length;
   const drawn = cases.some((c) => bandOf(c) !== undefined);
+  const natural = naturalSet(cases);
   return [
     `#### Family summary: ${cases.length} cases, ${scored} scored, ${cases.length - scored} too small (< ${minPerSide} per side)`,
     '',
@@ -438,7 +439,7 @@ export function familyMarkdown(cases: readonly CaseResult[], minPerSide: number,
           '',
           configurationSummary(cases),
           '',
-          `Per ${naturalSet(cases) ? `kind of ${naturalSet(cases)} case` : 'trigger band'} (G-mean over the scored cases; the intervals of the median resample cases):`,
+          `Per ${natural ? `kind of ${natural} case` : 'trigger band'} (G-mean over the scored cases; the intervals of the median resample cases):`,
           '',
           bandSummary(cases),
           '',
