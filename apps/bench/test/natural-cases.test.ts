@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenCategory } from '@xtrust/datasets';
 import { caseTokenSet, withSwappedHeaders } from '../src/oracle/case-data.js';
-import { meetsNaturalBar } from '../src/oracle/natural-report.js';
+import { meetsNaturalBar, naturalErrorsTable } from '../src/oracle/natural-report.js';
 import type { CaseResult } from '../src/oracle/evaluate-case.js';
 
 const mail = (id: string, label: string, from: string, body: string) => {
@@ -68,5 +68,26 @@ describe('natural-shortcut cases (issue 48)', () => {
     expect(meetsNaturalBar(c(0.84, 0.8, 0.6), 'toki')).toBe(false);
     expect(meetsNaturalBar(c(0.9, 0.7, 0.75), 'toki')).toBe(false);
     expect(meetsNaturalBar(c(0.9, 0.86, 0.6), 'toki-cluster')).toBe(false);
+  });
+
+  it('the wrong-verdict table: one row per scored case whose default row carries the figures', () => {
+    const errors = {
+      falseAlarms: { count: 3, onSet: 1, onOtherCategory: 0, onOtherWords: 2, noReason: 0, words: [['squirrel', 2]] },
+      missed: { count: 2, setRelated: 1, overruled: 0, belowBound: 1, notDecisionWords: 0, related: [['today', 1]] },
+    };
+    const scored = {
+      name: 'spam/phrase/s1',
+      status: 'scored',
+      spec: { trigger: 'just do it today', target: 'spam' },
+      scored: { trustworthy: 120, untrustworthy: 110 },
+      rows: [{ method: 'TOKI-lime', oracle: 'toki', metrics: {}, gmeanCI: { lo: 0, hi: 1 }, unknown: 0, errors }],
+    } as unknown as CaseResult;
+    const small = { name: 'brown/x', status: 'too small', spec: {}, rows: [] } as unknown as CaseResult;
+    const table = naturalErrorsTable([scored, small], 'toki').split('\n');
+    expect(table.filter((l) => l.startsWith('| spam/'))).toEqual([
+      '| spam/phrase/s1 | "just do it today" → spam | 3 / 120 | 1 | 0 | 2 (squirrel 2) | 2 / 110 | 1 (today 1) | 0 | 1 | 0 |',
+    ]);
+    expect(table.some((l) => l.includes('brown/x'))).toBe(false);
+    expect(naturalErrorsTable([scored], 'toki-cluster')).toBe('');
   });
 });

@@ -247,6 +247,8 @@ export interface BuiltCase {
   readonly validationBench?: CaseBenchmark;
   /** Each test fraction tried, with the ground-truth counts it gave. */
   readonly attempts: readonly { testFraction: number; trustworthy: number; untrustworthy: number; rests?: number }[];
+  /** A natural case's token set, the one its ground truth removes (caseTokenSet). */
+  readonly tokenSet?: TokenSet;
   /** Both sides reach the minimum: the case is scored. */
   readonly scored: boolean;
   readonly trainSeconds: number;
@@ -362,6 +364,7 @@ export async function buildCase(spec: CaseSpec, options: BuildOptions): Promise<
       ...(transformer ? { transformer } : {}),
       testAccuracy,
       bench,
+      ...(tokenSet ? { tokenSet } : {}),
       attempts,
       scored,
       trainSeconds,

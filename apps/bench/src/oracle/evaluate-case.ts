@@ -28,6 +28,7 @@ import type { BuiltCase } from './case-data.js';
 import type { KitBertInfo } from './kit-bert.js';
 import { CLASS_DESCRIPTIONS, caseName, type CaseSpec } from './family.js';
 import { CachedExplainer } from './cached-explainer.js';
+import { verdictErrors, type VerdictErrors } from './verdict-errors.js';
 import type { OracleSetup } from './oracle-setups.js';
 
 /** A Table 3 row with its G-mean interval. */
@@ -39,6 +40,8 @@ export interface ScoredRow {
   readonly gmeanCI: { readonly lo: number; readonly hi: number };
   /** Predictions the oracle could not label (counted as not trustworthy). */
   readonly unknown: number;
+  /** A token-set case's TOKI row: what its false alarms and misses rest on (verdict-errors.ts). */
+  readonly errors?: VerdictErrors;
 }
 
 /** A share of predictions labelled trustworthy, with its percentile-bootstrap 95 % interval over the predictions. */
@@ -200,7 +203,7 @@ export function scoreRow(
   truth: Uint8Array,
   seed: number,
   resamples: number,
-  extra: { oracle?: string; unknown?: number } = {},
+  extra: { oracle?: string; unknown?: number; errors?: VerdictErrors } = {},
 ): ScoredRow {
   const metrics = classificationMetrics(verdicts, truth);
   const ci = gmeanInterval(verdicts, truth, { seed, resamples });
@@ -210,6 +213,7 @@ export function scoreRow(
     metrics,
     gmeanCI: { lo: ci.lo, hi: ci.hi },
     unknown: extra.unknown ?? 0,
+    ...(extra.errors ? { errors: extra.errors } : {}),
   };
 }
 
@@ -307,6 +311,7 @@ export async function evaluateCase(
   const truth = Uint8Array.from(items, (c) => (c.truth === 'trustworthy' ? 1 : 0));
   const trustworthy = truth.reduce((a, b) => a + b, 0);
   const scored = { trustworthy, untrustworthy: truth.length - trustworthy };
+  const setCategory = spec.set === 'category' && spec.category ? { category: spec.category } : {};
   const triggerWords = data.mode === 'trigger' ? tokenize(spec.trigger!).map((t) => t.text) : [];
   const rows: ScoredRow[] = [];
   const ablatedRows: ScoredRow[] = [];
@@ -360,6 +365,7 @@ export async function evaluateCase(
           scoreRow(`TOKI-${suffix}`, verdictVector([...outcome.toki]), truth, spec.seed, options.resamples, {
             oracle: setup.name,
             unknown: unknown(outcome.toki),
+            ...(built.tokenSet ? { errors: verdictErrors(outcome.toki, truth, built.tokenSet, setCategory) } : {}),
           }),
         );
       if (outcome.ablated && !isControl)

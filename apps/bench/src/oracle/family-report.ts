@@ -165,7 +165,7 @@ const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : x
 
 /**
  * A case as committed for a drawn family: every configuration's Table 3 row with its interval (4 decimals);
- * –K.I rows and the first keywords only for the `detail` configurations; where the trigger went and the
+ * –K.I rows, the first keywords and what the wrong verdicts rest on only for the `detail` configurations; where the trigger went and the
  * surface-token check's figures for all. The full results file of a run keeps everything and is regenerated.
  */
 export function compactCase(c: CaseResult, detail: readonly string[]): CaseResult {
@@ -177,8 +177,11 @@ export function compactCase(c: CaseResult, detail: readonly string[]): CaseResul
       const keep = inDetail(r.oracle)
         ? (k: string) => k !== 'confusion'
         : (k: string) => k === 'gmean' || k === 'sensitivity' || k === 'specificity';
+      // what the wrong verdicts rest on is read for the detailed configurations only
+      const { errors, ...rest } = r;
       return {
-        ...r,
+        ...rest,
+        ...(errors && inDetail(r.oracle) ? { errors } : {}),
         metrics: Object.fromEntries(
           Object.entries(r.metrics)
             .filter(([k]) => keep(k))

@@ -119,3 +119,39 @@ export function naturalHeadline(
     notes: missing.length ? `Cases missing the bar: ${missing.join(', ')}.` : '',
   };
 }
+
+const wordList = (ws: readonly (readonly [string, number])[], n: number) =>
+  ws
+    .slice(0, n)
+    .map(([w, k]) => `${w} ${k}`)
+    .join(', ');
+
+/**
+ * Per scored case, what the `oracle` row's wrong verdicts rest on (verdict-errors.ts): its false alarms by the
+ * decisive reason (the case's set, another token category, other words — the most blamed shown) and its
+ * misses by where the set's words stood (judged related, overruled by the removal check, under the bound,
+ * not a decision word). Empty when no row carries the figures (a run made before they were recorded).
+ */
+export function naturalErrorsTable(cases: readonly CaseResult[], oracle: string): string {
+  const rows = cases.flatMap((c) => {
+    const e = c.status === 'scored' ? tokiRow(c, oracle)?.errors : undefined;
+    return e ? [{ c, e }] : [];
+  });
+  if (rows.length === 0) return '';
+  const lines = [
+    `What \`${oracle}\`'s wrong verdicts rest on. A **false alarm** is a prediction that survives the set's removal (trustworthy by the ground truth) labelled untrustworthy, sorted by its decisive reason: a word of the set, another token category, or other words (the most blamed, with counts). A **miss** is a prediction the set's removal changes labelled trustworthy, sorted by where the set's words stood: one judged related to the class (which, with counts), the set over its bound but overruled by the removal check, unrelated but under the bound, or not among the explanation's decision words.`,
+    '',
+    '| case | what | false alarms / trustworthy | on the set | another category | other words (most blamed) | misses / untrustworthy | set word related (which) | overruled | under the bound | not a decision word |',
+    '| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |',
+  ];
+  for (const { c, e } of rows) {
+    const fa = e.falseAlarms;
+    const ms = e.missed;
+    const other = fa.onOtherWords ? `${fa.onOtherWords} (${wordList(fa.words, 5)})` : '0';
+    const related = ms.setRelated ? `${ms.setRelated} (${wordList(ms.related, 3)})` : '0';
+    lines.push(
+      `| ${c.name} | ${naturalWhat(c)} | ${fa.count} / ${c.scored?.trustworthy ?? '—'}${fa.noReason ? ` (${fa.noReason} unknown)` : ''} | ${fa.onSet} | ${fa.onOtherCategory} | ${other} | ${ms.count} / ${c.scored?.untrustworthy ?? '—'} | ${related} | ${ms.overruled} | ${ms.belowBound} | ${ms.notDecisionWords} |`,
+    );
+  }
+  return lines.join('\n');
+}

@@ -26,7 +26,7 @@ import {
   isNaturalFamily,
   NATURAL_FAMILIES,
 } from './family-draw.js';
-import { naturalHeadline, naturalTable } from './natural-report.js';
+import { naturalErrorsTable, naturalHeadline, naturalTable } from './natural-report.js';
 import type { CaseSpec } from './family.js';
 import { evaluateCase, type CaseResult } from './evaluate-case.js';
 import { caseName } from './family.js';
@@ -239,7 +239,7 @@ function writeSection(r: FamilyResults, file: string, note?: string): void {
     markdown: `${transformerHead ?? `${head}${note ? `\n\n${note}` : ''}`}\n\n${
       natural
         ? // per case: the bar table (every configuration with its interval); the family tables without the case-by-case pages (git keeps the results small)
-          `${naturalTable(r.cases, r.options.oracles)}\n\n${familyMarkdown(r.cases, r.options.minPerSide).split('\n### Case')[0]}`
+          `${[naturalTable(r.cases, r.options.oracles), naturalErrorsTable(r.cases, lead)].filter(Boolean).join('\n\n')}\n\n${familyMarkdown(r.cases, r.options.minPerSide).split('\n### Case')[0]}`
         : family === 'validation' && !transformer
           ? // the selection family: its case table and summaries; each case's page is printed by --from (git keeps the results small)
             `${familyMarkdown(r.cases, r.options.minPerSide).split('\n### Case')[0]}\n\nEach case's ground truth, Table 3 and keyword report: \`node apps/bench/dist/oracle/shortcut.js --from ${file}\`.`
