@@ -68,7 +68,14 @@ export {
   type CooccurrenceSettings,
   type WordCooccurrenceJson,
 } from './word-cooccurrence.js';
-export { categoryWords, coveringSpans, type CategoryReason, type UnrelatedCategory } from './unrelated-categories.js';
+export {
+  categoryWords,
+  coveringSpans,
+  reasonSpans,
+  type CategoryNesting,
+  type CategoryReason,
+  type UnrelatedCategory,
+} from './unrelated-categories.js';
 export {
   wordMeanings,
   type JointMeaningSettings,

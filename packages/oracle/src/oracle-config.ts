@@ -3,6 +3,7 @@ import { checkCooccurrenceSettings, type CooccurrenceSettings } from './word-coo
 import { AllButTheTopEmbedding, StaticEmbedding, wordnet } from '@xtrust/embeddings';
 import type { TokenCheckSettings } from './token-response.js';
 import type { MeaningSettings } from './word-meaning.js';
+import type { CategoryNesting } from './unrelated-categories.js';
 import { WORDNET_CLASS_DESCRIPTION, type ClassDescriptionConfig, type UserDescription } from './class-description.js';
 
 /**
@@ -93,6 +94,13 @@ export interface OracleConfig {
    * mail's header block beside its body). null / absent: the weights alone decide.
    */
   readonly removalCheck?: number | null;
+  /**
+   * With unrelated categories (LabelOptions.unrelatedCategories), which category names a token that spans of
+   * several cover (a date's numbers inside a mail's header block, digits inside a URL): `first` (absent /
+   * null), the first listed; `outermost`, the one whose covering span is longest, and a category reason's
+   * removal then takes that category only — what is weighed as one reason is what the removal check removes.
+   */
+  readonly categoryNesting?: CategoryNesting | null;
   /**
    * Function words (FUNCTION_WORDS: NLTK's and the `stopword` package's English lists) are never
    * keywords, whatever their cosine to the class name. The paper lets the embedding decide them.
@@ -442,6 +450,8 @@ export function checkOracle(c: OracleConfig): void {
     throw bad('relatedCounterweight', 'a positive finite multiple of IS_rel, or null', c.relatedCounterweight);
   if (c.removalCheck != null && !(typeof c.removalCheck === 'number' && c.removalCheck > 0 && c.removalCheck <= 1))
     throw bad('removalCheck', 'a share of the margin in (0, 1], or null', c.removalCheck);
+  if (c.categoryNesting != null && c.categoryNesting !== 'first' && c.categoryNesting !== 'outermost')
+    throw bad('categoryNesting', '"first", "outermost" or null', c.categoryNesting);
   if (typeof c.functionWordsNeverKeywords !== 'boolean')
     throw bad('functionWordsNeverKeywords', 'a boolean', c.functionWordsNeverKeywords);
   if (c.functionWordLean != null && !(c.functionWordLean > 0 && c.functionWordLean <= 1))

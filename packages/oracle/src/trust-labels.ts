@@ -19,7 +19,7 @@ import { relatedness, type OracleMode } from './relatedness.js';
 import {
   categoryWords,
   checkUnrelatedCategories,
-  coveringSpans,
+  reasonSpans,
   type CategoryReason,
   type UnrelatedCategory,
 } from './unrelated-categories.js';
@@ -153,6 +153,7 @@ export async function labelExplanations(
     r.set(label, await relatedness(store, label, [...index.keys()], members, mode));
 
   const loss = store.oracle.removalCheck ?? null;
+  const nesting = store.oracle.categoryNesting ?? 'first';
   const checker = loss !== null ? options.classifier : undefined;
   const pending: { at: number; case: RemovalCase; reasons: DecisiveReason[]; margin: number }[] = [];
   // with function words never keywords, they are neutral (neither excuse nor condemn a decision) unless the model leans on them
@@ -196,7 +197,7 @@ export async function labelExplanations(
     const rc = r.get(c)!;
     const related: FeatureWeight[] = [];
     const unrelated: FeatureWeight[] = [];
-    const ofCategory = categories.length > 0 ? categoryWords(e.text, c, categories) : null;
+    const ofCategory = categories.length > 0 ? categoryWords(e.text, c, categories, nesting) : null;
     const phraseWords = store.phraseFunctionWords(c);
     const inPhrase: FeatureWeight[] = [];
     let isRel = 0;
@@ -236,7 +237,9 @@ export async function labelExplanations(
       const reasons = reasonsOverBound(groups, n, decisive.decisive);
       // a category is one reason wherever it occurs: its removal takes every occurrence, not only the explained words
       const spans = reasons.map((x) =>
-        x.words.some((w) => ofCategory?.has(w)) ? coveringSpans(e.text, c, new Set(x.words), categories) : [],
+        ofCategory && x.words.some((w) => ofCategory.has(w))
+          ? reasonSpans(e.text, c, x.words, ofCategory, categories, nesting)
+          : [],
       );
       pending.push({
         at: i,

@@ -16,6 +16,12 @@ export interface UnrelatedCategory {
   readonly relatedClasses?: readonly string[];
 }
 
+/**
+ * Which category names a token that spans of several categories cover (OracleConfig.categoryNesting):
+ * the first listed, or the one whose covering span is longest.
+ */
+export type CategoryNesting = 'first' | 'outermost';
+
 /** The words of one category an explanation's prediction rested on, and their summed weight. */
 export interface CategoryReason {
   readonly category: string;
@@ -40,27 +46,42 @@ export function checkUnrelatedCategories(cs: readonly UnrelatedCategory[], where
 
 /**
  * For one text and the class it was predicted as, the category of each word that is a category token
- * **wherever it occurs in the text** (index into `categories`; the first listed wins when spans of two
- * categories cover the same token). A token belongs to a category when it overlaps one of the category's
- * spans. A word with one occurrence outside every span ("com" in a sentence as well as in a URL) carries its
- * own meaning there and is left to relatedness. Words are lower-cased as decisionWords lower-cases them.
+ * **wherever it occurs in the text** (index into `categories`). A token belongs to a category when it
+ * overlaps one of the category's spans; when spans of two categories cover the same token, `nesting` says
+ * which names it: `first`, the first listed; `outermost`, the one whose covering span is longest (the
+ * header block around a date's numbers, the URL around its digits; ties to the first listed) — so that
+ * what is weighed as one reason is what its removal takes (OracleConfig.categoryNesting). A word with one
+ * occurrence outside every span ("com" in a sentence as well as in a URL) carries its own meaning there and
+ * is left to relatedness. Words are lower-cased as decisionWords lower-cases them.
  */
 export function categoryWords(
   text: string,
   predictedClass: string,
   categories: readonly UnrelatedCategory[],
+  nesting: CategoryNesting = 'first',
 ): Map<string, number> {
   const out = new Map<string, number>();
   const applied = categories.map((c, k) => ({ c, k })).filter(({ c }) => !c.relatedClasses?.includes(predictedClass));
   if (applied.length === 0) return out;
   const tokens = tokenize(text);
   if (tokens.length === 0) return out;
-  // category of each token (−1 none), first listed category first
+  // category of each token (−1 none): the first listed, or the one whose covering span is longest
   const of = new Int32Array(tokens.length).fill(-1);
-  for (const { c, k } of applied) {
-    const inside = tokensInSpans(tokens, c.spans(text));
-    for (let t = 0; t < tokens.length; t++) if (inside[t] && of[t] < 0) of[t] = k;
-  }
+  if (nesting === 'outermost') {
+    const longest = new Int32Array(tokens.length);
+    for (const { c, k } of applied) {
+      const cover = longestCover(tokens, c.spans(text));
+      for (let t = 0; t < tokens.length; t++)
+        if (cover[t] > longest[t]) {
+          longest[t] = cover[t];
+          of[t] = k;
+        }
+    }
+  } else
+    for (const { c, k } of applied) {
+      const inside = tokensInSpans(tokens, c.spans(text));
+      for (let t = 0; t < tokens.length; t++) if (inside[t] && of[t] < 0) of[t] = k;
+    }
   const outside = new Set<string>();
   tokens.forEach((tok, t) => {
     const w = normalizeWord(tok.text);
@@ -93,6 +114,42 @@ export function coveringSpans(
     const spans = c.spans(text);
     const inside = tokensInSpans(tokens, spans);
     if (at.some((i) => inside[i])) out.push(...spans);
+  }
+  return out;
+}
+
+/**
+ * The spans a category reason's removal takes (the removal check): under `first` nesting, every category
+ * covering an occurrence of one of `words` (coveringSpans); under `outermost`, the categories `ofCategory`
+ * (categoryWords with the same nesting) names for them — the reason weighed is the reason removed.
+ */
+export function reasonSpans(
+  text: string,
+  predictedClass: string,
+  words: readonly string[],
+  ofCategory: ReadonlyMap<string, number>,
+  categories: readonly UnrelatedCategory[],
+  nesting: CategoryNesting = 'first',
+): { readonly start: number; readonly end: number }[] {
+  if (nesting === 'first') return coveringSpans(text, predictedClass, new Set(words), categories);
+  const named = new Set(words.flatMap((w) => (ofCategory.has(w) ? [ofCategory.get(w)!] : [])));
+  return [...named].sort((a, b) => a - b).flatMap((k) => [...categories[k].spans(text)]);
+}
+
+/** For tokens in text order, the length of the longest of `spans` overlapping the token (0: none). */
+function longestCover(
+  tokens: readonly { readonly start: number; readonly end: number }[],
+  spans: readonly { readonly start: number; readonly end: number }[],
+): Int32Array {
+  const out = new Int32Array(tokens.length);
+  if (spans.length === 0) return out;
+  const sorted = [...spans].sort((a, b) => a.start - b.start);
+  let s = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const tok = tokens[t];
+    while (s < sorted.length && sorted[s].end <= tok.start) s++;
+    for (let u = s; u < sorted.length && sorted[u].start < tok.end; u++)
+      if (sorted[u].end > tok.start) out[t] = Math.max(out[t], sorted[u].end - sorted[u].start);
   }
   return out;
 }

@@ -212,7 +212,9 @@ export function verdictSampling(store: KeywordStore, options: VerdictSamplingOpt
       const distinct = [...new Set(lower.filter((w) => w.length > 0))];
       const r = await relatedness(store, c, distinct, await members, mode);
       const related = new Map(distinct.map((w, i) => [w, r[i]]));
-      const cats = options.unrelatedCategories?.length ? categoryWords(ctx.text, c, options.unrelatedCategories) : null;
+      const cats = options.unrelatedCategories?.length
+        ? categoryWords(ctx.text, c, options.unrelatedCategories, store.oracle.categoryNesting ?? 'first')
+        : null;
       const phraseWords = store.phraseFunctionWords(c);
       const role = Int8Array.from(lower, (w) =>
         cats?.has(w) ? -1 : store.isNeutralWord(c, w) ? (phraseWords.has(w) ? -2 : 0) : related.get(w) === 1 ? 1 : -1,

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   categoryWords,
   groupedWeights,
+  checkOracle,
   labelExplanations,
   ORACLES,
+  reasonSpans,
   WordCooccurrence,
   type UnrelatedCategory,
 } from '../src/index.js';
@@ -33,6 +35,37 @@ describe('categoryWords', () => {
     // 2024 lies in the URL: urls is listed first; "com" also occurs outside the URL → left to relatedness
     expect(Object.fromEntries(m)).toEqual({ '555': 1, http: 0, www: 0, cnet: 0, '2024': 0 });
     expect(Object.fromEntries(categoryWords(text, 'spam', [numbers, urls]))).toMatchObject({ '2024': 0, '555': 0 });
+  });
+
+  it('with outermost nesting, a token covered by two categories is the longer span’s', () => {
+    const text = 'Call 555 or visit http://www.cnet.com/2024 today';
+    // numbers listed first: under `first` 2024 is a number, under `outermost` it is part of the URL
+    expect(categoryWords(text, 'spam', [numbers, urls]).get('2024')).toBe(0);
+    const m = categoryWords(text, 'spam', [numbers, urls], 'outermost');
+    expect(Object.fromEntries(m)).toEqual({ '555': 0, http: 1, www: 1, cnet: 1, com: 1, '2024': 1 });
+    // equal spans: the first listed keeps the token
+    const digits = pattern('digits', /\d+/);
+    expect(categoryWords('see 42', 'spam', [digits, numbers], 'outermost').get('42')).toBe(0);
+  });
+
+  it('a category reason’s removal takes every covering category, or (outermost) the named ones only', () => {
+    const text = 'at 555 see http://x.org/77 now';
+    const at = (spans: readonly { start: number; end: number }[]) =>
+      spans.map((s) => text.slice(s.start, s.end)).sort();
+    const first = categoryWords(text, 'spam', [numbers, urls]);
+    // "77" is a number inside the URL: under `first` its removal takes the numbers and the URL with them
+    expect(at(reasonSpans(text, 'spam', ['77'], first, [numbers, urls]))).toEqual(['555', '77', 'http://x.org/77']);
+    const outer = categoryWords(text, 'spam', [numbers, urls], 'outermost');
+    expect(at(reasonSpans(text, 'spam', ['555'], outer, [numbers, urls], 'outermost'))).toEqual(['555', '77']);
+    expect(at(reasonSpans(text, 'spam', ['77', 'org'], outer, [numbers, urls], 'outermost'))).toEqual([
+      'http://x.org/77',
+    ]);
+    expect(reasonSpans(text, 'spam', ['see'], outer, [numbers, urls], 'outermost')).toEqual([]);
+  });
+
+  it('OracleConfig.categoryNesting is first, outermost or null', () => {
+    expect(() => checkOracle({ ...ORACLES.toki, categoryNesting: 'outermost' })).not.toThrow();
+    expect(() => checkOracle({ ...ORACLES.toki, categoryNesting: 'inner' as never })).toThrow(/categoryNesting/);
   });
 
   it('skips a category for the classes it is a right reason for, and a text with no occurrence', () => {

@@ -162,7 +162,9 @@ export const DESCRIPTION_BASE: ClassDescriptionConfig = WORDNET_CLASS_DESCRIPTIO
  * function word neutral), `+pflD` (a function word leaning by ≥ D but below the lean counts only inside a phrase:
  * OracleConfig.phraseFunctionWordLean; `+nopfl` none), `+shS` (one unrelated reason carrying a share ≥ S of the explanation's supporting
  * weight is decisive: OracleConfig.decisiveShare; `+nosh` half the margin alone), `+rmL` / `+norm` (a decisive reason
- * confirmed when removing it costs more than L of the margin: OracleConfig.removalCheck), `+rcK` / `+norc` (a decisive
+ * confirmed when removing it costs more than L of the margin: OracleConfig.removalCheck), `+outer` / `+nouter` (a token
+ * in nested categories is the outermost's, and a category reason's removal takes that category only, or the first
+ * listed's: OracleConfig.categoryNesting), `+rcK` / `+norc` (a decisive
  * reason must also outweigh K times the related weight: OracleConfig.relatedCounterweight), `BASE+tcX` (the
  * surface-token check with minRetention X), `+ccY` (its minConcentration Y), e.g. `toki+fw+cc10+tc0.3`;
  * `+vsum` / `+vdecisive` / `+vword` / `+vboth` picks the verdict rule (VERDICT_MODIFIERS); `+mtP` / `+mlL` set the meaning
@@ -210,6 +212,8 @@ export function candidateOracle(name: string): OracleConfig {
     else if (/^sh\d+(\.\d+)?$/.test(m)) config = { ...config, decisiveShare: Number(m.slice(2)) };
     else if (/^rm\d+(\.\d+)?$/.test(m)) config = { ...config, removalCheck: Number(m.slice(2)) };
     else if (m === 'norm') config = { ...config, removalCheck: null };
+    else if (m === 'outer') config = { ...config, categoryNesting: 'outermost' };
+    else if (m === 'nouter') config = { ...config, categoryNesting: 'first' };
     else if (/^rc\d+(\.\d+)?$/.test(m)) config = { ...config, relatedCounterweight: Number(m.slice(2)) };
     else if (m === 'norc') config = { ...config, relatedCounterweight: null };
     else if (m === 'nosh') config = { ...config, decisiveShare: null };
