@@ -34,7 +34,8 @@ describe('a run key holds the oracle by its configuration, not its name', () => 
     // what a run directory made before the class descriptions holds: the same name, another configuration
     RunDir.open(dir, 'audit', { ...runKeySettings(settings), oracle: { ...TOKI_NAME_ONLY, name: 'toki' } }, false);
     expect(() => RunDir.open(dir, 'audit', { ...runKeySettings(settings) }, true)).toThrow(
-      /cannot resume: .* was made with oracle\.classDescription = /,
+      // the first field that differs is named (today's toki differs from it in several)
+      /cannot resume: .* was made with oracle\.(categoryNesting|classDescription) = /,
     );
     // the same configuration resumes
     const again = join(mkdtempSync(join(tmpdir(), 'xtrust-runkey-')), 'run');

@@ -121,6 +121,8 @@ describe('named configurations', () => {
       removalCheck: 0.75,
       // issue 47, fifth round: a decisive reason must also outweigh the prediction's related words
       relatedCounterweight: 1,
+      // issue 48, tenth round: a token in nested categories is the outermost's (a header block is one reason)
+      categoryNesting: 'outermost',
     });
     expect(TOKI_PAPER).toMatchObject({
       thetaDist: 0.3,
