@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tokenCategory } from '@xtrust/datasets';
 import { caseTokenSet, withSwappedHeaders } from '../src/oracle/case-data.js';
-import { meetsNaturalBar, naturalErrorsTable } from '../src/oracle/natural-report.js';
+import { meetsNaturalBar, naturalErrorsTable, naturalTable } from '../src/oracle/natural-report.js';
 import type { CaseResult } from '../src/oracle/evaluate-case.js';
 
 const mail = (id: string, label: string, from: string, body: string) => {
@@ -89,5 +89,33 @@ describe('natural-shortcut cases (issue 48)', () => {
     ]);
     expect(table.some((l) => l.includes('brown/x'))).toBe(false);
     expect(naturalErrorsTable([scored], 'toki-cluster')).toBe('');
+  });
+
+  it('the bar table: intervals for the first configuration and Naive, G-means for the others, small draws by name', () => {
+    const row = (method: string, gmean: number, lo: number, hi: number, oracle?: string) => ({
+      method,
+      ...(oracle ? { oracle } : {}),
+      metrics: { gmean },
+      gmeanCI: { lo, hi },
+      unknown: 0,
+    });
+    const scored = {
+      name: 'sotu/x/s1',
+      status: 'scored',
+      spec: { trigger: 'a b c', target: 'Democratic' },
+      rows: [
+        row('TOKI-lime', 0.9, 0.87, 0.93, 'toki'),
+        row('TOKI-lime', 0.8, 0.75, 0.85, 'toki-cluster'),
+        row('Naive (θ=0.9)', 0.5, 0.4, 0.6),
+      ],
+    } as unknown as CaseResult;
+    const small = { name: 'brown/y/s2', status: 'too small', spec: {}, rows: [] } as unknown as CaseResult;
+    const lines = naturalTable([scored, small], ['toki', 'toki-cluster']).split('\n');
+    expect(lines).toContain('| toki | 1 / 1 | 0.900 | 0.900 |');
+    expect(lines).toContain(
+      '| sotu/x/s1 | "a b c" → Democratic | 0.900 [0.870, 0.930] ✓ | 0.800 | 0.500 [0.400, 0.600] |',
+    );
+    expect(lines.at(-1)).toBe('Too small to score (1 draw): brown/y/s2.');
+    expect(lines.some((l) => l.startsWith('| brown/y/s2'))).toBe(false);
   });
 });

@@ -32,7 +32,11 @@ export function naturalWhat(c: CaseResult): string {
   return `"${s.trigger}" → ${s.target}`;
 }
 
-/** Per configuration of the run: scored cases meeting the bar, as a markdown table, then one row per case. */
+/**
+ * Per configuration of the run: scored cases meeting the bar, as a markdown table, then one row per scored case —
+ * the first configuration and Naive with their intervals (they decide its bar), the others' G-means with a ✓
+ * where they meet it (their intervals stay in the results file) — and the draws too small to score, by name.
+ */
 export function naturalTable(cases: readonly CaseResult[], oracles: readonly string[]): string {
   const scored = cases.filter((c) => c.status === 'scored');
   const lines = [
@@ -55,21 +59,21 @@ export function naturalTable(cases: readonly CaseResult[], oracles: readonly str
     `| case | what | ${oracles.join(' | ')} | Naive (0.9) |`,
     `| --- | --- | ${oracles.map(() => '---').join(' | ')} | --- |`,
   );
-  for (const c of cases) {
-    if (c.status !== 'scored') {
-      lines.push(`| ${c.name} | ${naturalWhat(c)} | ${oracles.map(() => 'too small').join(' | ')} | — |`);
-      continue;
-    }
+  for (const c of scored) {
     const n = naiveRow(c);
     lines.push(
       `| ${c.name} | ${naturalWhat(c)} | ${oracles
-        .map((o) => {
+        .map((o, k) => {
           const t = tokiRow(c, o);
-          return t ? `${withCI(t)}${meetsNaturalBar(c, o) ? ' ✓' : ''}` : '—';
+          if (!t) return '—';
+          return `${k === 0 ? withCI(t) : f3(t.metrics.gmean)}${meetsNaturalBar(c, o) ? ' ✓' : ''}`;
         })
         .join(' | ')} | ${n ? withCI(n) : '—'} |`,
     );
   }
+  const small = cases.filter((c) => c.status !== 'scored').map((c) => c.name);
+  if (small.length)
+    lines.push('', `Too small to score (${small.length} draw${small.length === 1 ? '' : 's'}): ${small.join(', ')}.`);
   return lines.join('\n');
 }
 
@@ -139,7 +143,7 @@ export function naturalErrorsTable(cases: readonly CaseResult[], oracle: string)
   });
   if (rows.length === 0) return '';
   const lines = [
-    `What \`${oracle}\`'s wrong verdicts rest on. A **false alarm** is a prediction that survives the set's removal (trustworthy by the ground truth) labelled untrustworthy, sorted by its decisive reason: a word of the set, another token category, or other words (the most blamed, with counts). A **miss** is a prediction the set's removal changes labelled trustworthy, sorted by where the set's words stood: one judged related to the class (which, with counts), the set over its bound but overruled by the removal check, unrelated but under the bound, or not among the explanation's decision words.`,
+    `What \`${oracle}\`'s wrong verdicts rest on: a **false alarm** (survives the set's removal, labelled untrustworthy) by its decisive reason; a **miss** (changed by the set's removal, labelled trustworthy) by where the set's words stood — judged related, over the bound but overruled by the removal check, under the bound, or not a decision word.`,
     '',
     '| case | what | false alarms / trustworthy | on the set | another category | other words (most blamed) | misses / untrustworthy | set word related (which) | overruled | under the bound | not a decision word |',
     '| --- | --- | ---: | ---: | ---: | --- | ---: | --- | ---: | ---: | ---: |',
