@@ -136,7 +136,10 @@ export function reasonSpans(
   return [...named].sort((a, b) => a - b).flatMap((k) => [...categories[k].spans(text)]);
 }
 
-/** For tokens in text order, the length of the longest of `spans` overlapping the token (0: none). */
+/**
+ * For tokens in text order, the length of the longest of `spans` overlapping the token (0: none; spans in any
+ * order, possibly overlapping): one pass over the tokens against the spans sorted by start.
+ */
 function longestCover(
   tokens: readonly { readonly start: number; readonly end: number }[],
   spans: readonly { readonly start: number; readonly end: number }[],
@@ -148,33 +151,17 @@ function longestCover(
   for (let t = 0; t < tokens.length; t++) {
     const tok = tokens[t];
     while (s < sorted.length && sorted[s].end <= tok.start) s++;
+    // a later span may still start before this token ends when spans overlap: scan them
     for (let u = s; u < sorted.length && sorted[u].start < tok.end; u++)
       if (sorted[u].end > tok.start) out[t] = Math.max(out[t], sorted[u].end - sorted[u].start);
   }
   return out;
 }
 
-/**
- * For tokens in text order, 1 where the token overlaps one of `spans` (any order, possibly overlapping):
- * one merge pass over both sorted by start.
- */
+/** For tokens in text order, 1 where the token overlaps one of `spans` (any order, possibly overlapping). */
 export function tokensInSpans(
   tokens: readonly { readonly start: number; readonly end: number }[],
   spans: readonly { readonly start: number; readonly end: number }[],
 ): Uint8Array {
-  const inside = new Uint8Array(tokens.length);
-  if (spans.length === 0) return inside;
-  const sorted = [...spans].sort((a, b) => a.start - b.start);
-  let s = 0;
-  for (let t = 0; t < tokens.length; t++) {
-    const tok = tokens[t];
-    while (s < sorted.length && sorted[s].end <= tok.start) s++;
-    // a later span may still start before this token ends when spans overlap: scan them
-    for (let u = s; u < sorted.length && sorted[u].start < tok.end; u++)
-      if (sorted[u].end > tok.start) {
-        inside[t] = 1;
-        break;
-      }
-  }
-  return inside;
+  return Uint8Array.from(longestCover(tokens, spans), (n) => (n > 0 ? 1 : 0));
 }
