@@ -79,8 +79,9 @@ export interface DecisiveReason {
   readonly by: 'margin' | 'share' | 'related';
   /**
    * With OracleConfig.removalCheck and the model given: what the model predicts once every occurrence of
-   * the reason's words, and of each unrelated category covering one of them, is removed from the text (the
-   * class and its probability). Absent when the verdict was decided by the weights alone.
+   * the reason's words, and of the unrelated categories they belong to (reasonSpans: the category naming them
+   * under `outermost` nesting, every one covering them under `first`), is removed from the text (the class and
+   * its probability). Absent when the verdict was decided by the weights alone.
    */
   readonly without?: { readonly predicted: string; readonly probability: number };
 }
