@@ -165,8 +165,9 @@ const round = (x: number) => (Number.isFinite(x) ? Math.round(x * 1e4) / 1e4 : x
 
 /**
  * A case as committed for a drawn family: every configuration's Table 3 row with its interval (4 decimals);
- * –K.I rows, the first keywords and what the wrong verdicts rest on only for the `detail` configurations; where the trigger went and the
- * surface-token check's figures for all. The full results file of a run keeps everything and is regenerated.
+ * –K.I rows, the first keywords and what the wrong verdicts rest on only for the `detail` configurations;
+ * where the trigger went and the surface-token check's figures for all. The full results file of a run keeps
+ * everything and is regenerated.
  */
 export function compactCase(c: CaseResult, detail: readonly string[]): CaseResult {
   const inDetail = (oracle: string | undefined) => oracle === undefined || detail.includes(oracle);
